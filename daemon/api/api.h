@@ -1,0 +1,87 @@
+/*
+ * api/api.h -- the HTTP API of mnemod: one handler per route.
+ *
+ * Owns turning a net::Request into a core operation and its Outcome into a
+ * net::Response: routing, auth (bearer tokens per app, admin tokens), query
+ * parameters, the error body of API.md, X-Request-Id, per-route metrics.
+ * Bodies are decoded on the loop thread; the operation runs through the
+ * Executor (inline for a non-blocking backend, on a worker otherwise).
+ */
+#pragma once
+
+#include "api/executor.h"
+#include "api/query.h"
+#include "api/router.h"
+#include "config/config.h"
+#include "core/clock.h"
+#include "core/service.h"
+#include "net/http_message.h"
+#include "observability/metrics.h"
+#include "storage/backend.h"
+
+#include <uv.h>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace mnemo::api {
+
+// One request being answered.
+struct Call {
+    net::Request request;
+    net::Responder respond;
+    Params params;
+    Query query;
+    std::string route;  // pattern, for metrics
+    std::shared_ptr<const config::Config> config;
+    std::chrono::steady_clock::time_point started;
+};
+
+class Api {
+public:
+    Api(uv_loop_t* loop, storage::Backend& backend, std::shared_ptr<const config::Config> config,
+        const core::Clock& clock, metrics::Registry& metrics);
+
+    void handle(net::Request&& request, net::Responder respond);
+    // The body net uses for errors it answers itself.
+    net::Response error_response(int status, std::string_view code, std::string_view message) const;
+
+    void set_config(std::shared_ptr<const config::Config> config);
+    std::shared_ptr<const config::Config> config() const { return config_; }
+    void set_draining(bool draining) { draining_ = draining; }
+    bool draining() const { return draining_; }
+
+    // Used by handlers.
+    core::Env env(const Call& call) const { return core::Env{backend_, call.config, clock_}; }
+    void run(std::shared_ptr<Call> call, Executor::Job job);
+    void finish(Call& call, core::Outcome&& outcome);
+    void fail(Call& call, core::Error error);
+    void reply(Call& call, net::Response&& response);
+    const storage::Backend& backend() const { return backend_; }
+    metrics::Registry& metrics() { return metrics_; }
+    Executor& executor() { return executor_; }
+    double uptime_seconds() const;
+
+private:
+    using HandlerFn = void (*)(Api& api, std::shared_ptr<Call> call);
+    void register_routes();
+    void route(std::string_view method, std::string_view pattern, HandlerFn handler, bool per_app);
+    std::optional<core::Error> authorize(const Call& call, bool per_app) const;
+    void rebuild_tokens();
+
+    uv_loop_t* loop_;
+    storage::Backend& backend_;
+    std::shared_ptr<const config::Config> config_;
+    const core::Clock& clock_;
+    metrics::Registry& metrics_;
+    Executor executor_;
+    Router router_;
+    std::vector<std::pair<HandlerFn, bool>> handlers_;  // by route index: handler, needs {app} auth
+    std::map<std::string, std::string, std::less<>> token_app_;  // token -> app ("" for admin)
+    bool draining_ = false;
+    std::chrono::steady_clock::time_point started_;
+};
+
+}  // namespace mnemo::api

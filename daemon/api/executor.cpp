@@ -1,0 +1,51 @@
+#include "api/executor.h"
+
+#include <memory>
+
+namespace mnemo::api {
+namespace {
+
+struct Work {
+    uv_work_t request{};
+    Executor::Job job;
+    Executor::Done done;
+    core::Outcome outcome;
+    size_t* in_flight;
+};
+
+void work_cb(uv_work_t* request) {
+    auto* work = static_cast<Work*>(request->data);
+    work->outcome = work->job();
+}
+
+void after_work_cb(uv_work_t* request, int status) {
+    std::unique_ptr<Work> work(static_cast<Work*>(request->data));
+    --*work->in_flight;
+    if (status == UV_ECANCELED) {
+        work->outcome = core::Outcome::fail(core::Error{core::ErrorCode::Unavailable, "the daemon is stopping", "{}"});
+    }
+    work->done(std::move(work->outcome));
+}
+
+}  // namespace
+
+void Executor::run(Job job, Done done) {
+    if (inline_) {
+        done(job());
+        return;
+    }
+    auto work = std::make_unique<Work>();
+    work->job = std::move(job);
+    work->done = std::move(done);
+    work->in_flight = &in_flight_;
+    work->request.data = work.get();
+    ++in_flight_;
+    if (uv_queue_work(loop_, &work->request, work_cb, after_work_cb) != 0) {
+        --in_flight_;
+        work->done(core::Outcome::fail(core::Error{core::ErrorCode::Internal, "cannot queue storage work", "{}"}));
+        return;
+    }
+    work.release();
+}
+
+}  // namespace mnemo::api

@@ -1,0 +1,52 @@
+/*
+ * api/handlers.h -- the route handlers, grouped by file: sessions,
+ * events, state, summaries and tracks, operations. Each decodes its input
+ * on the loop and hands the core operation to Api::run.
+ */
+#pragma once
+
+#include "api/api.h"
+
+namespace mnemo::api::handlers {
+
+using CallPtr = std::shared_ptr<Call>;
+
+// handlers_sessions.cpp
+void create_session(Api& api, CallPtr call);
+void get_session(Api& api, CallPtr call);
+void list_user_sessions(Api& api, CallPtr call);
+void list_app_sessions(Api& api, CallPtr call);
+void delete_session(Api& api, CallPtr call);
+void purge_user(Api& api, CallPtr call);
+
+// handlers_events.cpp
+void append_events(Api& api, CallPtr call);
+void list_events(Api& api, CallPtr call);
+void rewrite_events(Api& api, CallPtr call);
+void rewind(Api& api, CallPtr call);
+
+// handlers_state.cpp
+void patch_session_state(Api& api, CallPtr call);
+void get_app_state(Api& api, CallPtr call);
+void patch_app_state(Api& api, CallPtr call);
+void delete_app_state_key(Api& api, CallPtr call);
+void get_user_state(Api& api, CallPtr call);
+void patch_user_state(Api& api, CallPtr call);
+void delete_user_state_key(Api& api, CallPtr call);
+
+// handlers_summaries_tracks.cpp
+void list_summaries(Api& api, CallPtr call);
+void post_summary(Api& api, CallPtr call);
+void append_track(Api& api, CallPtr call);
+void list_track(Api& api, CallPtr call);
+
+// handlers_ops.cpp
+void healthz(Api& api, CallPtr call);
+void readyz(Api& api, CallPtr call);
+void metrics(Api& api, CallPtr call);
+void info(Api& api, CallPtr call);
+
+// The session a route names.
+core::SessionRef session_ref(const Call& call);
+
+}  // namespace mnemo::api::handlers

@@ -1,0 +1,58 @@
+// Event routes: append, list, rewrite (PUT), rewind.
+#include "api/handlers.h"
+#include "core/requests.h"
+
+#include <memory>
+
+namespace mnemo::api::handlers {
+
+void append_events(Api& api, CallPtr call) {
+    auto in = std::make_shared<core::AppendInput>();
+    in->ref = session_ref(*call);
+    const auto& limits = call->config->limits_for(in->ref.app);
+    if (auto error = core::decode_append(call->request.body, limits, *in)) return api.fail(*call, std::move(*error));
+    api.run(call, [env = api.env(*call), in] { return core::append_events(env, *in); });
+}
+
+void list_events(Api& api, CallPtr call) {
+    core::ListEventsInput in;
+    in.ref = session_ref(*call);
+    const auto& q = call->query;
+    std::optional<int64_t> after_seq;
+    std::optional<core::Error> error = q.limit(100, 1000, in.limit);
+    if (!error) error = q.non_negative("after_seq", after_seq);
+    if (!error) error = q.flag("include_deleted", in.include_deleted);
+    if (error) return api.fail(*call, std::move(*error));
+    in.after_seq = after_seq.value_or(0);
+    in.roles = q.get("role");
+    if (in.roles) {
+        std::string_view rest = *in.roles;
+        while (!rest.empty()) {
+            auto comma = rest.find(',');
+            auto role = rest.substr(0, comma);
+            if (!core::valid_role(role)) {
+                return api.fail(*call, core::invalid("role: unknown role '" + std::string(role) +
+                                                     "'; use user, assistant, system, tool or summary"));
+            }
+            rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+        }
+    }
+    api.run(call, [env = api.env(*call), in = std::move(in)] { return core::list_events(env, in); });
+}
+
+void rewrite_events(Api& api, CallPtr call) {
+    auto in = std::make_shared<core::RewriteInput>();
+    in->ref = session_ref(*call);
+    const auto& limits = call->config->limits_for(in->ref.app);
+    if (auto error = core::decode_rewrite(call->request.body, limits, *in)) return api.fail(*call, std::move(*error));
+    api.run(call, [env = api.env(*call), in] { return core::rewrite_events(env, *in); });
+}
+
+void rewind(Api& api, CallPtr call) {
+    core::RewindInput in;
+    in.ref = session_ref(*call);
+    if (auto error = core::decode_rewind(call->request.body, in)) return api.fail(*call, std::move(*error));
+    api.run(call, [env = api.env(*call), in = std::move(in)] { return core::rewind(env, in); });
+}
+
+}  // namespace mnemo::api::handlers

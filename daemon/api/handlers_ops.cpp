@@ -1,0 +1,50 @@
+// Operations routes: /healthz, /readyz, /metrics, /v1/info.
+#include "api/handlers.h"
+#include "core/json_writer.h"
+#include "storage/plugin_loader.h"
+
+namespace mnemo::api::handlers {
+
+void healthz(Api& api, CallPtr call) {
+    api.reply(*call, net::Response{200, {}, R"({"status":"ok"})", "application/json"});
+}
+
+void readyz(Api& api, CallPtr call) {
+    if (api.draining()) {
+        return api.fail(*call, core::Error{core::ErrorCode::Unavailable, "the daemon is draining", "{}"});
+    }
+    api.run(call, [env = api.env(*call)] {
+        if (auto error = core::ping(env)) return core::Outcome::fail(std::move(*error));
+        return core::Outcome::ok(R"({"status":"ready"})");
+    });
+}
+
+void metrics(Api& api, CallPtr call) {
+    auto stats = std::make_shared<core::StorageStats>();
+    api.executor().run(
+        [env = api.env(*call), stats] {
+            *stats = core::storage_stats(env);
+            return core::Outcome::ok({});
+        },
+        [&api, call, stats](core::Outcome&&) {
+            // Rendered on the loop, where the registry lives.
+            metrics::Gauges gauges{stats->sessions, stats->events, stats->lanes};
+            api.reply(*call, net::Response{200, {}, api.metrics().render(gauges), "text/plain; version=0.0.4"});
+        });
+}
+
+void info(Api& api, CallPtr call) {
+    const auto& plugin = api.backend().descriptor();
+    std::string body;
+    core::JsonWriter w(body);
+    w.begin_object().field("version", MNEMO_VERSION).key("storage").begin_object();
+    w.field("plugin", plugin.name).field("abi_version", static_cast<int64_t>(plugin.abi_version));
+    w.key("capabilities").begin_array();
+    for (const auto& name : storage::capability_names(plugin.capabilities)) w.string(name);
+    w.end_array().end_object();
+    w.key("uptime_seconds").number(api.uptime_seconds());
+    w.end_object();
+    api.reply(*call, net::Response{200, {}, std::move(body), "application/json"});
+}
+
+}  // namespace mnemo::api::handlers

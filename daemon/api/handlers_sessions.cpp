@@ -1,0 +1,76 @@
+// Session routes: create, get, list (per user, per app), delete, user purge.
+#include "api/handlers.h"
+#include "core/ids.h"
+#include "core/requests.h"
+#include "core/service_util.h"
+
+namespace mnemo::api::handlers {
+
+core::SessionRef session_ref(const Call& call) {
+    return core::SessionRef{call.params.get("app"), call.params.get("user"), call.params.get("session")};
+}
+
+void create_session(Api& api, CallPtr call) {
+    core::CreateSessionInput in;
+    in.app = call->params.get("app");
+    in.user = call->params.get("user");
+    if (auto error = core::decode_create_session(call->request.body, in)) return api.fail(*call, std::move(*error));
+    api.run(call, [env = api.env(*call), in = std::move(in)] { return core::create_session(env, in); });
+}
+
+void get_session(Api& api, CallPtr call) {
+    core::GetSessionInput in;
+    in.ref = session_ref(*call);
+    const auto& q = call->query;
+    std::optional<core::Error> error = q.non_negative("num_recent_events", in.num_recent_events);
+    if (!error) error = q.timestamp("after", in.after_ts_us);
+    if (!error) error = q.flag("from_checkpoint", in.from_checkpoint);
+    if (error) return api.fail(*call, std::move(*error));
+    in.filter_key = q.get("filter_key");
+    api.run(call, [env = api.env(*call), in = std::move(in)] { return core::get_session(env, in); });
+}
+
+namespace {
+
+void list_sessions(Api& api, CallPtr call, std::optional<std::string> user) {
+    core::ListSessionsInput in;
+    in.app = call->params.get("app");
+    in.user = std::move(user);
+    const auto& q = call->query;
+    std::optional<int64_t> active_within;
+    std::optional<core::Error> error = q.limit(50, 1000, in.limit);
+    if (!error) error = q.non_negative("active_within", active_within);
+    if (error) return api.fail(*call, std::move(*error));
+    in.active_within_us = core::seconds_us(active_within.value_or(0));
+    in.page_token = q.get("page_token");
+    api.run(call, [env = api.env(*call), in = std::move(in)] { return core::list_sessions(env, in); });
+}
+
+}  // namespace
+
+void list_user_sessions(Api& api, CallPtr call) {
+    std::string user = call->params.get("user");
+    list_sessions(api, std::move(call), std::move(user));
+}
+
+void list_app_sessions(Api& api, CallPtr call) {
+    auto user = call->query.get("user");
+    if (user && !core::valid_name(*user)) {
+        return api.fail(*call, core::invalid("user '" + *user + "' " + core::name_problem(*user)));
+    }
+    list_sessions(api, std::move(call), std::move(user));
+}
+
+void delete_session(Api& api, CallPtr call) {
+    bool hard = false;
+    if (auto error = call->query.flag("hard", hard)) return api.fail(*call, std::move(*error));
+    api.run(call, [env = api.env(*call), ref = session_ref(*call), hard] { return core::delete_session(env, ref, hard); });
+}
+
+void purge_user(Api& api, CallPtr call) {
+    api.run(call, [env = api.env(*call), app = call->params.get("app"), user = call->params.get("user")] {
+        return core::purge_user(env, app, user);
+    });
+}
+
+}  // namespace mnemo::api::handlers

@@ -1,0 +1,122 @@
+#include "api/router.h"
+
+#include "core/ids.h"
+
+#include <fmt/format.h>
+
+namespace mnemo::api {
+namespace {
+
+std::vector<std::string_view> split_path(std::string_view path) {
+    std::vector<std::string_view> out;
+    if (path.empty() || path[0] != '/') return out;
+    size_t start = 1;
+    while (true) {
+        size_t slash = path.find('/', start);
+        if (slash == std::string_view::npos) {
+            out.push_back(path.substr(start));
+            return out;
+        }
+        out.push_back(path.substr(start, slash - start));
+        start = slash + 1;
+    }
+}
+
+bool is_param(std::string_view segment) { return segment.size() > 2 && segment.front() == '{'; }
+
+int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+}  // namespace
+
+const std::string& Params::get(std::string_view name) const {
+    static const std::string empty;
+    for (const auto& [key, value] : values) {
+        if (key == name) return value;
+    }
+    return empty;
+}
+
+bool percent_decode(std::string_view in, std::string& out, bool plus_is_space) {
+    out.clear();
+    out.reserve(in.size());
+    for (size_t i = 0; i < in.size(); ++i) {
+        char c = in[i];
+        if (c == '%') {
+            int hi = i + 1 < in.size() ? hex_value(in[i + 1]) : -1;
+            int lo = i + 2 < in.size() ? hex_value(in[i + 2]) : -1;
+            if (hi < 0 || lo < 0) return false;
+            out.push_back(static_cast<char>(hi * 16 + lo));
+            i += 2;
+        } else if (c == '+' && plus_is_space) {
+            out.push_back(' ');
+        } else {
+            out.push_back(c);
+        }
+    }
+    return true;
+}
+
+int Router::add(std::string_view method, std::string_view pattern) {
+    Route route{std::string(method), std::string(pattern), {}};
+    for (auto segment : split_path(pattern)) route.segments.emplace_back(segment);
+    routes_.push_back(std::move(route));
+    return static_cast<int>(routes_.size()) - 1;
+}
+
+bool Router::shape_matches(const Route& route, const std::vector<std::string_view>& raw) const {
+    if (route.segments.size() != raw.size()) return false;
+    for (size_t i = 0; i < raw.size(); ++i) {
+        if (!is_param(route.segments[i]) && route.segments[i] != raw[i]) return false;
+    }
+    return true;
+}
+
+RouteMatch Router::match(std::string_view method, std::string_view raw_path) const {
+    RouteMatch result;
+    // A trailing slash matches no route (API.md): "/x/" is not "/x".
+    if (raw_path.size() > 1 && raw_path.back() == '/') return result;
+    auto raw = split_path(raw_path);
+    std::vector<std::string> allowed;
+    const Route* found = nullptr;
+    for (size_t i = 0; i < routes_.size(); ++i) {
+        const auto& route = routes_[i];
+        if (!shape_matches(route, raw)) continue;
+        if (route.method == method || (method == "HEAD" && route.method == "GET")) {
+            found = &route;
+            result.route_index = static_cast<int>(i);
+            break;
+        }
+        allowed.push_back(route.method);
+        result.pattern = route.pattern;
+    }
+    if (found == nullptr) {
+        if (allowed.empty()) return result;
+        result.kind = RouteMatch::Kind::WrongMethod;
+        result.allow = fmt::format("{}", fmt::join(allowed, ", "));
+        return result;
+    }
+    result.pattern = found->pattern;
+    for (size_t i = 0; i < raw.size(); ++i) {
+        const auto& segment = found->segments[i];
+        if (!is_param(segment)) continue;
+        std::string_view name(segment.data() + 1, segment.size() - 2);
+        std::string decoded;
+        bool ok = percent_decode(raw[i], decoded, false);
+        if (!ok || !core::valid_name(decoded)) {
+            result.kind = RouteMatch::Kind::BadName;
+            result.problem = fmt::format("{} '{}' {}", name, raw[i],
+                                         ok ? core::name_problem(decoded) : "has a bad percent escape");
+            return result;
+        }
+        result.params.values.emplace_back(name, std::move(decoded));
+    }
+    result.kind = RouteMatch::Kind::Found;
+    return result;
+}
+
+}  // namespace mnemo::api

@@ -1,0 +1,232 @@
+// Event operations: append, list, rewrite (PUT), rewind.
+#include "core/json_writer.h"
+#include "core/render.h"
+#include "core/service_util.h"
+
+#include <fmt/format.h>
+
+namespace mnemo::core {
+namespace {
+
+struct StoredBatch {
+    std::vector<EventInput*> events;      // non-partial, in order
+    std::vector<mnemo_event> views;       // storage views of `events`
+    std::vector<mnemo_state_op> ops;      // every stored event's delta, in order
+    std::vector<const StateChange*> temps;
+    bool any_delta = false;
+    int64_t skipped_partial = 0;
+};
+
+StoredBatch prepare_batch(std::vector<EventInput>& events, int64_t now_us) {
+    StoredBatch batch;
+    for (auto& event : events) {
+        if (event.partial) {
+            ++batch.skipped_partial;
+            continue;
+        }
+        complete_event(event, now_us);
+        batch.events.push_back(&event);
+    }
+    for (auto* event : batch.events) {
+        batch.views.push_back(to_storage_event(*event));
+        if (event->delta.stored_json || !event->delta.changes.empty()) batch.any_delta = true;
+        auto ops = to_ops(event->delta.changes);
+        batch.ops.insert(batch.ops.end(), ops.begin(), ops.end());
+        for (auto* temp : temp_changes_of(event->delta.changes)) batch.temps.push_back(temp);
+    }
+    return batch;
+}
+
+void write_appended(JsonWriter& w, const StoredBatch& batch, const std::vector<int64_t>& seqs,
+                    const std::vector<int64_t>& timestamps) {
+    w.key("appended").begin_array();
+    for (size_t i = 0; i < batch.events.size(); ++i) {
+        w.begin_object().field("id", batch.events[i]->id).field("seq", seqs[i]).key("timestamp");
+        write_timestamp(w, timestamps[i]);
+        w.end_object();
+    }
+    w.end_array();
+}
+
+// A batch made only of partial events stores nothing; it still needs the
+// session (or creates it) to answer with the current version.
+Outcome answer_partial_only(const Env& env, AppendInput& in, int64_t skipped) {
+    mnemo_session_get_req req{};
+    req.key = key_of(in.ref);
+    req.now_us = env.clock.now_us();
+    storage::Collector collector;
+    auto failed = run_storage(env, [&](mnemo_error* err) {
+        return env.backend.ops().session_get(env.backend.handle(), &req, collector.sink(), err);
+    });
+    int64_t version = 0;
+    if (failed && failed->error->code == ErrorCode::NotFound && in.create_if_missing) {
+        CreateSessionInput create;
+        create.app = in.ref.app;
+        create.user = in.ref.user;
+        create.id = in.ref.id;
+        auto created = create_session(env, create);
+        if (created.error && created.error->code != ErrorCode::AlreadyExists) return created;
+        version = 1;
+    } else if (failed) {
+        return *failed;
+    } else {
+        version = collector.result().sessions.front().version;
+    }
+    std::string body;
+    JsonWriter w(body);
+    w.begin_object().field("version", version).key("appended").begin_array().end_array();
+    w.field("skipped_partial", skipped).field("dropped", in.dropped).field("evicted", int64_t{0});
+    w.field("summary_enqueued", false).end_object();
+    return Outcome::ok(std::move(body));
+}
+
+std::optional<std::string> target_text_of(const storage::EventRow& event) {
+    if (!event.content_json) return std::nullopt;
+    simdjson::padded_string copy(*event.content_json);
+    od::parser parser;
+    od::document doc;
+    if (parser.iterate(copy).get(doc)) return std::nullopt;
+    std::string_view text;
+    od::json_type type;
+    if (doc.type().get(type)) return std::nullopt;
+    if (type == od::json_type::string) {
+        if (doc.get_string().get(text) == simdjson::SUCCESS) return std::string(text);
+        return std::nullopt;
+    }
+    if (type != od::json_type::object) return std::nullopt;
+    if (doc["text"].get_string().get(text) == simdjson::SUCCESS) return std::string(text);
+    return std::nullopt;
+}
+
+}  // namespace
+
+Outcome append_events(const Env& env, AppendInput& in) {
+    int64_t now = env.clock.now_us();
+    StoredBatch batch = prepare_batch(in.events, now);
+    if (batch.events.empty()) return answer_partial_only(env, in, batch.skipped_partial);
+    const auto& ttl = env.config->ttl_for(in.ref.app);
+    const auto& limits = env.config->limits_for(in.ref.app);
+    mnemo_append_req req{};
+    req.key = key_of(in.ref);
+    req.now_us = now;
+    req.has_expected_version = in.expected_version ? 1 : 0;
+    req.expected_version = in.expected_version.value_or(0);
+    req.create_if_missing = in.create_if_missing ? 1 : 0;
+    req.new_session_ttl_us = ttl.session_us;
+    req.events = batch.views.data();
+    req.n_events = batch.views.size();
+    req.state_ops = batch.ops.data();
+    req.n_state_ops = batch.ops.size();
+    req.event_limit = limits.event_limit;
+    req.app_state_ttl_us = ttl.app_state_us;
+    req.user_state_ttl_us = ttl.user_state_us;
+    req.max_state_bytes = static_cast<int64_t>(limits.max_state_bytes);
+    req.want_state = batch.any_delta ? 1 : 0;
+    std::vector<int64_t> seqs(batch.views.size()), timestamps(batch.views.size());
+    mnemo_append_result result{};
+    result.seqs = seqs.data();
+    result.timestamps_us = timestamps.data();
+    storage::Collector collector;
+    if (auto failed = run_storage(env, [&](mnemo_error* err) {
+            return env.backend.ops().events_append(env.backend.handle(), &req, &result, collector.sink(), err);
+        })) {
+        return *failed;
+    }
+    std::string body;
+    body.reserve(128 + 96 * batch.events.size());
+    JsonWriter w(body);
+    w.begin_object().field("version", result.version);
+    write_appended(w, batch, seqs, timestamps);
+    w.field("skipped_partial", batch.skipped_partial).field("dropped", in.dropped).field("evicted", result.evicted);
+    w.field("summary_enqueued", false);
+    if (batch.any_delta) w.raw_field("state", merged_state_json(collector.result().state, batch.temps));
+    w.end_object();
+    return Outcome::ok(std::move(body));
+}
+
+Outcome list_events(const Env& env, const ListEventsInput& in) {
+    mnemo_events_list_req req{};
+    req.key = key_of(in.ref);
+    req.now_us = env.clock.now_us();
+    req.filter.after_seq = in.after_seq;
+    req.filter.limit = in.limit;
+    req.filter.roles = in.roles ? storage::str(*in.roles) : storage::absent();
+    req.filter.filter_key = storage::absent();
+    req.filter.include_deleted = in.include_deleted ? 1 : 0;
+    storage::Collector collector;
+    if (auto failed = run_storage(env, [&](mnemo_error* err) {
+            return env.backend.ops().events_list(env.backend.handle(), &req, collector.sink(), err);
+        })) {
+        return *failed;
+    }
+    const auto& result = collector.result();
+    std::string body;
+    JsonWriter w(body);
+    w.begin_object().key("events").begin_array();
+    for (const auto& event : result.events) write_event(w, event);
+    w.end_array().key("next_after_seq");
+    if (result.count("has_more") != 0 && !result.events.empty()) {
+        w.integer(result.events.back().seq);
+    } else {
+        w.null();
+    }
+    w.end_object();
+    return Outcome::ok(std::move(body));
+}
+
+Outcome rewrite_events(const Env& env, RewriteInput& in) {
+    int64_t now = env.clock.now_us();
+    StoredBatch batch = prepare_batch(in.events, now);
+    mnemo_rewrite_req req{};
+    req.key = key_of(in.ref);
+    req.now_us = now;
+    req.has_expected_version = in.expected_version ? 1 : 0;
+    req.expected_version = in.expected_version.value_or(0);
+    req.events = batch.views.data();
+    req.n_events = batch.views.size();
+    req.event_limit = env.config->limits_for(in.ref.app).event_limit;
+    storage::Collector collector;
+    if (auto failed = run_storage(env, [&](mnemo_error* err) {
+            return env.backend.ops().events_rewrite(env.backend.handle(), &req, collector.sink(), err);
+        })) {
+        return *failed;
+    }
+    const auto& result = collector.result();
+    std::string body;
+    JsonWriter(body).begin_object().field("version", result.count("version")).field("replaced",
+                                                                                     result.count("replaced"))
+        .end_object();
+    return Outcome::ok(std::move(body));
+}
+
+Outcome rewind(const Env& env, const RewindInput& in) {
+    mnemo_rewind_req req{};
+    req.key = key_of(in.ref);
+    req.now_us = env.clock.now_us();
+    req.turns = in.turns;
+    req.has_expected_version = in.expected_version ? 1 : 0;
+    req.expected_version = in.expected_version.value_or(0);
+    storage::Collector collector;
+    if (auto failed = run_storage(env, [&](mnemo_error* err) {
+            return env.backend.ops().events_rewind(env.backend.handle(), &req, collector.sink(), err);
+        })) {
+        return *failed;
+    }
+    const auto& result = collector.result();
+    std::string body;
+    JsonWriter w(body);
+    w.begin_object()
+        .field("rewound_count", result.count("rewound_count"))
+        .field("turns_undone", result.count("turns_undone"))
+        .key("target_text");
+    auto text = result.events.empty() ? std::nullopt : target_text_of(result.events.front());
+    if (text) {
+        w.string(*text);
+    } else {
+        w.null();
+    }
+    w.field("version", result.count("version")).end_object();
+    return Outcome::ok(std::move(body));
+}
+
+}  // namespace mnemo::core

@@ -1,0 +1,126 @@
+#include "core/json_input.h"
+
+#include "core/timefmt.h"
+
+#include <fmt/format.h>
+
+namespace mnemo::core {
+namespace {
+
+simdjson::dom::parser& validating_parser() {
+    thread_local simdjson::dom::parser parser = [] {
+        simdjson::dom::parser p;
+        // Depth counted by simdjson includes the implicit root; 64 levels of
+        // JSON nesting fit within kMaxJsonDepth + 1.
+        [[maybe_unused]] auto rc = p.allocate(64 * 1024, kMaxJsonDepth + 1);
+        return p;
+    }();
+    return parser;
+}
+
+od::parser& reading_parser() {
+    thread_local od::parser parser;
+    return parser;
+}
+
+}  // namespace
+
+Error type_error(std::string_view path, std::string_view expected) {
+    return invalid(fmt::format("{}: expected {}", path, expected));
+}
+
+std::optional<Error> validate_json(std::string_view text) {
+    auto& parser = validating_parser();
+    if (text.size() > parser.capacity()) {
+        if (parser.allocate(text.size(), kMaxJsonDepth + 1) != simdjson::SUCCESS) {
+            return Error{ErrorCode::Internal, "out of memory parsing the request body", "{}"};
+        }
+    }
+    auto result = parser.parse(text.data(), text.size(), true);
+    if (result.error() == simdjson::DEPTH_ERROR) {
+        return invalid(fmt::format("request body nests deeper than {} levels", kMaxJsonDepth));
+    }
+    if (result.error() != simdjson::SUCCESS) {
+        return invalid(fmt::format("request body is not valid JSON: {}", simdjson::error_message(result.error())));
+    }
+    return std::nullopt;
+}
+
+std::optional<Error> parse_body(std::string& body, ParsedBody& out) {
+    if (body.empty()) return invalid("request body is empty; send a JSON object");
+    if (auto error = validate_json(body)) return error;
+    body.reserve(body.size() + simdjson::SIMDJSON_PADDING);
+    simdjson::padded_string_view padded(body.data(), body.size(), body.capacity());
+    auto error = reading_parser().iterate(padded).get(out.document);
+    if (error != simdjson::SUCCESS) {
+        return invalid(fmt::format("request body is not valid JSON: {}", simdjson::error_message(error)));
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string_view> raw_value(od::value& value) {
+    std::string_view raw;
+    if (simdjson::to_json_string(value).get(raw) != simdjson::SUCCESS) return std::nullopt;
+    return raw;
+}
+
+bool is_null(od::value& value) {
+    od::json_type type;
+    return value.type().get(type) == simdjson::SUCCESS && type == od::json_type::null;
+}
+
+std::optional<std::string_view> read_string(od::value& value, std::string_view path, Error* error) {
+    std::string_view out;
+    if (value.get_string().get(out) != simdjson::SUCCESS) {
+        *error = type_error(path, "a string");
+        return std::nullopt;
+    }
+    return out;
+}
+
+std::optional<int64_t> read_int(od::value& value, std::string_view path, Error* error) {
+    int64_t out;
+    if (value.get_int64().get(out) != simdjson::SUCCESS) {
+        *error = type_error(path, "an integer");
+        return std::nullopt;
+    }
+    return out;
+}
+
+std::optional<double> read_number(od::value& value, std::string_view path, Error* error) {
+    double out;
+    if (value.get_double().get(out) != simdjson::SUCCESS) {
+        *error = type_error(path, "a number");
+        return std::nullopt;
+    }
+    return out;
+}
+
+std::optional<bool> read_bool(od::value& value, std::string_view path, Error* error) {
+    bool out;
+    if (value.get_bool().get(out) != simdjson::SUCCESS) {
+        *error = type_error(path, "true or false");
+        return std::nullopt;
+    }
+    return out;
+}
+
+std::optional<int64_t> read_timestamp(od::value& value, std::string_view path, Error* error) {
+    od::json_type type;
+    if (value.type().get(type) != simdjson::SUCCESS) {
+        *error = type_error(path, "a timestamp");
+        return std::nullopt;
+    }
+    std::optional<int64_t> out;
+    if (type == od::json_type::number) {
+        double seconds;
+        if (value.get_double().get(seconds) == simdjson::SUCCESS) out = seconds_to_us(seconds);
+    } else if (type == od::json_type::string) {
+        std::string_view text;
+        if (value.get_string().get(text) == simdjson::SUCCESS) out = parse_timestamp_us(text);
+    }
+    if (!out) *error = type_error(path, "an RFC 3339 timestamp or Unix seconds");
+    return out;
+}
+
+}  // namespace mnemo::core

@@ -1,0 +1,54 @@
+/*
+ * core/json_input.h -- reading request bodies with simdjson.
+ *
+ * Owns the two passes every JSON body goes through: a full validation
+ * (syntax, UTF-8, nesting depth at most 64 with the top-level value at depth
+ * 1) and then on-demand field access that hands raw values out as the exact
+ * bytes received, so stored payloads are never re-encoded. Type errors name
+ * the field path.
+ */
+#pragma once
+
+#include "core/errors.h"
+
+#include <simdjson.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace mnemo::core {
+
+namespace od = simdjson::ondemand;
+
+inline constexpr size_t kMaxJsonDepth = 64;
+
+// Validates `body` and opens it for on-demand reading. The body gets the
+// padding simdjson needs (its capacity may grow). The returned document
+// borrows the calling thread's parser: read it before parsing another body
+// on the same thread.
+struct ParsedBody {
+    od::document document;
+};
+std::optional<Error> parse_body(std::string& body, ParsedBody& out);
+
+// Checks only: syntax and depth, without opening for reading.
+std::optional<Error> validate_json(std::string_view text);
+
+// "expected <what> for <path>" errors.
+Error type_error(std::string_view path, std::string_view expected);
+
+// The exact bytes of a value, whitespace around it excluded.
+std::optional<std::string_view> raw_value(od::value& value);
+
+// Typed reads; nullopt plus *error set when the value has another type.
+std::optional<std::string_view> read_string(od::value& value, std::string_view path, Error* error);
+std::optional<int64_t> read_int(od::value& value, std::string_view path, Error* error);
+std::optional<double> read_number(od::value& value, std::string_view path, Error* error);
+std::optional<bool> read_bool(od::value& value, std::string_view path, Error* error);
+bool is_null(od::value& value);
+
+// A request timestamp: RFC 3339 string, or Unix seconds as number/decimal string.
+std::optional<int64_t> read_timestamp(od::value& value, std::string_view path, Error* error);
+
+}  // namespace mnemo::core

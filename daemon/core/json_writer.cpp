@@ -1,0 +1,123 @@
+#include "core/json_writer.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace mnemo::core {
+
+void append_json_string(std::string& out, std::string_view text) {
+    static constexpr char hex[] = "0123456789abcdef";
+    out.push_back('"');
+    size_t start = 0;
+    for (size_t i = 0; i < text.size(); ++i) {
+        unsigned char c = static_cast<unsigned char>(text[i]);
+        if (c >= 0x20 && c != '"' && c != '\\') continue;
+        out.append(text.substr(start, i - start));
+        switch (c) {
+        case '"': out.append("\\\""); break;
+        case '\\': out.append("\\\\"); break;
+        case '\n': out.append("\\n"); break;
+        case '\r': out.append("\\r"); break;
+        case '\t': out.append("\\t"); break;
+        case '\b': out.append("\\b"); break;
+        case '\f': out.append("\\f"); break;
+        default:
+            out.append("\\u00");
+            out.push_back(hex[c >> 4]);
+            out.push_back(hex[c & 15]);
+        }
+        start = i + 1;
+    }
+    out.append(text.substr(start));
+    out.push_back('"');
+}
+
+void JsonWriter::separate() {
+    if (after_key_) {
+        after_key_ = false;
+        return;
+    }
+    if (!first_.empty()) {
+        if (!first_.back()) out_.push_back(',');
+        first_.back() = false;
+    }
+}
+
+JsonWriter& JsonWriter::begin_object() {
+    separate();
+    out_.push_back('{');
+    first_.push_back(true);
+    return *this;
+}
+
+JsonWriter& JsonWriter::end_object() {
+    out_.push_back('}');
+    first_.pop_back();
+    return *this;
+}
+
+JsonWriter& JsonWriter::begin_array() {
+    separate();
+    out_.push_back('[');
+    first_.push_back(true);
+    return *this;
+}
+
+JsonWriter& JsonWriter::end_array() {
+    out_.push_back(']');
+    first_.pop_back();
+    return *this;
+}
+
+JsonWriter& JsonWriter::key(std::string_view name) {
+    separate();
+    append_json_string(out_, name);
+    out_.push_back(':');
+    after_key_ = true;
+    return *this;
+}
+
+JsonWriter& JsonWriter::string(std::string_view text) {
+    separate();
+    append_json_string(out_, text);
+    return *this;
+}
+
+JsonWriter& JsonWriter::integer(int64_t value) {
+    separate();
+    fmt::format_to(std::back_inserter(out_), "{}", value);
+    return *this;
+}
+
+JsonWriter& JsonWriter::number(double value) {
+    separate();
+    if (!std::isfinite(value)) {
+        out_.append("null");
+    } else if (value == std::floor(value) && std::fabs(value) < 1e15) {
+        fmt::format_to(std::back_inserter(out_), "{:.1f}", value);
+    } else {
+        fmt::format_to(std::back_inserter(out_), "{}", value);
+    }
+    return *this;
+}
+
+JsonWriter& JsonWriter::boolean(bool value) {
+    separate();
+    out_.append(value ? "true" : "false");
+    return *this;
+}
+
+JsonWriter& JsonWriter::null() {
+    separate();
+    out_.append("null");
+    return *this;
+}
+
+JsonWriter& JsonWriter::raw(std::string_view json) {
+    separate();
+    out_.append(json);
+    return *this;
+}
+
+}  // namespace mnemo::core

@@ -1,0 +1,24 @@
+/*
+ * core/render.h -- the JSON shapes of API.md's objects.
+ *
+ * Owns how a Session, an Event, a Summary and a track event look on the
+ * wire. Raw payloads are spliced in byte for byte.
+ */
+#pragma once
+
+#include "core/json_writer.h"
+#include "storage/rows.h"
+
+#include <string>
+#include <vector>
+
+namespace mnemo::core {
+
+// state_json: the merged state object to show, or null for list rows (no "state" key).
+void write_session(JsonWriter& w, const storage::SessionRow& s, const std::string* state_json);
+void write_event(JsonWriter& w, const storage::EventRow& e);
+void write_summary(JsonWriter& w, const storage::SummaryRow& s);
+void write_usage(JsonWriter& w, const mnemo_usage& u);
+void write_timestamp(JsonWriter& w, int64_t unix_us);  // null for 0
+
+}  // namespace mnemo::core

@@ -1,0 +1,161 @@
+/*
+ * core/service.h -- the domain operations of API.md, above storage.
+ *
+ * Owns each operation end to end below HTTP: the inputs (already decoded
+ * from JSON and validated on the loop), the rules that need the config
+ * (limits and TTLs per app, soft delete), the storage call, and the JSON
+ * body of the answer. Every function here may block on storage and is
+ * thread-safe: the API layer runs it inline for a non-blocking backend and
+ * on a worker otherwise. Nothing here knows about HTTP or libuv.
+ */
+#pragma once
+
+#include "config/config.h"
+#include "core/clock.h"
+#include "core/errors.h"
+#include "core/event_input.h"
+#include "core/state_delta.h"
+#include "storage/backend.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mnemo::core {
+
+// What an operation sees: storage, the config snapshot it started with, time.
+struct Env {
+    const storage::Backend& backend;
+    std::shared_ptr<const config::Config> config;
+    const Clock& clock;
+};
+
+enum class Success { Ok, Created, NoContent };
+
+struct Outcome {
+    std::optional<Error> error;
+    Success success = Success::Ok;
+    std::string body;  // JSON; empty for NoContent
+
+    static Outcome fail(Error e) { return Outcome{std::move(e), Success::Ok, {}}; }
+    static Outcome ok(std::string body, Success s = Success::Ok) { return Outcome{std::nullopt, s, std::move(body)}; }
+};
+
+struct SessionRef {
+    std::string app, user, id;
+};
+
+// ---- sessions ----
+struct CreateSessionInput {
+    std::string app, user;
+    std::optional<std::string> id;
+    std::string title;
+    std::optional<std::string> parent_id;
+    std::string metadata_json = "{}";
+    DecodedDelta state;
+    std::optional<int64_t> ttl_seconds;
+};
+Outcome create_session(const Env& env, const CreateSessionInput& in);
+
+struct GetSessionInput {
+    SessionRef ref;
+    std::optional<int64_t> num_recent_events;
+    int64_t after_ts_us = 0;
+    bool from_checkpoint = false;
+    std::optional<std::string> filter_key;
+};
+Outcome get_session(const Env& env, const GetSessionInput& in);
+
+struct ListSessionsInput {
+    std::string app;
+    std::optional<std::string> user;
+    int64_t limit = 50;
+    std::optional<std::string> page_token;
+    int64_t active_within_us = 0;
+};
+Outcome list_sessions(const Env& env, const ListSessionsInput& in);
+
+Outcome delete_session(const Env& env, const SessionRef& ref, bool hard);
+Outcome purge_user(const Env& env, const std::string& app, const std::string& user);
+
+// ---- events ----
+struct AppendInput {
+    SessionRef ref;
+    std::vector<EventInput> events;
+    std::optional<int64_t> expected_version;
+    bool create_if_missing = false;
+    int64_t dropped = 0;  // events an append hook chose not to store
+};
+Outcome append_events(const Env& env, AppendInput& in);
+
+struct ListEventsInput {
+    SessionRef ref;
+    int64_t after_seq = 0;
+    int64_t limit = 100;
+    std::optional<std::string> roles;
+    bool include_deleted = false;
+};
+Outcome list_events(const Env& env, const ListEventsInput& in);
+
+struct RewriteInput {
+    SessionRef ref;
+    std::vector<EventInput> events;
+    std::optional<int64_t> expected_version;
+};
+Outcome rewrite_events(const Env& env, RewriteInput& in);
+
+struct RewindInput {
+    SessionRef ref;
+    int64_t turns = 1;
+    std::optional<int64_t> expected_version;
+};
+Outcome rewind(const Env& env, const RewindInput& in);
+
+// ---- state ----
+struct PatchStateInput {
+    int scope = MNEMO_SCOPE_SESSION;
+    SessionRef ref;  // app always; user for user/session scope; id for session scope
+    DecodedDelta delta;
+    std::optional<int64_t> expected_version;
+};
+Outcome patch_state(const Env& env, const PatchStateInput& in);
+Outcome get_scope_state(const Env& env, int scope, const std::string& app, const std::string& user);
+Outcome delete_state_key(const Env& env, int scope, const std::string& app, const std::string& user,
+                         const std::string& key);
+
+// ---- summaries and tracks ----
+struct PostSummaryInput {
+    SessionRef ref;
+    std::string filter_key;
+    std::string text;
+    int64_t up_to_seq = 0;
+};
+Outcome post_summary(const Env& env, const PostSummaryInput& in);
+Outcome list_summaries(const Env& env, const SessionRef& ref);
+
+struct TrackAppendInput {
+    SessionRef ref;
+    std::string track;
+    std::string payload_json;
+    std::optional<int64_t> timestamp_us;
+};
+Outcome append_track(const Env& env, const TrackAppendInput& in);
+
+struct TrackListInput {
+    SessionRef ref;
+    std::string track;
+    int64_t after_seq = 0;
+    int64_t limit = 100;
+};
+Outcome list_track(const Env& env, const TrackListInput& in);
+
+// ---- operations ----
+struct StorageStats {
+    std::optional<Error> error;
+    int64_t sessions = 0, events = 0, lanes = 0;
+};
+StorageStats storage_stats(const Env& env);
+std::optional<Error> ping(const Env& env);
+
+}  // namespace mnemo::core

@@ -1,0 +1,24 @@
+/*
+ * core/service_util.h -- small pieces shared by the operation files.
+ */
+#pragma once
+
+#include "core/service.h"
+#include "storage/rows.h"
+
+namespace mnemo::core {
+
+inline mnemo_key key_of(const SessionRef& ref) {
+    return mnemo_key{storage::str(ref.app), storage::str(ref.user), storage::str(ref.id)};
+}
+
+// Runs a storage call, turning failure into an Outcome.
+template <typename Fn>
+std::optional<Outcome> run_storage(const Env& env, Fn&& fn) {
+    if (auto failure = env.backend.call(std::forward<Fn>(fn))) return Outcome::fail(from_storage(*failure));
+    return std::nullopt;
+}
+
+int64_t seconds_us(int64_t seconds);
+
+}  // namespace mnemo::core

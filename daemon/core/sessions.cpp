@@ -1,0 +1,174 @@
+// Session operations: create, get, list, delete, per-user purge.
+#include "core/json_writer.h"
+#include "core/ids.h"
+#include "core/render.h"
+#include "core/service_util.h"
+
+#include <charconv>
+#include <fmt/format.h>
+
+namespace mnemo::core {
+
+int64_t seconds_us(int64_t seconds) {
+    constexpr int64_t kMaxSeconds = INT64_MAX / 1000000 - 1;
+    return seconds > kMaxSeconds ? INT64_MAX - 1 : seconds * 1000000;
+}
+
+namespace {
+
+std::string encode_page_token(const storage::SessionRow& row) {
+    return fmt::format("{}~{}", row.updated_at_us, row.id);
+}
+
+bool decode_page_token(const std::string& token, int64_t& updated_at_us, std::string& id) {
+    auto tilde = token.find('~');
+    if (tilde == std::string::npos) return false;
+    auto [end, ec] = std::from_chars(token.data(), token.data() + tilde, updated_at_us);
+    id = token.substr(tilde + 1);
+    return ec == std::errc() && end == token.data() + tilde && updated_at_us > 0 && valid_name(id);
+}
+
+}  // namespace
+
+Outcome create_session(const Env& env, const CreateSessionInput& in) {
+    int64_t now = env.clock.now_us();
+    std::string id = in.id ? *in.id : uuid_v7(now);
+    const auto& ttl = env.config->ttl_for(in.app);
+    auto ops = to_ops(in.state.changes);
+    mnemo_session_create_req req{};
+    req.key = mnemo_key{storage::str(in.app), storage::str(in.user), storage::str(id)};
+    req.title = storage::str(in.title);
+    req.parent_id = storage::opt_str(in.parent_id);
+    req.metadata_json = storage::str(in.metadata_json);
+    req.state_ops = ops.data();
+    req.n_state_ops = ops.size();
+    req.ttl_us = in.ttl_seconds ? seconds_us(*in.ttl_seconds) : ttl.session_us;
+    req.now_us = now;
+    req.app_state_ttl_us = ttl.app_state_us;
+    req.user_state_ttl_us = ttl.user_state_us;
+    req.max_state_bytes = static_cast<int64_t>(env.config->limits_for(in.app).max_state_bytes);
+    storage::Collector collector;
+    if (auto failed = run_storage(env, [&](mnemo_error* err) {
+            return env.backend.ops().session_create(env.backend.handle(), &req, collector.sink(), err);
+        })) {
+        return *failed;
+    }
+    auto& result = collector.result();
+    if (result.sessions.empty()) return Outcome::fail(Error{ErrorCode::Internal, "storage returned no session", "{}"});
+    std::string state = merged_state_json(result.state, temp_changes_of(in.state.changes));
+    std::string body;
+    JsonWriter w(body);
+    write_session(w, result.sessions.front(), &state);
+    return Outcome::ok(std::move(body), Success::Created);
+}
+
+Outcome get_session(const Env& env, const GetSessionInput& in) {
+    mnemo_session_get_req req{};
+    req.key = key_of(in.ref);
+    req.now_us = env.clock.now_us();
+    bool no_events = in.num_recent_events && *in.num_recent_events == 0;
+    req.with_events = no_events ? 0 : 1;
+    req.filter.num_recent = in.num_recent_events.value_or(0);
+    req.filter.after_ts_us = in.after_ts_us;
+    req.filter.from_checkpoint = in.from_checkpoint ? 1 : 0;
+    req.filter.filter_key = in.filter_key ? storage::str(*in.filter_key) : storage::absent();
+    req.filter.roles = storage::absent();
+    storage::Collector collector;
+    if (auto failed = run_storage(env, [&](mnemo_error* err) {
+            return env.backend.ops().session_get(env.backend.handle(), &req, collector.sink(), err);
+        })) {
+        return *failed;
+    }
+    auto& result = collector.result();
+    if (result.sessions.empty()) return Outcome::fail(not_found(fmt::format("session {}/{} not found in app {}",
+                                                                            in.ref.user, in.ref.id, in.ref.app)));
+    std::string body;
+    JsonWriter w(body);
+    std::string state = merged_state_json(result.state);
+    w.begin_object().key("session");
+    write_session(w, result.sessions.front(), &state);
+    w.key("events").begin_array();
+    for (const auto& event : result.events) write_event(w, event);
+    w.end_array().key("summary");
+    if (in.from_checkpoint && !result.summaries.empty()) {
+        write_summary(w, result.summaries.front());
+    } else {
+        w.null();
+    }
+    w.end_object();
+    return Outcome::ok(std::move(body));
+}
+
+Outcome list_sessions(const Env& env, const ListSessionsInput& in) {
+    mnemo_session_list_req req{};
+    req.app = storage::str(in.app);
+    req.user = in.user ? storage::str(*in.user) : storage::absent();
+    req.now_us = env.clock.now_us();
+    req.active_within_us = in.active_within_us;
+    req.limit = in.limit + 1;  // one more tells whether a next page exists
+    std::string cursor_id;
+    if (in.page_token) {
+        if (!decode_page_token(*in.page_token, req.cursor_updated_at_us, cursor_id)) {
+            return Outcome::fail(invalid(fmt::format("page_token '{}' is not a token this API returned",
+                                                     *in.page_token)));
+        }
+        req.cursor_id = storage::str(cursor_id);
+    } else {
+        req.cursor_id = storage::absent();
+    }
+    storage::Collector collector;
+    if (auto failed = run_storage(env, [&](mnemo_error* err) {
+            return env.backend.ops().session_list(env.backend.handle(), &req, collector.sink(), err);
+        })) {
+        return *failed;
+    }
+    auto& rows = collector.result().sessions;
+    bool more = static_cast<int64_t>(rows.size()) > in.limit;
+    if (more) rows.resize(static_cast<size_t>(in.limit));
+    std::string body;
+    JsonWriter w(body);
+    w.begin_object().key("sessions").begin_array();
+    for (const auto& row : rows) write_session(w, row, nullptr);
+    w.end_array().key("next_page_token");
+    if (more && !rows.empty()) {
+        w.string(encode_page_token(rows.back()));
+    } else {
+        w.null();
+    }
+    w.end_object();
+    return Outcome::ok(std::move(body));
+}
+
+Outcome delete_session(const Env& env, const SessionRef& ref, bool hard) {
+    mnemo_session_delete_req req{};
+    req.key = key_of(ref);
+    req.now_us = env.clock.now_us();
+    req.hard = (hard || !env.config->storage.soft_delete) ? 1 : 0;
+    if (auto failed = run_storage(env, [&](mnemo_error* err) {
+            return env.backend.ops().session_delete(env.backend.handle(), &req, err);
+        })) {
+        return *failed;
+    }
+    return Outcome::ok({}, Success::NoContent);
+}
+
+Outcome purge_user(const Env& env, const std::string& app, const std::string& user) {
+    mnemo_user_purge_req req{storage::str(app), storage::str(user), env.clock.now_us()};
+    storage::Collector collector;
+    if (auto failed = run_storage(env, [&](mnemo_error* err) {
+            return env.backend.ops().user_purge(env.backend.handle(), &req, collector.sink(), err);
+        })) {
+        return *failed;
+    }
+    const auto& result = collector.result();
+    std::string body;
+    JsonWriter w(body);
+    w.begin_object();
+    for (const char* name : {"sessions", "events", "summaries", "tracks", "lanes", "state_keys"}) {
+        w.field(name, result.count(name));
+    }
+    w.end_object();
+    return Outcome::ok(std::move(body));
+}
+
+}  // namespace mnemo::core

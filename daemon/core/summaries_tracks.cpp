@@ -1,0 +1,111 @@
+// Client-posted summaries, summary lists, track events, storage stats.
+#include "core/json_writer.h"
+#include "core/render.h"
+#include "core/service_util.h"
+
+namespace mnemo::core {
+
+Outcome post_summary(const Env& env, const PostSummaryInput& in) {
+    mnemo_summary_put_req req{};
+    req.key = key_of(in.ref);
+    req.now_us = env.clock.now_us();
+    req.filter_key = storage::str(in.filter_key);
+    req.text = storage::str(in.text);
+    req.up_to_seq = in.up_to_seq;
+    req.source = storage::str("client");
+    req.events_covered = -1;
+    storage::Collector collector;
+    if (auto failed = run_storage(env, [&](mnemo_error* err) {
+            return env.backend.ops().summary_put(env.backend.handle(), &req, collector.sink(), err);
+        })) {
+        return *failed;
+    }
+    const auto& result = collector.result();
+    if (result.summaries.empty()) return Outcome::fail(Error{ErrorCode::Internal, "storage returned no summary", "{}"});
+    std::string body;
+    JsonWriter w(body);
+    write_summary(w, result.summaries.front());
+    return Outcome::ok(std::move(body), Success::Created);
+}
+
+Outcome list_summaries(const Env& env, const SessionRef& ref) {
+    mnemo_summary_list_req req{key_of(ref), env.clock.now_us()};
+    storage::Collector collector;
+    if (auto failed = run_storage(env, [&](mnemo_error* err) {
+            return env.backend.ops().summary_list(env.backend.handle(), &req, collector.sink(), err);
+        })) {
+        return *failed;
+    }
+    std::string body;
+    JsonWriter w(body);
+    w.begin_object().key("summaries").begin_array();
+    for (const auto& summary : collector.result().summaries) write_summary(w, summary);
+    w.end_array().end_object();
+    return Outcome::ok(std::move(body));
+}
+
+Outcome append_track(const Env& env, const TrackAppendInput& in) {
+    int64_t now = env.clock.now_us();
+    mnemo_track_append_req req{key_of(in.ref), storage::str(in.track), now, storage::str(in.payload_json),
+                               in.timestamp_us.value_or(now)};
+    storage::Collector collector;
+    if (auto failed = run_storage(env, [&](mnemo_error* err) {
+            return env.backend.ops().track_append(env.backend.handle(), &req, collector.sink(), err);
+        })) {
+        return *failed;
+    }
+    const auto& tracks = collector.result().tracks;
+    if (tracks.empty()) return Outcome::fail(Error{ErrorCode::Internal, "storage returned no track event", "{}"});
+    std::string body;
+    JsonWriter w(body);
+    w.begin_object().field("seq", tracks.front().seq).key("timestamp");
+    write_timestamp(w, tracks.front().timestamp_us);
+    w.end_object();
+    return Outcome::ok(std::move(body), Success::Created);
+}
+
+Outcome list_track(const Env& env, const TrackListInput& in) {
+    mnemo_track_list_req req{key_of(in.ref), storage::str(in.track), env.clock.now_us(), in.after_seq, in.limit};
+    storage::Collector collector;
+    if (auto failed = run_storage(env, [&](mnemo_error* err) {
+            return env.backend.ops().track_list(env.backend.handle(), &req, collector.sink(), err);
+        })) {
+        return *failed;
+    }
+    std::string body;
+    JsonWriter w(body);
+    w.begin_object().key("events").begin_array();
+    for (const auto& track : collector.result().tracks) {
+        w.begin_object().field("seq", track.seq).raw_field("payload", track.payload_json).key("timestamp");
+        write_timestamp(w, track.timestamp_us);
+        w.end_object();
+    }
+    w.end_array().end_object();
+    return Outcome::ok(std::move(body));
+}
+
+StorageStats storage_stats(const Env& env) {
+    mnemo_stats_req req{env.clock.now_us()};
+    storage::Collector collector;
+    StorageStats stats;
+    if (auto failure = env.backend.call([&](mnemo_error* err) {
+            return env.backend.ops().stats(env.backend.handle(), &req, collector.sink(), err);
+        })) {
+        stats.error = from_storage(*failure);
+        return stats;
+    }
+    const auto& result = collector.result();
+    stats.sessions = result.count("sessions");
+    stats.events = result.count("events");
+    stats.lanes = result.count("lanes");
+    return stats;
+}
+
+std::optional<Error> ping(const Env& env) {
+    if (auto failure = env.backend.call([&](mnemo_error* err) { return env.backend.ops().ping(env.backend.handle(), err); })) {
+        return from_storage(*failure);
+    }
+    return std::nullopt;
+}
+
+}  // namespace mnemo::core

@@ -1,0 +1,23 @@
+/*
+ * core/timefmt.h -- timestamps on the wire.
+ *
+ * Responses carry RFC 3339 UTC with microseconds; requests may give RFC 3339
+ * (any offset, any fraction) or Unix seconds as a number or decimal string.
+ */
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace mnemo::core {
+
+std::string format_rfc3339_us(int64_t unix_us);  // 2026-11-21T10:00:00.123456Z
+void append_rfc3339_us(std::string& out, int64_t unix_us);
+
+// RFC 3339 date-time, or decimal Unix seconds ("1700000000", "1700000000.25").
+std::optional<int64_t> parse_timestamp_us(std::string_view text);
+std::optional<int64_t> seconds_to_us(double seconds);
+
+}  // namespace mnemo::core

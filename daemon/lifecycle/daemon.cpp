@@ -1,0 +1,128 @@
+#include "lifecycle/daemon.h"
+
+#include "observability/log.h"
+#include "storage/plugin_loader.h"
+
+#include <fmt/format.h>
+#include <systemd/sd-daemon.h>
+
+namespace mnemo::lifecycle {
+namespace {
+
+net::ServerOptions server_options(const config::Config& config) {
+    net::ServerOptions options;
+    options.max_body_bytes = config.server.max_body_bytes;
+    options.max_connections = config.server.max_connections;
+    options.idle_timeout_us = config.server.idle_timeout_us;
+    options.on_log = [](std::string_view line) { log::warn("{}", line); };
+    return options;
+}
+
+log::Format log_format(const config::Config& config) {
+    return config.log.format == config::LogConfig::Format::Json ? log::Format::Json : log::Format::Text;
+}
+
+}  // namespace
+
+Daemon::Daemon(std::shared_ptr<const config::Config> config) : config_(std::move(config)) {
+    uv_loop_init(&loop_);
+}
+
+Daemon::~Daemon() {
+    server_.reset();
+    api_.reset();
+    uv_run(&loop_, UV_RUN_NOWAIT);  // let closed handles release
+    backend_.reset();
+    uv_loop_close(&loop_);
+}
+
+int Daemon::start(std::string* error) {
+    auto loaded = storage::load_plugin(config_->storage.plugin, config_->storage.plugin_dir);
+    if (!loaded.plugin) {
+        *error = loaded.error;
+        return kExitConfig;
+    }
+    std::string plugin_path = loaded.plugin->path;
+    backend_ = storage::Backend::open(std::move(loaded.plugin), config_->storage.options_json, error);
+    if (!backend_) return kExitRuntime;
+    log::info("storage plugin {} {} loaded from {}", backend_->descriptor().name, backend_->descriptor().version,
+              plugin_path);
+    api_ = std::make_unique<api::Api>(&loop_, *backend_, config_, clock_, metrics_);
+    server_ = std::make_unique<net::Server>(
+        &loop_, [this](net::Request&& request, net::Responder respond) { api_->handle(std::move(request), std::move(respond)); },
+        [this](int status, std::string_view code, std::string_view message) {
+            return api_->error_response(status, code, message);
+        },
+        server_options(*config_));
+    for (const auto& listen : config_->server.listen) {
+        if (!server_->listen(listen.text.rfind("unix:", 0) == 0 ? "unix:" + listen.path : listen.text, error)) {
+            return kExitRuntime;
+        }
+        log::info("listening on {}", listen.text);
+    }
+    install_signals();
+    sd_notify(0, "READY=1");
+    return kExitOk;
+}
+
+int Daemon::run() {
+    uv_run(&loop_, UV_RUN_DEFAULT);
+    log::info("stopped");
+    return kExitOk;
+}
+
+void Daemon::install_signals() {
+    uv_signal_init(&loop_, &sigterm_);
+    uv_signal_init(&loop_, &sigint_);
+    uv_signal_init(&loop_, &sighup_);
+    sigterm_.data = sigint_.data = sighup_.data = this;
+    auto on_stop = [](uv_signal_t* handle, int signum) {
+        log::info("signal {} received: draining", signum);
+        static_cast<Daemon*>(handle->data)->begin_drain();
+    };
+    uv_signal_start(&sigterm_, on_stop, SIGTERM);
+    uv_signal_start(&sigint_, on_stop, SIGINT);
+    uv_signal_start(&sighup_, [](uv_signal_t* handle, int) { static_cast<Daemon*>(handle->data)->reload(); }, SIGHUP);
+}
+
+void Daemon::begin_drain() {
+    if (draining_) return;
+    draining_ = true;
+    sd_notify(0, "STOPPING=1");
+    api_->set_draining(true);
+    server_->drain(config_->server.drain_timeout_us, [this] {
+        uv_close(reinterpret_cast<uv_handle_t*>(&sigterm_), nullptr);
+        uv_close(reinterpret_cast<uv_handle_t*>(&sigint_), nullptr);
+        uv_close(reinterpret_cast<uv_handle_t*>(&sighup_), nullptr);
+    });
+}
+
+std::vector<std::string> Daemon::reload() {
+    if (config_->source_path.empty()) {
+        log::warn("reload: mnemod runs on the zero-config defaults; there is no file to re-read");
+        return {"no config file to re-read"};
+    }
+    sd_notify(0, "RELOADING=1");
+    auto loaded = config::load_file(config_->source_path);
+    std::vector<std::string> problems = loaded.errors;
+    if (loaded.config) {
+        auto plan = config::plan_reload(*config_, *loaded.config);
+        problems = plan.refused;
+        if (problems.empty()) {
+            apply_config(loaded.config);
+            log::info("reload: applied {} changed key(s) from {}", plan.changed.size(), config_->source_path);
+        }
+    }
+    for (const auto& problem : problems) log::error("reload refused, old config kept: {}", problem);
+    sd_notify(0, "READY=1");
+    return problems;
+}
+
+void Daemon::apply_config(std::shared_ptr<const config::Config> next) {
+    config_ = std::move(next);
+    log::init(config_->log.level, log_format(*config_));
+    api_->set_config(config_);
+    server_->set_options(server_options(*config_));
+}
+
+}  // namespace mnemo::lifecycle

@@ -1,0 +1,60 @@
+/*
+ * lifecycle/daemon.h -- one running mnemod, from start to drained stop.
+ *
+ * Owns the order of a daemon's life: load the storage plugin and open it,
+ * bind every listener, serve, re-read the config on SIGHUP (applying what
+ * CONFIG.md calls reloadable, refusing the rest with a logged reason), and
+ * on SIGTERM/SIGINT stop accepting, finish in-flight requests within
+ * drain_timeout and return. main() only parses argv and maps the result to
+ * an exit code.
+ */
+#pragma once
+
+#include "api/api.h"
+#include "config/config.h"
+#include "core/clock.h"
+#include "net/server.h"
+#include "observability/metrics.h"
+#include "storage/backend.h"
+
+#include <uv.h>
+
+#include <memory>
+#include <string>
+
+namespace mnemo::lifecycle {
+
+// Exit codes of mnemod (sysexits.h's EX_CONFIG for configuration problems).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitRuntime = 1;
+inline constexpr int kExitConfig = 78;
+
+class Daemon {
+public:
+    explicit Daemon(std::shared_ptr<const config::Config> config);
+    ~Daemon();
+
+    // Loads storage and binds listeners; kExitOk or an exit code with *error set.
+    int start(std::string* error);
+    // Runs the loop until a stop signal has drained the daemon.
+    int run();
+    // Re-reads the config file (SIGHUP). Returns the refusals/errors, empty when applied.
+    std::vector<std::string> reload();
+
+private:
+    void install_signals();
+    void begin_drain();
+    void apply_config(std::shared_ptr<const config::Config> next);
+
+    std::shared_ptr<const config::Config> config_;
+    uv_loop_t loop_{};
+    core::SystemClock clock_;
+    metrics::Registry metrics_;
+    std::unique_ptr<storage::Backend> backend_;
+    std::unique_ptr<api::Api> api_;
+    std::unique_ptr<net::Server> server_;
+    uv_signal_t sigterm_{}, sigint_{}, sighup_{};
+    bool draining_ = false;
+};
+
+}  // namespace mnemo::lifecycle

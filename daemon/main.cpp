@@ -1,0 +1,54 @@
+// mnemod: argv, the config path, exit codes (0, 1 runtime error, 78 config error).
+#include "config/config.h"
+#include "lifecycle/daemon.h"
+#include "observability/log.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+namespace {
+
+mnemo::config::LoadResult load_config(const std::string& given_path) {
+    if (!given_path.empty()) return mnemo::config::load_file(given_path);
+    if (auto found = mnemo::config::find_config_file()) return mnemo::config::load_file(*found);
+    return mnemo::config::load_zero_config(std::filesystem::current_path().string());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App cli{"mnemod: the session and memory daemon for AI agents"};
+    std::string config_path;
+    bool check_only = false;
+    cli.add_option("-c,--config", config_path, "configuration file (default: ./mnemod.yaml, then /etc/mnemod/mnemod.yaml)");
+    cli.add_flag("--check-config", check_only, "validate the configuration and exit 0 (valid) or 78 (invalid)");
+    cli.set_version_flag("--version", MNEMO_VERSION);
+    CLI11_PARSE(cli, argc, argv);
+
+    auto loaded = load_config(config_path);
+    if (!loaded.config) {
+        for (const auto& error : loaded.errors) std::fprintf(stderr, "%s\n", error.c_str());
+        return mnemo::lifecycle::kExitConfig;
+    }
+    if (check_only) {
+        std::printf("%s: configuration is valid\n",
+                    loaded.config->source_path.empty() ? "zero-config" : loaded.config->source_path.c_str());
+        return mnemo::lifecycle::kExitOk;
+    }
+    // Storage work runs on libuv's pool; more threads let group commit batch more requests.
+    setenv("UV_THREADPOOL_SIZE", "16", 0);
+    mnemo::log::init(loaded.config->log.level, loaded.config->log.format == mnemo::config::LogConfig::Format::Json
+                                                   ? mnemo::log::Format::Json
+                                                   : mnemo::log::Format::Text);
+    mnemo::lifecycle::Daemon daemon(loaded.config);
+    std::string error;
+    int code = daemon.start(&error);
+    if (code != mnemo::lifecycle::kExitOk) {
+        mnemo::log::error("{}", error);
+        return code;
+    }
+    return daemon.run();
+}

@@ -1,0 +1,83 @@
+#include "observability/metrics.h"
+
+#include <fmt/format.h>
+
+#include <iterator>
+
+namespace mnemo::metrics {
+
+void Histogram::observe(double seconds) {
+    ++count;
+    sum += seconds;
+    for (size_t i = 0; i < kLatencyBuckets.size(); ++i) {
+        if (seconds <= kLatencyBuckets[i]) {
+            ++buckets[i];
+            return;
+        }
+    }
+}
+
+void Registry::observe_request(std::string_view route, std::string_view method, int status,
+                               double seconds) {
+    ++requests_total_;
+    ++requests_[{std::string(route), std::string(method), status}];
+    auto it = latency_.find(route);
+    if (it == latency_.end()) it = latency_.emplace(std::string(route), Histogram{}).first;
+    it->second.observe(seconds);
+}
+
+namespace {
+
+void write_histogram(fmt::memory_buffer& out, const std::string& route, const Histogram& h) {
+    uint64_t cumulative = 0;
+    for (size_t i = 0; i < kLatencyBuckets.size(); ++i) {
+        cumulative += h.buckets[i];
+        fmt::format_to(std::back_inserter(out),
+                       "mnemo_http_request_duration_seconds_bucket{{route=\"{}\",le=\"{}\"}} {}\n",
+                       route, kLatencyBuckets[i], cumulative);
+    }
+    fmt::format_to(std::back_inserter(out),
+                   "mnemo_http_request_duration_seconds_bucket{{route=\"{}\",le=\"+Inf\"}} {}\n"
+                   "mnemo_http_request_duration_seconds_sum{{route=\"{}\"}} {}\n"
+                   "mnemo_http_request_duration_seconds_count{{route=\"{}\"}} {}\n",
+                   route, h.count, route, h.sum, route, h.count);
+}
+
+}  // namespace
+
+std::string Registry::render(const Gauges& gauges) const {
+    fmt::memory_buffer out;
+    auto put = std::back_inserter(out);
+    fmt::format_to(put, "# HELP mnemo_http_requests_total HTTP requests by route pattern, method and status.\n"
+                        "# TYPE mnemo_http_requests_total counter\n");
+    for (const auto& [key, n] : requests_) {
+        const auto& [route, method, status] = key;
+        fmt::format_to(put, "mnemo_http_requests_total{{route=\"{}\",method=\"{}\",status=\"{}\"}} {}\n",
+                       route, method, status, n);
+    }
+    fmt::format_to(put, "# HELP mnemo_http_request_duration_seconds Request latency by route pattern.\n"
+                        "# TYPE mnemo_http_request_duration_seconds histogram\n");
+    for (const auto& [route, h] : latency_) write_histogram(out, route, h);
+    fmt::format_to(put,
+                   "# HELP mnemo_sessions Live sessions.\n# TYPE mnemo_sessions gauge\nmnemo_sessions {}\n"
+                   "# HELP mnemo_events Visible events.\n# TYPE mnemo_events gauge\nmnemo_events {}\n"
+                   "# HELP mnemo_lanes Lanes.\n# TYPE mnemo_lanes gauge\nmnemo_lanes {}\n",
+                   gauges.sessions, gauges.events, gauges.lanes);
+    fmt::format_to(put, "# HELP mnemo_sweeps_total Expiry sweeps run.\n# TYPE mnemo_sweeps_total counter\n"
+                        "mnemo_sweeps_total {}\n"
+                        "# HELP mnemo_swept_total Items removed by sweeps, by kind.\n"
+                        "# TYPE mnemo_swept_total counter\n",
+                   sweeps_);
+    for (const auto& [kind, n] : swept_) fmt::format_to(put, "mnemo_swept_total{{kind=\"{}\"}} {}\n", kind, n);
+    fmt::format_to(put,
+                   "# HELP mnemo_summary_queue_depth Summary jobs waiting.\n# TYPE mnemo_summary_queue_depth gauge\n"
+                   "mnemo_summary_queue_depth {}\n"
+                   "# HELP mnemo_summaries_skipped_total Summaries skipped because the queue was full.\n"
+                   "# TYPE mnemo_summaries_skipped_total counter\nmnemo_summaries_skipped_total {}\n"
+                   "# HELP mnemo_storage_errors_total Storage calls that failed with unavailable or internal.\n"
+                   "# TYPE mnemo_storage_errors_total counter\nmnemo_storage_errors_total {}\n",
+                   summary_queue_depth_, summaries_skipped_, storage_errors_);
+    return fmt::to_string(out);
+}
+
+}  // namespace mnemo::metrics

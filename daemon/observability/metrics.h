@@ -1,0 +1,62 @@
+/*
+ * observability/metrics.h -- the metrics registry behind GET /metrics.
+ *
+ * Owns request counters and latency histograms by route pattern, plus the
+ * daemon-wide counters (sweeps, summary queue, storage errors). Updated on
+ * the loop thread only, so no atomics on the hot path; render() writes
+ * Prometheus text format 0.0.4.
+ */
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <tuple>
+
+namespace mnemo::metrics {
+
+// Upper bounds in seconds of the latency histogram buckets.
+inline constexpr std::array<double, 12> kLatencyBuckets = {
+    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 2.5};
+
+struct Histogram {
+    std::array<uint64_t, kLatencyBuckets.size()> buckets{};  // non-cumulative
+    uint64_t count = 0;
+    double sum = 0;
+    void observe(double seconds);
+};
+
+// Numbers read from storage at scrape time.
+struct Gauges {
+    int64_t sessions = 0;
+    int64_t events = 0;
+    int64_t lanes = 0;
+};
+
+class Registry {
+public:
+    void observe_request(std::string_view route, std::string_view method, int status, double seconds);
+    void add_storage_error() { ++storage_errors_; }
+    void add_sweep() { ++sweeps_; }
+    void add_swept(std::string_view kind, uint64_t n) { swept_[std::string(kind)] += n; }
+    void set_summary_queue_depth(int64_t depth) { summary_queue_depth_ = depth; }
+    void add_summary_skipped() { ++summaries_skipped_; }
+
+    uint64_t requests_total() const { return requests_total_; }
+    uint64_t sweeps_total() const { return sweeps_; }
+    std::string render(const Gauges& gauges) const;
+
+private:
+    std::map<std::tuple<std::string, std::string, int>, uint64_t> requests_;
+    std::map<std::string, Histogram, std::less<>> latency_;
+    std::map<std::string, uint64_t> swept_;
+    uint64_t requests_total_ = 0;
+    uint64_t storage_errors_ = 0;
+    uint64_t sweeps_ = 0;
+    uint64_t summaries_skipped_ = 0;
+    int64_t summary_queue_depth_ = 0;
+};
+
+}  // namespace mnemo::metrics

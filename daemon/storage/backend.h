@@ -1,0 +1,62 @@
+/*
+ * storage/backend.h -- an opened storage plugin, as the core sees it.
+ *
+ * Owns the lifetime of one backend instance (open/close) and turns the C
+ * status convention into a StorageError value. The core calls the plugin's
+ * operation table through call(); whether a call runs inline on the loop or
+ * on a worker is decided above, from nonblocking().
+ */
+#pragma once
+
+#include "storage/mnemo_plugin.h"
+#include "storage/plugin_loader.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace mnemo::storage {
+
+struct StorageError {
+    int code = MNEMO_E_INTERNAL;
+    std::string message;
+    int64_t current_version = -1;
+};
+
+class Backend {
+public:
+    // Opens the plugin with its options; nullopt error on success.
+    static std::unique_ptr<Backend> open(std::unique_ptr<LoadedPlugin> plugin, const std::string& options_json,
+                                         std::string* error);
+    ~Backend();
+    Backend(const Backend&) = delete;
+    Backend& operator=(const Backend&) = delete;
+
+    const mnemo_storage_ops& ops() const { return *plugin_->descriptor->ops; }
+    mnemo_backend* handle() const { return handle_; }
+    const mnemo_plugin& descriptor() const { return *plugin_->descriptor; }
+    const std::string& path() const { return plugin_->path; }
+    bool nonblocking() const { return (descriptor().capabilities & MNEMO_CAP_NONBLOCKING) != 0; }
+
+    // Runs one operation: fn(mnemo_error*) -> int. Returns the error, or nullopt.
+    template <typename Fn>
+    std::optional<StorageError> call(Fn&& fn) const {
+        mnemo_error err{};
+        err.current_version = -1;
+        int rc = fn(&err);
+        if (rc == MNEMO_OK) return std::nullopt;
+        StorageError out;
+        out.code = err.code != 0 ? err.code : rc;
+        out.message = err.message[0] ? std::string(err.message) : std::string("storage error");
+        out.current_version = err.current_version;
+        return out;
+    }
+
+private:
+    Backend(std::unique_ptr<LoadedPlugin> plugin, mnemo_backend* handle)
+        : plugin_(std::move(plugin)), handle_(handle) {}
+    std::unique_ptr<LoadedPlugin> plugin_;
+    mnemo_backend* handle_;
+};
+
+}  // namespace mnemo::storage

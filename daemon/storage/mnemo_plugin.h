@@ -1,0 +1,480 @@
+/*
+ * mnemo_plugin.h -- the storage plugin ABI of mnemod.
+ *
+ * This header owns the boundary between mnemod and a storage backend. It is
+ * plain C so that a backend can be built outside mnemod's tree, by another
+ * compiler, and loaded with dlopen(). A backend is a shared object that
+ * exports one symbol, MNEMO_PLUGIN_ENTRY_SYMBOL ("mnemo_plugin_entry"), a
+ * function returning a descriptor (struct mnemo_plugin). mnemod refuses a
+ * descriptor whose abi_version differs from the one it was built with.
+ *
+ * Operations are whole domain steps. mnemod validates input and applies the
+ * rules that need no stored data (names, role defaults, temp: stripping, id
+ * generation, timestamps); the backend applies the rules that need stored
+ * data (versions, client-id idempotency, seq assignment, event-limit
+ * eviction, usage sums, state deltas, TTL refresh), each operation atomically
+ * in its own way (a transaction, a lock).
+ *
+ * Data crosses the boundary as structs of pointers and lengths (mnemo_str).
+ * Pointers passed in are valid only during the call. Results flow back
+ * through a mnemo_sink: the backend calls the sink's callbacks with pointers
+ * valid only during each callback; mnemod copies what it keeps. JSON values
+ * (content, metadata, state values...) are raw JSON text, stored and returned
+ * byte for byte; a backend never re-encodes them.
+ *
+ * Times are Unix microseconds (int64). 0 in an *_at_us field means "none".
+ * Every request carries now_us: backends never read a clock of their own, so
+ * tests can move time and several daemons agree on what "expired" means.
+ *
+ * Thread safety: every function of the table may be called from several
+ * threads at once, unless the plugin declares MNEMO_CAP_NONBLOCKING, in which
+ * case mnemod calls it inline on its event loop thread only.
+ *
+ * Versioning: the table starts with its own size. mnemod checks abi_version
+ * for an exact match (a changed struct layout bumps it); functions appended
+ * to the end of mnemo_storage_ops within one ABI version are found through
+ * ops_size, so an older plugin simply lacks them (NULL = unsupported).
+ */
+#ifndef MNEMO_PLUGIN_H
+#define MNEMO_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MNEMO_PLUGIN_ABI_VERSION 1
+#define MNEMO_PLUGIN_ENTRY_SYMBOL "mnemo_plugin_entry"
+
+#if defined(__GNUC__)
+#define MNEMO_PLUGIN_EXPORT __attribute__((visibility("default")))
+#else
+#define MNEMO_PLUGIN_EXPORT
+#endif
+
+/* A byte string; not NUL-terminated. ptr == NULL means "absent" (JSON null
+ * or not given), which is distinct from an empty string (ptr != NULL, len 0). */
+typedef struct mnemo_str {
+    const char *ptr;
+    size_t len;
+} mnemo_str;
+
+/* Status codes; the host maps them to HTTP statuses. */
+enum mnemo_status {
+    MNEMO_OK = 0,
+    MNEMO_E_NOT_FOUND = 1,   /* session, key, lane absent (or expired, or deleted) */
+    MNEMO_E_EXISTS = 2,      /* create of an existing live id */
+    MNEMO_E_CONFLICT = 3,    /* expected_version mismatch, client-id reuse */
+    MNEMO_E_BUSY = 4,        /* transient contention: retry later */
+    MNEMO_E_UNAVAILABLE = 5, /* storage unreachable */
+    MNEMO_E_INVALID = 6,     /* the request is not acceptable as given */
+    MNEMO_E_TOO_LARGE = 7,   /* a state scope would exceed max_state_bytes */
+    MNEMO_E_INTERNAL = 8     /* a bug or an unexpected storage failure */
+};
+
+/* Filled by the backend when a call returns non-zero. */
+typedef struct mnemo_error {
+    int code;                /* enum mnemo_status */
+    int64_t current_version; /* with MNEMO_E_CONFLICT on a version mismatch, else -1 */
+    char message[512];       /* NUL-terminated, for the user: what and which id */
+} mnemo_error;
+
+/* Capabilities a plugin declares. */
+#define MNEMO_CAP_NONBLOCKING (1u << 0) /* never blocks: call inline on the loop */
+#define MNEMO_CAP_PERSISTENT (1u << 1)  /* data survives a restart */
+#define MNEMO_CAP_SOFT_DELETE (1u << 2) /* honours soft deletes and purges */
+#define MNEMO_CAP_SEARCH (1u << 3)      /* implements search */
+#define MNEMO_CAP_SHARED (1u << 4)      /* several daemons may share one store */
+
+/* State scopes. */
+enum mnemo_scope { MNEMO_SCOPE_SESSION = 0, MNEMO_SCOPE_APP = 1, MNEMO_SCOPE_USER = 2 };
+
+typedef struct mnemo_usage {
+    int64_t input_tokens;
+    int64_t output_tokens;
+    int64_t cache_read_tokens;
+    int64_t cache_write_tokens;
+    int64_t total_tokens; /* already resolved by mnemod: given total, or input+output */
+    double cost_usd;
+} mnemo_usage;
+
+/* Identifies a session. */
+typedef struct mnemo_key {
+    mnemo_str app;
+    mnemo_str user;
+    mnemo_str session_id;
+} mnemo_key;
+
+typedef struct mnemo_session {
+    mnemo_str app, user, id;
+    mnemo_str title;         /* "" when none */
+    mnemo_str parent_id;     /* ptr NULL: null */
+    mnemo_str metadata_json; /* raw JSON object; "{}" when none */
+    int64_t created_at_us;
+    int64_t updated_at_us;
+    int64_t expires_at_us; /* 0: never */
+    int64_t ttl_us;        /* the session's own TTL, 0: never; writes set expires_at = now + ttl */
+    int64_t version;       /* 1 at creation; +1 per write */
+    int64_t event_count;   /* visible events now */
+    int64_t last_seq;      /* highest seq ever assigned; 0 when none */
+    mnemo_usage usage;     /* sums over every persisted event, never decreased */
+    int64_t deleted_at_us; /* 0: live; >0: soft-deleted (only from sweep/export calls) */
+} mnemo_session;
+
+/* A stored event, or one to store. */
+typedef struct mnemo_event {
+    int64_t seq; /* assigned by the backend; 0 in requests */
+    mnemo_str id;
+    int id_from_client;      /* the id was given by the client (idempotency applies) */
+    mnemo_str invocation_id; /* ptr NULL: absent */
+    mnemo_str author;
+    mnemo_str role;
+    mnemo_str content_json;     /* ptr NULL: absent */
+    mnemo_str state_delta_json; /* temp: keys stripped; ptr NULL: absent */
+    mnemo_str usage_json;       /* as given; ptr NULL: absent */
+    mnemo_str tool_calls_json;  /* ptr NULL: absent */
+    mnemo_str media_json;       /* ptr NULL: absent */
+    mnemo_str metadata_json;    /* ptr NULL: absent */
+    mnemo_str filter_key;       /* "" when none */
+    int64_t timestamp_us;
+    mnemo_usage usage; /* parsed from usage_json, for the session's sums */
+    int64_t deleted_at_us; /* 0: visible */
+} mnemo_event;
+
+/* One state change: value_json.ptr == NULL deletes the key. */
+typedef struct mnemo_state_op {
+    int scope; /* enum mnemo_scope */
+    mnemo_str key;
+    mnemo_str value_json;
+} mnemo_state_op;
+
+typedef struct mnemo_summary {
+    mnemo_str filter_key;
+    mnemo_str text;
+    int64_t from_seq;
+    int64_t up_to_seq;
+    int64_t events_covered;
+    int64_t created_at_us;
+    mnemo_str source; /* "lua" | "command" | "client" */
+} mnemo_summary;
+
+typedef struct mnemo_track_event {
+    int64_t seq;
+    mnemo_str payload_json;
+    int64_t timestamp_us;
+} mnemo_track_event;
+
+/*
+ * Where results go. Every callback is set by mnemod. Pointers handed to a
+ * callback are valid during that callback only.
+ *  - session: a session row (get, list, create, ...)
+ *  - state: a state entry of the given scope, one per key, after the session
+ *  - event: an event row, in the order the operation defines
+ *  - summary, track: rows of those kinds
+ *  - count: a named number (purge counts, stats, "has_more")
+ */
+typedef struct mnemo_sink {
+    void *ctx;
+    void (*session)(void *ctx, const mnemo_session *session);
+    void (*state)(void *ctx, int scope, mnemo_str key, mnemo_str value_json);
+    void (*event)(void *ctx, const mnemo_event *event);
+    void (*summary)(void *ctx, const mnemo_summary *summary);
+    void (*track)(void *ctx, const mnemo_track_event *track);
+    void (*count)(void *ctx, const char *name, int64_t value);
+} mnemo_sink;
+
+/* ---- requests ---------------------------------------------------------- */
+
+typedef struct mnemo_session_create_req {
+    mnemo_key key;           /* session_id always set (mnemod generates one when absent) */
+    mnemo_str title;         /* "" when none */
+    mnemo_str parent_id;     /* ptr NULL: null */
+    mnemo_str metadata_json; /* "{}" when none */
+    const mnemo_state_op *state_ops; /* initial state; any scope */
+    size_t n_state_ops;
+    int64_t ttl_us; /* 0: never expires */
+    int64_t now_us;
+    int64_t app_state_ttl_us;  /* refresh of scopes touched by state_ops; 0: never */
+    int64_t user_state_ttl_us;
+    int64_t max_state_bytes; /* 0: unlimited */
+} mnemo_session_create_req;
+/* Result through the sink: session, then its merged state entries.
+ * An existing live id: MNEMO_E_EXISTS. A soft-deleted or expired one is
+ * purged and replaced by the new session. */
+
+/* Event selection for reads. All fields combine (AND). */
+typedef struct mnemo_event_filter {
+    int64_t after_seq;       /* seq > after_seq; 0: from the start */
+    int64_t after_ts_us;     /* timestamp > after_ts_us; 0: no bound */
+    int64_t num_recent;      /* keep the newest N of what matches; 0: all */
+    int64_t limit;           /* at most this many, oldest first; 0: no limit */
+    mnemo_str roles;         /* comma-separated list; ptr NULL: any role */
+    mnemo_str filter_key;    /* ptr NULL or "": any; else filter_key == K or starts with K + "/" */
+    int include_deleted;     /* also soft-deleted (rewound, replaced) events */
+    int from_checkpoint;     /* also seq > latest summary's up_to_seq of filter_key */
+} mnemo_event_filter;
+
+typedef struct mnemo_session_get_req {
+    mnemo_key key;
+    int64_t now_us;
+    int with_events; /* 0: session and state only */
+    mnemo_event_filter filter;
+} mnemo_session_get_req;
+/* Result: session, its state entries (all three scopes; the host merges
+ * with app:/user: prefixes), the checkpoint summary when from_checkpoint and
+ * one exists, then matching events oldest first. When filter.limit is set and
+ * more events match, count("has_more", 1). */
+
+typedef struct mnemo_session_list_req {
+    mnemo_str app;
+    mnemo_str user;             /* ptr NULL: every user of the app */
+    int64_t now_us;
+    int64_t active_within_us;   /* 0: any; else updated_at >= now - active_within */
+    int64_t limit;              /* rows wanted; the backend returns at most limit */
+    int64_t cursor_updated_at_us; /* 0: first page; else rows strictly after this cursor */
+    mnemo_str cursor_id;          /* in the order (updated_at desc, id desc) */
+} mnemo_session_list_req;
+/* Result: sessions (no state entries), newest updated_at first, ties by id
+ * descending. */
+
+typedef struct mnemo_session_delete_req {
+    mnemo_key key;
+    int64_t now_us;
+    int hard; /* 1: purge now (events, state, summaries, tracks); 0: soft delete */
+} mnemo_session_delete_req;
+
+typedef struct mnemo_user_purge_req {
+    mnemo_str app;
+    mnemo_str user;
+    int64_t now_us;
+} mnemo_user_purge_req;
+/* Result: counts "sessions", "events", "summaries", "tracks", "lanes",
+ * "state_keys"; soft-deleted rows count too. */
+
+typedef struct mnemo_append_req {
+    mnemo_key key;
+    int64_t now_us;
+    int has_expected_version;
+    int64_t expected_version;
+    int create_if_missing;
+    int64_t new_session_ttl_us; /* ttl of a session created by create_if_missing */
+    const mnemo_event *events;  /* non-partial events, ids and timestamps set */
+    size_t n_events;
+    const mnemo_state_op *state_ops; /* every event's delta in order, temp: stripped */
+    size_t n_state_ops;
+    int64_t event_limit;        /* 0: unlimited */
+    int64_t app_state_ttl_us;   /* 0: never */
+    int64_t user_state_ttl_us;
+    int64_t max_state_bytes;    /* 0: unlimited */
+    int want_state;             /* 1: send the merged state entries to the sink after the write */
+} mnemo_append_req;
+
+typedef struct mnemo_append_result {
+    int64_t version;
+    int64_t *seqs;          /* host-allocated, n_events long: the seq of each event */
+    int64_t *timestamps_us; /* host-allocated, n_events long: stored timestamp (original on retry) */
+    int64_t evicted;
+    int retried;            /* 1: every event already existed; nothing was written */
+    int created;            /* 1: create_if_missing created the session */
+} mnemo_append_result;
+/* Rules, all in one transaction (only visible events take part):
+ *  - session absent: create_if_missing creates it (version 1), else NOT_FOUND;
+ *  - has_expected_version and version differs: CONFLICT with current_version;
+ *  - client ids: all already stored with equal author, role and content bytes
+ *    -> retried=1, original seqs/timestamps, no change; some stored, or one
+ *    stored with other content -> CONFLICT (current_version -1);
+ *  - seqs continue from last_seq; version += 1; usage sums added;
+ *    event_count updated; state ops applied in order (null deletes);
+ *    a scope over max_state_bytes (sum of key and value bytes) -> TOO_LARGE;
+ *  - oldest visible events past event_limit are evicted (removed);
+ *  - expires_at = now + ttl when the session's ttl > 0; app/user scopes
+ *    touched get expires_at = now + their ttl when > 0. */
+
+typedef struct mnemo_events_list_req {
+    mnemo_key key;
+    int64_t now_us;
+    mnemo_event_filter filter;
+} mnemo_events_list_req;
+/* Result: events oldest first; count("has_more", 1) when limit cut the list. */
+
+typedef struct mnemo_rewrite_req {
+    mnemo_key key;
+    int64_t now_us;
+    int has_expected_version;
+    int64_t expected_version;
+    const mnemo_event *events; /* the new transcript */
+    size_t n_events;
+    int64_t event_limit;
+} mnemo_rewrite_req;
+/* Old visible events are soft-deleted (deleted_at = now); new ones get new
+ * seqs after last_seq, the event limit applies, their state deltas are
+ * stored as given but not applied again (they were applied when first
+ * appended), usage is not added again. version += 1, TTL refreshed.
+ * Result: count("version", v), count("replaced", old visible count). */
+
+typedef struct mnemo_rewind_req {
+    mnemo_key key;
+    int64_t now_us;
+    int64_t turns;
+    int has_expected_version;
+    int64_t expected_version;
+} mnemo_rewind_req;
+/* Soft-deletes the last `turns` user turns (each: the latest visible event
+ * with role "user" and every visible event after it). version += 1 even when
+ * nothing was undone. Result: count("version"),
+ * count("rewound_count"), count("turns_undone"), and the earliest undone
+ * user event through event() (absent when nothing was undone). */
+
+typedef struct mnemo_state_patch_req {
+    int scope;       /* enum mnemo_scope: the endpoint's scope */
+    mnemo_key key;   /* app always; user for user and session scopes; session_id for session scope */
+    int64_t now_us;
+    int has_expected_version; /* session scope only */
+    int64_t expected_version;
+    const mnemo_state_op *ops; /* any scope for session patches (app:/user: prefixes split) */
+    size_t n_ops;
+    int64_t app_state_ttl_us;
+    int64_t user_state_ttl_us;
+    int64_t max_state_bytes;
+} mnemo_state_patch_req;
+/* Session scope: version += 1 (count("version")), session TTL refreshed,
+ * then the merged state entries. App/user scope: that scope's entries.
+ * A session patch on an absent session: NOT_FOUND. */
+
+typedef struct mnemo_state_get_req {
+    int scope; /* MNEMO_SCOPE_APP or MNEMO_SCOPE_USER */
+    mnemo_str app;
+    mnemo_str user;
+    int64_t now_us;
+} mnemo_state_get_req;
+/* Result: the scope's entries ({} for an absent or expired scope). */
+
+typedef struct mnemo_state_delete_req {
+    int scope; /* MNEMO_SCOPE_APP or MNEMO_SCOPE_USER */
+    mnemo_str app;
+    mnemo_str user;
+    mnemo_str key;
+    int64_t now_us;
+    int64_t app_state_ttl_us;
+    int64_t user_state_ttl_us;
+} mnemo_state_delete_req;
+/* Deleting an absent key: NOT_FOUND. */
+
+typedef struct mnemo_summary_put_req {
+    mnemo_key key;
+    int64_t now_us;
+    mnemo_str filter_key;
+    mnemo_str text;
+    int64_t up_to_seq; /* 0: the session's last_seq */
+    mnemo_str source;
+    int64_t events_covered; /* -1: count visible events of filter_key in [from_seq, up_to_seq] */
+} mnemo_summary_put_req;
+/* from_seq = previous summary's up_to_seq + 1 for the filter key (1 for the
+ * first). up_to_seq below from_seq or above last_seq: INVALID. version += 1.
+ * Result: the stored summary, count("version"). */
+
+typedef struct mnemo_summary_list_req {
+    mnemo_key key;
+    int64_t now_us;
+} mnemo_summary_list_req;
+/* Result: the latest summary per filter key, ordered by filter key. */
+
+typedef struct mnemo_track_append_req {
+    mnemo_key key;
+    mnemo_str track;
+    int64_t now_us;
+    mnemo_str payload_json;
+    int64_t timestamp_us;
+} mnemo_track_append_req;
+/* seq counts from 1 per (session, track); refreshes the session TTL, leaves
+ * version unchanged. Result: track(). */
+
+typedef struct mnemo_track_list_req {
+    mnemo_key key;
+    mnemo_str track;
+    int64_t now_us;
+    int64_t after_seq;
+    int64_t limit;
+} mnemo_track_list_req;
+
+typedef struct mnemo_stats_req {
+    int64_t now_us;
+} mnemo_stats_req;
+/* Result: counts "sessions", "events", "lanes" (live, visible). */
+
+typedef struct mnemo_backend mnemo_backend; /* opaque, the plugin's own */
+
+/*
+ * The operation table. Every operation returns 0 (MNEMO_OK) or fills *err
+ * and returns its code. The sink pointer may be NULL where no result is
+ * defined.
+ */
+typedef struct mnemo_storage_ops {
+    size_t ops_size; /* sizeof(mnemo_storage_ops) as the plugin was built */
+
+    /* options_json: the config's storage.options as a JSON object, with
+     * relative paths already resolved by mnemod. */
+    int (*open)(const char *options_json, mnemo_backend **out, mnemo_error *err);
+    void (*close)(mnemo_backend *backend);
+    int (*ping)(mnemo_backend *backend, mnemo_error *err);
+    int (*stats)(mnemo_backend *backend, const mnemo_stats_req *req, const mnemo_sink *sink,
+                 mnemo_error *err);
+
+    int (*session_create)(mnemo_backend *backend, const mnemo_session_create_req *req,
+                          const mnemo_sink *sink, mnemo_error *err);
+    int (*session_get)(mnemo_backend *backend, const mnemo_session_get_req *req,
+                       const mnemo_sink *sink, mnemo_error *err);
+    int (*session_list)(mnemo_backend *backend, const mnemo_session_list_req *req,
+                        const mnemo_sink *sink, mnemo_error *err);
+    int (*session_delete)(mnemo_backend *backend, const mnemo_session_delete_req *req,
+                          mnemo_error *err);
+    int (*user_purge)(mnemo_backend *backend, const mnemo_user_purge_req *req,
+                      const mnemo_sink *sink, mnemo_error *err);
+
+    int (*events_append)(mnemo_backend *backend, const mnemo_append_req *req,
+                         mnemo_append_result *result, const mnemo_sink *sink, mnemo_error *err);
+    int (*events_list)(mnemo_backend *backend, const mnemo_events_list_req *req,
+                       const mnemo_sink *sink, mnemo_error *err);
+    int (*events_rewrite)(mnemo_backend *backend, const mnemo_rewrite_req *req,
+                          const mnemo_sink *sink, mnemo_error *err);
+    int (*events_rewind)(mnemo_backend *backend, const mnemo_rewind_req *req,
+                         const mnemo_sink *sink, mnemo_error *err);
+
+    int (*state_patch)(mnemo_backend *backend, const mnemo_state_patch_req *req,
+                       const mnemo_sink *sink, mnemo_error *err);
+    int (*state_get)(mnemo_backend *backend, const mnemo_state_get_req *req,
+                     const mnemo_sink *sink, mnemo_error *err);
+    int (*state_delete)(mnemo_backend *backend, const mnemo_state_delete_req *req,
+                        mnemo_error *err);
+
+    int (*summary_put)(mnemo_backend *backend, const mnemo_summary_put_req *req,
+                       const mnemo_sink *sink, mnemo_error *err);
+    int (*summary_list)(mnemo_backend *backend, const mnemo_summary_list_req *req,
+                        const mnemo_sink *sink, mnemo_error *err);
+
+    int (*track_append)(mnemo_backend *backend, const mnemo_track_append_req *req,
+                        const mnemo_sink *sink, mnemo_error *err);
+    int (*track_list)(mnemo_backend *backend, const mnemo_track_list_req *req,
+                      const mnemo_sink *sink, mnemo_error *err);
+
+    /* Later ABI additions (lanes, sweeps, search, export) are appended here. */
+} mnemo_storage_ops;
+
+/* What the entry symbol returns. Static storage in the plugin. */
+typedef struct mnemo_plugin {
+    uint32_t abi_version; /* MNEMO_PLUGIN_ABI_VERSION the plugin was built with */
+    const char *name;     /* "memory", "sqlite", "mysql", ... */
+    const char *version;  /* the plugin's own version string */
+    uint32_t capabilities; /* MNEMO_CAP_* */
+    const mnemo_storage_ops *ops;
+} mnemo_plugin;
+
+typedef const mnemo_plugin *(*mnemo_plugin_entry_fn)(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MNEMO_PLUGIN_H */

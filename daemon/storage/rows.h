@@ -1,0 +1,96 @@
+/*
+ * storage/rows.h -- owned C++ copies of what a plugin hands back.
+ *
+ * Plugins return results through a mnemo_sink whose pointers live only for
+ * one callback; Collector copies them into these rows so the rest of mnemod
+ * works with plain values.
+ */
+#pragma once
+
+#include "storage/mnemo_plugin.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mnemo::storage {
+
+using OptString = std::optional<std::string>;
+
+struct SessionRow {
+    std::string app, user, id, title;
+    OptString parent_id;
+    std::string metadata_json = "{}";
+    int64_t created_at_us = 0, updated_at_us = 0, expires_at_us = 0, ttl_us = 0;
+    int64_t version = 0, event_count = 0, last_seq = 0;
+    mnemo_usage usage{};
+    int64_t deleted_at_us = 0;
+};
+
+struct EventRow {
+    int64_t seq = 0;
+    std::string id;
+    OptString invocation_id;
+    std::string author, role;
+    OptString content_json, state_delta_json, usage_json, tool_calls_json, media_json, metadata_json;
+    std::string filter_key;
+    int64_t timestamp_us = 0;
+    int64_t deleted_at_us = 0;
+};
+
+struct StateEntry {
+    int scope = MNEMO_SCOPE_SESSION;
+    std::string key;
+    std::string value_json;
+};
+
+struct SummaryRow {
+    std::string filter_key, text;
+    int64_t from_seq = 0, up_to_seq = 0, events_covered = 0, created_at_us = 0;
+    std::string source;
+};
+
+struct TrackRow {
+    int64_t seq = 0;
+    std::string payload_json;
+    int64_t timestamp_us = 0;
+};
+
+// Everything one call may return, in arrival order per kind.
+struct Collected {
+    std::vector<SessionRow> sessions;
+    std::vector<StateEntry> state;
+    std::vector<EventRow> events;
+    std::vector<SummaryRow> summaries;
+    std::vector<TrackRow> tracks;
+    std::map<std::string, int64_t, std::less<>> counts;
+
+    int64_t count(std::string_view name, int64_t fallback = 0) const {
+        auto it = counts.find(name);
+        return it == counts.end() ? fallback : it->second;
+    }
+};
+
+// A sink that fills a Collected. Valid while the Collector lives.
+class Collector {
+public:
+    Collector();
+    Collector(const Collector&) = delete;
+    Collector& operator=(const Collector&) = delete;
+    const mnemo_sink* sink() const { return &sink_; }
+    Collected& result() { return result_; }
+
+private:
+    mnemo_sink sink_;
+    Collected result_;
+};
+
+inline std::string_view view(mnemo_str s) { return s.ptr ? std::string_view(s.ptr, s.len) : std::string_view(); }
+inline mnemo_str str(std::string_view s) { return mnemo_str{s.data() ? s.data() : "", s.size()}; }
+inline mnemo_str opt_str(const OptString& s) { return s ? str(*s) : mnemo_str{nullptr, 0}; }
+inline mnemo_str absent() { return mnemo_str{nullptr, 0}; }
+
+}  // namespace mnemo::storage

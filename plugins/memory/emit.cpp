@@ -1,0 +1,85 @@
+#include "emit.h"
+
+namespace mnemo::memory {
+
+void emit_session(const mnemo_sink* sink, const SessionRec& s) {
+    if (!sink || !sink->session) return;
+    mnemo_session row{};
+    row.app = out(s.app);
+    row.user = out(s.user);
+    row.id = out(s.id);
+    row.title = out(s.title);
+    row.parent_id = out(s.parent_id);
+    row.metadata_json = out(s.metadata_json);
+    row.created_at_us = s.created_at_us;
+    row.updated_at_us = s.updated_at_us;
+    row.expires_at_us = s.expires_at_us;
+    row.ttl_us = s.ttl_us;
+    row.version = s.version;
+    row.event_count = s.events.visible_count();
+    row.last_seq = s.last_seq;
+    row.usage = s.usage;
+    row.deleted_at_us = s.deleted_at_us;
+    sink->session(sink->ctx, &row);
+}
+
+void emit_scope(const mnemo_sink* sink, int scope, const Scope& state) {
+    if (!sink || !sink->state) return;
+    for (const auto& [key, value] : state.entries) sink->state(sink->ctx, scope, out(key), out(value));
+}
+
+void emit_merged_state(const mnemo_sink* sink, const SessionRef& ref, int64_t now_us) {
+    emit_scope(sink, MNEMO_SCOPE_SESSION, ref.session->state);
+    if (ref.app->state.live(now_us)) emit_scope(sink, MNEMO_SCOPE_APP, ref.app->state);
+    if (ref.user->state.live(now_us)) emit_scope(sink, MNEMO_SCOPE_USER, ref.user->state);
+}
+
+void emit_event(const mnemo_sink* sink, const EventRec& e) {
+    if (!sink || !sink->event) return;
+    mnemo_event row{};
+    row.seq = e.seq;
+    row.id = out(e.id);
+    row.id_from_client = e.id_from_client ? 1 : 0;
+    row.invocation_id = out(e.invocation_id);
+    row.author = out(e.author);
+    row.role = out(e.role);
+    row.content_json = out(e.content_json);
+    row.state_delta_json = out(e.state_delta_json);
+    row.usage_json = out(e.usage_json);
+    row.tool_calls_json = out(e.tool_calls_json);
+    row.media_json = out(e.media_json);
+    row.metadata_json = out(e.metadata_json);
+    row.filter_key = out(e.filter_key);
+    row.timestamp_us = e.timestamp_us;
+    row.usage = e.usage;
+    row.deleted_at_us = e.deleted_at_us;
+    sink->event(sink->ctx, &row);
+}
+
+void emit_summary(const mnemo_sink* sink, const SummaryRec& s) {
+    if (!sink || !sink->summary) return;
+    mnemo_summary row{};
+    row.filter_key = out(s.filter_key);
+    row.text = out(s.text);
+    row.from_seq = s.from_seq;
+    row.up_to_seq = s.up_to_seq;
+    row.events_covered = s.events_covered;
+    row.created_at_us = s.created_at_us;
+    row.source = out(s.source);
+    sink->summary(sink->ctx, &row);
+}
+
+void emit_track(const mnemo_sink* sink, const TrackEventRec& t) {
+    if (!sink || !sink->track) return;
+    mnemo_track_event row{};
+    row.seq = t.seq;
+    row.payload_json = out(t.payload_json);
+    row.timestamp_us = t.timestamp_us;
+    sink->track(sink->ctx, &row);
+}
+
+void emit_count(const mnemo_sink* sink, const char* name, int64_t value) {
+    if (sink && sink->count) sink->count(sink->ctx, name, value);
+}
+
+}  // namespace mnemo::memory

@@ -1,0 +1,73 @@
+#include "event_log.h"
+
+#include <algorithm>
+
+namespace mnemo::memory {
+
+EventRec copy_event(const mnemo_event& event, int64_t seq) {
+    EventRec rec;
+    rec.seq = seq;
+    rec.id = copy(event.id);
+    rec.id_from_client = event.id_from_client != 0;
+    rec.invocation_id = copy_opt(event.invocation_id);
+    rec.author = copy(event.author);
+    rec.role = copy(event.role);
+    rec.content_json = copy_opt(event.content_json);
+    rec.state_delta_json = copy_opt(event.state_delta_json);
+    rec.usage_json = copy_opt(event.usage_json);
+    rec.tool_calls_json = copy_opt(event.tool_calls_json);
+    rec.media_json = copy_opt(event.media_json);
+    rec.metadata_json = copy_opt(event.metadata_json);
+    rec.filter_key = copy(event.filter_key);
+    rec.timestamp_us = event.timestamp_us;
+    rec.usage = event.usage;
+    return rec;
+}
+
+size_t EventLog::first_after(int64_t after_seq) const {
+    auto it = std::upper_bound(visible_.begin(), visible_.end(), after_seq,
+                               [](int64_t seq, const EventRec& e) { return seq < e.seq; });
+    return static_cast<size_t>(it - visible_.begin());
+}
+
+const EventRec* EventLog::find_visible_id(std::string_view id) const {
+    auto found = visible_ids_.find(id);
+    if (found == visible_ids_.end()) return nullptr;
+    size_t index = first_after(found->second - 1);
+    return index < visible_.size() ? &visible_[index] : nullptr;
+}
+
+void EventLog::push(EventRec event) {
+    visible_ids_.insert_or_assign(event.id, event.seq);
+    visible_.push_back(std::move(event));
+}
+
+int64_t EventLog::evict_beyond(int64_t limit) {
+    int64_t evicted = 0;
+    while (limit > 0 && visible_count() > limit) {
+        visible_ids_.erase(visible_.front().id);
+        visible_.pop_front();
+        ++evicted;
+    }
+    return evicted;
+}
+
+int64_t EventLog::soft_delete_from(size_t from, int64_t now_us) {
+    int64_t moved = 0;
+    while (visible_.size() > from) {
+        EventRec event = std::move(visible_.back());
+        visible_.pop_back();
+        visible_ids_.erase(event.id);
+        event.deleted_at_us = now_us;
+        deleted_.emplace(event.seq, std::move(event));
+        ++moved;
+    }
+    return moved;
+}
+
+const EventRec* EventLog::find_deleted(int64_t seq) const {
+    auto found = deleted_.find(seq);
+    return found == deleted_.end() ? nullptr : &found->second;
+}
+
+}  // namespace mnemo::memory

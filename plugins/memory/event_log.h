@@ -1,0 +1,52 @@
+// event_log.h -- the events of one session: visible events in seq order in a
+// deque (append at the back, evict at the front, read the newest N from the
+// back), soft-deleted ones by seq beside them, and an id index of the visible
+// events for client-id idempotency.
+#pragma once
+
+#include "util.h"
+
+#include <deque>
+#include <map>
+
+namespace mnemo::memory {
+
+struct EventRec {
+    int64_t seq = 0;
+    std::string id;
+    bool id_from_client = false;
+    OptStr invocation_id;
+    std::string author, role;
+    OptStr content_json, state_delta_json, usage_json, tool_calls_json, media_json, metadata_json;
+    std::string filter_key;
+    int64_t timestamp_us = 0;
+    mnemo_usage usage{};
+    int64_t deleted_at_us = 0;
+};
+
+EventRec copy_event(const mnemo_event& event, int64_t seq);
+
+class EventLog {
+public:
+    const std::deque<EventRec>& visible() const { return visible_; }
+    const std::map<int64_t, EventRec>& deleted() const { return deleted_; }
+    int64_t visible_count() const { return static_cast<int64_t>(visible_.size()); }
+    int64_t total_count() const { return visible_count() + static_cast<int64_t>(deleted_.size()); }
+
+    const EventRec* find_visible_id(std::string_view id) const;
+    // Index of the first visible event with seq > after_seq.
+    size_t first_after(int64_t after_seq) const;
+    void push(EventRec event);
+    // Removes the oldest visible events beyond limit (0: unlimited); returns how many.
+    int64_t evict_beyond(int64_t limit);
+    // Soft-deletes visible events from index `from` to the end; returns how many.
+    int64_t soft_delete_from(size_t from, int64_t now_us);
+    const EventRec* find_deleted(int64_t seq) const;
+
+private:
+    std::deque<EventRec> visible_;
+    std::map<int64_t, EventRec> deleted_;
+    StringMap<int64_t> visible_ids_;
+};
+
+}  // namespace mnemo::memory

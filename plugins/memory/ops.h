@@ -1,0 +1,42 @@
+// ops.h -- the operations of mnemo_storage_ops as the memory backend
+// implements them, one file per family; ops_table.cpp puts them in the table.
+#pragma once
+
+#include "mnemo_plugin.h"
+
+namespace mnemo::memory {
+
+const mnemo_storage_ops* storage_ops();
+
+int open_backend(const char* options_json, mnemo_backend** out, mnemo_error* err);
+void close_backend(mnemo_backend* backend);
+int ping(mnemo_backend* backend, mnemo_error* err);
+int stats(mnemo_backend* backend, const mnemo_stats_req* req, const mnemo_sink* sink, mnemo_error* err);
+
+int session_create(mnemo_backend* backend, const mnemo_session_create_req* req, const mnemo_sink* sink,
+                   mnemo_error* err);
+int session_get(mnemo_backend* backend, const mnemo_session_get_req* req, const mnemo_sink* sink, mnemo_error* err);
+int session_list(mnemo_backend* backend, const mnemo_session_list_req* req, const mnemo_sink* sink,
+                 mnemo_error* err);
+int session_delete(mnemo_backend* backend, const mnemo_session_delete_req* req, mnemo_error* err);
+int user_purge(mnemo_backend* backend, const mnemo_user_purge_req* req, const mnemo_sink* sink, mnemo_error* err);
+
+int events_append(mnemo_backend* backend, const mnemo_append_req* req, mnemo_append_result* result,
+                  const mnemo_sink* sink, mnemo_error* err);
+int events_list(mnemo_backend* backend, const mnemo_events_list_req* req, const mnemo_sink* sink, mnemo_error* err);
+int events_rewrite(mnemo_backend* backend, const mnemo_rewrite_req* req, const mnemo_sink* sink, mnemo_error* err);
+int events_rewind(mnemo_backend* backend, const mnemo_rewind_req* req, const mnemo_sink* sink, mnemo_error* err);
+
+int state_patch(mnemo_backend* backend, const mnemo_state_patch_req* req, const mnemo_sink* sink, mnemo_error* err);
+int state_get(mnemo_backend* backend, const mnemo_state_get_req* req, const mnemo_sink* sink, mnemo_error* err);
+int state_delete(mnemo_backend* backend, const mnemo_state_delete_req* req, mnemo_error* err);
+
+int summary_put(mnemo_backend* backend, const mnemo_summary_put_req* req, const mnemo_sink* sink, mnemo_error* err);
+int summary_list(mnemo_backend* backend, const mnemo_summary_list_req* req, const mnemo_sink* sink,
+                 mnemo_error* err);
+
+int track_append(mnemo_backend* backend, const mnemo_track_append_req* req, const mnemo_sink* sink,
+                 mnemo_error* err);
+int track_list(mnemo_backend* backend, const mnemo_track_list_req* req, const mnemo_sink* sink, mnemo_error* err);
+
+}  // namespace mnemo::memory

@@ -1,0 +1,96 @@
+// Reading events, replacing the transcript (rewrite) and undoing user turns (rewind).
+#include "append_ids.h"
+#include "emit.h"
+#include "errors.h"
+#include "event_filter.h"
+#include "ops.h"
+
+#include <mutex>
+
+namespace mnemo::memory {
+
+namespace {
+
+// Finds a visible session and checks its version for a write.
+int writable_session(Store& store, const mnemo_key& key, int64_t now_us, int has_expected, int64_t expected,
+                     SessionRef& ref, mnemo_error* err) {
+    ref = find_session(store, key);
+    if (!ref.session || !ref.session->visible(now_us)) return session_not_found(err, key);
+    return check_version(err, key, has_expected, expected, ref.session->version);
+}
+
+// Index of the earliest event of the last `turns` user turns; `undone` says how many were found.
+size_t turn_start(const EventLog& log, int64_t turns, int64_t& undone) {
+    const auto& visible = log.visible();
+    size_t cut = visible.size();
+    undone = 0;
+    while (undone < turns) {
+        size_t i = cut;
+        while (i > 0 && visible[i - 1].role != "user") --i;
+        if (i == 0) break;
+        cut = i - 1;
+        ++undone;
+    }
+    return cut;
+}
+
+}  // namespace
+
+int events_list(mnemo_backend* backend, const mnemo_events_list_req* req, const mnemo_sink* sink, mnemo_error* err) {
+    Store& store = backend->store;
+    std::shared_lock lock(store.mutex);
+    SessionRef ref = find_session(store, req->key);
+    if (!ref.session || !ref.session->visible(req->now_us)) return session_not_found(err, req->key);
+    EventSelection selection = select_events(*ref.session, req->filter);
+    for (const EventRec* event : selection.events) emit_event(sink, *event);
+    if (selection.has_more) emit_count(sink, "has_more", 1);
+    return MNEMO_OK;
+}
+
+int events_rewrite(mnemo_backend* backend, const mnemo_rewrite_req* req, const mnemo_sink* sink, mnemo_error* err) {
+    Store& store = backend->store;
+    std::unique_lock lock(store.mutex);
+    SessionRef ref;
+    if (int rc = writable_session(store, req->key, req->now_us, req->has_expected_version, req->expected_version,
+                                  ref, err))
+        return rc;
+    std::string_view duplicate = duplicate_id(req->events, req->n_events);
+    if (!duplicate.empty())
+        return fail(err, MNEMO_E_INVALID, "event id %.*s appears twice in the new transcript of session %.*s/%.*s",
+                    static_cast<int>(duplicate.size()), duplicate.data(), MNEMO_STR_ARG(req->key.user),
+                    MNEMO_STR_ARG(req->key.session_id));
+    SessionRec& session = *ref.session;
+    const int64_t replaced = session.events.soft_delete_from(0, req->now_us);
+    // Deltas and usage of the new transcript were applied when first appended.
+    for (size_t i = 0; i < req->n_events; ++i) session.events.push(copy_event(req->events[i], ++session.last_seq));
+    session.events.evict_beyond(req->event_limit);
+    session.version += 1;
+    touch_session(ref, req->now_us, true);
+    emit_count(sink, "version", session.version);
+    emit_count(sink, "replaced", replaced);
+    return MNEMO_OK;
+}
+
+int events_rewind(mnemo_backend* backend, const mnemo_rewind_req* req, const mnemo_sink* sink, mnemo_error* err) {
+    Store& store = backend->store;
+    std::unique_lock lock(store.mutex);
+    SessionRef ref;
+    if (int rc = writable_session(store, req->key, req->now_us, req->has_expected_version, req->expected_version,
+                                  ref, err))
+        return rc;
+    SessionRec& session = *ref.session;
+    int64_t undone = 0;
+    const size_t cut = turn_start(session.events, req->turns, undone);
+    const int64_t target_seq = undone > 0 ? session.events.visible()[cut].seq : 0;
+    const int64_t rewound = undone > 0 ? session.events.soft_delete_from(cut, req->now_us) : 0;
+    session.version += 1;
+    touch_session(ref, req->now_us, true);
+    emit_count(sink, "version", session.version);
+    emit_count(sink, "rewound_count", rewound);
+    emit_count(sink, "turns_undone", undone);
+    if (const EventRec* target = undone > 0 ? session.events.find_deleted(target_seq) : nullptr)
+        emit_event(sink, *target);
+    return MNEMO_OK;
+}
+
+}  // namespace mnemo::memory

@@ -1,0 +1,60 @@
+// Purging everything of one user in one app, soft-deleted or expired rows too.
+#include "emit.h"
+#include "ops.h"
+
+#include <mutex>
+
+namespace mnemo::memory {
+
+namespace {
+
+struct PurgeCounts {
+    int64_t sessions = 0, events = 0, summaries = 0, tracks = 0, state_keys = 0;
+
+    void add(const SessionRec& session) {
+        ++sessions;
+        events += session.events.total_count();
+        for (const auto& [key, history] : session.summaries) summaries += static_cast<int64_t>(history.size());
+        for (const auto& [name, track] : session.tracks) tracks += static_cast<int64_t>(track.events.size());
+    }
+
+    void emit(const mnemo_sink* sink) const {
+        emit_count(sink, "sessions", sessions);
+        emit_count(sink, "events", events);
+        emit_count(sink, "summaries", summaries);
+        emit_count(sink, "tracks", tracks);
+        emit_count(sink, "lanes", 0);  // lanes are not in this ABI version yet
+        emit_count(sink, "state_keys", state_keys);
+    }
+};
+
+// Counts what the user holds and takes its sessions out of the app's list index.
+PurgeCounts detach_user(AppRec& app, UserRec& user) {
+    PurgeCounts counts;
+    for (auto& [id, session] : user.sessions) {
+        counts.add(*session);
+        unindex_session(SessionRef{&app, &user, session.get()});
+    }
+    counts.state_keys = static_cast<int64_t>(user.state.entries.size());
+    return counts;
+}
+
+}  // namespace
+
+int user_purge(mnemo_backend* backend, const mnemo_user_purge_req* req, const mnemo_sink* sink,
+               mnemo_error* /*err*/) {
+    Store& store = backend->store;
+    std::unique_lock lock(store.mutex);
+    PurgeCounts counts;
+    if (AppRec* app = find_app(store, view(req->app))) {
+        auto user = app->users.find(view(req->user));
+        if (user != app->users.end()) {
+            counts = detach_user(*app, user->second);
+            app->users.erase(user);
+        }
+    }
+    counts.emit(sink);
+    return MNEMO_OK;
+}
+
+}  // namespace mnemo::memory

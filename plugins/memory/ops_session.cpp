@@ -1,0 +1,109 @@
+// Sessions: create, get, list and delete.
+#include "emit.h"
+#include "errors.h"
+#include "event_filter.h"
+#include "ops.h"
+
+#include <mutex>
+
+namespace mnemo::memory {
+
+namespace {
+
+std::unique_ptr<SessionRec> session_from(const mnemo_session_create_req& req) {
+    auto session = new_session(req.key, req.now_us, req.ttl_us);
+    session->title = copy(req.title);
+    session->parent_id = copy_opt(req.parent_id);
+    session->metadata_json = req.metadata_json.ptr ? copy(req.metadata_json) : "{}";
+    return session;
+}
+
+void emit_events(const mnemo_sink* sink, const SessionRec& session, const mnemo_event_filter& filter) {
+    if (filter.from_checkpoint) {
+        if (const SummaryRec* summary = latest_summary(session, view(filter.filter_key)))
+            emit_summary(sink, *summary);
+    }
+    EventSelection selection = select_events(session, filter);
+    for (const EventRec* event : selection.events) emit_event(sink, *event);
+    if (selection.has_more) emit_count(sink, "has_more", 1);
+}
+
+// Lists one index from the cursor, newest first, stopping at active_within.
+void list_index(const SessionIndex& index, const mnemo_session_list_req& req, const mnemo_sink* sink) {
+    auto it = req.cursor_updated_at_us == 0
+                  ? index.begin()
+                  : index.upper_bound(ListCursor{req.cursor_updated_at_us, view(req.cursor_id)});
+    const int64_t oldest = req.active_within_us > 0 ? req.now_us - req.active_within_us : INT64_MIN;
+    int64_t sent = 0;
+    for (; it != index.end() && (req.limit <= 0 || sent < req.limit); ++it) {
+        if (it->updated_at_us < oldest) break;
+        if (!it->session->visible(req.now_us)) continue;
+        emit_session(sink, *it->session);
+        ++sent;
+    }
+}
+
+}  // namespace
+
+int session_create(mnemo_backend* backend, const mnemo_session_create_req* req, const mnemo_sink* sink,
+                   mnemo_error* err) {
+    Store& store = backend->store;
+    std::unique_lock lock(store.mutex);
+    SessionRef existing = find_session(store, req->key);
+    if (existing.session && existing.session->visible(req->now_us)) return session_exists(err, req->key);
+
+    std::unique_ptr<SessionRec> session = session_from(*req);
+    AppRec& app = ensure_app(store, session->app);
+    UserRec& user = ensure_user(app, session->user);
+    StateStage stage(&session->state, &app.state, &user.state, req->now_us);
+    if (!stage.apply(req->state_ops, req->n_state_ops))
+        return fail(err, MNEMO_E_INVALID, "a state op of new session %.*s/%.*s names an unknown scope",
+                    MNEMO_STR_ARG(req->key.user), MNEMO_STR_ARG(req->key.session_id));
+    int64_t bytes = 0;
+    if (int scope = stage.over_limit(req->max_state_bytes, &bytes); scope >= 0)
+        return state_too_large(err, req->key, scope, bytes, req->max_state_bytes);
+
+    stage.commit(req->app_state_ttl_us, req->user_state_ttl_us);
+    SessionRef ref = attach_session(store, std::move(session));
+    emit_session(sink, *ref.session);
+    emit_merged_state(sink, ref, req->now_us);
+    return MNEMO_OK;
+}
+
+int session_get(mnemo_backend* backend, const mnemo_session_get_req* req, const mnemo_sink* sink, mnemo_error* err) {
+    Store& store = backend->store;
+    std::shared_lock lock(store.mutex);
+    SessionRef ref = find_session(store, req->key);
+    if (!ref.session || !ref.session->visible(req->now_us)) return session_not_found(err, req->key);
+    emit_session(sink, *ref.session);
+    emit_merged_state(sink, ref, req->now_us);
+    if (req->with_events) emit_events(sink, *ref.session, req->filter);
+    return MNEMO_OK;
+}
+
+int session_list(mnemo_backend* backend, const mnemo_session_list_req* req, const mnemo_sink* sink,
+                 mnemo_error* /*err*/) {
+    Store& store = backend->store;
+    std::shared_lock lock(store.mutex);
+    if (req->user.ptr == nullptr) {
+        if (const AppRec* app = find_app(store, view(req->app))) list_index(app->index, *req, sink);
+    } else if (const UserRec* user = find_user(store, view(req->app), view(req->user))) {
+        list_index(user->index, *req, sink);
+    }
+    return MNEMO_OK;
+}
+
+int session_delete(mnemo_backend* backend, const mnemo_session_delete_req* req, mnemo_error* err) {
+    Store& store = backend->store;
+    std::unique_lock lock(store.mutex);
+    SessionRef ref = find_session(store, req->key);
+    if (!ref.session || !ref.session->visible(req->now_us)) return session_not_found(err, req->key);
+    unindex_session(ref);
+    if (req->hard)
+        ref.user->sessions.erase(std::string(ref.session->id));
+    else
+        ref.session->deleted_at_us = req->now_us;
+    return MNEMO_OK;
+}
+
+}  // namespace mnemo::memory

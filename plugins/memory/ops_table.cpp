@@ -1,0 +1,66 @@
+// The table handed to mnemod. Every entry runs behind a guard so that no C++
+// exception (an allocation failure) ever crosses the C boundary.
+#include "errors.h"
+#include "ops.h"
+
+#include <exception>
+#include <new>
+#include <tuple>
+#include <type_traits>
+
+namespace mnemo::memory {
+
+namespace {
+
+// Calls Op and turns an escaping exception into MNEMO_E_INTERNAL; every
+// operation takes its mnemo_error* last.
+template <typename Sig>
+struct Guard;
+
+template <typename... Args>
+struct Guard<int(Args...)> {
+    template <int (*Op)(Args...)>
+    static int call(Args... args) {
+        mnemo_error* err = std::get<sizeof...(Args) - 1>(std::forward_as_tuple(args...));
+        try {
+            return Op(args...);
+        } catch (const std::bad_alloc&) {
+            return fail(err, MNEMO_E_INTERNAL, "memory backend is out of memory");
+        } catch (const std::exception& e) {
+            return fail(err, MNEMO_E_INTERNAL, "memory backend failed: %s", e.what());
+        }
+    }
+};
+
+template <auto Op>
+constexpr auto guarded = &Guard<std::remove_pointer_t<decltype(Op)>>::template call<Op>;
+
+const mnemo_storage_ops kOps = {
+    sizeof(mnemo_storage_ops),
+    guarded<open_backend>,
+    close_backend,
+    guarded<ping>,
+    guarded<stats>,
+    guarded<session_create>,
+    guarded<session_get>,
+    guarded<session_list>,
+    guarded<session_delete>,
+    guarded<user_purge>,
+    guarded<events_append>,
+    guarded<events_list>,
+    guarded<events_rewrite>,
+    guarded<events_rewind>,
+    guarded<state_patch>,
+    guarded<state_get>,
+    guarded<state_delete>,
+    guarded<summary_put>,
+    guarded<summary_list>,
+    guarded<track_append>,
+    guarded<track_list>,
+};
+
+}  // namespace
+
+const mnemo_storage_ops* storage_ops() { return &kOps; }
+
+}  // namespace mnemo::memory

@@ -1,0 +1,48 @@
+// ops.h -- the domain steps of the ABI, each a function over one connection.
+// Write steps run on the writer thread inside their own savepoint, so any
+// StoreError they throw undoes exactly their changes; read steps run inside
+// one read snapshot of a pooled connection.
+#pragma once
+
+#include "connection.h"
+#include "output.h"
+
+#include <optional>
+#include <vector>
+
+namespace mnemo::sqlite {
+
+struct AppendOutcome {
+    int64_t version = 0;
+    std::vector<int64_t> seqs, timestamps_us;
+    int64_t evicted = 0;
+    bool retried = false;
+    bool created = false;
+};
+
+// Writes.
+void session_create(Conn& conn, const mnemo_session_create_req& req, Output& out);
+void session_delete(Conn& conn, const mnemo_session_delete_req& req);
+void user_purge(Conn& conn, const mnemo_user_purge_req& req, Output& out);
+void events_append(Conn& conn, const mnemo_append_req& req, AppendOutcome& outcome, Output& out);
+void events_rewrite(Conn& conn, const mnemo_rewrite_req& req, Output& out);
+void events_rewind(Conn& conn, const mnemo_rewind_req& req, Output& out);
+void state_patch(Conn& conn, const mnemo_state_patch_req& req, Output& out);
+void state_delete(Conn& conn, const mnemo_state_delete_req& req);
+void summary_put(Conn& conn, const mnemo_summary_put_req& req, Output& out);
+void track_append(Conn& conn, const mnemo_track_append_req& req, Output& out);
+
+// Reads.
+void session_get(Conn& conn, const mnemo_session_get_req& req, Output& out);
+void session_list(Conn& conn, const mnemo_session_list_req& req, Output& out);
+void events_list(Conn& conn, const mnemo_events_list_req& req, Output& out);
+void state_get(Conn& conn, const mnemo_state_get_req& req, Output& out);
+void summary_list(Conn& conn, const mnemo_summary_list_req& req, Output& out);
+void track_list(Conn& conn, const mnemo_track_list_req& req, Output& out);
+void stats(Conn& conn, const mnemo_stats_req& req, Output& out);
+
+// The up_to_seq of the latest summary of filter_key (ptr NULL: ""), which is
+// also emitted to out when out is set.
+std::optional<int64_t> latest_summary(Conn& conn, int64_t sid, mnemo_str filter_key, Output* out);
+
+}  // namespace mnemo::sqlite

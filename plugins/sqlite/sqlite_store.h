@@ -1,0 +1,50 @@
+// sqlite_store.h -- the SQLite storage backend of mnemod (the embedded
+// default). It owns one database file in WAL mode: a single writer thread
+// that group-commits every caller's write (one SAVEPOINT per request inside a
+// shared transaction, callers woken after COMMIT), a pool of read-only
+// connections for reads, schema migrations at open, and the domain rules the
+// plugin ABI (mnemo_plugin.h) leaves to backends. The plugin's entry point
+// (plugin_entry.cpp) maps each ABI function onto Store::read or Store::write.
+#pragma once
+
+#include "connection.h"
+#include "options.h"
+#include "output.h"
+#include "reader_pool.h"
+#include "retry.h"
+#include "writer.h"
+
+#include <functional>
+#include <memory>
+
+namespace mnemo::sqlite {
+
+class Store {
+public:
+    // Creates the database's folder, migrates the schema and starts the
+    // writer; throws StoreError naming the file on failure.
+    explicit Store(const Options& options);
+
+    using Step = std::function<void(Conn&, Output&)>;
+    // Runs step in a read snapshot; rows go straight to sink.
+    void read(const mnemo_sink* sink, const Step& step);
+    // Runs step as one atomic write of the next group commit; its rows reach
+    // sink only after the group committed.
+    void write(const mnemo_sink* sink, const Step& step);
+    // A trivial read, so readiness checks notice a broken file.
+    void ping();
+
+private:
+    Options options_;
+    RetryPolicy retry_;
+    std::unique_ptr<Writer> writer_;
+    std::unique_ptr<ReaderPool> readers_;
+};
+
+}  // namespace mnemo::sqlite
+
+// The ABI's opaque handle is the store itself.
+struct mnemo_backend {
+    explicit mnemo_backend(const mnemo::sqlite::Options& options) : store(options) {}
+    mnemo::sqlite::Store store;
+};

@@ -1,0 +1,178 @@
+#include "state_rows.h"
+
+namespace mnemo::sqlite {
+namespace {
+
+// Per scope: ?1 (and ?2 for users) own the row, ?3 is the key, ?4 the value.
+struct ScopeSql {
+    const char* name;
+    const char* select_value;
+    const char* upsert;
+    const char* remove;
+    const char* clear;
+    const char* list;
+};
+
+constexpr std::array<ScopeSql, 3> kScopeSql{{
+    {"session", "SELECT value FROM session_state WHERE sid = ?1 AND key = ?3",
+     "INSERT INTO session_state (sid, key, value) VALUES (?1, ?3, ?4) "
+     "ON CONFLICT (sid, key) DO UPDATE SET value = excluded.value",
+     "DELETE FROM session_state WHERE sid = ?1 AND key = ?3", "DELETE FROM session_state WHERE sid = ?1",
+     "SELECT key, value FROM session_state WHERE sid = ?1 ORDER BY key"},
+    {"app", "SELECT value FROM app_state WHERE app = ?1 AND key = ?3",
+     "INSERT INTO app_state (app, key, value) VALUES (?1, ?3, ?4) "
+     "ON CONFLICT (app, key) DO UPDATE SET value = excluded.value",
+     "DELETE FROM app_state WHERE app = ?1 AND key = ?3", "DELETE FROM app_state WHERE app = ?1",
+     "SELECT key, value FROM app_state WHERE app = ?1 ORDER BY key"},
+    {"user", "SELECT value FROM user_state WHERE app = ?1 AND user = ?2 AND key = ?3",
+     "INSERT INTO user_state (app, user, key, value) VALUES (?1, ?2, ?3, ?4) "
+     "ON CONFLICT (app, user, key) DO UPDATE SET value = excluded.value",
+     "DELETE FROM user_state WHERE app = ?1 AND user = ?2 AND key = ?3",
+     "DELETE FROM user_state WHERE app = ?1 AND user = ?2",
+     "SELECT key, value FROM user_state WHERE app = ?1 AND user = ?2 ORDER BY key"},
+}};
+
+// The user column of state_scopes is '' for an app scope.
+mnemo_str scope_user(int scope, const StateTarget& target) {
+    return scope == MNEMO_SCOPE_USER ? target.user : str("");
+}
+
+void bind_scope_owner(Query& query, int scope, const StateTarget& target) {
+    if (scope == MNEMO_SCOPE_SESSION) {
+        query.bind(1, target.session->sid);
+        return;
+    }
+    query.bind(1, target.app);
+    if (scope == MNEMO_SCOPE_USER) query.bind(2, target.user);
+}
+
+struct ScopeRow {
+    int64_t expires_at_us = 0;
+    int64_t bytes = 0;
+};
+
+std::optional<ScopeRow> load_scope_row(Conn& conn, int scope, const StateTarget& target) {
+    Query row(conn, "SELECT expires_at, bytes FROM state_scopes WHERE scope = ?1 AND app = ?2 AND user = ?3");
+    row.args(scope, target.app, scope_user(scope, target));
+    if (!row.step()) return std::nullopt;
+    return ScopeRow{row.i64(0), row.i64(1)};
+}
+
+void store_scope_row(Conn& conn, int scope, const StateTarget& target, int64_t expires_at_us, int64_t bytes) {
+    if (bytes == 0) {
+        Query(conn, "DELETE FROM state_scopes WHERE scope = ?1 AND app = ?2 AND user = ?3")
+            .args(scope, target.app, scope_user(scope, target))
+            .run();
+        return;
+    }
+    Query(conn,
+          "INSERT INTO state_scopes (scope, app, user, expires_at, bytes) VALUES (?1, ?2, ?3, ?4, ?5) "
+          "ON CONFLICT (scope, app, user) DO UPDATE SET expires_at = excluded.expires_at, bytes = excluded.bytes")
+        .args(scope, target.app, scope_user(scope, target), expires_at_us, bytes)
+        .run();
+}
+
+bool scope_visible(Conn& conn, int scope, const StateTarget& target, int64_t now_us) {
+    if (scope == MNEMO_SCOPE_SESSION) return target.session != nullptr;
+    if (scope == MNEMO_SCOPE_USER && !target.user.ptr) return false;
+    std::optional<ScopeRow> row = load_scope_row(conn, scope, target);
+    return row && live_at(row->expires_at_us, now_us);
+}
+
+}  // namespace
+
+StateWriter::StateWriter(Conn& conn, StateTarget target, int64_t now_us)
+    : conn_(conn), target_(target), now_us_(now_us) {}
+
+void StateWriter::bind_owner(Query& query, int scope) const { bind_scope_owner(query, scope, target_); }
+
+std::string StateWriter::scope_label(int scope) const {
+    if (scope == MNEMO_SCOPE_APP) return "app state of " + text(target_.app);
+    if (scope == MNEMO_SCOPE_USER) return "user state of " + text(target_.user) + " in app " + text(target_.app);
+    return "session state";
+}
+
+// The first op on a scope loads its size; an expired app/user scope is gone
+// as a whole, so its old keys are removed before the write builds on it.
+void StateWriter::touch(int scope) {
+    if (touched_[scope]) return;
+    touched_[scope] = true;
+    if (scope == MNEMO_SCOPE_SESSION) {
+        bytes_[scope] = target_.session->state_bytes;
+        return;
+    }
+    std::optional<ScopeRow> row = load_scope_row(conn_, scope, target_);
+    bytes_[scope] = row ? row->bytes : 0;
+    if (row && !live_at(row->expires_at_us, now_us_)) {
+        Query clear(conn_, kScopeSql[scope].clear);
+        bind_owner(clear, scope);
+        clear.run();
+        bytes_[scope] = 0;
+    }
+}
+
+bool StateWriter::apply_one(int scope, mnemo_str key, mnemo_str value_json) {
+    bool reachable = (scope == MNEMO_SCOPE_SESSION && target_.session) || scope == MNEMO_SCOPE_APP ||
+                     (scope == MNEMO_SCOPE_USER && target_.user.ptr);
+    if (!reachable)
+        throw StoreError(MNEMO_E_INVALID, "a state change of scope " + std::to_string(scope) + " (key '" +
+                                              text(key) + "') cannot be applied by this write");
+    touch(scope);
+    const ScopeSql& sql = kScopeSql[scope];
+    Query old(conn_, sql.select_value);
+    bind_owner(old, scope);
+    old.bind(3, key);
+    bool existed = old.step();
+    if (existed) bytes_[scope] -= static_cast<int64_t>(key.len + old.str(0).len);
+    Query change(conn_, value_json.ptr ? sql.upsert : sql.remove);
+    bind_owner(change, scope);
+    change.bind(3, key);
+    if (value_json.ptr) {
+        change.bind(4, value_json);
+        bytes_[scope] += static_cast<int64_t>(key.len + value_json.len);
+    }
+    change.run();
+    return existed;
+}
+
+void StateWriter::apply(const mnemo_state_op* ops, size_t n_ops) {
+    for (size_t i = 0; i < n_ops; ++i) apply_one(ops[i].scope, ops[i].key, ops[i].value_json);
+}
+
+void StateWriter::finish(int64_t max_bytes, int64_t app_ttl_us, int64_t user_ttl_us) {
+    for (int scope = MNEMO_SCOPE_SESSION; scope <= MNEMO_SCOPE_USER; ++scope) {
+        if (!touched_[scope]) continue;
+        if (max_bytes > 0 && bytes_[scope] > max_bytes)
+            throw StoreError(MNEMO_E_TOO_LARGE, scope_label(scope) + " would hold " + std::to_string(bytes_[scope]) +
+                                                    " bytes, over limits.max_state_bytes (" +
+                                                    std::to_string(max_bytes) + ")");
+    }
+    if (touched_[MNEMO_SCOPE_SESSION]) target_.session->state_bytes = bytes_[MNEMO_SCOPE_SESSION];
+    if (touched_[MNEMO_SCOPE_APP])
+        store_scope_row(conn_, MNEMO_SCOPE_APP, target_, expiry_after(now_us_, app_ttl_us), bytes_[MNEMO_SCOPE_APP]);
+    if (touched_[MNEMO_SCOPE_USER])
+        store_scope_row(conn_, MNEMO_SCOPE_USER, target_, expiry_after(now_us_, user_ttl_us),
+                        bytes_[MNEMO_SCOPE_USER]);
+}
+
+void emit_scope(Conn& conn, int scope, const StateTarget& target, int64_t now_us, Output& out) {
+    if (!scope_visible(conn, scope, target, now_us)) return;
+    Query rows(conn, kScopeSql[scope].list);
+    bind_scope_owner(rows, scope, target);
+    while (rows.step()) out.state(scope, rows.str(0), rows.str(1));
+}
+
+void emit_merged_state(Conn& conn, const StateTarget& target, int64_t now_us, Output& out) {
+    for (int scope = MNEMO_SCOPE_SESSION; scope <= MNEMO_SCOPE_USER; ++scope) emit_scope(conn, scope, target, now_us, out);
+}
+
+int64_t purge_user_state(Conn& conn, mnemo_str app, mnemo_str user) {
+    Query(conn, kScopeSql[MNEMO_SCOPE_USER].clear).args(app, user).run();
+    int64_t keys = conn.changes();
+    Query(conn, "DELETE FROM state_scopes WHERE scope = ?1 AND app = ?2 AND user = ?3")
+        .args(static_cast<int64_t>(MNEMO_SCOPE_USER), app, user)
+        .run();
+    return keys;
+}
+
+}  // namespace mnemo::sqlite

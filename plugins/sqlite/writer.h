@@ -1,0 +1,61 @@
+// writer.h -- the backend's single writer thread and its group commit. Every
+// write of every caller thread is queued here; the thread takes all queued
+// requests, runs each in its own SAVEPOINT inside one transaction, commits
+// once, and only then wakes the callers. A request that fails rolls back its
+// own savepoint and nothing else.
+#pragma once
+
+#include "connection.h"
+#include "retry.h"
+
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace mnemo::sqlite {
+
+class Writer {
+public:
+    using Work = std::function<void(Conn&)>;
+    Writer(std::unique_ptr<Conn> conn, RetryPolicy retry);
+    ~Writer();  // finishes the queued requests, then stops the thread
+    Writer(const Writer&) = delete;
+    Writer& operator=(const Writer&) = delete;
+
+    // Blocks until `work` ran in a committed group; rethrows its StoreError
+    // (or the group's, when the transaction itself failed).
+    void run(const Work& work);
+
+private:
+    struct Job {
+        const Work* work = nullptr;
+        std::promise<void> done;
+        std::exception_ptr error;
+    };
+    // Shared by the caller and the writer, so neither frees the promise while
+    // the other still touches it.
+    using JobPtr = std::shared_ptr<Job>;
+    void loop();
+    std::vector<JobPtr> take_group();
+    void run_group(std::vector<JobPtr>& group);
+    void run_in_savepoint(Job& job);
+    bool commit(std::vector<JobPtr>& group);
+    void lost_transaction(std::vector<JobPtr>& group, size_t ran);
+    static void finish(const std::vector<JobPtr>& group, const std::exception_ptr& failure);
+
+    std::unique_ptr<Conn> conn_;
+    RetryPolicy retry_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::deque<JobPtr> queue_;
+    bool stopping_ = false;
+    std::thread thread_;
+};
+
+}  // namespace mnemo::sqlite

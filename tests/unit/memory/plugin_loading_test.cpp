@@ -1,0 +1,73 @@
+// The descriptors: the memory plugin and the two loader-test fixtures.
+#include "memory_fixture.h"
+
+#include <dlfcn.h>
+
+namespace mnemo::memory_test {
+namespace {
+
+TEST(MemoryPluginDescriptor, DeclaresNameAbiAndCapabilities) {
+    Plugin plugin = load_plugin("mnemo_memory.so");
+    ASSERT_NE(plugin.descriptor, nullptr) << dlerror();
+    EXPECT_EQ(plugin.descriptor->abi_version, static_cast<uint32_t>(MNEMO_PLUGIN_ABI_VERSION));
+    EXPECT_STREQ(plugin.descriptor->name, "memory");
+    EXPECT_EQ(plugin.descriptor->capabilities, MNEMO_CAP_NONBLOCKING | MNEMO_CAP_SOFT_DELETE);
+    EXPECT_NE(plugin.descriptor->version, nullptr);
+}
+
+TEST(MemoryPluginDescriptor, EveryOperationIsPresent) {
+    Plugin plugin = load_plugin("mnemo_memory.so");
+    ASSERT_NE(plugin.descriptor, nullptr);
+    const mnemo_storage_ops* ops = plugin.descriptor->ops;
+    ASSERT_EQ(ops->ops_size, sizeof(mnemo_storage_ops));
+    const bool present[] = {
+        ops->open != nullptr,          ops->close != nullptr,          ops->ping != nullptr,
+        ops->stats != nullptr,         ops->session_create != nullptr, ops->session_get != nullptr,
+        ops->session_list != nullptr,  ops->session_delete != nullptr, ops->user_purge != nullptr,
+        ops->events_append != nullptr, ops->events_list != nullptr,    ops->events_rewrite != nullptr,
+        ops->events_rewind != nullptr, ops->state_patch != nullptr,    ops->state_get != nullptr,
+        ops->state_delete != nullptr,  ops->summary_put != nullptr,    ops->summary_list != nullptr,
+        ops->track_append != nullptr,  ops->track_list != nullptr,
+    };
+    static_assert(sizeof present / sizeof present[0] ==
+                      (sizeof(mnemo_storage_ops) - sizeof(size_t)) / sizeof(void (*)()),
+                  "every operation of the table is listed here");
+    for (size_t i = 0; i < sizeof present / sizeof present[0]; ++i)
+        EXPECT_TRUE(present[i]) << "operation " << i << " is NULL";
+}
+
+TEST(MemoryPluginDescriptor, OpensPingsAndCloses) {
+    Plugin plugin = load_plugin("mnemo_memory.so");
+    mnemo_backend* backend = nullptr;
+    mnemo_error err{};
+    ASSERT_EQ(plugin.descriptor->ops->open("{\"anything\": 1}", &backend, &err), MNEMO_OK);
+    ASSERT_NE(backend, nullptr);
+    EXPECT_EQ(plugin.descriptor->ops->ping(backend, &err), MNEMO_OK);
+    plugin.descriptor->ops->close(backend);
+}
+
+TEST(MemoryPluginDescriptor, OnlyTheEntrySymbolIsExported) {
+    Plugin plugin = load_plugin("mnemo_memory.so");
+    ASSERT_NE(plugin.handle, nullptr);
+    EXPECT_EQ(dlsym(plugin.handle, "_ZN5mnemo6memory11storage_opsEv"), nullptr);
+}
+
+TEST(LoaderFixtures, NoEntryPluginLoadsButHasNoEntrySymbol) {
+    void* handle = dlopen(MNEMO_BUILD_PLUGIN_DIR "/mnemo_no_entry.so", RTLD_NOW | RTLD_LOCAL);
+    ASSERT_NE(handle, nullptr) << dlerror();
+    EXPECT_NE(dlsym(handle, "mnemo_no_entry_marker"), nullptr);
+    EXPECT_EQ(dlsym(handle, MNEMO_PLUGIN_ENTRY_SYMBOL), nullptr);
+}
+
+TEST(LoaderFixtures, BadAbiPluginReturnsVersion999WithAValidTable) {
+    Plugin plugin = load_plugin("mnemo_bad_abi.so");
+    ASSERT_NE(plugin.descriptor, nullptr) << dlerror();
+    EXPECT_EQ(plugin.descriptor->abi_version, 999u);
+    EXPECT_STREQ(plugin.descriptor->name, "bad_abi");
+    ASSERT_NE(plugin.descriptor->ops, nullptr);
+    EXPECT_EQ(plugin.descriptor->ops->ops_size, sizeof(mnemo_storage_ops));
+    EXPECT_NE(plugin.descriptor->ops->open, nullptr);
+}
+
+}  // namespace
+}  // namespace mnemo::memory_test

@@ -1,0 +1,79 @@
+// user_purge counts and stats.
+#include "memory_fixture.h"
+
+namespace mnemo::memory_test {
+namespace {
+
+using PurgeStats = MemoryTest;
+
+Collected purge(const mnemo_storage_ops& ops, mnemo_backend* backend, const char* user, int64_t now) {
+    mnemo_user_purge_req req{s("shop"), s(user), now};
+    Sink sink;
+    EXPECT_EQ(ops.user_purge(backend, &req, sink.get(), nullptr), MNEMO_OK);
+    return sink.out;
+}
+
+Collected stats(const mnemo_storage_ops& ops, mnemo_backend* backend, int64_t now) {
+    mnemo_stats_req req{now};
+    Sink sink;
+    EXPECT_EQ(ops.stats(backend, &req, sink.get(), nullptr), MNEMO_OK);
+    return sink.out;
+}
+
+TEST_F(PurgeStats, PurgeRemovesEverythingOfTheUserAndCountsIt) {
+    create("u1", "s1", 0, {op(MNEMO_SCOPE_USER, "a", "1"), op(MNEMO_SCOPE_USER, "b", "2")});
+    append("u1", "s1", {event("x", "user", "1"), event("y", "assistant", "2")});
+    mnemo_rewind_req rewind{key("shop", "u1", "s1"), now, 1, 0, 0};
+    ops().events_rewind(backend, &rewind, nullptr, nullptr);
+    mnemo_summary_put_req summary{key("shop", "u1", "s1"), now, s(""), s("t"), 1, s("client"), -1};
+    ops().summary_put(backend, &summary, nullptr, nullptr);
+    mnemo_track_append_req track{key("shop", "u1", "s1"), s("t"), now, s("1"), now};
+    ops().track_append(backend, &track, nullptr, nullptr);
+    ops().track_append(backend, &track, nullptr, nullptr);
+    create("u1", "gone");
+    mnemo_session_delete_req del{key("shop", "u1", "gone"), now, 0};
+    ops().session_delete(backend, &del, nullptr);
+    create("u2", "keep");
+
+    Collected out = purge(ops(), backend, "u1", now);
+    EXPECT_EQ(out.counts["sessions"], 2) << "soft-deleted sessions count";
+    EXPECT_EQ(out.counts["events"], 2) << "rewound events count";
+    EXPECT_EQ(out.counts["summaries"], 1);
+    EXPECT_EQ(out.counts["tracks"], 2);
+    EXPECT_EQ(out.counts["lanes"], 0);
+    EXPECT_EQ(out.counts["state_keys"], 2);
+    EXPECT_EQ(get_status("u1", "s1", 0), MNEMO_E_NOT_FOUND);
+    EXPECT_EQ(get_status("u2", "keep", 0), MNEMO_OK);
+    EXPECT_EQ(list_sessions(nullptr, 10).sessions.size(), 1u);
+    mnemo_state_get_req user_state{MNEMO_SCOPE_USER, s("shop"), s("u1"), now};
+    Sink state;
+    ops().state_get(backend, &user_state, state.get(), nullptr);
+    EXPECT_TRUE(state.out.state.empty());
+}
+
+TEST_F(PurgeStats, PurgeOfAnUnknownUserCountsZeros) {
+    Collected out = purge(ops(), backend, "nobody", now);
+    EXPECT_EQ(out.counts.size(), 6u);
+    for (const auto& [name, value] : out.counts) EXPECT_EQ(value, 0) << name;
+}
+
+TEST_F(PurgeStats, StatsCountLiveSessionsAndVisibleEvents) {
+    create("u1", "s1");
+    append("u1", "s1", {event("a", "user", "1"), event("b", "assistant", "2")});
+    create("u1", "short", 10);
+    append("u1", "short", {event("a", "user", "1")});
+    create("u2", "deleted");
+    mnemo_session_delete_req del{key("shop", "u2", "deleted"), now, 0};
+    ops().session_delete(backend, &del, nullptr);
+    mnemo_rewind_req rewind{key("shop", "u1", "s1"), now, 1, 0, 0};
+    ops().events_rewind(backend, &rewind, nullptr, nullptr);
+
+    Collected out = stats(ops(), backend, now + 10);
+    EXPECT_EQ(out.counts["sessions"], 1);
+    EXPECT_EQ(out.counts["events"], 0) << "s1's only user turn was rewound, 'short' expired";
+    EXPECT_EQ(out.counts["lanes"], 0);
+    EXPECT_EQ(stats(ops(), backend, now).counts["events"], 1);
+}
+
+}  // namespace
+}  // namespace mnemo::memory_test

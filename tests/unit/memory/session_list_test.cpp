@@ -1,0 +1,85 @@
+// session_list: order, cursor, active_within, per user and per app.
+#include "memory_fixture.h"
+
+namespace mnemo::memory_test {
+namespace {
+
+using SessionList = MemoryTest;
+
+std::vector<std::string> ids(const Collected& out) {
+    std::vector<std::string> result;
+    for (const SessionRow& row : out.sessions) result.push_back(row.user + "/" + row.id);
+    return result;
+}
+
+TEST_F(SessionList, NewestUpdatedFirstTiesByIdDescending) {
+    create("u1", "a");
+    create("u1", "c");
+    now += 1;
+    create("u1", "b");
+    EXPECT_EQ(ids(list_sessions("u1", 10)), (std::vector<std::string>{"u1/b", "u1/c", "u1/a"}));
+}
+
+TEST_F(SessionList, AWriteMovesASessionToTheFront) {
+    create("u1", "a");
+    now += 1;
+    create("u1", "b");
+    now += 1;
+    append("u1", "a", {event("e", "user", "1")});
+    Collected out = list_sessions("u1", 10);
+    EXPECT_EQ(ids(out), (std::vector<std::string>{"u1/a", "u1/b"}));
+    EXPECT_EQ(out.order, "SS") << "no state entries in lists";
+}
+
+TEST_F(SessionList, CursorPagesThroughEverySessionOnce) {
+    for (const char* id : {"a", "b", "c", "d", "e"}) create("u1", id);
+    now += 1;
+    create("u1", "f");
+    std::vector<std::string> seen;
+    int64_t cursor_at = 0;
+    std::string cursor_id;
+    for (int page = 0; page < 10; ++page) {
+        Collected out = list_sessions("u1", 2, cursor_at, cursor_at ? cursor_id.c_str() : nullptr);
+        if (out.sessions.empty()) break;
+        EXPECT_LE(out.sessions.size(), 2u);
+        for (const std::string& id : ids(out)) seen.push_back(id);
+        cursor_at = out.sessions.back().updated_at_us;
+        cursor_id = out.sessions.back().id;
+    }
+    EXPECT_EQ(seen, (std::vector<std::string>{"u1/f", "u1/e", "u1/d", "u1/c", "u1/b", "u1/a"}));
+}
+
+TEST_F(SessionList, ActiveWithinKeepsRecentlyUpdated) {
+    create("u1", "old");
+    now += 100;
+    create("u1", "new");
+    EXPECT_EQ(ids(list_sessions("u1", 10, 0, nullptr, 50)), (std::vector<std::string>{"u1/new"}));
+    EXPECT_EQ(list_sessions("u1", 10, 0, nullptr, 100).sessions.size(), 2u) << "updated_at >= now - within";
+}
+
+TEST_F(SessionList, AppListCoversEveryUserAndUserListOnlyOne) {
+    create("u1", "s1");
+    now += 1;
+    create("u2", "s1");
+    app = "other";
+    create("u3", "x");
+    app = "shop";
+    EXPECT_EQ(ids(list_sessions(nullptr, 10)), (std::vector<std::string>{"u2/s1", "u1/s1"}));
+    EXPECT_EQ(ids(list_sessions("u1", 10)), (std::vector<std::string>{"u1/s1"}));
+    EXPECT_TRUE(list_sessions("nobody", 10).sessions.empty());
+}
+
+TEST_F(SessionList, LimitBoundsThePage) {
+    for (const char* id : {"a", "b", "c"}) create("u1", id);
+    EXPECT_EQ(list_sessions("u1", 2).sessions.size(), 2u);
+}
+
+TEST_F(SessionList, ExpiredSessionsAreSkipped) {
+    create("u1", "short", 10);
+    create("u1", "long");
+    now += 10;
+    EXPECT_EQ(ids(list_sessions(nullptr, 10)), (std::vector<std::string>{"u1/long"}));
+}
+
+}  // namespace
+}  // namespace mnemo::memory_test

@@ -1,0 +1,173 @@
+// The database file: options, persistence across close and open, schema
+// migrations from an old file, refusal of a newer one, and the descriptor.
+#include "backend_fixture.h"
+#include "migrations.h"
+
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace mnemo::sqlite::test {
+namespace {
+
+using StorageTest = SqliteBackend;
+
+// A raw connection for building fixtures and inspecting files.
+class RawDb {
+public:
+    explicit RawDb(const std::string& path) {
+        std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+        EXPECT_EQ(sqlite3_open(path.c_str(), &db_), SQLITE_OK);
+    }
+    ~RawDb() { sqlite3_close(db_); }
+    void exec(const std::string& sql) {
+        char* message = nullptr;
+        EXPECT_EQ(sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message), SQLITE_OK) << (message ? message : "");
+        sqlite3_free(message);
+    }
+    int64_t number(const std::string& sql) {
+        sqlite3_stmt* stmt = nullptr;
+        EXPECT_EQ(sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt, nullptr), SQLITE_OK) << sqlite3_errmsg(db_);
+        int64_t value = sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : -1;
+        sqlite3_finalize(stmt);
+        return value;
+    }
+
+private:
+    sqlite3* db_ = nullptr;
+};
+
+int open_with(const std::string& options, mnemo_error& err) {
+    mnemo_backend* backend = nullptr;
+    int rc = plugin().ops->open(options.c_str(), &backend, &err);
+    if (backend) plugin().ops->close(backend);
+    return rc;
+}
+
+TEST(SqlitePlugin, DescribesItselfAsPersistentSoftDeletingAndBlocking) {
+    EXPECT_EQ(plugin().abi_version, static_cast<uint32_t>(MNEMO_PLUGIN_ABI_VERSION));
+    EXPECT_STREQ(plugin().name, "sqlite");
+    EXPECT_EQ(plugin().capabilities, MNEMO_CAP_PERSISTENT | MNEMO_CAP_SOFT_DELETE);
+    EXPECT_EQ(plugin().ops->ops_size, sizeof(mnemo_storage_ops));
+}
+
+TEST(SqliteOptions, RefusesUnknownKeysWrongTypesAndBadValuesNamingTheKey) {
+    TempDir dir;
+    mnemo_error err{};
+    EXPECT_EQ(open_with(R"({"pth": "/tmp/x.db"})", err), MNEMO_E_INVALID);
+    EXPECT_STREQ(err.message, "sqlite storage options: unknown key 'pth' (known: path, synchronous, busy_timeout_ms, "
+                              "cache_size_bytes, readers)");
+    EXPECT_EQ(open_with(R"({"readers": "4"})", err), MNEMO_E_INVALID);
+    EXPECT_STREQ(err.message, "sqlite storage options: 'readers' must be an integer");
+    EXPECT_EQ(open_with(R"({"readers": 0})", err), MNEMO_E_INVALID);
+    EXPECT_STREQ(err.message, "sqlite storage options: 'readers' is 0, expected 1..256");
+    EXPECT_EQ(open_with(R"({"synchronous": "always"})", err), MNEMO_E_INVALID);
+    EXPECT_STREQ(err.message, "sqlite storage options: 'synchronous' is 'always', expected off, normal or full");
+    EXPECT_EQ(open_with("[1]", err), MNEMO_E_INVALID);
+    EXPECT_STREQ(err.message, "sqlite storage options: expected a JSON object, got '[1]'");
+}
+
+TEST(SqliteOptions, CreatesTheFolderAndNamesThePathWhenItCannot) {
+    TempDir dir;
+    mnemo_error err{};
+    std::string nested = dir.file("a/b/c/mnemo.db");
+    EXPECT_EQ(open_with(R"({"path": ")" + nested + R"(", "synchronous": "full", "readers": 1})", err), MNEMO_OK)
+        << err.message;
+    EXPECT_TRUE(std::filesystem::exists(nested));
+    std::ofstream(dir.file("plain")) << "x";
+    EXPECT_EQ(open_with(R"({"path": ")" + dir.file("plain/mnemo.db") + R"("})", err), MNEMO_E_UNAVAILABLE);
+    EXPECT_NE(std::string(err.message).find(dir.file("plain")), std::string::npos) << err.message;
+}
+
+TEST(SqliteOptions, AFileThatIsNotADatabaseIsRefusedByName) {
+    TempDir dir;
+    std::ofstream(dir.file("junk.db")) << std::string(4096, 'j');
+    mnemo_error err{};
+    EXPECT_NE(open_with(R"({"path": ")" + dir.file("junk.db") + R"("})", err), MNEMO_OK);
+    EXPECT_NE(std::string(err.message).find(dir.file("junk.db")), std::string::npos) << err.message;
+}
+
+TEST_F(StorageTest, EverythingSurvivesCloseAndOpen) {
+    ASSERT_EQ(create("s1", {.state_ops = {{MNEMO_SCOPE_SESSION, "k", "1"}, {MNEMO_SCOPE_APP, "a", "2"}}}).rc,
+              MNEMO_OK);
+    EventSpec e;
+    e.content = R"({"text" : "kept"})";
+    e.usage.total_tokens = 5;
+    ASSERT_EQ(append("s1", {e, e}).rc, MNEMO_OK);
+    ASSERT_EQ(put_summary("s1", "", 1).rc, MNEMO_OK);
+    close();
+    ASSERT_EQ(open(), MNEMO_OK);
+    Answer got = get("s1");
+    ASSERT_EQ(got.rc, MNEMO_OK) << got.err.message;
+    EXPECT_EQ(got.out.sessions.at(0).version, 3);
+    EXPECT_EQ(got.out.sessions.at(0).usage.total_tokens, 10);
+    EXPECT_EQ(got.out.events.at(1).content, e.content);
+    EXPECT_EQ(got.out.state[MNEMO_SCOPE_APP].at("a"), "2");
+    EXPECT_EQ(append("s1", {e}).seqs, (std::vector<int64_t>{3}));
+}
+
+TEST_F(StorageTest, OpeningTwiceIsIdempotent) {
+    ASSERT_EQ(create("s1").rc, MNEMO_OK);
+    mnemo_backend* second = nullptr;
+    mnemo_error err{};
+    std::string options = "{\"path\": \"" + db_path() + "\"}";
+    ASSERT_EQ(ops().open(options.c_str(), &second, &err), MNEMO_OK) << err.message;
+    ops().close(second);
+    close();
+    ASSERT_EQ(open(), MNEMO_OK);
+    EXPECT_EQ(get("s1").rc, MNEMO_OK);
+    RawDb raw(db_path());
+    EXPECT_EQ(raw.number("SELECT count(*) FROM schema_version"), kSchemaVersion);
+    EXPECT_EQ(raw.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
+}
+
+TEST(SqliteMigration, AVersionOneFileIsMigratedWithItsDataIntact) {
+    TempDir dir;
+    std::string path = dir.file("old.db");
+    {
+        RawDb v1(path);
+        v1.exec(kSchemaVersionTable);
+        v1.exec(kMigrations[0].sql);
+        v1.exec("INSERT INTO schema_version (version) VALUES (1)");
+        v1.exec("INSERT INTO sessions (sid, app, user, id, created_at, updated_at, version, event_count, last_seq) "
+                "VALUES (7, 'shop', 'u1', 'old', 1, 1, 4, 1, 3)");
+        v1.exec("INSERT INTO events (sid, seq, id, author, role, content, timestamp_us) "
+                "VALUES (7, 3, 'e3', 'user', 'user', '{\"text\": \"from v1\"}', 5)");
+    }
+    mnemo_backend* backend = nullptr;
+    mnemo_error err{};
+    std::string options = R"({"path": ")" + path + R"("})";
+    ASSERT_EQ(plugin().ops->open(options.c_str(), &backend, &err), MNEMO_OK) << err.message;
+    Collected out;
+    mnemo_sink sink = out.sink();
+    mnemo_session_get_req req{{S("shop"), S("u1"), S("old")}, kNow, 1, {}};
+    ASSERT_EQ(plugin().ops->session_get(backend, &req, &sink, &err), MNEMO_OK) << err.message;
+    EXPECT_EQ(out.sessions.at(0).version, 4);
+    EXPECT_EQ(out.events.at(0).content, Opt(R"({"text": "from v1"})"));
+    mnemo_stats_req stats{kNow};
+    ASSERT_EQ(plugin().ops->stats(backend, &stats, &sink, &err), MNEMO_OK) << "the lanes table now exists";
+    EXPECT_EQ(out.counts.at("lanes"), 0);
+    plugin().ops->close(backend);
+    RawDb migrated(path);
+    EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
+}
+
+TEST(SqliteMigration, ANewerSchemaIsRefusedNamingFileAndVersions) {
+    TempDir dir;
+    std::string path = dir.file("new.db");
+    {
+        RawDb future(path);
+        future.exec(kSchemaVersionTable);
+        future.exec("INSERT INTO schema_version (version) VALUES (" + std::to_string(kSchemaVersion + 7) + ")");
+    }
+    mnemo_error err{};
+    EXPECT_EQ(open_with(R"({"path": ")" + path + R"("})", err), MNEMO_E_INVALID);
+    EXPECT_EQ(std::string(err.message),
+              "sqlite database " + path + " has schema version " + std::to_string(kSchemaVersion + 7) +
+                  " but this mnemo_sqlite supports up to " + std::to_string(kSchemaVersion) +
+                  "; upgrade mnemod or point storage.options.path at another file");
+}
+
+}  // namespace
+}  // namespace mnemo::sqlite::test

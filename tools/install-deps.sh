@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package mnemod needs to build, run and test.
+# Usage: tools/install-deps.sh [--test]   (--test adds the test-only servers and tools)
+set -euo pipefail
+runtime_and_build=(
+  build-essential cmake pkg-config ca-certificates curl
+  libuv1-dev liblua5.4-dev libsqlite3-dev libmysqlcppconn-dev libyaml-cpp-dev
+  libsimdjson-dev libhttp-parser-dev libsystemd-dev libspdlog-dev libfmt-dev
+  libcli11-dev libedit-dev
+)
+test_only=(
+  libgtest-dev libgmock-dev libbenchmark-dev mariadb-server wrk redis-server
+  tmux util-linux python3
+)
+packages=("${runtime_and_build[@]}")
+if [ "${1:-}" = "--test" ]; then packages+=("${test_only[@]}"); fi
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
