@@ -10,9 +10,8 @@ namespace {
 simdjson::dom::parser& validating_parser() {
     thread_local simdjson::dom::parser parser = [] {
         simdjson::dom::parser p;
-        // Depth counted by simdjson includes the implicit root; 64 levels of
-        // JSON nesting fit within kMaxJsonDepth + 1.
-        [[maybe_unused]] auto rc = p.allocate(64 * 1024, kMaxJsonDepth + 1);
+        // simdjson counts the top-level value as depth 1, as API.md does.
+        [[maybe_unused]] auto rc = p.allocate(64 * 1024, kMaxJsonDepth);
         return p;
     }();
     return parser;
@@ -32,7 +31,7 @@ Error type_error(std::string_view path, std::string_view expected) {
 std::optional<Error> validate_json(std::string_view text) {
     auto& parser = validating_parser();
     if (text.size() > parser.capacity()) {
-        if (parser.allocate(text.size(), kMaxJsonDepth + 1) != simdjson::SUCCESS) {
+        if (parser.allocate(text.size(), kMaxJsonDepth) != simdjson::SUCCESS) {
             return Error{ErrorCode::Internal, "out of memory parsing the request body", "{}"};
         }
     }

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 
@@ -102,6 +103,17 @@ mnemo_sink Collected::sink() {
 std::vector<int64_t> Collected::seqs() const {
     std::vector<int64_t> out;
     for (const Event& e : events) out.push_back(e.seq);
+    return out;
+}
+
+std::string generated_id() {
+    static std::atomic<int64_t> next{0};
+    return "gen-" + std::to_string(++next);
+}
+
+std::vector<EventSpec> copies(const EventSpec& spec, int n) {
+    std::vector<EventSpec> out(static_cast<size_t>(n), spec);
+    for (EventSpec& e : out) e.id = generated_id();
     return out;
 }
 

@@ -64,8 +64,11 @@ struct Collected {
     int64_t count(const std::string& name) const { return counts.count(name) ? counts.at(name) : -1; }
 };
 
+// A unique generated id, as mnemod gives every event without a client id.
+std::string generated_id();
+
 struct EventSpec {
-    std::string id;
+    std::string id = generated_id();
     bool from_client = false;
     std::string author = "user";
     std::string role = "user";
@@ -78,6 +81,8 @@ struct EventSpec {
     mnemo_usage usage{};
 };
 mnemo_event to_abi(const EventSpec& spec);
+// n copies of spec, each with its own generated id.
+std::vector<EventSpec> copies(const EventSpec& spec, int n);
 
 struct StateOp {
     int scope;

@@ -31,13 +31,13 @@ protected:
 TEST_F(EventsTest, AppendAssignsSeqsBumpsVersionAndSumsUsage) {
     EventSpec first;
     first.usage = {10, 20, 1, 2, 30, 0.5};
-    AppendAnswer a = append("s1", {first, first});
+    AppendAnswer a = append("s1", copies(first, 2));
     ASSERT_EQ(a.rc, MNEMO_OK) << a.err.message;
     EXPECT_EQ(a.seqs, (std::vector<int64_t>{1, 2}));
     EXPECT_EQ(a.result.version, 2);
     EXPECT_EQ(a.result.retried, 0);
     EXPECT_EQ(a.result.created, 0);
-    AppendAnswer b = append("s1", {first}, {.now = kNow + kSecond});
+    AppendAnswer b = append("s1", copies(first, 1), {.now = kNow + kSecond});
     EXPECT_EQ(b.seqs, (std::vector<int64_t>{3}));
     EXPECT_EQ(b.result.version, 3);
     const auto session = get("s1").out.sessions.at(0);
@@ -139,8 +139,8 @@ TEST_F(EventsTest, MixedOrChangedRetryIsConflictAndStoresNothing) {
 TEST_F(EventsTest, EventLimitEvictsTheOldestAndCountsThemWithoutLoweringUsage) {
     EventSpec e;
     e.usage.total_tokens = 1;
-    ASSERT_EQ(append("s1", {e, e}, {.event_limit = 3}).result.evicted, 0);
-    AppendAnswer over = append("s1", {e, e, e}, {.event_limit = 3});
+    ASSERT_EQ(append("s1", copies(e, 2), {.event_limit = 3}).result.evicted, 0);
+    AppendAnswer over = append("s1", copies(e, 3), {.event_limit = 3});
     ASSERT_EQ(over.rc, MNEMO_OK);
     EXPECT_EQ(over.result.evicted, 2);
     EXPECT_EQ(over.seqs, (std::vector<int64_t>{3, 4, 5}));
@@ -148,7 +148,7 @@ TEST_F(EventsTest, EventLimitEvictsTheOldestAndCountsThemWithoutLoweringUsage) {
     EXPECT_EQ(got.out.seqs(), (std::vector<int64_t>{3, 4, 5}));
     EXPECT_EQ(got.out.sessions.at(0).event_count, 3);
     EXPECT_EQ(got.out.sessions.at(0).usage.total_tokens, 5);
-    EXPECT_EQ(append("s1", {e}, {.event_limit = 3}).seqs, (std::vector<int64_t>{6})) << "seqs are never reused";
+    EXPECT_EQ(append("s1", copies(e, 1), {.event_limit = 3}).seqs, (std::vector<int64_t>{6})) << "seqs are never reused";
 }
 
 TEST_F(EventsTest, FiltersCombineNewestNLimitRolesTimeAndFilterKey) {
@@ -234,7 +234,7 @@ TEST_F(EventsTest, RewriteReplacesTheTranscriptWithoutReapplyingStateOrUsage) {
     EventSpec used = by("user");
     used.usage.total_tokens = 7;
     used.state_delta = R"({"k": 1})";
-    ASSERT_EQ(append("s1", {used, used}, {.state_ops = {{MNEMO_SCOPE_SESSION, "k", "1"}}}).rc, MNEMO_OK);
+    ASSERT_EQ(append("s1", copies(used, 2), {.state_ops = {{MNEMO_SCOPE_SESSION, "k", "1"}}}).rc, MNEMO_OK);
     std::vector<mnemo_event> fresh{to_abi(used), to_abi(by("assistant")), to_abi(by("user"))};
     mnemo_rewrite_req req{key("s1"), kNow + kSecond, 1, 2, fresh.data(), fresh.size(), 2};
     Answer answer;
@@ -260,6 +260,20 @@ TEST_F(EventsTest, AFailedBatchStoresNothingAtAll) {
     EXPECT_EQ(got.out.sessions.at(0).version, 1);
     EXPECT_EQ(got.out.sessions.at(0).last_seq, 0);
     EXPECT_TRUE(got.out.state[MNEMO_SCOPE_SESSION].empty());
+}
+
+}  // namespace
+}  // namespace mnemo::sqlite::test
+
+namespace mnemo::sqlite::test {
+namespace {
+
+TEST_F(EventsTest, AnIdTwiceInOneBatchIsInvalidAndStoresNothing) {
+    AppendAnswer twice = append("s1", {with_id("dup"), with_id("dup")});
+    EXPECT_EQ(twice.rc, MNEMO_E_INVALID);
+    EXPECT_STREQ(twice.err.message,
+                 "event id dup is given twice to one session; ids must be unique among its visible events");
+    EXPECT_EQ(get("s1").out.sessions.at(0).last_seq, 0);
 }
 
 }  // namespace

@@ -94,7 +94,7 @@ TEST_F(StorageTest, EverythingSurvivesCloseAndOpen) {
     EventSpec e;
     e.content = R"({"text" : "kept"})";
     e.usage.total_tokens = 5;
-    ASSERT_EQ(append("s1", {e, e}).rc, MNEMO_OK);
+    ASSERT_EQ(append("s1", copies(e, 2)).rc, MNEMO_OK);
     ASSERT_EQ(put_summary("s1", "", 1).rc, MNEMO_OK);
     close();
     ASSERT_EQ(open(), MNEMO_OK);
@@ -104,7 +104,7 @@ TEST_F(StorageTest, EverythingSurvivesCloseAndOpen) {
     EXPECT_EQ(got.out.sessions.at(0).usage.total_tokens, 10);
     EXPECT_EQ(got.out.events.at(1).content, e.content);
     EXPECT_EQ(got.out.state[MNEMO_SCOPE_APP].at("a"), "2");
-    EXPECT_EQ(append("s1", {e}).seqs, (std::vector<int64_t>{3}));
+    EXPECT_EQ(append("s1", copies(e, 1)).seqs, (std::vector<int64_t>{3}));
 }
 
 TEST_F(StorageTest, OpeningTwiceIsIdempotent) {

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Print run.sh's results as one table: per workload and system, the median
+over rounds of requests/s and of each latency percentile (each median taken on
+its own), the errors summed over rounds, the largest peak RSS seen, and the
+mnemod/redis ratio of the medians (requests/s and p99)."""
+import argparse
+import collections
+import statistics
+import sys
+
+WORKLOADS = {
+    "A": "append 1 event (500 B) to 1 of 1,000 sessions",
+    "B": "read newest 50 of 1,000 events",
+}
+
+
+def read_rows(path):
+    runs = collections.defaultdict(list)
+    with open(path) as results:
+        for line in results:
+            workload, system, _round, rps, p50, p99, p999, errors, rss = line.split("\t")
+            runs[(workload, system)].append(
+                {"rps": float(rps), "p50": int(p50), "p99": int(p99), "p999": int(p999),
+                 "errors": int(errors), "rss": int(rss)})
+    return runs
+
+
+def medians(rounds):
+    row = {key: statistics.median(r[key] for r in rounds) for key in ("rps", "p50", "p99", "p999")}
+    row["errors"] = sum(r["errors"] for r in rounds)
+    row["rss"] = max(r["rss"] for r in rounds)
+    row["rounds"] = len(rounds)
+    return row
+
+
+def ms(microseconds):
+    return "%.3f" % (microseconds / 1000)
+
+
+def print_table(runs, args):
+    header = ("workload", "system", "req/s", "p50 ms", "p99 ms", "p99.9 ms", "errors", "peak RSS MiB",
+              "req/s ratio", "p99 ratio")
+    lines = [header]
+    for workload in sorted({w for w, _ in runs}):
+        redis = medians(runs[(workload, "redis")]) if (workload, "redis") in runs else None
+        for system in ("redis", "mnemod"):
+            if (workload, system) not in runs:
+                continue
+            row = medians(runs[(workload, system)])
+            ratio_rps = ratio_p99 = ""
+            if system == "mnemod" and redis:
+                ratio_rps = "%.2f" % (row["rps"] / redis["rps"])
+                ratio_p99 = "%.2f" % (row["p99"] / max(redis["p99"], 1))
+            lines.append((workload, system, "%.0f" % row["rps"], ms(row["p50"]), ms(row["p99"]),
+                          ms(row["p999"]), str(row["errors"]), "%.1f" % (row["rss"] / 1024),
+                          ratio_rps, ratio_p99))
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    for line in lines:
+        print("  ".join(cell.rjust(width) for cell, width in zip(line, widths)))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results")
+    parser.add_argument("--seconds", type=int, required=True)
+    parser.add_argument("--connections", type=int, required=True)
+    parser.add_argument("--read-sessions", type=int, required=True)
+    args = parser.parse_args()
+    runs = read_rows(args.results)
+    rounds = max(len(r) for r in runs.values())
+    print("\nmnemod (memory backend) vs redis-server, %d connections, ~%d s per run, median of %d rounds"
+          % (args.connections, args.seconds, rounds))
+    print("A: %s" % WORKLOADS["A"])
+    print("B: %s; %d sessions pre-filled (N in 1..%d)" % (WORKLOADS["B"], args.read_sessions, args.read_sessions))
+    print("ratios are mnemod/redis: req/s above 1 is faster, p99 below 1 is faster\n")
+    print_table(runs, args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,201 @@
+#include "harness.h"
+
+#include "storage/plugin_loader.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+
+namespace mnemo::testing {
+
+simdjson::dom::element Reply::json() const {
+    if (!parsed_) {
+        parser_ = std::make_shared<simdjson::dom::parser>();
+        auto error = parser_->parse(body).get(root_);
+        EXPECT_EQ(error, simdjson::SUCCESS) << "body is not JSON: " << body;
+        parsed_ = true;
+    }
+    return root_;
+}
+
+namespace {
+simdjson::dom::element at(const Reply& reply, std::string_view pointer) {
+    simdjson::dom::element value;
+    auto error = reply.json().at_pointer(pointer).get(value);
+    EXPECT_EQ(error, simdjson::SUCCESS) << "no " << pointer << " in " << reply.body;
+    return value;
+}
+}  // namespace
+
+int64_t Reply::integer(std::string_view pointer) const {
+    int64_t out = -999999;
+    EXPECT_EQ(at(*this, pointer).get_int64().get(out), simdjson::SUCCESS) << pointer << " in " << body;
+    return out;
+}
+
+std::string Reply::string(std::string_view pointer) const {
+    std::string_view out;
+    EXPECT_EQ(at(*this, pointer).get_string().get(out), simdjson::SUCCESS) << pointer << " in " << body;
+    return std::string(out);
+}
+
+bool Reply::boolean(std::string_view pointer) const {
+    bool out = false;
+    EXPECT_EQ(at(*this, pointer).get_bool().get(out), simdjson::SUCCESS) << pointer << " in " << body;
+    return out;
+}
+
+bool Reply::is_null(std::string_view pointer) const { return at(*this, pointer).is_null(); }
+
+bool Reply::has(std::string_view pointer) const {
+    simdjson::dom::element value;
+    return json().at_pointer(pointer).get(value) == simdjson::SUCCESS;
+}
+
+size_t Reply::size(std::string_view pointer) const {
+    simdjson::dom::array array;
+    EXPECT_EQ(at(*this, pointer).get_array().get(array), simdjson::SUCCESS) << pointer << " in " << body;
+    return array.size();
+}
+
+std::string Reply::header(std::string_view name) const {
+    for (const auto& [key, value] : headers) {
+        if (key.size() == name.size() && std::equal(key.begin(), key.end(), name.begin(), [](char a, char b) {
+                return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+            })) {
+            return value;
+        }
+    }
+    return "";
+}
+
+std::string Reply::raw(std::string_view pointer) const { return simdjson::minify(at(*this, pointer)); }
+
+namespace {
+
+std::string options_for(const std::string& backend, const std::string& dir) {
+    if (backend == "sqlite") return R"({"path":")" + dir + R"(/mnemo.db","synchronous":"normal","readers":2})";
+    return "{}";
+}
+
+}  // namespace
+
+Harness::Harness(const std::string& backend, const std::string& extra_yaml) : clock_(1'790'000'000'000'000) {
+    uv_loop_init(&loop_);
+    char tmpl[] = "/tmp/mnemo-conformance-XXXXXX";
+    data_dir_ = ::mkdtemp(tmpl);
+    std::string yaml = "storage:\n  plugin: " + backend + "\n" + extra_yaml;
+    auto loaded = config::load_string(yaml, "conformance.yaml", data_dir_);
+    if (!loaded.config) {
+        ADD_FAILURE() << "config: " << (loaded.errors.empty() ? "?" : loaded.errors.front());
+        return;
+    }
+    auto plugin = storage::load_plugin(backend, MNEMO_BUILD_PLUGIN_DIR);
+    if (!plugin.plugin) {
+        ADD_FAILURE() << plugin.error;
+        return;
+    }
+    std::string error;
+    backend_ = storage::Backend::open(std::move(plugin.plugin), options_for(backend, data_dir_), &error);
+    if (!backend_) {
+        ADD_FAILURE() << error;
+        return;
+    }
+    api_ = std::make_unique<api::Api>(&loop_, *backend_, loaded.config, clock_, metrics_);
+}
+
+Harness::~Harness() {
+    api_.reset();
+    uv_run(&loop_, UV_RUN_DEFAULT);
+    backend_.reset();
+    uv_loop_close(&loop_);
+    std::filesystem::remove_all(data_dir_);
+}
+
+Reply Harness::call(const std::string& method, const std::string& path, const std::string& body,
+                    std::vector<std::pair<std::string, std::string>> headers) {
+    Reply reply;
+    if (!api_) return reply;
+    net::Request request;
+    request.method = method;
+    request.target = path;
+    auto q = path.find('?');
+    request.path = path.substr(0, q);
+    request.query = q == std::string::npos ? "" : path.substr(q + 1);
+    request.body = body;
+    request.request_id = "test";
+    for (auto& [name, value] : headers) request.headers.emplace_back(name, value);
+    bool answered = false;
+    api_->handle(std::move(request), [&](net::Response&& response) {
+        reply.status = response.status;
+        reply.body = std::move(response.body);
+        reply.headers = std::move(response.headers);
+        answered = true;
+    });
+    while (!answered) uv_run(&loop_, UV_RUN_ONCE);
+    return reply;
+}
+
+void Conformance::create(const std::string& id, const std::string& body_extra) {
+    std::string body = R"({"id":")" + id + "\"" + (body_extra.empty() ? "" : "," + body_extra) + "}";
+    auto reply = h->post(sessions(), body);
+    ASSERT_EQ(reply.status, 201) << reply.body;
+}
+
+Reply Conformance::append(const std::string& id, const std::string& events_json, const std::string& extra) {
+    auto reply = h->post(session(id) + "/events",
+                         R"({"events":)" + events_json + (extra.empty() ? "" : "," + extra) + "}");
+    EXPECT_EQ(reply.status, 200) << reply.body;
+    return reply;
+}
+
+Reply Conformance::say(const std::string& id, const std::string& text, const std::string& author) {
+    return append(id, R"([{"author":")" + author + R"(","content":{"text":")" + text + R"("}}])");
+}
+
+SessionSnapshot Conformance::snapshot(const std::string& id, const std::string& app, const std::string& user) {
+    SessionSnapshot out;
+    auto reply = h->get(session(id, app, user) + "?num_recent_events=0");
+    EXPECT_EQ(reply.status, 200) << reply.body;
+    if (reply.status != 200) return out;
+    out.version = reply.integer("/session/version");
+    out.event_count = reply.integer("/session/event_count");
+    out.state = reply.raw("/session/state");
+    out.usage = reply.raw("/session/usage");
+    return out;
+}
+
+void Conformance::expect_unchanged(const std::string& id, const SessionSnapshot& before) {
+    auto after = snapshot(id);
+    EXPECT_EQ(after.version, before.version) << "version changed after a rejected request";
+    EXPECT_EQ(after.event_count, before.event_count) << "event_count changed after a rejected request";
+    EXPECT_EQ(after.state, before.state) << "state changed after a rejected request";
+    EXPECT_EQ(after.usage, before.usage) << "usage changed after a rejected request";
+}
+
+void expect_error(const Reply& reply, int status, const std::string& code) {
+    EXPECT_EQ(reply.status, status) << reply.body;
+    if (reply.status < 400) return;
+    EXPECT_EQ(reply.error_code(), code) << reply.body;
+    EXPECT_FALSE(reply.string("/error/message").empty()) << reply.body;
+    simdjson::dom::object details;
+    EXPECT_EQ(reply.json().at_pointer("/error/details").get_object().get(details), simdjson::SUCCESS)
+        << "error.details is not an object: " << reply.body;
+}
+
+std::vector<std::string> backends_under_test() {
+    const char* env = std::getenv("MNEMO_CONFORMANCE_BACKENDS");
+    std::string list = env ? env : "memory,sqlite";
+    std::vector<std::string> out;
+    size_t start = 0;
+    while (start < list.size()) {
+        size_t comma = list.find(',', start);
+        out.push_back(list.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return out;
+}
+
+}  // namespace mnemo::testing

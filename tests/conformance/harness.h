@@ -1,0 +1,111 @@
+// The conformance harness: one in-process mnemod API (router, handlers,
+// core, a real storage plugin) driven by HTTP-shaped calls, without
+// sockets. Every backend runs the same suite through it.
+#pragma once
+
+#include "api/api.h"
+#include "config/config.h"
+#include "core/clock.h"
+#include "observability/metrics.h"
+#include "storage/backend.h"
+
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mnemo::testing {
+
+struct Reply {
+    int status = 0;
+    std::string body;
+    std::vector<std::pair<std::string, std::string>> headers;
+
+    // Parsed body; fails the test when it is not JSON.
+    simdjson::dom::element json() const;
+    int64_t integer(std::string_view pointer) const;
+    std::string string(std::string_view pointer) const;
+    bool boolean(std::string_view pointer) const;
+    bool is_null(std::string_view pointer) const;
+    bool has(std::string_view pointer) const;
+    size_t size(std::string_view pointer) const;  // array length
+    std::string raw(std::string_view pointer) const;  // minified JSON of the value
+    std::string error_code() const { return string("/error/code"); }
+    // A response header's value, "" when absent (name compared case-insensitively).
+    std::string header(std::string_view name) const;
+
+private:
+    mutable std::shared_ptr<simdjson::dom::parser> parser_;
+    mutable simdjson::dom::element root_;
+    mutable bool parsed_ = false;
+};
+
+class Harness {
+public:
+    // `backend`: plugin name; `extra_yaml`: config text merged under the defaults.
+    Harness(const std::string& backend, const std::string& extra_yaml = "");
+    ~Harness();
+
+    Reply call(const std::string& method, const std::string& path, const std::string& body = "",
+               std::vector<std::pair<std::string, std::string>> headers = {});
+    Reply get(const std::string& path) { return call("GET", path); }
+    Reply post(const std::string& path, const std::string& body) { return call("POST", path, body); }
+    Reply put(const std::string& path, const std::string& body) { return call("PUT", path, body); }
+    Reply patch(const std::string& path, const std::string& body) { return call("PATCH", path, body); }
+    Reply del(const std::string& path) { return call("DELETE", path); }
+
+    core::ManualClock& clock() { return clock_; }
+
+private:
+    uv_loop_t loop_{};
+    std::string data_dir_;
+    core::ManualClock clock_;
+    metrics::Registry metrics_;
+    std::unique_ptr<storage::Backend> backend_;
+    std::unique_ptr<api::Api> api_;
+};
+
+// What "nothing changed" compares after a rejected request.
+struct SessionSnapshot {
+    int64_t version = -1;
+    int64_t event_count = -1;
+    std::string state;  // minified merged state
+    std::string usage;  // minified usage
+};
+
+// The base of every parameterised conformance test: GetParam() is the backend.
+class Conformance : public ::testing::TestWithParam<std::string> {
+protected:
+    void SetUp() override { h = std::make_unique<Harness>(GetParam()); }
+    // Restarts the API with `extra_yaml` merged into the config (fresh data).
+    void reconfigure(const std::string& extra_yaml) {
+        h.reset();
+        h = std::make_unique<Harness>(GetParam(), extra_yaml);
+    }
+    std::unique_ptr<Harness> h;
+
+    static std::string sessions(const std::string& app = "shop", const std::string& user = "u1") {
+        return "/v1/apps/" + app + "/users/" + user + "/sessions";
+    }
+    static std::string session(const std::string& id, const std::string& app = "shop", const std::string& user = "u1") {
+        return sessions(app, user) + "/" + id;
+    }
+    // Creates session `id` and checks the 201.
+    void create(const std::string& id, const std::string& body_extra = "");
+    // Appends a batch and checks the 200; returns the reply.
+    Reply append(const std::string& id, const std::string& events_json, const std::string& extra = "");
+    // Appends one event {"author":"user","content":{"text": text}} (and an id when given).
+    Reply say(const std::string& id, const std::string& text, const std::string& author = "user");
+    SessionSnapshot snapshot(const std::string& id, const std::string& app = "shop", const std::string& user = "u1");
+    // Checks that `id` still answers with `before`'s version, event_count, state and usage.
+    void expect_unchanged(const std::string& id, const SessionSnapshot& before);
+};
+
+// Checks status, error.code, a non-empty error.message and an object error.details.
+void expect_error(const Reply& reply, int status, const std::string& code);
+
+std::vector<std::string> backends_under_test();
+
+}  // namespace mnemo::testing

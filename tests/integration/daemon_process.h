@@ -1,0 +1,97 @@
+/*
+ * daemon_process.h -- the real mnemod binary, started and stopped by a test.
+ *
+ * Owns one daemon process and its scratch directory: writes mnemod.yaml
+ * from a template (placeholders @PORT@, @DIR@, @PLUGIN_DIR@, @SOCKET@),
+ * picks a free loopback port, fork/execs MNEMO_BUILD_DIR/daemon/mnemod with
+ * --config, captures its stderr to a file, waits (bounded) until /healthz
+ * answers, and on destruction sends SIGTERM and reaps it (SIGKILL after a
+ * bound). Also runs mnemod to completion for the start-up tests
+ * (--check-config, refused plugins) and returns exit code and output.
+ */
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mnemo::integration {
+
+std::string mnemod_binary();
+std::string build_plugin(const std::string& name);  // MNEMO_BUILD_PLUGIN_DIR/mnemo_<name>.so
+bool file_exists(const std::string& path);
+
+// A scratch directory, removed with everything in it on destruction.
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const std::string& path() const { return path_; }
+    std::string write(const std::string& name, const std::string& text) const;  // returns the file's path
+
+private:
+    std::string path_;
+};
+
+struct RunResult {
+    int exit_code = -1;  // -1: killed by a signal or did not finish within the bound
+    std::string out;
+    std::string err;
+};
+
+// Runs mnemod with args to completion (killed after wait); for start-up and --check-config tests.
+RunResult run_mnemod(const std::vector<std::string>& args,
+                     std::chrono::milliseconds wait = std::chrono::milliseconds(20000));
+
+// A free loopback TCP port: bind port 0, read it, close.
+int pick_free_port();
+
+// The config most tests use: memory storage, one TCP listener. server_lines are more keys of the
+// server: section, each "  key: value\n"; sections are further top-level YAML sections.
+std::string base_config(const std::string& server_lines = "", const std::string& sections = "");
+
+class DaemonProcess {
+public:
+    // yaml_template is written to <dir>/mnemod.yaml after the placeholders are replaced.
+    explicit DaemonProcess(std::string yaml_template);
+    ~DaemonProcess();
+    DaemonProcess(const DaemonProcess&) = delete;
+    DaemonProcess& operator=(const DaemonProcess&) = delete;
+
+    // Forks mnemod and waits until /healthz answers 200; false with *error (and the log) otherwise.
+    bool start(std::string* error);
+    int port() const { return port_; }
+    pid_t pid() const { return pid_; }
+    const std::string& dir() const { return dir_.path(); }
+    std::string socket_path() const { return dir_.path() + "/api.sock"; }
+    std::string config_path() const { return dir_.path() + "/mnemod.yaml"; }
+    // Replaces the config file (same placeholders) without signalling.
+    void rewrite_config(const std::string& yaml_template);
+
+    void send_signal(int signal) const;
+    // The exit code once the process ends within wait; nullopt if still running or killed by a signal.
+    std::optional<int> wait_exit(std::chrono::milliseconds wait);
+    bool running();
+    std::string log() const;  // everything mnemod wrote to stderr so far
+    // Waits (bounded) until the log has `text` at least `occurrences` times.
+    bool wait_for_log(const std::string& text, std::chrono::milliseconds wait, size_t occurrences = 1) const;
+    // SIGTERM, then SIGKILL after a bound; idempotent.
+    void stop();
+
+private:
+    std::string expand(const std::string& yaml_template) const;
+
+    TempDir dir_;
+    std::string yaml_template_;
+    int port_ = 0;
+    pid_t pid_ = -1;
+    bool reaped_ = false;
+    std::optional<int> exit_code_;  // set when reaped after a normal exit
+};
+
+}  // namespace mnemo::integration

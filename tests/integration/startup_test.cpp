@@ -1,0 +1,89 @@
+// Start-up: --check-config, and the plugin refusals that must exit 78 with a useful message.
+#include "fixture.h"
+
+#include <gmock/gmock.h>
+
+namespace mnemo::integration {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr int kExitConfig = 78;
+
+std::string memory_config() {
+    return "server:\n"
+           "  listen: [\"127.0.0.1:7420\"]\n"
+           "storage:\n"
+           "  plugin: memory\n";
+}
+
+std::string plugin_config(const std::string& plugin) {
+    return "server:\n"
+           "  listen: [\"127.0.0.1:" + std::to_string(pick_free_port()) + "\"]\n"
+           "storage:\n"
+           "  plugin: " + plugin + "\n";
+}
+
+TEST(Startup, CheckConfigAcceptsAGoodFile) {
+    TempDir dir;
+    auto path = dir.write("mnemod.yaml", memory_config());
+    auto result = run_mnemod({"--check-config", "--config", path});
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+}
+
+TEST(Startup, CheckConfigRejectsABadFileWithLineColumnAndKeyPath) {
+    TempDir dir;
+    auto path = dir.write("mnemod.yaml", memory_config() + "  optins: {}\n");
+    auto result = run_mnemod({"--check-config", "--config", path});
+    EXPECT_EQ(result.exit_code, kExitConfig);
+    EXPECT_THAT(result.err, HasSubstr("mnemod.yaml:5:3: storage.optins: "));
+    EXPECT_THAT(result.err, HasSubstr("options"));  // the suggestion
+}
+
+TEST(Startup, CheckConfigRejectsAWrongTypeWithItsKeyPath) {
+    TempDir dir;
+    auto path = dir.write("mnemod.yaml", memory_config() + "limits:\n  event_limit: many\n");
+    auto result = run_mnemod({"--check-config", "--config", path});
+    EXPECT_EQ(result.exit_code, kExitConfig);
+    EXPECT_THAT(result.err, HasSubstr("mnemod.yaml:6:16: limits.event_limit: "));
+}
+
+TEST(Startup, PluginWithWrongAbiVersionExits78NamingFileAndBothVersions) {
+    std::string plugin = build_plugin("bad_abi");
+    if (!file_exists(plugin)) GTEST_SKIP() << "fake plugin not built: " << plugin;
+    TempDir dir;
+    auto result = run_mnemod({"--config", dir.write("mnemod.yaml", plugin_config(plugin))});
+    EXPECT_EQ(result.exit_code, kExitConfig);
+    EXPECT_THAT(result.err, HasSubstr(plugin));
+    EXPECT_THAT(result.err, HasSubstr("ABI version 999"));
+    EXPECT_THAT(result.err, HasSubstr("ABI version 1"));
+}
+
+TEST(Startup, PluginWithoutEntrySymbolExits78NamingFileAndSymbol) {
+    std::string plugin = build_plugin("no_entry");
+    if (!file_exists(plugin)) GTEST_SKIP() << "fake plugin not built: " << plugin;
+    TempDir dir;
+    auto result = run_mnemod({"--config", dir.write("mnemod.yaml", plugin_config(plugin))});
+    EXPECT_EQ(result.exit_code, kExitConfig);
+    EXPECT_THAT(result.err, HasSubstr(plugin));
+    EXPECT_THAT(result.err, HasSubstr("mnemo_plugin_entry"));
+}
+
+TEST(Startup, MissingPluginFileExits78NamingIt) {
+    TempDir dir;
+    std::string missing = dir.path() + "/mnemo_nowhere.so";
+    auto result = run_mnemod({"--config", dir.write("mnemod.yaml", plugin_config(missing))});
+    EXPECT_EQ(result.exit_code, kExitConfig);
+    EXPECT_THAT(result.err, HasSubstr(missing));
+}
+
+TEST(Startup, UnknownPluginNameExits78) {
+    TempDir dir;
+    auto result = run_mnemod({"--config", dir.write("mnemod.yaml", plugin_config("nosuchbackend"))});
+    EXPECT_EQ(result.exit_code, kExitConfig);
+    EXPECT_THAT(result.err, HasSubstr("storage.plugin"));
+    EXPECT_THAT(result.err, HasSubstr("nosuchbackend"));
+}
+
+}  // namespace
+}  // namespace mnemo::integration

@@ -1,0 +1,66 @@
+#include "core/json_input.h"
+#include "core/state_delta.h"
+
+#include <gtest/gtest.h>
+
+namespace mnemo::core {
+namespace {
+
+std::string nested(int depth) { return std::string(static_cast<size_t>(depth), '[') + std::string(static_cast<size_t>(depth), ']'); }
+
+TEST(JsonInput, DepthSixtyFourAcceptedSixtyFiveRejected) {
+    EXPECT_FALSE(validate_json(nested(64)));
+    auto error = validate_json(nested(65));
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->code, ErrorCode::InvalidArgument);
+    EXPECT_EQ(error->message, "request body nests deeper than 64 levels");
+}
+
+TEST(JsonInput, MalformedJsonNamesTheProblem) {
+    auto error = validate_json(R"({"a": [1,,2]})");
+    ASSERT_TRUE(error);
+    EXPECT_NE(error->message.find("not valid JSON"), std::string::npos);
+}
+
+TEST(StateDelta, SplitsScopesAndStripsTempFromStoredDelta) {
+    std::string body = R"({"state_delta": {"cart": 2, "app:promo": null, "user:lang": "de", "temp:draft": "x"}})";
+    ParsedBody parsed;
+    ASSERT_FALSE(parse_body(body, parsed));
+    od::value value = parsed.document["state_delta"];
+    DecodedDelta delta;
+    ASSERT_FALSE(decode_delta(value, "state_delta", true, MNEMO_SCOPE_SESSION, delta));
+    ASSERT_EQ(delta.changes.size(), 4u);
+    EXPECT_EQ(delta.changes[0].scope, MNEMO_SCOPE_SESSION);
+    EXPECT_EQ(delta.changes[1].scope, MNEMO_SCOPE_APP);
+    EXPECT_FALSE(delta.changes[1].value_json);  // null deletes
+    EXPECT_EQ(delta.changes[2].scope, MNEMO_SCOPE_USER);
+    EXPECT_EQ(delta.changes[2].key, "lang");
+    EXPECT_EQ(delta.changes[3].scope, kScopeTemp);
+    EXPECT_EQ(delta.stored_json, R"({"cart":2,"app:promo":null,"user:lang":"de"})");
+    EXPECT_EQ(to_ops(delta.changes).size(), 3u);
+}
+
+TEST(StateDelta, KeepsRawBytesWhenNothingIsStripped) {
+    std::string body = R"({"state_delta": {"b" : [1,  2], "a":{"z":1,"y":2}}})";
+    ParsedBody parsed;
+    ASSERT_FALSE(parse_body(body, parsed));
+    od::value value = parsed.document["state_delta"];
+    DecodedDelta delta;
+    ASSERT_FALSE(decode_delta(value, "state_delta", true, MNEMO_SCOPE_SESSION, delta));
+    EXPECT_EQ(delta.stored_json, R"({"b" : [1,  2], "a":{"z":1,"y":2}})");
+    EXPECT_EQ(delta.changes[0].value_json, "[1,  2]");
+}
+
+TEST(StateDelta, PrefixWithoutNameIsRejected) {
+    std::string body = R"({"state_delta": {"app:": 1}})";
+    ParsedBody parsed;
+    ASSERT_FALSE(parse_body(body, parsed));
+    od::value value = parsed.document["state_delta"];
+    DecodedDelta delta;
+    auto error = decode_delta(value, "state_delta", true, MNEMO_SCOPE_SESSION, delta);
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->message, "state_delta: state key 'app:' has no name after its prefix");
+}
+
+}  // namespace
+}  // namespace mnemo::core

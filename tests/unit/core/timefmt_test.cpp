@@ -1,0 +1,38 @@
+#include "core/timefmt.h"
+
+#include <gtest/gtest.h>
+
+namespace mnemo::core {
+namespace {
+
+TEST(TimeFormat, WritesUtcWithMicroseconds) {
+    EXPECT_EQ(format_rfc3339_us(1'700'000'000'123'456), "2023-11-14T22:13:20.123456Z");
+    EXPECT_EQ(format_rfc3339_us(0), "1970-01-01T00:00:00.000000Z");
+}
+
+TEST(TimeFormat, ParsesRfc3339WithOffsetsAndFractions) {
+    EXPECT_EQ(parse_timestamp_us("2023-11-14T22:13:20.123456Z"), 1'700'000'000'123'456);
+    EXPECT_EQ(parse_timestamp_us("2023-11-14T23:13:20+01:00"), 1'700'000'000'000'000);
+    EXPECT_EQ(parse_timestamp_us("2023-11-14T22:13:20.5Z"), 1'700'000'000'500'000);
+}
+
+TEST(TimeFormat, ParsesUnixSeconds) {
+    EXPECT_EQ(parse_timestamp_us("1700000000"), 1'700'000'000'000'000);
+    EXPECT_EQ(parse_timestamp_us("1700000000.25"), 1'700'000'000'250'000);
+}
+
+TEST(TimeFormat, RejectsGarbage) {
+    EXPECT_FALSE(parse_timestamp_us(""));
+    EXPECT_FALSE(parse_timestamp_us("yesterday"));
+    EXPECT_FALSE(parse_timestamp_us("2023-13-01T00:00:00Z"));
+    EXPECT_FALSE(parse_timestamp_us("2023-11-14T22:13:20"));  // no offset
+    EXPECT_FALSE(parse_timestamp_us("-5"));
+}
+
+TEST(TimeFormat, RoundTrips) {
+    int64_t us = 1'790'123'456'654'321;
+    EXPECT_EQ(parse_timestamp_us(format_rfc3339_us(us)), us);
+}
+
+}  // namespace
+}  // namespace mnemo::core

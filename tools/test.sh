@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what the tests need, builds mnemod twice (release with warnings as
+# errors, then ASan+UBSan) and runs every test with ctest in both builds.
+# Usage: tools/test.sh            (from the repository root)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools/install-deps.sh --test
+jobs=$(nproc)
+
+run_suite() {
+  local dir=$1; shift
+  cmake -S . -B "$dir" -DMNEMO_WERROR=ON "$@" >/dev/null
+  cmake --build "$dir" -j"$jobs"
+  ctest --test-dir "$dir" --output-on-failure --timeout 600
+}
+
+echo "== release build (RelWithDebInfo, -Werror)"
+run_suite build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+echo "== sanitizer build (ASan + UBSan)"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DMNEMO_SANITIZE=ON
