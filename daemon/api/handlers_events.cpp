@@ -26,15 +26,17 @@ void list_events(Api& api, CallPtr call) {
     in.after_seq = after_seq.value_or(0);
     in.roles = q.get("role");
     if (in.roles) {
+        // Every comma-separated element must be a role, an empty one ("user," or "") too.
         std::string_view rest = *in.roles;
-        while (!rest.empty()) {
+        while (true) {
             auto comma = rest.find(',');
             auto role = rest.substr(0, comma);
             if (!core::valid_role(role)) {
                 return api.fail(*call, core::invalid("role: unknown role '" + std::string(role) +
                                                      "'; use user, assistant, system, tool or summary"));
             }
-            rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+            if (comma == std::string_view::npos) break;
+            rest = rest.substr(comma + 1);
         }
     }
     api.run(call, [env = api.env(*call), in = std::move(in)] { return core::list_events(env, in); });

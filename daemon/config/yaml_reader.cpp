@@ -70,7 +70,9 @@ void for_each_entry(Context& ctx, const YAML::Node& node, const Place& place,
   if (!expect_kind(ctx, node, place, YAML::NodeType::Map, "a map")) return;
   std::set<std::string> seen;
   for (auto it = node.begin(); it != node.end(); ++it) {
-    const YAML::Node& key = it->first;
+    // Copies: the iterator hands out a temporary pair, references to it dangle.
+    const YAML::Node key = it->first;
+    const YAML::Node value = it->second;
     Place key_place = place_of(key, place.path, place.mark);
     if (!key.IsScalar()) {
       ctx.error(key_place, "expected a plain key name, got " + describe(key));
@@ -82,8 +84,8 @@ void for_each_entry(Context& ctx, const YAML::Node& node, const Place& place,
       continue;
     }
     // An empty value has no place of its own (its mark is the next token), so the key stands in.
-    Place value_place = it->second.IsNull() ? key_place : place_of(it->second, key_place.path, key_place.mark);
-    each({key.Scalar(), it->second, value_place, key_place});
+    Place value_place = value.IsNull() ? key_place : place_of(value, key_place.path, key_place.mark);
+    each({key.Scalar(), value, value_place, key_place});
   }
 }
 

@@ -1,5 +1,7 @@
 #include "errors.h"
 
+#include "scope.h"
+
 #include <cstdarg>
 #include <cstdio>
 
@@ -38,11 +40,10 @@ int check_version(mnemo_error* err, const mnemo_key& key, int has_expected, int6
 }
 
 int state_too_large(mnemo_error* err, const mnemo_key& key, int scope, int64_t bytes, int64_t max_bytes) {
-    const char* name = scope == MNEMO_SCOPE_APP ? "app" : scope == MNEMO_SCOPE_USER ? "user" : "session";
     return fail(err, MNEMO_E_TOO_LARGE,
                 "%s state of session %.*s/%.*s in app %.*s would be %lld bytes, over max_state_bytes %lld; "
                 "delete keys or raise limits.max_state_bytes",
-                name, MNEMO_STR_ARG(key.user), MNEMO_STR_ARG(key.session_id), MNEMO_STR_ARG(key.app),
+                scope_name(scope), MNEMO_STR_ARG(key.user), MNEMO_STR_ARG(key.session_id), MNEMO_STR_ARG(key.app),
                 static_cast<long long>(bytes), static_cast<long long>(max_bytes));
 }
 

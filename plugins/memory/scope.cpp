@@ -54,10 +54,6 @@ bool StateStage::apply_all_to(int scope, const mnemo_state_op* ops, size_t n_ops
     return true;
 }
 
-int64_t StateStage::staged_bytes(int scope) const {
-    return staged_[scope] ? staged_[scope]->bytes() : targets_[scope]->bytes;
-}
-
 int StateStage::over_limit(int64_t max_bytes, int64_t* bytes) const {
     if (max_bytes <= 0) return -1;
     for (int scope = MNEMO_SCOPE_SESSION; scope <= MNEMO_SCOPE_USER; ++scope) {

@@ -44,8 +44,6 @@ public:
     bool apply_all_to(int scope, const mnemo_state_op* ops, size_t n_ops);
     // The first scope over max_bytes (0: unlimited), or -1.
     int over_limit(int64_t max_bytes, int64_t* bytes) const;
-    int64_t staged_bytes(int scope) const;
-    bool touched(int scope) const { return staged_[scope].has_value(); }
     // Applies the changes; touched app/user scopes get expires_at = now + ttl.
     void commit(int64_t app_ttl_us, int64_t user_ttl_us);
 

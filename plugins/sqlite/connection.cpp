@@ -8,17 +8,21 @@ namespace {
 int status_of(int rc) {
     switch (rc & 0xff) {
         case SQLITE_BUSY:
-        case SQLITE_LOCKED: return MNEMO_E_BUSY;
+        case SQLITE_LOCKED:
+            return MNEMO_E_BUSY;
         case SQLITE_CONSTRAINT:
         case SQLITE_TOOBIG:
-        case SQLITE_RANGE: return MNEMO_E_INVALID;
+        case SQLITE_RANGE:
+            return MNEMO_E_INVALID;
         case SQLITE_IOERR:
         case SQLITE_FULL:
         case SQLITE_CANTOPEN:
         case SQLITE_READONLY:
         case SQLITE_PERM:
-        case SQLITE_NOTADB: return MNEMO_E_UNAVAILABLE;
-        default: return MNEMO_E_INTERNAL;
+        case SQLITE_NOTADB:
+            return MNEMO_E_UNAVAILABLE;
+        default:
+            return MNEMO_E_INTERNAL;
     }
 }
 
@@ -59,9 +63,9 @@ void Conn::apply_pragmas(const Options& options, Mode mode) {
     if (mode == Mode::ReadOnly) return;
     Query wal(*this, "PRAGMA journal_mode = WAL");
     if (!wal.step() || wal.text(0) != "wal")
-        throw StoreError(MNEMO_E_UNAVAILABLE,
-                         "sqlite database " + path_ + ": cannot switch to WAL mode (is the folder on a "
-                                                      "filesystem without shared memory support?)");
+        throw StoreError(MNEMO_E_UNAVAILABLE, "sqlite database " + path_ +
+                                                  ": cannot switch to WAL mode (is the folder on a "
+                                                  "filesystem without shared memory support?)");
 }
 
 void Conn::exec(const char* sql) {
@@ -74,20 +78,19 @@ void Conn::exec(const char* sql) {
 }
 
 void Conn::fail(int rc, std::string_view what) const {
-    throw StoreError(status_of(rc), "sqlite database " + path_ + ": " + std::string(what) + ": " +
-                                        sqlite3_errmsg(db_));
+    throw StoreError(status_of(rc), "sqlite database " + path_ + ": " + std::string(what) + ": " + sqlite3_errmsg(db_));
 }
 
 sqlite3_stmt* Conn::prepare(std::string_view sql) {
     sqlite3_stmt* stmt = nullptr;
-    int rc = sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt,
-                                nullptr);
+    int rc =
+        sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
     if (rc != SQLITE_OK) fail(rc, "preparing '" + std::string(sql) + "'");
     return stmt;
 }
 
 Conn::Cached& Conn::cached(std::string_view sql) {
-    auto found = cache_.find(std::string(sql));
+    auto found = cache_.find(sql);
     if (found != cache_.end()) return found->second;
     sqlite3_stmt* stmt = prepare(sql);
     return cache_.emplace(std::string(sql), Cached{stmt, false}).first->second;

@@ -11,6 +11,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -48,7 +49,12 @@ private:
 
     sqlite3* db_ = nullptr;
     std::string path_;
-    std::unordered_map<std::string, Cached> cache_;
+    // Looked up by the SQL text without copying it (heterogeneous lookup).
+    struct TextHash {
+        using is_transparent = void;
+        size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+    };
+    std::unordered_map<std::string, Cached, TextHash, std::equal_to<>> cache_;
 };
 
 // Borrows a cached statement (or prepares a private one when the cached one is

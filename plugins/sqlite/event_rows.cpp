@@ -29,28 +29,32 @@ void emit_event_row(const Query& row, Output& out) {
     out.event(event);
 }
 
-bool has_text(mnemo_str s) { return s.ptr && s.len > 0; }
+bool has_text(mnemo_str s) {
+    return s.ptr && s.len > 0;
+}
 
 }  // namespace
 
 void insert_event(Conn& conn, int64_t sid, int64_t seq, const mnemo_event& event) {
-    Query insert(conn,
-          "INSERT INTO events (sid, seq, id, id_from_client, invocation_id, author, role, content, state_delta, "
-          "usage, tool_calls, media, metadata, filter_key, timestamp_us, input_tokens, output_tokens, "
-          "cache_read_tokens, cache_write_tokens, total_tokens, cost_usd) "
-          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)");
+    Query insert(
+        conn,
+        "INSERT INTO events (sid, seq, id, id_from_client, invocation_id, author, role, content, state_delta, "
+        "usage, tool_calls, media, metadata, filter_key, timestamp_us, input_tokens, output_tokens, "
+        "cache_read_tokens, cache_write_tokens, total_tokens, cost_usd) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)");
     insert.args(sid, seq, event.id, event.id_from_client ? 1 : 0, event.invocation_id, event.author, event.role,
-              event.content_json, event.state_delta_json, event.usage_json, event.tool_calls_json, event.media_json,
-              event.metadata_json, event.filter_key.ptr ? event.filter_key : str(""), event.timestamp_us,
-              event.usage.input_tokens, event.usage.output_tokens, event.usage.cache_read_tokens,
-              event.usage.cache_write_tokens, event.usage.total_tokens, event.usage.cost_usd);
+                event.content_json, event.state_delta_json, event.usage_json, event.tool_calls_json, event.media_json,
+                event.metadata_json, event.filter_key.ptr ? event.filter_key : str(""), event.timestamp_us,
+                event.usage.input_tokens, event.usage.output_tokens, event.usage.cache_read_tokens,
+                event.usage.cache_write_tokens, event.usage.total_tokens, event.usage.cost_usd);
     try {
         insert.run();
     } catch (const StoreError& e) {
         // The only constraint an insert can break: a visible event holds the id.
         if (e.code() != MNEMO_E_INVALID) throw;
-        throw StoreError(MNEMO_E_INVALID, "event id " + text(event.id) + " is given twice to one session; ids must "
-                                                                         "be unique among its visible events");
+        throw StoreError(MNEMO_E_INVALID, "event id " + text(event.id) +
+                                              " is given twice to one session; ids must "
+                                              "be unique among its visible events");
     }
 }
 
@@ -101,7 +105,7 @@ void emit_events(Conn& conn, int64_t sid, const mnemo_event_filter& filter, int6
     EventQueryShape shape;
     shape.include_deleted = filter.include_deleted != 0;
     shape.after_ts = filter.after_ts_us != 0;
-    shape.roles = filter.roles.ptr != nullptr;
+    shape.roles = has_text(filter.roles);
     shape.filter_key = has_text(filter.filter_key);
     shape.num_recent = filter.num_recent > 0;
     Query rows(conn, event_select_sql(shape));

@@ -21,6 +21,8 @@ struct Migration {
 //  - events: visible rows (deleted_at = 0) have their own partial indexes so
 //    reading the newest N, evicting the oldest and client-id lookups never
 //    touch soft-deleted rows; a client id is unique among visible events only.
+//    events_deleted lets a purge sweep find old soft-deleted (rewound,
+//    replaced) rows without scanning.
 //  - app and user scopes have a row in state_scopes holding their TTL and size.
 inline constexpr const char* kSchemaV1 = R"sql(
 CREATE TABLE sessions (
@@ -80,6 +82,7 @@ CREATE TABLE events (
 );
 CREATE INDEX events_visible ON events (sid, seq) WHERE deleted_at = 0;
 CREATE UNIQUE INDEX events_client_id ON events (sid, id) WHERE deleted_at = 0;
+CREATE INDEX events_deleted ON events (deleted_at) WHERE deleted_at > 0;
 
 CREATE TABLE session_state (
   sid INTEGER NOT NULL,

@@ -4,9 +4,20 @@
 #include "state_rows.h"
 
 #include <limits>
+#include <string_view>
+#include <unordered_set>
 
 namespace mnemo::sqlite {
 namespace {
+
+void reject_duplicate_ids(const mnemo_append_req& req) {
+    std::unordered_set<std::string_view> seen;
+    for (size_t i = 0; i < req.n_events; ++i) {
+        if (seen.insert(view(req.events[i].id)).second) continue;
+        throw StoreError(MNEMO_E_INVALID,
+                         "event id " + text(req.events[i].id) + " appears twice in one batch for " + describe(req.key));
+    }
+}
 
 SessionMeta session_for_append(Conn& conn, const mnemo_append_req& req, AppendOutcome& outcome) {
     std::optional<SessionMeta> found = find_session(conn, req.key);
@@ -36,8 +47,8 @@ bool answer_retry(Conn& conn, const SessionMeta& meta, const mnemo_append_req& r
     if (stored == 0) return false;
     if (stored != req.n_events)
         throw StoreError(MNEMO_E_CONFLICT, "the batch mixes " + std::to_string(stored) +
-                                               " already stored event ids with new events in " +
-                                               describe(req.key) + "; send the new events alone");
+                                               " already stored event ids with new events in " + describe(req.key) +
+                                               "; send the new events alone");
     outcome.retried = true;
     outcome.version = meta.version;
     return true;
@@ -74,27 +85,30 @@ int64_t apply_event_limit(Conn& conn, SessionMeta& meta, int64_t event_limit) {
 }  // namespace
 
 void events_append(Conn& conn, const mnemo_append_req& req, AppendOutcome& outcome, Output& out) {
+    reject_duplicate_ids(req);
     SessionMeta meta = session_for_append(conn, req, outcome);
+    // A retry is answered before the version check: its first attempt moved
+    // the version on.
+    if (answer_retry(conn, meta, req, outcome)) return;
     check_version(meta, req.has_expected_version, req.expected_version, req.key);
+    store_events(conn, meta, req.events, req.n_events, &outcome);
+    for (size_t i = 0; i < req.n_events; ++i) add_usage(meta.usage, req.events[i].usage);
     StateTarget target{&meta, req.key.app, req.key.user};
-    if (!answer_retry(conn, meta, req, outcome)) {
-        store_events(conn, meta, req.events, req.n_events, &outcome);
-        for (size_t i = 0; i < req.n_events; ++i) add_usage(meta.usage, req.events[i].usage);
-        StateWriter state(conn, target, req.now_us);
-        state.apply(req.state_ops, req.n_state_ops);
-        state.finish(req.max_state_bytes, req.app_state_ttl_us, req.user_state_ttl_us);
-        outcome.evicted = apply_event_limit(conn, meta, req.event_limit);
-        mark_written(meta, req.now_us);
-        save_session(conn, meta);
-        outcome.version = meta.version;
-    }
+    StateWriter state(conn, target, req.now_us);
+    state.apply(req.state_ops, req.n_state_ops);
+    state.finish(req.max_state_bytes, req.app_state_ttl_us, req.user_state_ttl_us);
+    outcome.evicted = apply_event_limit(conn, meta, req.event_limit);
+    mark_written(meta, req.now_us);
+    save_session(conn, meta);
+    outcome.version = meta.version;
     if (req.want_state) emit_merged_state(conn, target, req.now_us, out);
 }
 
 void events_list(Conn& conn, const mnemo_events_list_req& req, Output& out) {
     SessionMeta meta = require_live(conn, req.key, req.now_us);
     int64_t floor_seq = 0;
-    if (req.filter.from_checkpoint) floor_seq = latest_summary(conn, meta.sid, req.filter.filter_key, nullptr).value_or(0);
+    if (req.filter.from_checkpoint)
+        floor_seq = latest_summary(conn, meta.sid, req.filter.filter_key, nullptr).value_or(0);
     emit_events(conn, meta.sid, req.filter, floor_seq, out);
 }
 

@@ -26,14 +26,11 @@ void session_get(Conn& conn, const mnemo_session_get_req& req, Output& out) {
     emit_merged_state(conn, StateTarget{&meta, req.key.app, req.key.user}, req.now_us, out);
     if (!req.with_events) return;
     int64_t floor_seq = 0;
-    if (req.filter.from_checkpoint)
-        floor_seq = latest_summary(conn, meta.sid, req.filter.filter_key, &out).value_or(0);
+    if (req.filter.from_checkpoint) floor_seq = latest_summary(conn, meta.sid, req.filter.filter_key, &out).value_or(0);
     emit_events(conn, meta.sid, req.filter, floor_seq, out);
 }
 
 void session_list(Conn& conn, const mnemo_session_list_req& req, Output& out) {
-    if (req.limit <= 0)
-        throw StoreError(MNEMO_E_INVALID, "listing sessions needs a positive limit, got " + std::to_string(req.limit));
     constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
     bool first_page = req.cursor_updated_at_us == 0;
     Query rows(conn, req.user.ptr ? kListUserSessionsSql : kListAppSessionsSql);
@@ -41,7 +38,7 @@ void session_list(Conn& conn, const mnemo_session_list_req& req, Output& out) {
     rows.args(req.app, req.user.ptr ? req.user : str(""), req.now_us,
               req.active_within_us > 0 ? req.now_us - req.active_within_us : kMin,
               first_page ? std::numeric_limits<int64_t>::max() : req.cursor_updated_at_us,
-              first_page ? str("") : req.cursor_id, req.limit);
+              first_page ? str("") : req.cursor_id, req.limit > 0 ? req.limit : int64_t{-1});
     while (rows.step()) emit_session_row(rows, out);
 }
 

@@ -12,7 +12,9 @@ void emit_summary_row(const Query& row, Output& out) {
     out.summary(summary);
 }
 
-mnemo_str or_empty(mnemo_str s) { return s.ptr ? s : str(""); }
+mnemo_str or_empty(mnemo_str s) {
+    return s.ptr ? s : str("");
+}
 
 }  // namespace
 
@@ -34,12 +36,13 @@ void summary_put(Conn& conn, const mnemo_summary_put_req& req, Output& out) {
     int64_t up_to_seq = req.up_to_seq != 0 ? req.up_to_seq : meta.last_seq;
     if (up_to_seq < from_seq || up_to_seq > meta.last_seq)
         throw StoreError(MNEMO_E_INVALID, "summary up_to_seq " + std::to_string(up_to_seq) + " of " +
-                                              describe(req.key) + " must be within " + std::to_string(from_seq) +
-                                              ".." + std::to_string(meta.last_seq) +
+                                              describe(req.key) + " must be within " + std::to_string(from_seq) + ".." +
+                                              std::to_string(meta.last_seq) +
                                               " (after the previous summary, at most the last seq)");
-    int64_t covered = req.events_covered >= 0 ? req.events_covered
-                                              : count_visible(conn, meta.sid, filter_key, from_seq, up_to_seq);
-    mnemo_summary summary{filter_key, or_empty(req.text), from_seq, up_to_seq, covered, req.now_us, or_empty(req.source)};
+    int64_t covered =
+        req.events_covered >= 0 ? req.events_covered : count_visible(conn, meta.sid, filter_key, from_seq, up_to_seq);
+    mnemo_summary summary{filter_key, or_empty(req.text),  from_seq, up_to_seq, covered,
+                          req.now_us, or_empty(req.source)};
     Query(conn,
           "INSERT INTO summaries (sid, filter_key, up_to_seq, from_seq, events_covered, text, created_at, source) "
           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")

@@ -31,11 +31,9 @@ Db open_scratch() {
 }
 
 Stmt entries_of(sqlite3* db, std::string_view json) {
-    const char* sql =
-        "SELECT j.key, j.type, j.atom FROM json_each(?1) AS j WHERE json_type(?1) = 'object'";
+    const char* sql = "SELECT j.key, j.type, j.atom FROM json_each(?1) AS j WHERE json_type(?1) = 'object'";
     sqlite3_stmt* stmt = nullptr;
-    if (sqlite3_prepare_v2(db, "SELECT json_valid(?1) AND json_type(?1) = 'object'", -1, &stmt, nullptr) !=
-        SQLITE_OK)
+    if (sqlite3_prepare_v2(db, "SELECT json_valid(?1) AND json_type(?1) = 'object'", -1, &stmt, nullptr) != SQLITE_OK)
         refuse(sqlite3_errmsg(db));
     Stmt check(stmt, &sqlite3_finalize);
     sqlite3_bind_text(stmt, 1, json.data(), static_cast<int>(json.size()), SQLITE_STATIC);

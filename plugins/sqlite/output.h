@@ -55,8 +55,8 @@ public:
     T view() const {
         T row = plain_;
         for (size_t i = 0; i < N; ++i)
-            row.*(*fields_)[i] = strings_[i] ? mnemo_str{strings_[i]->data(), strings_[i]->size()}
-                                             : mnemo_str{nullptr, 0};
+            row.*(*fields_)[i] =
+                strings_[i] ? mnemo_str{strings_[i]->data(), strings_[i]->size()} : mnemo_str{nullptr, 0};
         return row;
     }
 

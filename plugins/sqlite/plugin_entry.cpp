@@ -57,14 +57,16 @@ int op_open(const char* options_json, mnemo_backend** out, mnemo_error* err) {
     return guarded(err, [&] { *out = new mnemo_backend(parse_options(options_json)); });
 }
 
-void op_close(mnemo_backend* backend) { delete backend; }
+void op_close(mnemo_backend* backend) {
+    delete backend;
+}
 
 int op_ping(mnemo_backend* backend, mnemo_error* err) {
     return guarded(err, [&] { backend->store.ping(); });
 }
 
-int op_append(mnemo_backend* backend, const mnemo_append_req* req, mnemo_append_result* result,
-              const mnemo_sink* sink, mnemo_error* err) {
+int op_append(mnemo_backend* backend, const mnemo_append_req* req, mnemo_append_result* result, const mnemo_sink* sink,
+              mnemo_error* err) {
     return guarded(err, [&] {
         AppendOutcome outcome;
         backend->store.write(sink, [&](Conn& conn, Output& out) {
@@ -114,14 +116,12 @@ const mnemo_storage_ops kOps = {
 };
 
 const mnemo_plugin kPlugin = {
-    MNEMO_PLUGIN_ABI_VERSION,
-    "sqlite",
-    "0.1.0",
-    MNEMO_CAP_PERSISTENT | MNEMO_CAP_SOFT_DELETE,
-    &kOps,
+    MNEMO_PLUGIN_ABI_VERSION, "sqlite", "0.1.0", MNEMO_CAP_PERSISTENT | MNEMO_CAP_SOFT_DELETE, &kOps,
 };
 
 }  // namespace
 }  // namespace mnemo::sqlite
 
-extern "C" MNEMO_PLUGIN_EXPORT const mnemo_plugin* mnemo_plugin_entry(void) { return &mnemo::sqlite::kPlugin; }
+extern "C" MNEMO_PLUGIN_EXPORT const mnemo_plugin* mnemo_plugin_entry(void) {
+    return &mnemo::sqlite::kPlugin;
+}

@@ -5,7 +5,8 @@
 namespace mnemo::sqlite {
 
 ReaderPool::ReaderPool(const Options& options, RetryPolicy retry) : retry_(retry) {
-    for (int64_t i = 0; i < options.readers; ++i) idle_.push_back(std::make_unique<Conn>(options, Conn::Mode::ReadOnly));
+    for (int64_t i = 0; i < options.readers; ++i)
+        idle_.push_back(std::make_unique<Conn>(options, Conn::Mode::ReadOnly));
 }
 
 std::unique_ptr<Conn> ReaderPool::borrow() {

@@ -9,8 +9,8 @@
 namespace mnemo::sqlite {
 
 struct RetryPolicy {
-    int attempts = 4;            // tries in all, each waiting up to busy_timeout inside SQLite
-    int first_delay_us = 2000;   // backoff before the second try; doubles after each
+    int attempts = 4;           // tries in all, each waiting up to busy_timeout inside SQLite
+    int first_delay_us = 2000;  // backoff before the second try; doubles after each
     int max_delay_us = 200000;
 };
 

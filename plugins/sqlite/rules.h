@@ -12,12 +12,22 @@
 namespace mnemo::sqlite {
 
 // 0 in an expiry means "never"; an item is gone the moment its expiry passes.
-inline bool live_at(int64_t expires_at_us, int64_t now_us) { return expires_at_us == 0 || expires_at_us > now_us; }
-inline int64_t expiry_after(int64_t now_us, int64_t ttl_us) { return ttl_us > 0 ? now_us + ttl_us : 0; }
+inline bool live_at(int64_t expires_at_us, int64_t now_us) {
+    return expires_at_us == 0 || expires_at_us > now_us;
+}
+inline int64_t expiry_after(int64_t now_us, int64_t ttl_us) {
+    return ttl_us > 0 ? now_us + ttl_us : 0;
+}
 
-inline std::string_view view(mnemo_str s) { return s.ptr ? std::string_view(s.ptr, s.len) : std::string_view(); }
-inline std::string text(mnemo_str s) { return std::string(view(s)); }
-inline mnemo_str str(std::string_view s) { return mnemo_str{s.data() ? s.data() : "", s.size()}; }
+inline std::string_view view(mnemo_str s) {
+    return s.ptr ? std::string_view(s.ptr, s.len) : std::string_view();
+}
+inline std::string text(mnemo_str s) {
+    return std::string(view(s));
+}
+inline mnemo_str str(std::string_view s) {
+    return mnemo_str{s.data() ? s.data() : "", s.size()};
+}
 inline bool same_bytes(mnemo_str a, mnemo_str b) {
     return (a.ptr == nullptr) == (b.ptr == nullptr) && view(a) == view(b);
 }

@@ -69,8 +69,8 @@ SessionMeta insert_session(Conn& conn, const NewSession& session) {
     Query(conn,
           "INSERT INTO sessions (app, user, id, title, parent_id, metadata, created_at, updated_at, expires_at, "
           "ttl_us) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?8, ?9)")
-        .args(session.key.app, session.key.user, session.key.session_id, session.title.ptr ? session.title : str(""), session.parent_id,
-              session.metadata_json.ptr ? session.metadata_json : str("{}"), session.now_us,
+        .args(session.key.app, session.key.user, session.key.session_id, session.title.ptr ? session.title : str(""),
+              session.parent_id, session.metadata_json.ptr ? session.metadata_json : str("{}"), session.now_us,
               expiry_after(session.now_us, session.ttl_us), session.ttl_us)
         .run();
     SessionMeta meta;

@@ -84,7 +84,9 @@ bool scope_visible(Conn& conn, int scope, const StateTarget& target, int64_t now
 StateWriter::StateWriter(Conn& conn, StateTarget target, int64_t now_us)
     : conn_(conn), target_(target), now_us_(now_us) {}
 
-void StateWriter::bind_owner(Query& query, int scope) const { bind_scope_owner(query, scope, target_); }
+void StateWriter::bind_owner(Query& query, int scope) const {
+    bind_scope_owner(query, scope, target_);
+}
 
 std::string StateWriter::scope_label(int scope) const {
     if (scope == MNEMO_SCOPE_APP) return "app state of " + text(target_.app);
@@ -115,8 +117,8 @@ bool StateWriter::apply_one(int scope, mnemo_str key, mnemo_str value_json) {
     bool reachable = (scope == MNEMO_SCOPE_SESSION && target_.session) || scope == MNEMO_SCOPE_APP ||
                      (scope == MNEMO_SCOPE_USER && target_.user.ptr);
     if (!reachable)
-        throw StoreError(MNEMO_E_INVALID, "a state change of scope " + std::to_string(scope) + " (key '" +
-                                              text(key) + "') cannot be applied by this write");
+        throw StoreError(MNEMO_E_INVALID, "a state change of scope " + std::to_string(scope) + " (key '" + text(key) +
+                                              "') cannot be applied by this write");
     touch(scope);
     const ScopeSql& sql = kScopeSql[scope];
     Query old(conn_, sql.select_value);
@@ -151,8 +153,7 @@ void StateWriter::finish(int64_t max_bytes, int64_t app_ttl_us, int64_t user_ttl
     if (touched_[MNEMO_SCOPE_APP])
         store_scope_row(conn_, MNEMO_SCOPE_APP, target_, expiry_after(now_us_, app_ttl_us), bytes_[MNEMO_SCOPE_APP]);
     if (touched_[MNEMO_SCOPE_USER])
-        store_scope_row(conn_, MNEMO_SCOPE_USER, target_, expiry_after(now_us_, user_ttl_us),
-                        bytes_[MNEMO_SCOPE_USER]);
+        store_scope_row(conn_, MNEMO_SCOPE_USER, target_, expiry_after(now_us_, user_ttl_us), bytes_[MNEMO_SCOPE_USER]);
 }
 
 void emit_scope(Conn& conn, int scope, const StateTarget& target, int64_t now_us, Output& out) {
@@ -163,7 +164,8 @@ void emit_scope(Conn& conn, int scope, const StateTarget& target, int64_t now_us
 }
 
 void emit_merged_state(Conn& conn, const StateTarget& target, int64_t now_us, Output& out) {
-    for (int scope = MNEMO_SCOPE_SESSION; scope <= MNEMO_SCOPE_USER; ++scope) emit_scope(conn, scope, target, now_us, out);
+    for (int scope = MNEMO_SCOPE_SESSION; scope <= MNEMO_SCOPE_USER; ++scope)
+        emit_scope(conn, scope, target, now_us, out);
 }
 
 int64_t purge_user_state(Conn& conn, mnemo_str app, mnemo_str user) {

@@ -1,7 +1,7 @@
 // store_error.h -- the one exception type of the sqlite backend. Operations
 // throw it with an ABI status code; the plugin entry points turn it into a
-// mnemo_error, and the writer thread uses it to roll back one request's
-// savepoint without touching the rest of its group.
+// mnemo_error. Code MNEMO_E_BUSY never reaches the host: retry.h turns it
+// into MNEMO_E_UNAVAILABLE once the retries are spent.
 #pragma once
 
 #include "mnemo_plugin.h"
@@ -18,11 +18,6 @@ public:
         : std::runtime_error(message), code_(code), current_version_(current_version) {}
     int code() const { return code_; }
     int64_t current_version() const { return current_version_; }
-    // Domain errors undo only their own request; the others mean the storage failed.
-    bool is_domain() const {
-        return code_ == MNEMO_E_NOT_FOUND || code_ == MNEMO_E_EXISTS || code_ == MNEMO_E_CONFLICT ||
-               code_ == MNEMO_E_INVALID || code_ == MNEMO_E_TOO_LARGE;
-    }
 
 private:
     int code_;

@@ -107,25 +107,31 @@ start_redis() {
 # Peak RSS is per workload: the high-water mark is reset when a workload starts.
 reset_peak_rss() { echo 5 >"/proc/$1/clear_refs" 2>/dev/null || log "cannot reset the peak RSS of pid $1; VmHWM covers the whole run"; }
 peak_rss_kb() { awk '/^VmHWM:/ {print $2}' "/proc/$1/status"; }
+# CPU time (user + system, all threads) in clock ticks: on a shared machine the
+# server's CPU per request is steadier than requests/s.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+clock_ticks_per_second=$(getconf CLK_TCK)
 
 # --- one measured run of each system; each appends one row to $results ------
 
 run_mnemod() {  # workload round script sessions
-  local out=$work/wrk-$1-$2.txt
+  local out=$work/wrk-$1-$2.txt ticks_before
+  ticks_before=$(cpu_ticks "$mnemod_pid")
   wrk -t"$wrk_threads" -c"$connections" -d"${run_seconds}s" --latency -s "$here/$3" \
     "http://127.0.0.1:$mnemod_port" -- "$4" >"$out" 2>&1 || fail "wrk failed; see $out"
   local line
   line=$(grep '^BENCH ' "$out") || fail "no result line in $out"
-  awk -v w="$1" -v r="$2" -v rss="$(peak_rss_kb "$mnemod_pid")" '{
+  awk -v w="$1" -v r="$2" -v rss="$(peak_rss_kb "$mnemod_pid")" -v hz="$clock_ticks_per_second" \
+      -v ticks="$(($(cpu_ticks "$mnemod_pid") - ticks_before))" '{
       for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-      printf "%s\tmnemod\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", w, r, f["rps"], f["p50_us"], f["p99_us"],
-             f["p999_us"], f["non2xx"] + f["socket_errors"], rss }' <<<"$line" >>"$results"
+      printf "%s\tmnemod\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%.1f\n", w, r, f["rps"], f["p50_us"], f["p99_us"],
+             f["p999_us"], f["non2xx"] + f["socket_errors"], rss, ticks * 1e6 / hz / f["requests"] }' <<<"$line" >>"$results"
 }
 
 redis_bench() {  # requests sessions command...
   local requests=$1 sessions=$2; shift 2
   redis-benchmark -h 127.0.0.1 -p "$redis_port" -c "$connections" -P 1 -r "$sessions" \
-    -n "$requests" --precision 3 -e "$@"
+    -n "$requests" --precision 3 "$@"
 }
 
 # redis-benchmark stops after a request count, not a time: size the count from
@@ -138,9 +144,12 @@ calibrate_redis() {  # sessions command...
 }
 
 run_redis() {  # workload round requests sessions command...
-  local out=$work/redis-$1-$2.txt workload=$1 round=$2; shift 2
+  local out=$work/redis-$1-$2.txt workload=$1 round=$2 requests=$3 ticks_before
+  shift 2
+  ticks_before=$(cpu_ticks "$redis_pid")
   redis_bench "$@" 2>&1 | tr '\r' '\n' >"$out" || fail "redis-benchmark failed; see $out"
-  awk -v w="$workload" -v r="$round" -v rss="$(peak_rss_kb "$redis_pid")" '
+  awk -v w="$workload" -v r="$round" -v rss="$(peak_rss_kb "$redis_pid")" -v hz="$clock_ticks_per_second" \
+      -v ticks="$(($(cpu_ticks "$redis_pid") - ticks_before))" -v requests="$requests" '
       /^Latency by percentile distribution:/ { dist = 1; next }
       dist && /^$/ { dist = 0 }
       dist && p999 == "" { pct = $1; sub("%", "", pct); if (pct + 0 >= 99.9) p999 = $3 * 1000 }
@@ -149,7 +158,8 @@ run_redis() {  # workload round requests sessions command...
       summary_next { p50 = $3 * 1000; p99 = $5 * 1000; summary_next = 0 }
       /avg +min +p50 +p95 +p99 +max/ { summary_next = 1 }
       END { if (rps == "") exit 1
-            printf "%s\tredis\t%s\t%s\t%d\t%d\t%d\t%d\t%s\n", w, r, rps, p50, p99, p999, errors, rss }' \
+            printf "%s\tredis\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%.1f\n", w, r, rps, p50, p99, p999, errors, rss,
+                   ticks * 1e6 / hz / requests }' \
     "$out" >>"$results" || fail "cannot parse $out"
 }
 

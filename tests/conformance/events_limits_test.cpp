@@ -69,6 +69,30 @@ TEST_P(EventsLimits, TracksDoNotCountTowardTheLimit) {
     EXPECT_EQ(h->get(session("s1") + "/tracks/t").size("/events"), 4u);
 }
 
+TEST_P(EventsLimits, EvictionCountsOnlyVisibleEvents) {
+    reconfigure("limits: {event_limit: 3}\n");
+    create("s1");
+    EXPECT_EQ(append("s1", events_of(4, "a")).integer("/evicted"), 1);  // seqs 2, 3, 4 stay
+    ASSERT_EQ(h->post(session("s1") + "/rewind", "{}").status, 200);     // undoes seq 4
+    EXPECT_EQ(h->get(session("s1")).integer("/session/event_count"), 2);
+    auto reply = append("s1", events_of(2, "b"));                       // 2, 3, 5, 6 visible
+    EXPECT_EQ(reply.integer("/evicted"), 1);
+    auto got = h->get(session("s1"));
+    EXPECT_EQ(got.integer("/session/event_count"), 3);
+    EXPECT_EQ(got.integer("/events/0/seq"), 3);
+}
+
+TEST_P(EventsLimits, RewriteEventOverMaxEventBytesIs413) {
+    reconfigure("limits: {max_event_bytes: 100}\n");
+    create("s1");
+    say("s1", "a");
+    auto before = snapshot("s1");
+    expect_error(h->put(session("s1") + "/events",
+                        R"({"events":[{"author":"user","content":")" + std::string(120, 'x') + R"("}]})"),
+                 413, "payload_too_large");
+    expect_unchanged("s1", before);
+}
+
 TEST_P(EventsLimits, BatchOverMaxBatchEventsIs400) {
     reconfigure("limits: {max_batch_events: 3}\n");
     create("s1");
@@ -118,8 +142,8 @@ TEST_P(EventsLimits, StateOverMaxStateBytesIs413AndStoresNothing) {
                          R"({"events":[{"author":"user","content":"a","state_delta":{"app:big":")" + big + R"("}}]})"),
                  413, "payload_too_large");
     expect_unchanged("s1", before);
-    EXPECT_EQ(h->get("/v1/apps/shop/state").raw("/state"), "{}");
-    EXPECT_EQ(h->get("/v1/apps/shop/users/u1/state").raw("/state"), "{}");
+    EXPECT_EQ(h->get("/v1/apps/shop/state").object("/state"), canonical("{}"));
+    EXPECT_EQ(h->get("/v1/apps/shop/users/u1/state").object("/state"), canonical("{}"));
 }
 
 TEST_P(EventsLimits, LaterInvalidEventStoresNothing) {
@@ -132,8 +156,8 @@ TEST_P(EventsLimits, LaterInvalidEventStoresNothing) {
                                        {"author":"user","content":"b","role":"nobody"}]})");
     expect_error(reply, 400, "invalid_argument");
     expect_unchanged("s1", before);
-    EXPECT_EQ(h->get("/v1/apps/shop/state").raw("/state"), "{}");
-    EXPECT_EQ(h->get("/v1/apps/shop/users/u1/state").raw("/state"), "{}");
+    EXPECT_EQ(h->get("/v1/apps/shop/state").object("/state"), canonical("{}"));
+    EXPECT_EQ(h->get("/v1/apps/shop/users/u1/state").object("/state"), canonical("{}"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, EventsLimits, ::testing::ValuesIn(backends_under_test()),

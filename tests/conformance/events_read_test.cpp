@@ -68,10 +68,26 @@ TEST_P(EventsRead, IncludeDeletedAfterRewind) {
 
 TEST_P(EventsRead, BadQueriesAre400) {
     for (const char* query : {"?limit=0", "?limit=-1", "?after_seq=-1", "?after_seq=x", "?role=robot",
-                              "?role=user,", "?include_deleted=yes", "?limit=%zz"}) {
+                              "?role=user,", "?role=", "?role=user,,tool", "?include_deleted=yes", "?limit=%zz"}) {
         SCOPED_TRACE(query);
         expect_error(h->get(session("s1") + "/events" + query), 400, "invalid_argument");
     }
+}
+
+TEST_P(EventsRead, LimitAboveMaximumIsReducedTo1000) {
+    reconfigure("limits: {event_limit: 0}\n");
+    create("s1");
+    for (int batch = 0; batch < 5; ++batch) {
+        std::string events = "[";
+        for (int i = 0; i < 201; ++i) events += std::string(i ? "," : "") + R"({"author":"user","content":1})";
+        append("s1", events + "]");
+    }
+    auto reply = h->get(session("s1") + "/events?limit=5000");
+    ASSERT_EQ(reply.status, 200);
+    EXPECT_EQ(reply.size("/events"), 1000u);
+    EXPECT_EQ(reply.integer("/next_after_seq"), 1000);
+    EXPECT_EQ(h->get(session("s1") + "/events").size("/events"), 100u);  // the default limit
+    EXPECT_EQ(h->get(session("s1") + "/events?after_seq=1000&limit=5000").size("/events"), 5u);
 }
 
 TEST_P(EventsRead, UnknownSessionIs404) {

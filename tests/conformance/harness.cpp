@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 
 namespace mnemo::testing {
 
@@ -57,6 +58,40 @@ size_t Reply::size(std::string_view pointer) const {
     simdjson::dom::array array;
     EXPECT_EQ(at(*this, pointer).get_array().get(array), simdjson::SUCCESS) << pointer << " in " << body;
     return array.size();
+}
+
+namespace {
+
+std::string sorted_object(simdjson::dom::element element) {
+    simdjson::dom::object object;
+    if (element.get_object().get(object) != simdjson::SUCCESS) return "not an object: " + simdjson::minify(element);
+    std::map<std::string, std::string> members;
+    for (auto [key, value] : object) members[std::string(key)] = simdjson::minify(value);
+    std::string out = "{";
+    for (const auto& [key, value] : members) {
+        if (out.size() > 1) out += ",";
+        out += "\"";
+        for (char c : key) {
+            if (c == '"' || c == '\\') out += '\\';
+            out += c;
+        }
+        out += "\":" + value;
+    }
+    return out + "}";
+}
+
+}  // namespace
+
+std::string Reply::object(std::string_view pointer) const { return sorted_object(at(*this, pointer)); }
+
+std::string canonical(std::string_view json) {
+    simdjson::dom::parser parser;
+    simdjson::dom::element element;
+    if (parser.parse(simdjson::padded_string(json)).get(element) != simdjson::SUCCESS) {
+        ADD_FAILURE() << "expected value is not JSON: " << json;
+        return {};
+    }
+    return sorted_object(element);
 }
 
 std::string Reply::header(std::string_view name) const {
@@ -161,7 +196,7 @@ SessionSnapshot Conformance::snapshot(const std::string& id, const std::string& 
     if (reply.status != 200) return out;
     out.version = reply.integer("/session/version");
     out.event_count = reply.integer("/session/event_count");
-    out.state = reply.raw("/session/state");
+    out.state = reply.object("/session/state");
     out.usage = reply.raw("/session/usage");
     return out;
 }

@@ -32,6 +32,9 @@ struct Reply {
     bool has(std::string_view pointer) const;
     size_t size(std::string_view pointer) const;  // array length
     std::string raw(std::string_view pointer) const;  // minified JSON of the value
+    // An object with its top-level keys sorted (values minified): for state
+    // objects, whose key order API.md leaves open.
+    std::string object(std::string_view pointer) const;
     std::string error_code() const { return string("/error/code"); }
     // A response header's value, "" when absent (name compared case-insensitively).
     std::string header(std::string_view name) const;
@@ -102,6 +105,9 @@ protected:
     // Checks that `id` still answers with `before`'s version, event_count, state and usage.
     void expect_unchanged(const std::string& id, const SessionSnapshot& before);
 };
+
+// `json` (an object) with top-level keys sorted, as Reply::object gives it.
+std::string canonical(std::string_view json);
 
 // Checks status, error.code, a non-empty error.message and an object error.details.
 void expect_error(const Reply& reply, int status, const std::string& code);

@@ -57,7 +57,7 @@ TEST_P(RewriteRewind, RewriteStoresDeltasWithoutApplyingThem) {
     ASSERT_EQ(h->put(session("s1") + "/events",
                      R"({"events":[{"author":"user","content":"a","state_delta":{"k":2,"temp:t":1}}]})").status, 200);
     auto got = h->get(session("s1"));
-    EXPECT_EQ(got.raw("/session/state"), R"({"k":1})");
+    EXPECT_EQ(got.object("/session/state"), canonical(R"({"k":1})"));
     EXPECT_EQ(got.raw("/events/0/state_delta"), R"({"k":2})");
 }
 

@@ -56,6 +56,12 @@ TEST_P(SessionReads, AfterRfc3339IsStrictlyAfter) {
     EXPECT_EQ(get_seqs("?after=" + timestamps[1]), (Seqs{3, 4, 5}));
 }
 
+TEST_P(SessionReads, AfterWithOffsetNeedsItsPlusEncoded) {
+    five_events();
+    // t2 is start + 2 s = 2026-09-21T14:13:22Z; written in +01:00 with the '+' percent-encoded.
+    EXPECT_EQ(get_seqs("?after=2026-09-21T15:13:22%2B01:00"), (Seqs{3, 4, 5}));
+}
+
 TEST_P(SessionReads, AfterUnixSeconds) {
     five_events();
     // Event k has timestamp start + k seconds.

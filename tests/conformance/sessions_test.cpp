@@ -30,10 +30,10 @@ TEST_P(Sessions, CreateReturnsVersionOneAndMergedState) {
 
 TEST_P(Sessions, CreateStoresPrefixedKeysInTheirScopes) {
     create("s1", R"("state":{"cart":1,"app:currency":"EUR","user:lang":"de"})");
-    EXPECT_EQ(h->get("/v1/apps/shop/state").raw("/state"), R"({"currency":"EUR"})");
-    EXPECT_EQ(h->get("/v1/apps/shop/users/u1/state").raw("/state"), R"({"lang":"de"})");
+    EXPECT_EQ(h->get("/v1/apps/shop/state").object("/state"), canonical(R"({"currency":"EUR"})"));
+    EXPECT_EQ(h->get("/v1/apps/shop/users/u1/state").object("/state"), canonical(R"({"lang":"de"})"));
     auto got = h->get(session("s1"));
-    EXPECT_EQ(got.raw("/session/state"), R"({"cart":1,"app:currency":"EUR","user:lang":"de"})");
+    EXPECT_EQ(got.object("/session/state"), canonical(R"({"cart":1,"app:currency":"EUR","user:lang":"de"})"));
 }
 
 TEST_P(Sessions, TempKeysOnlyInTheCreateAnswer) {
@@ -41,7 +41,14 @@ TEST_P(Sessions, TempKeysOnlyInTheCreateAnswer) {
     ASSERT_EQ(reply.status, 201) << reply.body;
     EXPECT_EQ(reply.string("/state/temp:draft"), "x");
     auto got = h->get(session("s1"));
-    EXPECT_EQ(got.raw("/session/state"), R"({"cart":1})");
+    EXPECT_EQ(got.object("/session/state"), canonical(R"({"cart":1})"));
+}
+
+TEST_P(Sessions, CreateStateNullsSetNothing) {
+    auto reply = h->post(sessions(), R"({"id":"s1","state":{"a":null,"b":1,"app:c":null}})");
+    ASSERT_EQ(reply.status, 201) << reply.body;
+    EXPECT_EQ(reply.object("/state"), canonical(R"({"b":1})"));
+    EXPECT_EQ(h->get("/v1/apps/shop/state").object("/state"), "{}");
 }
 
 TEST_P(Sessions, CreateExistingIdIsAlreadyExists) {
@@ -88,7 +95,7 @@ void Sessions::expect_fresh_after_delete(const std::string& query) {
     EXPECT_EQ(again.integer("/event_count"), 0);
     auto got = h.get(path + "/s1");
     EXPECT_EQ(got.size("/events"), 0u) << got.body;
-    EXPECT_EQ(got.raw("/session/state"), "{}");
+    EXPECT_EQ(got.object("/session/state"), canonical("{}"));
     auto listed = h.get(path + "/s1/events?include_deleted=true");
     EXPECT_EQ(listed.size("/events"), 0u) << listed.body;
     auto appended = h.post(path + "/s1/events", R"({"events":[{"author":"user","content":"c"}]})");
@@ -134,6 +141,9 @@ TEST_P(Sessions, BadCreateBodiesAre400) {
     expect_error(h->post(sessions(), R"({"ttl_seconds":-1})"), 400, "invalid_argument");
     expect_error(h->post(sessions(), R"({"ttl_seconds":"5"})"), 400, "invalid_argument");
     expect_error(h->post(sessions(), R"([])"), 400, "invalid_argument");
+    expect_error(h->post(sessions(), R"({"parent_id":"a b"})"), 400, "invalid_argument");
+    expect_error(h->post(sessions(), R"({"title":5})"), 400, "invalid_argument");
+    expect_error(h->post(sessions(), R"({"id":")" + std::string(129, 'x') + R"("})"), 400, "invalid_argument");
     EXPECT_EQ(h->get(sessions()).size("/sessions"), 0u);
 }
 

@@ -12,7 +12,9 @@ protected:
         auto response = call(method, target, body);
         EXPECT_EQ(response.status, status) << method << " " << target << ": " << response.body;
         EXPECT_NE(response.header("X-Request-Id"), nullptr) << method << " " << target;
-        if (status != 204) EXPECT_TRUE(json_valid(response.body)) << method << " " << target << ": " << response.body;
+        if (status != 204) {
+            EXPECT_TRUE(json_valid(response.body)) << method << " " << target << ": " << response.body;
+        }
     }
 };
 

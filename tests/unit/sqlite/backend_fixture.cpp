@@ -9,9 +9,15 @@
 namespace mnemo::sqlite::test {
 namespace {
 
-std::string copy(mnemo_str s) { return s.ptr ? std::string(s.ptr, s.len) : std::string(); }
-Opt copy_opt(mnemo_str s) { return s.ptr ? Opt(std::string(s.ptr, s.len)) : std::nullopt; }
-Collected& of(void* ctx) { return *static_cast<Collected*>(ctx); }
+std::string copy(mnemo_str s) {
+    return s.ptr ? std::string(s.ptr, s.len) : std::string();
+}
+Opt copy_opt(mnemo_str s) {
+    return s.ptr ? Opt(std::string(s.ptr, s.len)) : std::nullopt;
+}
+Collected& of(void* ctx) {
+    return *static_cast<Collected*>(ctx);
+}
 
 void on_session(void* ctx, const mnemo_session* s) {
     Collected::Session row;
@@ -93,8 +99,12 @@ const mnemo_plugin& plugin() {
     return *loaded;
 }
 
-mnemo_str S(std::string_view s) { return mnemo_str{s.data() ? s.data() : "", s.size()}; }
-mnemo_str maybe(const Opt& s) { return s ? S(std::string_view(*s)) : kAbsent; }
+mnemo_str S(std::string_view s) {
+    return mnemo_str{s.data() ? s.data() : "", s.size()};
+}
+mnemo_str maybe(const Opt& s) {
+    return s ? S(std::string_view(*s)) : kAbsent;
+}
 
 mnemo_sink Collected::sink() {
     return mnemo_sink{this, on_session, on_state, on_event, on_summary, on_track, on_count};
@@ -153,9 +163,13 @@ TempDir::~TempDir() {
     std::filesystem::remove_all(path_, ignored);
 }
 
-void SqliteBackend::SetUp() { ASSERT_EQ(open(), MNEMO_OK); }
+void SqliteBackend::SetUp() {
+    ASSERT_EQ(open(), MNEMO_OK);
+}
 
-void SqliteBackend::TearDown() { close(); }
+void SqliteBackend::TearDown() {
+    close();
+}
 
 int SqliteBackend::open(const std::string& extra_options, mnemo_error* err) {
     std::string options = "{\"path\": \"" + db_path() + "\", \"busy_timeout_ms\": 200" + extra_options + "}";
@@ -197,8 +211,7 @@ Answer SqliteBackend::create(const std::string& session, const CreateOptions& op
     return answer;
 }
 
-Answer SqliteBackend::get(const std::string& session, int64_t now, const mnemo_event_filter& filter,
-                          bool with_events) {
+Answer SqliteBackend::get(const std::string& session, int64_t now, const mnemo_event_filter& filter, bool with_events) {
     mnemo_session_get_req req{key(session), now, with_events ? 1 : 0, filter};
     Answer answer;
     mnemo_sink sink = answer.out.sink();
@@ -252,8 +265,8 @@ Answer SqliteBackend::remove(const std::string& session, bool hard, int64_t now,
     return answer;
 }
 
-Answer SqliteBackend::patch(int scope, const std::string& session, const std::vector<StateOp>& state_ops,
-                            int64_t now, int64_t max_state_bytes, std::optional<int64_t> expected, int64_t app_ttl,
+Answer SqliteBackend::patch(int scope, const std::string& session, const std::vector<StateOp>& state_ops, int64_t now,
+                            int64_t max_state_bytes, std::optional<int64_t> expected, int64_t app_ttl,
                             int64_t user_ttl) {
     std::vector<mnemo_state_op> abi_ops = to_abi(state_ops);
     mnemo_state_patch_req req{};

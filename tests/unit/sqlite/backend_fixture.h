@@ -19,10 +19,10 @@
 namespace mnemo::sqlite::test {
 
 const mnemo_plugin& plugin();
-mnemo_str S(std::string_view s);        // a present string (never NULL)
+mnemo_str S(std::string_view s);  // a present string (never NULL)
 inline constexpr mnemo_str kAbsent{nullptr, 0};
 using Opt = std::optional<std::string>;
-mnemo_str maybe(const Opt& s);          // nullopt -> ptr NULL
+mnemo_str maybe(const Opt& s);  // nullopt -> ptr NULL
 
 inline constexpr int64_t kNow = 1'700'000'000'000'000;
 inline constexpr int64_t kSecond = 1'000'000;
@@ -32,8 +32,8 @@ struct Collected {
     struct Session {
         std::string app, user, id, title, metadata;
         Opt parent_id;
-        int64_t created_at = 0, updated_at = 0, expires_at = 0, ttl = 0, version = 0, event_count = 0,
-                last_seq = 0, deleted_at = 0;
+        int64_t created_at = 0, updated_at = 0, expires_at = 0, ttl = 0, version = 0, event_count = 0, last_seq = 0,
+                deleted_at = 0;
         mnemo_usage usage{};
     };
     struct Event {
@@ -158,8 +158,8 @@ protected:
     Answer list_events(const std::string& session, const mnemo_event_filter& filter, int64_t now = kNow);
     Answer remove(const std::string& session, bool hard, int64_t now = kNow, const std::string& user = "u1");
     Answer patch(int scope, const std::string& session, const std::vector<StateOp>& ops, int64_t now = kNow,
-                 int64_t max_state_bytes = 0, std::optional<int64_t> expected = std::nullopt,
-                 int64_t app_ttl = 0, int64_t user_ttl = 0);
+                 int64_t max_state_bytes = 0, std::optional<int64_t> expected = std::nullopt, int64_t app_ttl = 0,
+                 int64_t user_ttl = 0);
     Answer read_state(int scope, int64_t now = kNow, const std::string& user = "u1");
     Answer put_summary(const std::string& session, const std::string& filter_key, int64_t up_to_seq,
                        int64_t events_covered = -1, int64_t now = kNow);

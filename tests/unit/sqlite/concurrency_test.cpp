@@ -27,9 +27,9 @@ protected:
         EXPECT_EQ(ops().session_get(backend_, &req, &sink, &err), MNEMO_OK) << err.message;
         return out.sessions.empty() ? -1 : out.sessions[0].version;
     }
-    int append_one(const std::string& session, std::optional<int64_t> expected, int64_t* version,
-                   mnemo_error* err) {
-        mnemo_event event = to_abi(EventSpec{});
+    int append_one(const std::string& session, std::optional<int64_t> expected, int64_t* version, mnemo_error* err) {
+        EventSpec spec;  // owns the strings the ABI event points at
+        mnemo_event event = to_abi(spec);
         int64_t seq = 0, ts = 0;
         mnemo_append_req req{};
         req.key = {S("shop"), S("u1"), S(session)};

@@ -84,7 +84,8 @@ TEST_F(EventsTest, ExpectedVersionMismatchIsConflictWithTheCurrentVersion) {
     AppendAnswer stale = append("s1", {EventSpec{}}, {.expected_version = 7});
     EXPECT_EQ(stale.rc, MNEMO_E_CONFLICT);
     EXPECT_EQ(stale.err.current_version, 1);
-    EXPECT_STREQ(stale.err.message, "session u1/s1 in app shop is at version 1, not the expected 7; re-read it and retry");
+    EXPECT_STREQ(stale.err.message,
+                 "session u1/s1 in app shop is at version 1, not the expected 7; re-read it and retry");
     EXPECT_EQ(append("s1", {EventSpec{}}, {.expected_version = 1}).result.version, 2);
     EXPECT_EQ(get("s1").out.sessions.at(0).event_count, 1);
 }
@@ -105,14 +106,18 @@ TEST_F(EventsTest, IdenticalRetryAnswersTheOriginalSeqsAndChangesNothing) {
     AppendAnswer first = append("s1", batch, {.state_ops = {{MNEMO_SCOPE_SESSION, "k", "1"}}});
     ASSERT_EQ(first.rc, MNEMO_OK);
     batch[0].timestamp = kNow + 99;  // a retry's own timestamp is ignored
-    AppendAnswer retry = append("s1", batch, {.now = kNow + kSecond, .state_ops = {{MNEMO_SCOPE_SESSION, "k", "2"}},
-                                              .want_state = true});
+    AppendAnswer retry = append(
+        "s1", batch, {.now = kNow + kSecond, .state_ops = {{MNEMO_SCOPE_SESSION, "k", "2"}}, .want_state = true});
     ASSERT_EQ(retry.rc, MNEMO_OK) << retry.err.message;
     EXPECT_EQ(retry.result.retried, 1);
     EXPECT_EQ(retry.seqs, first.seqs);
     EXPECT_EQ(retry.timestamps, (std::vector<int64_t>{kNow, kNow}));
     EXPECT_EQ(retry.result.version, first.result.version);
-    EXPECT_EQ(retry.out.state[MNEMO_SCOPE_SESSION].at("k"), "1") << "the retry's state ops are not applied";
+    AppendAnswer stale = append("s1", batch, {.expected_version = 1});
+    EXPECT_EQ(stale.rc, MNEMO_OK) << "a retry wins over its now stale expected_version";
+    EXPECT_EQ(stale.result.retried, 1);
+    EXPECT_TRUE(retry.out.kinds.empty()) << "a retry stores nothing, so it answers no state";
+    EXPECT_EQ(get("s1").out.state[MNEMO_SCOPE_SESSION].at("k"), "1") << "the retry's state ops are not applied";
     const auto session = get("s1").out.sessions.at(0);
     EXPECT_EQ(session.event_count, 2);
     EXPECT_EQ(session.updated_at, kNow);
@@ -148,7 +153,8 @@ TEST_F(EventsTest, EventLimitEvictsTheOldestAndCountsThemWithoutLoweringUsage) {
     EXPECT_EQ(got.out.seqs(), (std::vector<int64_t>{3, 4, 5}));
     EXPECT_EQ(got.out.sessions.at(0).event_count, 3);
     EXPECT_EQ(got.out.sessions.at(0).usage.total_tokens, 5);
-    EXPECT_EQ(append("s1", copies(e, 1), {.event_limit = 3}).seqs, (std::vector<int64_t>{6})) << "seqs are never reused";
+    EXPECT_EQ(append("s1", copies(e, 1), {.event_limit = 3}).seqs, (std::vector<int64_t>{6}))
+        << "seqs are never reused";
 }
 
 TEST_F(EventsTest, FiltersCombineNewestNLimitRolesTimeAndFilterKey) {
@@ -171,6 +177,8 @@ TEST_F(EventsTest, FiltersCombineNewestNLimitRolesTimeAndFilterKey) {
     f = {};
     f.roles = S("user,tool");
     EXPECT_EQ(list_events("s1", f).out.seqs(), (std::vector<int64_t>{1, 3, 4}));
+    f.roles = S("");
+    EXPECT_EQ(list_events("s1", f).out.seqs().size(), 5u) << "an empty role list means any role";
     f = {};
     f.filter_key = S("a");
     EXPECT_EQ(list_events("s1", f).out.seqs(), (std::vector<int64_t>{2, 3, 5})) << "a and a/..., not ab";
@@ -235,7 +243,8 @@ TEST_F(EventsTest, RewriteReplacesTheTranscriptWithoutReapplyingStateOrUsage) {
     used.usage.total_tokens = 7;
     used.state_delta = R"({"k": 1})";
     ASSERT_EQ(append("s1", copies(used, 2), {.state_ops = {{MNEMO_SCOPE_SESSION, "k", "1"}}}).rc, MNEMO_OK);
-    std::vector<mnemo_event> fresh{to_abi(used), to_abi(by("assistant")), to_abi(by("user"))};
+    std::vector<EventSpec> transcript{used, by("assistant"), by("user")};  // owns the strings
+    std::vector<mnemo_event> fresh{to_abi(transcript[0]), to_abi(transcript[1]), to_abi(transcript[2])};
     mnemo_rewrite_req req{key("s1"), kNow + kSecond, 1, 2, fresh.data(), fresh.size(), 2};
     Answer answer;
     mnemo_sink sink = answer.out.sink();
@@ -271,8 +280,7 @@ namespace {
 TEST_F(EventsTest, AnIdTwiceInOneBatchIsInvalidAndStoresNothing) {
     AppendAnswer twice = append("s1", {with_id("dup"), with_id("dup")});
     EXPECT_EQ(twice.rc, MNEMO_E_INVALID);
-    EXPECT_STREQ(twice.err.message,
-                 "event id dup is given twice to one session; ids must be unique among its visible events");
+    EXPECT_STREQ(twice.err.message, "event id dup appears twice in one batch for session u1/s1 in app shop");
     EXPECT_EQ(get("s1").out.sessions.at(0).last_seq, 0);
 }
 

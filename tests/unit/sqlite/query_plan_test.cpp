@@ -51,8 +51,8 @@ TEST_F(QueryPlanTest, ReadingTheNewestEventsIsARangeScan) {
     recent.num_recent = true;
     expect_indexed(event_select_sql(recent), "events");
     expect_indexed(event_select_sql({}), "events");
-    EventQueryShape filtered{.include_deleted = true, .after_ts = true, .roles = true, .filter_key = true,
-                             .num_recent = true};
+    EventQueryShape filtered{
+        .include_deleted = true, .after_ts = true, .roles = true, .filter_key = true, .num_recent = true};
     expect_indexed(event_select_sql(filtered), "events");
 }
 

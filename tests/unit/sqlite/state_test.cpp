@@ -23,9 +23,9 @@ protected:
 };
 
 TEST_F(StateTest, SessionPatchBumpsVersionAndAnswersTheMergedState) {
-    Answer patched = patch(MNEMO_SCOPE_SESSION, "s1",
-                           {{MNEMO_SCOPE_SESSION, "cart", "3"}, {MNEMO_SCOPE_APP, "promo", "true"},
-                            {MNEMO_SCOPE_USER, "lang", "\"de\""}});
+    Answer patched = patch(
+        MNEMO_SCOPE_SESSION, "s1",
+        {{MNEMO_SCOPE_SESSION, "cart", "3"}, {MNEMO_SCOPE_APP, "promo", "true"}, {MNEMO_SCOPE_USER, "lang", "\"de\""}});
     ASSERT_EQ(patched.rc, MNEMO_OK) << patched.err.message;
     EXPECT_EQ(patched.out.count("version"), 2);
     EXPECT_EQ(patched.out.kinds.front(), 'c');
@@ -70,18 +70,16 @@ TEST_F(StateTest, ScopeOverMaxStateBytesIsTooLargeCountingKeysAndValues) {
     Answer state = get("s1");
     EXPECT_EQ(state.out.state[MNEMO_SCOPE_SESSION], (std::map<std::string, std::string>{{"c", "1"}}));
     EXPECT_EQ(state.out.sessions.at(0).version, 4) << "the refused patch changed nothing";
-    EXPECT_EQ(patch(MNEMO_SCOPE_APP, "", {{MNEMO_SCOPE_APP, "big", "\"0123456789\""}}, kNow, 8).rc,
-              MNEMO_E_TOO_LARGE);
+    EXPECT_EQ(patch(MNEMO_SCOPE_APP, "", {{MNEMO_SCOPE_APP, "big", "\"0123456789\""}}, kNow, 8).rc, MNEMO_E_TOO_LARGE);
     EXPECT_TRUE(read_state(MNEMO_SCOPE_APP).out.state[MNEMO_SCOPE_APP].empty());
 }
 
 TEST_F(StateTest, AScopeNotWrittenForItsTtlDisappearsAsAWhole) {
     ASSERT_EQ(patch(MNEMO_SCOPE_APP, "", {{MNEMO_SCOPE_APP, "a", "1"}}, kNow, 0, std::nullopt, 10 * kSecond).rc,
               MNEMO_OK);
-    ASSERT_EQ(patch(MNEMO_SCOPE_APP, "", {{MNEMO_SCOPE_APP, "b", "2"}}, kNow + 5 * kSecond, 0, std::nullopt,
-                    10 * kSecond)
-                  .rc,
-              MNEMO_OK);
+    ASSERT_EQ(
+        patch(MNEMO_SCOPE_APP, "", {{MNEMO_SCOPE_APP, "b", "2"}}, kNow + 5 * kSecond, 0, std::nullopt, 10 * kSecond).rc,
+        MNEMO_OK);
     EXPECT_EQ(read_state(MNEMO_SCOPE_APP, kNow + 14 * kSecond).out.state[MNEMO_SCOPE_APP].size(), 2u)
         << "the second write refreshed the whole scope";
     EXPECT_TRUE(read_state(MNEMO_SCOPE_APP, kNow + 15 * kSecond).out.state[MNEMO_SCOPE_APP].empty());

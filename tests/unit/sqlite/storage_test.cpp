@@ -56,8 +56,9 @@ TEST(SqliteOptions, RefusesUnknownKeysWrongTypesAndBadValuesNamingTheKey) {
     TempDir dir;
     mnemo_error err{};
     EXPECT_EQ(open_with(R"({"pth": "/tmp/x.db"})", err), MNEMO_E_INVALID);
-    EXPECT_STREQ(err.message, "sqlite storage options: unknown key 'pth' (known: path, synchronous, busy_timeout_ms, "
-                              "cache_size_bytes, readers)");
+    EXPECT_STREQ(err.message,
+                 "sqlite storage options: unknown key 'pth' (known: path, synchronous, busy_timeout_ms, "
+                 "cache_size_bytes, readers)");
     EXPECT_EQ(open_with(R"({"readers": "4"})", err), MNEMO_E_INVALID);
     EXPECT_STREQ(err.message, "sqlite storage options: 'readers' must be an integer");
     EXPECT_EQ(open_with(R"({"readers": 0})", err), MNEMO_E_INVALID);
@@ -89,8 +90,7 @@ TEST(SqliteOptions, AFileThatIsNotADatabaseIsRefusedByName) {
 }
 
 TEST_F(StorageTest, EverythingSurvivesCloseAndOpen) {
-    ASSERT_EQ(create("s1", {.state_ops = {{MNEMO_SCOPE_SESSION, "k", "1"}, {MNEMO_SCOPE_APP, "a", "2"}}}).rc,
-              MNEMO_OK);
+    ASSERT_EQ(create("s1", {.state_ops = {{MNEMO_SCOPE_SESSION, "k", "1"}, {MNEMO_SCOPE_APP, "a", "2"}}}).rc, MNEMO_OK);
     EventSpec e;
     e.content = R"({"text" : "kept"})";
     e.usage.total_tokens = 5;
@@ -130,10 +130,12 @@ TEST(SqliteMigration, AVersionOneFileIsMigratedWithItsDataIntact) {
         v1.exec(kSchemaVersionTable);
         v1.exec(kMigrations[0].sql);
         v1.exec("INSERT INTO schema_version (version) VALUES (1)");
-        v1.exec("INSERT INTO sessions (sid, app, user, id, created_at, updated_at, version, event_count, last_seq) "
-                "VALUES (7, 'shop', 'u1', 'old', 1, 1, 4, 1, 3)");
-        v1.exec("INSERT INTO events (sid, seq, id, author, role, content, timestamp_us) "
-                "VALUES (7, 3, 'e3', 'user', 'user', '{\"text\": \"from v1\"}', 5)");
+        v1.exec(
+            "INSERT INTO sessions (sid, app, user, id, created_at, updated_at, version, event_count, last_seq) "
+            "VALUES (7, 'shop', 'u1', 'old', 1, 1, 4, 1, 3)");
+        v1.exec(
+            "INSERT INTO events (sid, seq, id, author, role, content, timestamp_us) "
+            "VALUES (7, 3, 'e3', 'user', 'user', '{\"text\": \"from v1\"}', 5)");
     }
     mnemo_backend* backend = nullptr;
     mnemo_error err{};
@@ -163,10 +165,10 @@ TEST(SqliteMigration, ANewerSchemaIsRefusedNamingFileAndVersions) {
     }
     mnemo_error err{};
     EXPECT_EQ(open_with(R"({"path": ")" + path + R"("})", err), MNEMO_E_INVALID);
-    EXPECT_EQ(std::string(err.message),
-              "sqlite database " + path + " has schema version " + std::to_string(kSchemaVersion + 7) +
-                  " but this mnemo_sqlite supports up to " + std::to_string(kSchemaVersion) +
-                  "; upgrade mnemod or point storage.options.path at another file");
+    EXPECT_EQ(std::string(err.message), "sqlite database " + path + " has schema version " +
+                                            std::to_string(kSchemaVersion + 7) +
+                                            " but this mnemo_sqlite supports up to " + std::to_string(kSchemaVersion) +
+                                            "; upgrade mnemod or point storage.options.path at another file");
 }
 
 }  // namespace

@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# Runs BENCH.md workload C: workload A (append one ~500-byte event to one of
+# 1,000 sessions, wrk, 50 keep-alive connections) against mnemod on the sqlite
+# backend with synchronous normal and then full, alternating each run with the
+# raw SQLite reference (sqlite/raw_sqlite.cpp: the same rows, prepared
+# statements, WAL; 64 events per transaction with normal, 1 with full).
+# Also measures reading the newest 50 events of a session of BENCH_READ_EVENTS
+# events against one of 100 (p50 ratio) and the database size per 1,000
+# events. Prints one table of medians. A manual tool: never run in CI.
+# Settings (environment): BENCH_SECONDS (30), BENCH_ROUNDS (3),
+# BENCH_CONNECTIONS (50), BENCH_THREADS (2, wrk threads),
+# BENCH_READ_EVENTS (100000), BENCH_READ_CONNECTIONS (1),
+# BENCH_BUILD_DIR (build-bench; needs daemon/mnemod, plugins/mnemo_sqlite.so
+# and tests/bench/sqlite/mnemo_bench_raw_sqlite), BENCH_RAW (the reference
+# binary, to override), BENCH_KEEP=1 keeps the work folder.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build_dir=${BENCH_BUILD_DIR:-$root/build-bench}
+raw=${BENCH_RAW:-$build_dir/tests/bench/sqlite/mnemo_bench_raw_sqlite}
+run_seconds=${BENCH_SECONDS:-30}
+rounds=${BENCH_ROUNDS:-3}
+connections=${BENCH_CONNECTIONS:-50}
+wrk_threads=${BENCH_THREADS:-2}
+read_events=${BENCH_READ_EVENTS:-100000}
+read_connections=${BENCH_READ_CONNECTIONS:-1}
+small_events=100
+
+work=$(mktemp -d /tmp/mnemo-bench-c.XXXXXX)
+results=$work/results.tsv
+mnemod_pid=""
+
+log() { printf '[bench-c] %s\n' "$*" >&2; }
+fail() { log "error: $*"; exit 1; }
+
+cleanup() {
+  local status=$?
+  stop_mnemod
+  if [[ $status -ne 0 || ${BENCH_KEEP:-0} == 1 ]]; then
+    log "logs and raw outputs kept in $work"
+  else
+    rm -rf "$work"
+  fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+require_tools() {
+  local tool
+  for tool in wrk python3 curl; do
+    command -v "$tool" >/dev/null || fail "$tool not found; install it (Debian: apt-get install wrk python3 curl)"
+  done
+  [[ -x $build_dir/daemon/mnemod && -f $build_dir/plugins/mnemo_sqlite.so ]] ||
+    fail "$build_dir/daemon/mnemod or plugins/mnemo_sqlite.so not found; build them: cmake -S $root -B $build_dir -DCMAKE_BUILD_TYPE=Release -DMNEMO_TESTS=OFF -DMNEMO_BENCH=ON && cmake --build $build_dir --target mnemod mnemo_sqlite mnemo_bench_raw_sqlite"
+  [[ -x $raw ]] || fail "$raw not found; build the target mnemo_bench_raw_sqlite (-DMNEMO_BENCH=ON) or set BENCH_RAW"
+}
+
+# sqlite backend in its own folder, loopback only, no hooks (empty scripts
+# folder) and no summaries: the reference does neither.
+write_mnemod_config() {  # folder port synchronous event_limit
+  mkdir -p "$1/scripts"
+  cat >"$1/mnemod.yaml" <<EOF
+server:
+  listen: ["127.0.0.1:$2"]
+  admin_socket: $1/admin.sock
+storage:
+  plugin: sqlite
+  plugin_dir: $build_dir/plugins
+  options: {path: $1/mnemo.db, synchronous: $3}
+limits:
+  event_limit: $4
+summary:
+  enabled: false
+scripts:
+  dir: $1/scripts
+log:
+  level: warn
+EOF
+}
+
+start_mnemod() {  # folder synchronous event_limit
+  mnemod_port=$(free_port)
+  write_mnemod_config "$1" "$mnemod_port" "$2" "$3"
+  "$build_dir/daemon/mnemod" --config "$1/mnemod.yaml" >"$1/mnemod.log" 2>&1 &
+  mnemod_pid=$!
+  for _ in $(seq 100); do
+    curl -sf "http://127.0.0.1:$mnemod_port/readyz" >/dev/null 2>&1 && {
+      log "mnemod pid $mnemod_pid on 127.0.0.1:$mnemod_port (sqlite, synchronous $2)"
+      return 0
+    }
+    sleep 0.1
+  done
+  fail "mnemod did not become ready within 10 s; see $1/mnemod.log"
+}
+
+stop_mnemod() {
+  [[ -n $mnemod_pid ]] || return 0
+  kill "$mnemod_pid" 2>/dev/null || true
+  wait "$mnemod_pid" 2>/dev/null || true
+  mnemod_pid=""
+}
+
+# BENCH lines of report.lua: "BENCH requests=.. rps=.. p50_us=.. p99_us=.. p999_us=.. non2xx=.. socket_errors=.."
+bench_field() {  # file field
+  grep '^BENCH ' "$1" | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k {print $2}'
+}
+
+run_wrk() {  # output threads connections script url args...
+  local out=$1 threads=$2 conns=$3 script=$4 url=$5; shift 5
+  wrk -t"$threads" -c"$conns" -d"${run_seconds}s" --latency -s "$script" "$url" -- "$@" >"$out" 2>&1 ||
+    fail "wrk failed; see $out"
+  grep -q '^BENCH ' "$out" || fail "no result line in $out"
+}
+
+errors_of() { echo $(($(bench_field "$1" non2xx) + $(bench_field "$1" socket_errors))); }
+
+file_bytes() { stat -c %s "$1" 2>/dev/null || echo 0; }
+
+# --- workload A against mnemod, alternating with the raw reference ------------
+
+run_raw() {  # synchronous batch round
+  local out=$work/raw-$1-$3.txt
+  "$raw" --db "$work/raw-$1-$3.db" --synchronous "$1" --batch "$2" --seconds "$run_seconds" >"$out" 2>&1 ||
+    fail "the raw reference failed; see $out"
+  local rate size
+  rate=$(tr ' ' '\n' <"$out" | awk -F= '$1 == "events_per_s" {print $2}')
+  size=$(tr ' ' '\n' <"$out" | awk -F= '$1 == "bytes_per_1000_events" {print $2}')
+  printf 'write\t%s\traw\t%s\t%s\t0\t0\t0\n' "$1" "$3" "$rate" >>"$results"
+  printf 'size\traw-%s\t%s\n' "$2" "$size" >>"$results"
+  rm -f "$work/raw-$1-$3.db"*
+}
+
+run_append() {  # synchronous round
+  local out=$work/wrk-$1-$2.txt
+  run_wrk "$out" "$wrk_threads" "$connections" "$here/append.lua" "http://127.0.0.1:$mnemod_port" 1000
+  printf 'write\t%s\tmnemod\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(bench_field "$out" rps)" \
+    "$(bench_field "$out" p50_us)" "$(bench_field "$out" p99_us)" "$(errors_of "$out")" >>"$results"
+}
+
+workload_c() {  # synchronous batch
+  local folder=$work/mnemod-$1 round
+  start_mnemod "$folder" "$1" 1000
+  for round in $(seq "$rounds"); do
+    log "synchronous $1, round $round/$rounds: raw SQLite ($2 per transaction), then mnemod (${run_seconds} s each)"
+    run_raw "$1" "$2" "$round"
+    run_append "$1" "$round"
+  done
+  stop_mnemod
+}
+
+# --- reads of a long and a short session; size per 1,000 events -------------
+
+session_path() { echo "/v1/apps/bench/users/reader/sessions/$1"; }
+
+run_read() {  # big|small round
+  local out=$work/read-$1-$2.txt
+  run_wrk "$out" 1 "$read_connections" "$here/sqlite/read_one.lua" "http://127.0.0.1:$mnemod_port" \
+    "$(session_path "$1")?num_recent_events=50"
+  printf 'read\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(bench_field "$out" p50_us)" "$(bench_field "$out" p99_us)" \
+    "$(bench_field "$out" rps)" "$(errors_of "$out")" >>"$results"
+}
+
+reads_and_size() {
+  local folder=$work/mnemod-reads round
+  start_mnemod "$folder" normal 0
+  log "filling a session with $read_events events and one with $small_events"
+  python3 "$here/sqlite/fill_session.py" "http://127.0.0.1:$mnemod_port" "$(session_path big)" --events "$read_events" ||
+    fail "filling the long session failed"
+  python3 "$here/sqlite/fill_session.py" "http://127.0.0.1:$mnemod_port" "$(session_path small)" --events "$small_events" ||
+    fail "filling the short session failed"
+  for round in $(seq "$rounds"); do
+    log "reads, round $round/$rounds: newest 50 of $read_events events, then of $small_events"
+    run_read big "$round"
+    run_read small "$round"
+  done
+  stop_mnemod  # a clean stop checkpoints the WAL into the file
+  local bytes=$(($(file_bytes "$folder/mnemo.db") + $(file_bytes "$folder/mnemo.db-wal")))
+  printf 'size\tmnemod\t%s\n' "$((bytes * 1000 / (read_events + small_events)))" >>"$results"
+}
+
+main() {
+  require_tools
+  workload_c normal 64
+  workload_c full 1
+  reads_and_size
+  python3 "$here/sqlite/table_c.py" "$results" --seconds "$run_seconds" --connections "$connections" \
+    --read-events "$read_events"
+}
+
+main "$@"

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Print run_c.sh's results (BENCH.md workload C) as one table of medians.
+
+Input rows (tab-separated), one per measured run:
+  write <synchronous> mnemod|raw <round> <events_per_s> <p50_us> <p99_us> <errors>
+  read  big|small <round> <p50_us> <p99_us> <requests_per_s> <errors>
+  size  mnemod|raw-64|raw-1 <bytes_per_1000_events>
+"""
+import argparse
+import collections
+import statistics
+
+TARGETS = {"normal": ("raw 64/txn, normal", 0.5), "full": ("raw 1/txn, full", 3.0)}
+
+
+def read_rows(path):
+    rows = collections.defaultdict(list)
+    with open(path) as results:
+        for line in results:
+            fields = line.rstrip("\n").split("\t")
+            rows[tuple(fields[:3]) if fields[0] != "size" else ("size", fields[1])].append(fields)
+    return rows
+
+
+def median_of(runs, column, cast=float):
+    return statistics.median(cast(run[column]) for run in runs)
+
+
+def write_table(rows):
+    print("| synchronous | mnemod events/s (wrk A) | mnemod p50 / p99 ms | errors | reference | reference events/s | ratio | target |")
+    print("|---|---|---|---|---|---|---|---|")
+    for sync, (reference, target) in TARGETS.items():
+        mnemod, raw = rows.get(("write", sync, "mnemod")), rows.get(("write", sync, "raw"))
+        if not mnemod or not raw:
+            continue
+        mnemod_rate, raw_rate = median_of(mnemod, 4), median_of(raw, 4)
+        ratio = mnemod_rate / raw_rate if raw_rate else float("nan")
+        verdict = "met" if ratio >= target else "missed"
+        print("| %s | %.0f | %.2f / %.2f | %d | %s | %.0f | %.2f | >= %.1f (%s) |" % (
+            sync, mnemod_rate, median_of(mnemod, 5) / 1000, median_of(mnemod, 6) / 1000,
+            sum(int(run[7]) for run in mnemod), reference, raw_rate, ratio, target, verdict))
+
+
+def read_table(rows, events):
+    big, small = rows.get(("read", "big")), rows.get(("read", "small"))
+    if not big or not small:
+        return
+    big_p50, small_p50 = median_of(big, 3), median_of(small, 3)
+    print()
+    print("| read newest 50 events | p50 ms | p99 ms | req/s | errors |")
+    print("|---|---|---|---|---|")
+    for name, runs in (("session of %d events" % events, big), ("session of 100 events", small)):
+        print("| %s | %.3f | %.3f | %.0f | %d |" % (
+            name, median_of(runs, 3) / 1000, median_of(runs, 4) / 1000, median_of(runs, 5),
+            sum(int(run[6]) for run in runs)))
+    print("| p50 ratio long / short | %.2f | | | |" % (big_p50 / small_p50 if small_p50 else float("nan")))
+
+
+def size_table(rows):
+    sizes = [(key[1], float(runs[-1][2])) for key, runs in rows.items() if key[0] == "size"]
+    if not sizes:
+        return
+    print()
+    print("| database size per 1,000 events of 500 B | KiB |")
+    print("|---|---|")
+    for system, size in sorted(sizes):
+        print("| %s | %.0f |" % (system, size / 1024))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results")
+    parser.add_argument("--seconds", type=int, required=True)
+    parser.add_argument("--connections", type=int, required=True)
+    parser.add_argument("--read-events", type=int, required=True)
+    args = parser.parse_args()
+    rows = read_rows(args.results)
+    print("Workload C: mnemod on sqlite vs raw SQLite; medians of each run's figure, %d s runs, %d connections"
+          % (args.seconds, args.connections))
+    print()
+    write_table(rows)
+    read_table(rows, args.read_events)
+    size_table(rows)
+
+
+if __name__ == "__main__":
+    main()
