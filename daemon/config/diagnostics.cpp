@@ -5,13 +5,15 @@
 namespace mnemo::config {
 
 void Diagnostics::add(const Place& place, std::string_view message) {
+  // Built with append(): GCC 12 at -O3 warns falsely (-Wrestrict) on chained operator+.
   std::string text = display_name_;
   if (place.mark.line >= 0) {
-    text += ":" + std::to_string(place.mark.line + 1) + ":" + std::to_string(place.mark.column + 1);
+    text.append(":").append(std::to_string(place.mark.line + 1));
+    text.append(":").append(std::to_string(place.mark.column + 1));
   }
-  text += ": ";
-  if (!place.path.empty()) text += place.path + ": ";
-  text += message;
+  text.append(": ");
+  if (!place.path.empty()) text.append(place.path).append(": ");
+  text.append(message);
   entries_.push_back({place.mark.line, place.mark.column, std::move(text)});
 }
 

@@ -40,7 +40,7 @@ bool expect(std::string_view s, size_t& pos, char c) {
 
 std::optional<int64_t> parse_rfc3339(std::string_view s) {
     size_t pos = 0;
-    int year, month, day, hour, minute, second;
+    int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
     if (!read_digits(s, pos, 4, year) || !expect(s, pos, '-') || !read_digits(s, pos, 2, month) ||
         !expect(s, pos, '-') || !read_digits(s, pos, 2, day) || !expect(s, pos, 'T') ||
         !read_digits(s, pos, 2, hour) || !expect(s, pos, ':') || !read_digits(s, pos, 2, minute) ||
@@ -68,7 +68,7 @@ std::optional<int64_t> parse_rfc3339(std::string_view s) {
     } else if (pos < s.size() && (s[pos] == '+' || s[pos] == '-')) {
         int sign = s[pos] == '-' ? -1 : 1;
         ++pos;
-        int oh, om;
+        int oh = 0, om = 0;
         if (!read_digits(s, pos, 2, oh) || !expect(s, pos, ':') || !read_digits(s, pos, 2, om)) return std::nullopt;
         offset_s = sign * (oh * 3600 + om * 60);
     } else {

@@ -94,6 +94,9 @@ void Daemon::begin_drain() {
         uv_close(reinterpret_cast<uv_handle_t*>(&sigterm_), nullptr);
         uv_close(reinterpret_cast<uv_handle_t*>(&sigint_), nullptr);
         uv_close(reinterpret_cast<uv_handle_t*>(&sighup_), nullptr);
+        // Drained means done: timers still armed (the idle reaper's, up to idle_timeout)
+        // must not keep the process alive; ~Daemon closes what is left.
+        uv_stop(&loop_);
     });
 }
 

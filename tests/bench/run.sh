@@ -181,16 +181,23 @@ workload_a() {
   alternate_rounds A append.lua "$append_sessions" RPUSH key:__rand_int__ "$redis_value"
 }
 
+# A's lists grow without bound in redis: drop them and hand the memory back to
+# the OS before B, so B's peak RSS is B's own.
+flush_redis() {
+  redis-cli -p "$redis_port" flushall >/dev/null
+  redis-cli -p "$redis_port" memory purge >/dev/null
+}
+
 prefill_for_reads() {
   log "pre-filling $read_sessions sessions x $events_per_session events in mnemod and redis"
   python3 "$here/prefill.py" "http://127.0.0.1:$mnemod_port" --sessions "$read_sessions" \
     --events "$events_per_session" >&2 || fail "mnemod prefill failed"
-  redis-cli -p "$redis_port" flushall >/dev/null
   python3 "$here/redis_prefill.py" --sessions "$read_sessions" --items "$events_per_session" |
     redis-cli -p "$redis_port" --pipe >"$work/redis-prefill.txt" || fail "redis prefill failed; see $work/redis-prefill.txt"
 }
 
 workload_b() {
+  flush_redis
   reset_peak_rss "$mnemod_pid"; reset_peak_rss "$redis_pid"
   prefill_for_reads
   alternate_rounds B read.lua "$read_sessions" LRANGE key:__rand_int__ -50 -1

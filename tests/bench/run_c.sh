@@ -61,12 +61,15 @@ require_tools() {
 }
 
 # sqlite backend in its own folder, loopback only, no hooks (empty scripts
-# folder) and no summaries: the reference does neither.
+# folder) and no summaries: the reference does neither. wrk's connections are
+# never idle during a run; the short idle_timeout only keeps the stop between
+# phases quick (mnemod waits for idle keep-alive timers when it drains).
 write_mnemod_config() {  # folder port synchronous event_limit
   mkdir -p "$1/scripts"
   cat >"$1/mnemod.yaml" <<EOF
 server:
   listen: ["127.0.0.1:$2"]
+  idle_timeout: 3s
   admin_socket: $1/admin.sock
 storage:
   plugin: sqlite

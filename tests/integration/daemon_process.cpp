@@ -162,6 +162,9 @@ void DaemonProcess::rewrite_config(const std::string& yaml_template) {
 }
 
 bool DaemonProcess::start(std::string* error) {
+    stop();  // a restart: the previous process must be gone first
+    reaped_ = false;
+    exit_code_.reset();
     port_ = pick_free_port();
     rewrite_config(yaml_template_);
     pid_ = spawn({"--config", config_path()}, dir_.path() + "/stdout", dir_.path() + "/stderr");

@@ -64,6 +64,8 @@ public:
     DaemonProcess& operator=(const DaemonProcess&) = delete;
 
     // Forks mnemod and waits until /healthz answers 200; false with *error (and the log) otherwise.
+    // Called again, it restarts in the same directory (stopping a still running process first) on a
+    // fresh port.
     bool start(std::string* error);
     int port() const { return port_; }
     pid_t pid() const { return pid_; }

@@ -14,6 +14,15 @@ class Drain : public DaemonTest {
 protected:
     void SetUp() override { start_daemon(base_config("  drain_timeout: 20s\n")); }
 
+    // Sends a complete GET /healthz followed by `partial` in one write and reads the first answer:
+    // once that answer is here, the daemon has read (and begun parsing) the partial request too.
+    void send_with_partial(HttpConnection& connection, const std::string& partial) {
+        ASSERT_TRUE(connection.send_raw(format_request("GET", "/healthz") + partial));
+        auto first = connection.read_response();
+        ASSERT_TRUE(first.has_value());
+        ASSERT_EQ(first->status, 200);
+    }
+
     // True when a new connection is refused: connect fails, or nothing but a refusal comes back.
     bool new_connection_refused() {
         auto connection = HttpConnection::tcp(daemon_->port());
@@ -29,7 +38,7 @@ TEST_F(Drain, RequestInFlightIsAnsweredThenTheProcessExits0) {
     std::string request = format_request("POST", session_path("d1") + "/events", body, {{"X-Request-Id", "drain-1"}});
     size_t cut = request.size() - body.size() / 2;
     auto connection = HttpConnection::tcp(daemon_->port());
-    ASSERT_TRUE(connection.send_raw(request.substr(0, cut)));
+    ASSERT_NO_FATAL_FAILURE(send_with_partial(connection, request.substr(0, cut)));
     daemon_->send_signal(SIGTERM);
     ASSERT_TRUE(daemon_->wait_for_log(kDrainingLog, kLogWait));
     EXPECT_TRUE(new_connection_refused());
@@ -46,7 +55,7 @@ TEST_F(Drain, RequestInFlightIsAnsweredThenTheProcessExits0) {
 
 TEST_F(Drain, ReadyzAnswers503WhileDraining) {
     auto connection = HttpConnection::tcp(daemon_->port());
-    ASSERT_TRUE(connection.send_raw("GET /readyz HTTP/1.1\r\nHost: x\r\n"));
+    ASSERT_NO_FATAL_FAILURE(send_with_partial(connection, "GET /readyz HTTP/1.1\r\nHost: x\r\n"));
     daemon_->send_signal(SIGTERM);
     ASSERT_TRUE(daemon_->wait_for_log(kDrainingLog, kLogWait));
     ASSERT_TRUE(connection.send_raw("\r\n"));
@@ -83,8 +92,10 @@ protected:
 
 TEST_F(ShortDrain, ARequestNeverCompletedIsCutOffAtDrainTimeout) {
     auto connection = HttpConnection::tcp(daemon_->port());
-    ASSERT_TRUE(connection.send_raw("POST /v1/apps/shop/users/u1/sessions HTTP/1.1\r\nHost: x\r\n"
+    ASSERT_TRUE(connection.send_raw(format_request("GET", "/healthz") +
+                                    "POST /v1/apps/shop/users/u1/sessions HTTP/1.1\r\nHost: x\r\n"
                                     "Content-Length: 100\r\n\r\n{\"id\":"));
+    ASSERT_EQ(connection.read_response().value_or(HttpResponse{}).status, 200);
     daemon_->send_signal(SIGTERM);
     EXPECT_EQ(daemon_->wait_exit(kExitWait), 0);
     EXPECT_TRUE(connection.wait_closed(std::chrono::seconds(5)));

@@ -88,6 +88,28 @@ TEST_F(Errors, EventOverMaxEventBytesIs413) {
     EXPECT_EQ(version_and_count("e1"), std::make_pair(int64_t{1}, int64_t{0}));
 }
 
+// An event object of exactly n bytes as sent.
+std::string event_of_size(size_t n) {
+    std::string shell = R"({"author":"user","content":""})";
+    return R"({"author":"user","content":")" + std::string(n - shell.size(), 'a') + R"("})";
+}
+
+TEST_F(Errors, BodyOfExactlyMaxBodyBytesIsAcceptedOneMoreIsNot) {
+    std::string body = R"({"events":[{"author":"user","content":"x"}]})";
+    std::string at_limit = body + std::string(4096 - body.size(), ' ');
+    EXPECT_EQ(call("POST", session_path("e1") + "/events", at_limit).status, 200);
+    expect_error(call("POST", session_path("e1") + "/events", at_limit + " "), 413, "payload_too_large");
+    EXPECT_EQ(version_and_count("e1"), std::make_pair(int64_t{2}, int64_t{1}));
+}
+
+TEST_F(Errors, EventOfExactlyMaxEventBytesIsAcceptedOneMoreIsNot) {
+    auto at_limit = call("POST", session_path("e1") + "/events", R"({"events":[)" + event_of_size(1024) + "]}");
+    EXPECT_EQ(at_limit.status, 200) << at_limit.body;
+    expect_error(call("POST", session_path("e1") + "/events", R"({"events":[)" + event_of_size(1025) + "]}"), 413,
+                 "payload_too_large");
+    EXPECT_EQ(version_and_count("e1"), std::make_pair(int64_t{2}, int64_t{1}));
+}
+
 TEST_F(Errors, RequestIdIsEchoedOnErrorsAndSuccesses) {
     auto failed = call("GET", session_path("absent"), {}, {{"X-Request-Id", "req-404-abc"}});
     ASSERT_NE(failed.header("X-Request-Id"), nullptr);
@@ -138,14 +160,26 @@ TEST_F(Auth, HealthAndReadinessNeedNoToken) {
 class ConnectionLimit : public DaemonTest {
 protected:
     void SetUp() override { start_daemon(base_config("  max_connections: 2\n")); }
+
+    // A connection whose request was answered 200, so the daemon admitted and counted it. Retried
+    // (bounded) because connections closed just before, like start-up's health probes, free their
+    // slots only once the daemon has seen their end.
+    std::optional<HttpConnection> admitted_connection() {
+        for (int attempt = 0; attempt < 200; ++attempt) {
+            auto connection = HttpConnection::tcp(daemon_->port());
+            auto answer = connection.request("GET", "/healthz");
+            if (answer && answer->status == 200) return connection;
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        return std::nullopt;
+    }
 };
 
 TEST_F(ConnectionLimit, AThirdConnectionIsRefusedWith429OrClosed) {
-    auto first = HttpConnection::tcp(daemon_->port());
-    auto second = HttpConnection::tcp(daemon_->port());
-    // An answered request proves each was accepted and counted.
-    ASSERT_EQ(first.request("GET", "/healthz").value_or(HttpResponse{}).status, 200);
-    ASSERT_EQ(second.request("GET", "/healthz").value_or(HttpResponse{}).status, 200);
+    auto first = admitted_connection();
+    ASSERT_TRUE(first.has_value());
+    auto second = admitted_connection();
+    ASSERT_TRUE(second.has_value());
     auto third = HttpConnection::tcp(daemon_->port());
     third.send_raw(format_request("GET", "/healthz"));
     auto refused = third.read_response();
@@ -155,16 +189,10 @@ TEST_F(ConnectionLimit, AThirdConnectionIsRefusedWith429OrClosed) {
     }
     EXPECT_TRUE(third.wait_closed(std::chrono::seconds(5)));
     // A freed slot serves again (the close reaches the daemon asynchronously: bounded retries).
-    first.close();
-    bool served = false;
-    for (int attempt = 0; attempt < 100 && !served; ++attempt) {
-        auto next = HttpConnection::tcp(daemon_->port());
-        auto answer = next.request("GET", "/healthz");
-        served = answer && answer->status == 200;
-        if (!served) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    EXPECT_TRUE(served);
-    EXPECT_EQ(second.request("GET", "/healthz").value_or(HttpResponse{}).status, 200);
+    first->close();
+    EXPECT_TRUE(admitted_connection().has_value());
+    auto still = second->request("GET", "/healthz").value_or(HttpResponse{});
+    EXPECT_EQ(still.status, 200) << still.body;
 }
 
 }  // namespace

@@ -157,7 +157,7 @@ bool HttpConnection::read_until_headers_end(size_t* header_end, std::chrono::ste
     return true;
 }
 
-std::optional<HttpResponse> HttpConnection::read_response(std::chrono::milliseconds wait) {
+std::optional<HttpResponse> HttpConnection::read_response(std::chrono::milliseconds wait, bool head_request) {
     auto deadline = std::chrono::steady_clock::now() + wait;
     while (true) {
         size_t header_end = 0;
@@ -167,7 +167,7 @@ std::optional<HttpResponse> HttpConnection::read_response(std::chrono::milliseco
         buffer_.erase(0, header_end + 4);
         if (response->status >= 100 && response->status < 200) continue;  // 100 Continue: the real answer follows
         const std::string* length_text = response->header("Content-Length");
-        size_t length = length_text ? std::stoul(*length_text) : 0;
+        size_t length = length_text && !head_request ? std::stoul(*length_text) : 0;
         while (buffer_.size() < length) {
             if (!fill(deadline)) return std::nullopt;
         }
@@ -181,6 +181,14 @@ std::optional<HttpResponse> HttpConnection::request(std::string_view method, std
                                                     std::string_view body, const Headers& extra_headers) {
     if (!send_raw(format_request(method, target, body, extra_headers))) return std::nullopt;
     return read_response();
+}
+
+bool HttpConnection::wait_for_bytes(std::string_view text, std::chrono::milliseconds wait) {
+    auto deadline = std::chrono::steady_clock::now() + wait;
+    while (buffer_.find(text) == std::string::npos) {
+        if (!fill(deadline)) return false;
+    }
+    return true;
 }
 
 bool HttpConnection::wait_closed(std::chrono::milliseconds wait) {

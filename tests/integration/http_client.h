@@ -53,10 +53,14 @@ public:
     // Writes every byte; false when the peer is gone.
     bool send_raw(std::string_view bytes);
     // The next response, or nullopt when the connection closed or nothing came within wait.
-    std::optional<HttpResponse> read_response(std::chrono::milliseconds wait = kDefaultReadWait);
+    // head_request: the answer to a HEAD, whose Content-Length announces a body that is not sent.
+    std::optional<HttpResponse> read_response(std::chrono::milliseconds wait = kDefaultReadWait,
+                                              bool head_request = false);
     // One request and its response on this connection.
     std::optional<HttpResponse> request(std::string_view method, std::string_view target, std::string_view body = {},
                                         const Headers& extra_headers = {});
+    // True once the bytes received (and not yet consumed) contain text, within wait; they stay unconsumed.
+    bool wait_for_bytes(std::string_view text, std::chrono::milliseconds wait);
     // True when the peer closes (read returns 0 or a reset) within wait; bytes that arrive meanwhile are kept.
     bool wait_closed(std::chrono::milliseconds wait);
     void close();

@@ -76,5 +76,38 @@ TEST_F(Reload, FileWithInvalidValueIsRefusedAndALaterGoodFileApplies) {
     EXPECT_EQ(version_and_count("r4").second, 7);
 }
 
+std::string with_server_and_apps(const std::string& server_lines, const std::string& shop_tokens) {
+    return base_config(server_lines, "auth:\n  required: true\n  admin_tokens: [adm]\n"
+                                     "apps:\n  shop:\n    tokens: [" + shop_tokens + "]\n");
+}
+
+TEST_F(Reload, AppTokensApplyWithoutARestart) {
+    start_daemon(with_server_and_apps("", "old"));
+    const Headers old_token{{"Authorization", "Bearer old"}}, new_token{{"Authorization", "Bearer new"}};
+    create_session("t1", old_token);
+    expect_error(call("GET", session_path("t1"), {}, new_token), 401, "unauthenticated");
+    reload_with(with_server_and_apps("", "new"), "reload: applied");
+    EXPECT_EQ(call("GET", session_path("t1"), {}, new_token).status, 200);
+    expect_error(call("GET", session_path("t1"), {}, old_token), 401, "unauthenticated");
+}
+
+TEST_F(Reload, MaxBodyBytesAppliesWithoutARestart) {
+    start_daemon(base_config("  max_body_bytes: 64KiB\n"));
+    create_session("b1");
+    std::string padded = R"({"events":[{"author":"user","content":"x"}]})" + std::string(2000, ' ');
+    EXPECT_EQ(call("POST", session_path("b1") + "/events", padded).status, 200);
+    reload_with(base_config("  max_body_bytes: 1KiB\n"), "reload: applied");
+    expect_error(call("POST", session_path("b1") + "/events", padded), 413, "payload_too_large");
+}
+
+TEST_F(Reload, ListenChangeIsRefusedAndTheOldListenerKeepsServing) {
+    start_daemon(base_config());
+    std::string moved = base_config();
+    moved.replace(moved.find("@PORT@"), 6, std::to_string(pick_free_port()));
+    reload_with(moved, "reload refused");
+    EXPECT_THAT(daemon_->log(), ::testing::HasSubstr("server.listen"));
+    EXPECT_EQ(call("GET", "/healthz").status, 200);
+}
+
 }  // namespace
 }  // namespace mnemo::integration

@@ -24,6 +24,7 @@ std::string sqlite_config() {
     return "server:\n"
            "  listen: [\"127.0.0.1:@PORT@\"]\n"
            "  admin_socket: @DIR@/admin.sock\n"
+           "  idle_timeout: 2s\n"  // a stopping mnemod waits out idle keep-alive timers
            "storage:\n"
            "  plugin: sqlite\n"
            "  plugin_dir: @PLUGIN_DIR@\n"

@@ -6,7 +6,6 @@
 // PRAGMA integrity_check.
 #include "fixture.h"
 
-#include <dlfcn.h>
 #include <simdjson.h>
 #include <sqlite3.h>
 
@@ -31,6 +30,7 @@ std::string sqlite_config(const std::string& db_path) {
     return "server:\n"
            "  listen: [\"127.0.0.1:@PORT@\"]\n"
            "  admin_socket: @DIR@/admin.sock\n"
+           "  idle_timeout: 2s\n"  // a stopping mnemod waits out idle keep-alive timers
            "storage:\n"
            "  plugin: sqlite\n"
            "  plugin_dir: @PLUGIN_DIR@\n"
@@ -245,6 +245,9 @@ public:
         return problems_;
     }
 
+    // Unanswered batches this run found stored whole / absent.
+    std::pair<int, int> in_doubt_settled() const { return {in_doubt_stored_, in_doubt_absent_}; }
+
     // Stored batches the ledger never sent: what run() found under no known tag.
     std::vector<std::string> unknown_batches() const {
         std::vector<std::string> unknown;
@@ -282,9 +285,14 @@ private:
             problems_.push_back(tag + ": acknowledged with seqs " + join(batch.seqs) + ", stored as [" + join(seqs) + "]");
         if (batch.outcome == Outcome::Refused && !seqs.empty())
             problems_.push_back(tag + ": answered 503 but stored as [" + join(seqs) + "]");
-        if (batch.outcome == Outcome::InDoubt && consecutive(seqs))
+        if (batch.outcome == Outcome::InDoubt && consecutive(seqs)) {
             batch = Batch{batch.session, Outcome::Acknowledged, seqs};
-        if (batch.outcome == Outcome::InDoubt && seqs.empty()) batch.outcome = Outcome::Refused;
+            ++in_doubt_stored_;
+        }
+        if (batch.outcome == Outcome::InDoubt && seqs.empty()) {
+            batch.outcome = Outcome::Refused;
+            ++in_doubt_absent_;
+        }
         if (found != found_.end()) found_.erase(found);
     }
 
@@ -305,6 +313,8 @@ private:
     std::map<std::string, std::vector<int64_t>> found_;
     std::map<std::string, std::string> found_session_;
     std::vector<std::string> problems_;
+    int in_doubt_stored_ = 0;
+    int in_doubt_absent_ = 0;
 };
 
 std::string first_problems(const std::vector<std::string>& problems) {
@@ -313,24 +323,18 @@ std::string first_problems(const std::vector<std::string>& problems) {
     return text;
 }
 
-// The integration binary does not link libsqlite3, so the check loads the
-// system library the plugin itself is linked against.
 std::string integrity_check(const std::string& db_path) {
-    void* library = ::dlopen("libsqlite3.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!library) return std::string("cannot load libsqlite3.so.0: ") + ::dlerror();
-    auto open = reinterpret_cast<decltype(&sqlite3_open_v2)>(::dlsym(library, "sqlite3_open_v2"));
-    auto exec = reinterpret_cast<decltype(&sqlite3_exec)>(::dlsym(library, "sqlite3_exec"));
-    auto close = reinterpret_cast<decltype(&sqlite3_close)>(::dlsym(library, "sqlite3_close"));
     std::string verdict = "no answer from PRAGMA integrity_check";
     sqlite3* db = nullptr;
-    if (open(db_path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) verdict = "cannot open " + db_path;
+    if (sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
+        verdict = "cannot open " + db_path;
+    }
     auto collect = [](void* out, int, char** values, char**) {
         *static_cast<std::string*>(out) = values[0] ? values[0] : "NULL";
         return 0;
     };
-    if (db) exec(db, "PRAGMA integrity_check", collect, &verdict, nullptr);
-    close(db);
-    ::dlclose(library);
+    if (db) sqlite3_exec(db, "PRAGMA integrity_check", collect, &verdict, nullptr);
+    sqlite3_close(db);
     return verdict;
 }
 
@@ -353,6 +357,9 @@ protected:
         std::vector<std::string> problems = verifier.run();
         for (const std::string& unknown : verifier.unknown_batches()) problems.push_back(unknown);
         EXPECT_TRUE(problems.empty()) << first_problems(problems);
+        auto [stored, absent] = verifier.in_doubt_settled();
+        std::printf("verified %zu batches: %d unanswered ones stored whole, %d absent\n", ledger.batches().size(),
+                    stored, absent);
     }
 
     TempDir data_;

@@ -18,7 +18,8 @@ def read_rows(path):
     with open(path) as results:
         for line in results:
             fields = line.rstrip("\n").split("\t")
-            rows[tuple(fields[:3]) if fields[0] != "size" else ("size", fields[1])].append(fields)
+            key = tuple(fields[:3]) if fields[0] == "write" else tuple(fields[:2])
+            rows[key].append(fields)
     return rows
 
 
