@@ -96,6 +96,14 @@ void Api::register_routes() {
     route("POST", "/v1/apps/{app}/users/{user}/sessions/{session}/summaries", post_summary, true);
     route("POST", "/v1/apps/{app}/users/{user}/sessions/{session}/tracks/{track}", append_track, true);
     route("GET", "/v1/apps/{app}/users/{user}/sessions/{session}/tracks/{track}", list_track, true);
+    route("GET", "/v1/apps/{app}/lanes", list_lanes, true);
+    route("GET", "/v1/apps/{app}/lanes/{lane}", get_lane, true);
+    route("POST", "/v1/apps/{app}/lanes/{lane}/resolve", resolve_lane, true);
+    route("POST", "/v1/apps/{app}/lanes/{lane}/reset", reset_lane, true);
+    route("POST", "/v1/apps/{app}/lanes/{lane}/switch", switch_lane, true);
+    route("POST", "/v1/apps/{app}/lanes/{lane}/suspend", suspend_lane, true);
+    route("POST", "/v1/apps/{app}/lanes/{lane}/resume-pending", resume_pending_lane, true);
+    route("POST", "/v1/apps/{app}/lanes/{lane}/turn-complete", turn_complete_lane, true);
 }
 
 void Api::set_config(std::shared_ptr<const config::Config> config) {

@@ -54,7 +54,9 @@ public:
     bool draining() const { return draining_; }
 
     // Used by handlers.
-    core::Env env(const Call& call) const { return core::Env{backend_, call.config, clock_}; }
+    core::Env env(const Call& call) const { return core::Env{backend_, call.config, clock_, finalize_inbox_}; }
+    // Hard-deleted sessions are handed here for finalize (lifecycle's finalizer drains it).
+    void set_finalize_inbox(core::FinalizeInbox* inbox) { finalize_inbox_ = inbox; }
     void run(std::shared_ptr<Call> call, Executor::Job job);
     void finish(Call& call, core::Outcome&& outcome);
     void fail(Call& call, core::Error error);
@@ -81,6 +83,7 @@ private:
     std::vector<std::pair<HandlerFn, bool>> handlers_;  // by route index: handler, needs {app} auth
     std::map<std::string, std::string, std::less<>> token_app_;  // token -> app ("" for admin)
     bool draining_ = false;
+    core::FinalizeInbox* finalize_inbox_ = nullptr;
     std::chrono::steady_clock::time_point started_;
 };
 

@@ -40,6 +40,16 @@ void post_summary(Api& api, CallPtr call);
 void append_track(Api& api, CallPtr call);
 void list_track(Api& api, CallPtr call);
 
+// handlers_lanes.cpp
+void resolve_lane(Api& api, CallPtr call);
+void reset_lane(Api& api, CallPtr call);
+void switch_lane(Api& api, CallPtr call);
+void suspend_lane(Api& api, CallPtr call);
+void resume_pending_lane(Api& api, CallPtr call);
+void turn_complete_lane(Api& api, CallPtr call);
+void get_lane(Api& api, CallPtr call);
+void list_lanes(Api& api, CallPtr call);
+
 // handlers_ops.cpp
 void healthz(Api& api, CallPtr call);
 void readyz(Api& api, CallPtr call);

@@ -154,19 +154,19 @@ Outcome list_events(const Env& env, const ListEventsInput& in) {
     req.filter.filter_key = storage::absent();
     req.filter.include_deleted = in.include_deleted ? 1 : 0;
     storage::Collector collector;
+    EventArrayRenderer events;
+    events.attach(collector);
     if (auto failed = run_storage(env, [&](mnemo_error* err) {
             return env.backend.ops().events_list(env.backend.handle(), &req, collector.sink(), err);
         })) {
         return *failed;
     }
-    const auto& result = collector.result();
     std::string body;
+    body.reserve(events.json.size() + 64);
     JsonWriter w(body);
-    w.begin_object().key("events").begin_array();
-    for (const auto& event : result.events) write_event(w, event);
-    w.end_array().key("next_after_seq");
-    if (result.count("has_more") != 0 && !result.events.empty()) {
-        w.integer(result.events.back().seq);
+    w.begin_object().raw_field("events", events.finish()).key("next_after_seq");
+    if (collector.result().count("has_more") != 0 && events.count > 0) {
+        w.integer(events.last_seq);
     } else {
         w.null();
     }

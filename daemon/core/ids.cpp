@@ -53,8 +53,17 @@ std::string uuid_v7(int64_t unix_us) {
     }
     uint64_t hi = (ms << 16) | 0x7000 | (rand_a & 0xfff);
     uint64_t lo = (rand_b & 0x3fffffffffffffffULL) | 0x8000000000000000ULL;
-    return fmt::format("{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", hi >> 32, (hi >> 16) & 0xffff, hi & 0xffff,
-                       lo >> 48, lo & 0xffffffffffffULL);
+    // Hex by hand: an id is made for every stored event.
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string id(36, '-');
+    size_t pos = 0;
+    for (int i = 0; i < 16; ++i) {
+        if (i == 4 || i == 6 || i == 8 || i == 10) ++pos;  // the dashes
+        uint64_t byte = i < 8 ? (hi >> (56 - 8 * i)) & 0xff : (lo >> (56 - 8 * (i - 8))) & 0xff;
+        id[pos++] = kHex[byte >> 4];
+        id[pos++] = kHex[byte & 15];
+    }
+    return id;
 }
 
 }  // namespace mnemo::core

@@ -1,32 +1,52 @@
 #include "core/json_writer.h"
 
+#include "core/timefmt.h"
+
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
 
 namespace mnemo::core {
 
-void append_json_string(std::string& out, std::string_view text) {
+namespace {
+
+// Bytes that JSON strings must escape: controls, '"' and '\\'.
+constexpr std::array<bool, 256> kNeedsEscape = [] {
+    std::array<bool, 256> table{};
+    for (int c = 0; c < 0x20; ++c) table[static_cast<size_t>(c)] = true;
+    table['"'] = true;
+    table['\\'] = true;
+    return table;
+}();
+
+void append_escape(std::string& out, unsigned char c) {
     static constexpr char hex[] = "0123456789abcdef";
+    switch (c) {
+    case '"': out.append("\\\""); break;
+    case '\\': out.append("\\\\"); break;
+    case '\n': out.append("\\n"); break;
+    case '\r': out.append("\\r"); break;
+    case '\t': out.append("\\t"); break;
+    case '\b': out.append("\\b"); break;
+    case '\f': out.append("\\f"); break;
+    default:
+        out.append("\\u00");
+        out.push_back(hex[c >> 4]);
+        out.push_back(hex[c & 15]);
+    }
+}
+
+}  // namespace
+
+void append_json_string(std::string& out, std::string_view text) {
     out.push_back('"');
     size_t start = 0;
     for (size_t i = 0; i < text.size(); ++i) {
         unsigned char c = static_cast<unsigned char>(text[i]);
-        if (c >= 0x20 && c != '"' && c != '\\') continue;
+        if (!kNeedsEscape[c]) continue;
         out.append(text.substr(start, i - start));
-        switch (c) {
-        case '"': out.append("\\\""); break;
-        case '\\': out.append("\\\\"); break;
-        case '\n': out.append("\\n"); break;
-        case '\r': out.append("\\r"); break;
-        case '\t': out.append("\\t"); break;
-        case '\b': out.append("\\b"); break;
-        case '\f': out.append("\\f"); break;
-        default:
-            out.append("\\u00");
-            out.push_back(hex[c >> 4]);
-            out.push_back(hex[c & 15]);
-        }
+        append_escape(out, c);
         start = i + 1;
     }
     out.append(text.substr(start));
@@ -111,6 +131,14 @@ JsonWriter& JsonWriter::boolean(bool value) {
 JsonWriter& JsonWriter::null() {
     separate();
     out_.append("null");
+    return *this;
+}
+
+JsonWriter& JsonWriter::raw_timestamp(int64_t unix_us) {
+    separate();
+    out_.push_back('"');
+    append_rfc3339_us(out_, unix_us);
+    out_.push_back('"');
     return *this;
 }
 

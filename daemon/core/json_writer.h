@@ -31,6 +31,7 @@ public:
     JsonWriter& boolean(bool value);
     JsonWriter& null();
     JsonWriter& raw(std::string_view json);  // an already-encoded JSON value
+    JsonWriter& raw_timestamp(int64_t unix_us);  // "2026-11-21T10:00:00.123456Z", needs no escaping
 
     // key + value shorthands
     JsonWriter& field(std::string_view name, std::string_view text) { return key(name).string(text); }

@@ -9,9 +9,7 @@ void write_timestamp(JsonWriter& w, int64_t unix_us) {
         w.null();
         return;
     }
-    std::string text;
-    append_rfc3339_us(text, unix_us);
-    w.string(text);
+    w.raw_timestamp(unix_us);
 }
 
 void write_usage(JsonWriter& w, const mnemo_usage& u) {
@@ -48,24 +46,58 @@ void write_session(JsonWriter& w, const storage::SessionRow& s, const std::strin
     w.end_object();
 }
 
-void write_event(JsonWriter& w, const storage::EventRow& e) {
-    w.begin_object().field("id", e.id).field("seq", e.seq);
-    if (e.invocation_id) w.field("invocation_id", *e.invocation_id);
-    w.field("author", e.author).field("role", e.role);
-    if (e.content_json) w.raw_field("content", *e.content_json);
-    if (e.state_delta_json) w.raw_field("state_delta", *e.state_delta_json);
-    if (e.usage_json) w.raw_field("usage", *e.usage_json);
-    if (e.tool_calls_json) w.raw_field("tool_calls", *e.tool_calls_json);
-    if (e.media_json) w.raw_field("media", *e.media_json);
-    w.field("filter_key", e.filter_key);
+void write_event(JsonWriter& w, const mnemo_event& e) {
+    using storage::view;
+    w.begin_object().field("id", view(e.id)).field("seq", e.seq);
+    if (e.invocation_id.ptr) w.field("invocation_id", view(e.invocation_id));
+    w.field("author", view(e.author)).field("role", view(e.role));
+    if (e.content_json.ptr) w.raw_field("content", view(e.content_json));
+    if (e.state_delta_json.ptr) w.raw_field("state_delta", view(e.state_delta_json));
+    if (e.usage_json.ptr) w.raw_field("usage", view(e.usage_json));
+    if (e.tool_calls_json.ptr) w.raw_field("tool_calls", view(e.tool_calls_json));
+    if (e.media_json.ptr) w.raw_field("media", view(e.media_json));
+    w.field("filter_key", view(e.filter_key));
     w.key("timestamp");
     write_timestamp(w, e.timestamp_us);
-    if (e.metadata_json) w.raw_field("metadata", *e.metadata_json);
+    if (e.metadata_json.ptr) w.raw_field("metadata", view(e.metadata_json));
     if (e.deleted_at_us != 0) {
         w.key("deleted_at");
         write_timestamp(w, e.deleted_at_us);
     }
     w.end_object();
+}
+
+void write_event(JsonWriter& w, const storage::EventRow& e) {
+    using storage::opt_str;
+    using storage::str;
+    mnemo_event view{};
+    view.seq = e.seq;
+    view.id = str(e.id);
+    view.invocation_id = opt_str(e.invocation_id);
+    view.author = str(e.author);
+    view.role = str(e.role);
+    view.content_json = opt_str(e.content_json);
+    view.state_delta_json = opt_str(e.state_delta_json);
+    view.usage_json = opt_str(e.usage_json);
+    view.tool_calls_json = opt_str(e.tool_calls_json);
+    view.media_json = opt_str(e.media_json);
+    view.metadata_json = opt_str(e.metadata_json);
+    view.filter_key = str(e.filter_key);
+    view.timestamp_us = e.timestamp_us;
+    view.deleted_at_us = e.deleted_at_us;
+    write_event(w, view);
+}
+
+void EventArrayRenderer::attach(storage::Collector& collector) {
+    json.reserve(16 * 1024);
+    collector.stream_events(
+        [](void* self, const mnemo_event* event) {
+            auto* renderer = static_cast<EventArrayRenderer*>(self);
+            write_event(renderer->writer, *event);
+            ++renderer->count;
+            renderer->last_seq = event->seq;
+        },
+        this);
 }
 
 void write_summary(JsonWriter& w, const storage::SummaryRow& s) {

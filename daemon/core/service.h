@@ -14,6 +14,7 @@
 #include "core/clock.h"
 #include "core/errors.h"
 #include "core/event_input.h"
+#include "core/finalize_inbox.h"
 #include "core/state_delta.h"
 #include "storage/backend.h"
 
@@ -29,6 +30,7 @@ struct Env {
     const storage::Backend& backend;
     std::shared_ptr<const config::Config> config;
     const Clock& clock;
+    FinalizeInbox* finalize_inbox = nullptr;  // where hard-deleted sessions go; null: nobody finalizes
 };
 
 enum class Success { Ok, Created, NoContent };

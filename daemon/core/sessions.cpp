@@ -74,6 +74,8 @@ Outcome get_session(const Env& env, const GetSessionInput& in) {
     req.filter.filter_key = in.filter_key ? storage::str(*in.filter_key) : storage::absent();
     req.filter.roles = storage::absent();
     storage::Collector collector;
+    EventArrayRenderer events;
+    events.attach(collector);
     if (auto failed = run_storage(env, [&](mnemo_error* err) {
             return env.backend.ops().session_get(env.backend.handle(), &req, collector.sink(), err);
         })) {
@@ -82,14 +84,13 @@ Outcome get_session(const Env& env, const GetSessionInput& in) {
     auto& result = collector.result();
     if (result.sessions.empty()) return Outcome::fail(not_found(fmt::format("session {}/{} not found in app {}",
                                                                             in.ref.user, in.ref.id, in.ref.app)));
-    std::string body;
-    JsonWriter w(body);
     std::string state = merged_state_json(result.state);
+    std::string body;
+    body.reserve(events.json.size() + state.size() + 1024);
+    JsonWriter w(body);
     w.begin_object().key("session");
     write_session(w, result.sessions.front(), &state);
-    w.key("events").begin_array();
-    for (const auto& event : result.events) write_event(w, event);
-    w.end_array().key("summary");
+    w.raw_field("events", events.finish()).key("summary");
     if (in.from_checkpoint && !result.summaries.empty()) {
         write_summary(w, result.summaries.front());
     } else {
@@ -144,10 +145,15 @@ Outcome delete_session(const Env& env, const SessionRef& ref, bool hard) {
     req.key = key_of(ref);
     req.now_us = env.clock.now_us();
     req.hard = (hard || !env.config->storage.soft_delete) ? 1 : 0;
+    storage::Collector collector;
     if (auto failed = run_storage(env, [&](mnemo_error* err) {
-            return env.backend.ops().session_delete(env.backend.handle(), &req, err);
+            return env.backend.ops().session_delete(env.backend.handle(), &req, collector.sink(), err);
         })) {
         return *failed;
+    }
+    // A hard delete leaves no finalize mark in storage: the purged row is finalized from here.
+    if (req.hard != 0 && env.finalize_inbox != nullptr) {
+        for (auto& row : collector.result().sessions) env.finalize_inbox->push({std::move(row), FinalizeReason::Deleted});
     }
     return Outcome::ok({}, Success::NoContent);
 }

@@ -2,7 +2,6 @@
 
 #include <charconv>
 #include <cmath>
-#include <ctime>
 
 namespace mnemo::core {
 namespace {
@@ -82,17 +81,50 @@ std::optional<int64_t> parse_rfc3339(std::string_view s) {
 
 }  // namespace
 
+namespace {
+
+// y-m-d from days since 1970-01-01 (H. Hinnant's civil_from_days).
+void civil_from_days(int64_t z, int64_t& y, unsigned& m, unsigned& d) {
+    z += 719468;
+    const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    const unsigned doe = static_cast<unsigned>(z - era * 146097);
+    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const unsigned mp = (5 * doy + 2) / 153;
+    d = doy - (153 * mp + 2) / 5 + 1;
+    m = mp < 10 ? mp + 3 : mp - 9;
+    y = static_cast<int64_t>(yoe) + era * 400 + (m <= 2);
+}
+
+void put_digits(char* at, uint64_t value, int width) {
+    for (int i = width - 1; i >= 0; --i) {
+        at[i] = static_cast<char>('0' + value % 10);
+        value /= 10;
+    }
+}
+
+}  // namespace
+
+// Formats by arithmetic, not gmtime_r + snprintf: it runs once per event on
+// every read, so it is on the hottest path of the API.
 void append_rfc3339_us(std::string& out, int64_t unix_us) {
     int64_t secs = unix_us >= 0 ? unix_us / 1000000 : (unix_us - 999999) / 1000000;
     int64_t micros = unix_us - secs * 1000000;
-    std::time_t t = static_cast<std::time_t>(secs);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[40];
-    int n = std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%06lldZ", tm.tm_year + 1900,
-                          tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-                          static_cast<long long>(micros));
-    out.append(buf, static_cast<size_t>(n));
+    int64_t days = secs >= 0 ? secs / 86400 : (secs - 86399) / 86400;
+    int64_t second_of_day = secs - days * 86400;
+    int64_t year;
+    unsigned month, day;
+    civil_from_days(days, year, month, day);
+    char buf[27] = {'0', '0', '0', '0', '-', '0', '0', '-', '0', '0', 'T', '0', '0', ':',
+                    '0', '0', ':', '0', '0', '.', '0', '0', '0', '0', '0', '0', 'Z'};
+    put_digits(buf, static_cast<uint64_t>(year < 0 ? 0 : year % 10000), 4);
+    put_digits(buf + 5, month, 2);
+    put_digits(buf + 8, day, 2);
+    put_digits(buf + 11, static_cast<uint64_t>(second_of_day / 3600), 2);
+    put_digits(buf + 14, static_cast<uint64_t>(second_of_day / 60 % 60), 2);
+    put_digits(buf + 17, static_cast<uint64_t>(second_of_day % 60), 2);
+    put_digits(buf + 20, static_cast<uint64_t>(micros), 6);
+    out.append(buf, sizeof buf);
 }
 
 std::string format_rfc3339_us(int64_t unix_us) {

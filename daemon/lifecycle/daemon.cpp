@@ -1,5 +1,6 @@
 #include "lifecycle/daemon.h"
 
+#include "lifecycle/recovery.h"
 #include "observability/log.h"
 #include "storage/plugin_loader.h"
 
@@ -30,6 +31,9 @@ Daemon::Daemon(std::shared_ptr<const config::Config> config) : config_(std::move
 
 Daemon::~Daemon() {
     server_.reset();
+    // Storage jobs still on workers (a drain that timed out) complete into
+    // the Api; let them finish before it and the backend go away.
+    while (api_ && api_->executor().in_flight() > 0) uv_run(&loop_, UV_RUN_ONCE);
     api_.reset();
     uv_run(&loop_, UV_RUN_NOWAIT);  // let closed handles release
     backend_.reset();
@@ -47,7 +51,9 @@ int Daemon::start(std::string* error) {
     if (!backend_) return kExitRuntime;
     log::info("storage plugin {} {} loaded from {}", backend_->descriptor().name, backend_->descriptor().version,
               plugin_path);
+    if (!recover(error)) return kExitRuntime;
     api_ = std::make_unique<api::Api>(&loop_, *backend_, config_, clock_, metrics_);
+    api_->set_finalize_inbox(&finalize_inbox_);
     server_ = std::make_unique<net::Server>(
         &loop_, [this](net::Request&& request, net::Responder respond) { api_->handle(std::move(request), std::move(respond)); },
         [this](int status, std::string_view code, std::string_view message) {
@@ -60,13 +66,39 @@ int Daemon::start(std::string* error) {
         }
         log::info("listening on {}", listen.text);
     }
+    sweeper_ = std::make_unique<Sweeper>(&loop_, *backend_, clock_, metrics_, finalize_callbacks_, finalize_inbox_,
+                                         config_);
+    sweeper_->start();
     install_signals();
     sd_notify(0, "READY=1");
     return kExitOk;
 }
 
+bool Daemon::recover(std::string* error) {
+    auto report = recover_at_start(*backend_, *config_, clock_);
+    if (report.error) {
+        *error = "lane recovery at start failed: " + *report.error;
+        return false;
+    }
+    if (report.skipped || report.clean) return true;
+    if (report.resume_pending == 0 && report.suspended == 0) {
+        log::info("no clean-shutdown marker at {} (a first start, or the last stop was not graceful); "
+                  "no lane needed recovery",
+                  clean_shutdown_marker_path(*config_));
+        return true;
+    }
+    log::warn("no clean-shutdown marker at {}: the last stop was not graceful; {} lane(s) now resume_pending, "
+              "{} lane(s) suspended after recovery.stuck_after_restarts restarts",
+              clean_shutdown_marker_path(*config_), report.resume_pending, report.suspended);
+    return true;
+}
+
 int Daemon::run() {
     uv_run(&loop_, UV_RUN_DEFAULT);
+    if (drained_ && (backend_->descriptor().capabilities & MNEMO_CAP_PERSISTENT) != 0) {
+        std::string error;
+        if (!write_clean_shutdown_marker(*config_, &error)) log::error("{}", error);
+    }
     log::info("stopped");
     return kExitOk;
 }
@@ -90,14 +122,21 @@ void Daemon::begin_drain() {
     draining_ = true;
     sd_notify(0, "STOPPING=1");
     api_->set_draining(true);
-    server_->drain(config_->server.drain_timeout_us, [this] {
-        uv_close(reinterpret_cast<uv_handle_t*>(&sigterm_), nullptr);
-        uv_close(reinterpret_cast<uv_handle_t*>(&sigint_), nullptr);
-        uv_close(reinterpret_cast<uv_handle_t*>(&sighup_), nullptr);
-        // Drained means done: timers still armed (the idle reaper's, up to idle_timeout)
-        // must not keep the process alive; ~Daemon closes what is left.
-        uv_stop(&loop_);
-    });
+    // Two things to wait for: in-flight requests, and a sweep step that may hold the backend.
+    drain_waits_ = 2;
+    sweeper_->stop([this] { stop_loop(); });
+    server_->drain(config_->server.drain_timeout_us, [this] { stop_loop(); });
+}
+
+void Daemon::stop_loop() {
+    if (--drain_waits_ > 0) return;
+    uv_close(reinterpret_cast<uv_handle_t*>(&sigterm_), nullptr);
+    uv_close(reinterpret_cast<uv_handle_t*>(&sigint_), nullptr);
+    uv_close(reinterpret_cast<uv_handle_t*>(&sighup_), nullptr);
+    // Drained means done: timers still armed (the idle reaper's, up to idle_timeout)
+    // must not keep the process alive; ~Daemon closes what is left.
+    drained_ = true;
+    uv_stop(&loop_);
 }
 
 std::vector<std::string> Daemon::reload() {
@@ -126,6 +165,7 @@ void Daemon::apply_config(std::shared_ptr<const config::Config> next) {
     log::init(config_->log.level, log_format(*config_));
     api_->set_config(config_);
     server_->set_options(server_options(*config_));
+    sweeper_->set_config(config_);
 }
 
 }  // namespace mnemo::lifecycle

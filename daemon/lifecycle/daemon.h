@@ -6,13 +6,18 @@
  * CONFIG.md calls reloadable, refusing the rest with a logged reason), and
  * on SIGTERM/SIGINT stop accepting, finish in-flight requests within
  * drain_timeout and return. main() only parses argv and maps the result to
- * an exit code.
+ * an exit code. Around that: lane recovery at start after an unclean stop,
+ * the expiry sweep with finalize while serving, and the clean-shutdown
+ * marker as the last step of a graceful stop.
  */
 #pragma once
 
 #include "api/api.h"
 #include "config/config.h"
 #include "core/clock.h"
+#include "core/finalize_inbox.h"
+#include "lifecycle/finalize_callbacks.h"
+#include "lifecycle/sweeper.h"
 #include "net/server.h"
 #include "observability/metrics.h"
 #include "storage/backend.h"
@@ -40,10 +45,14 @@ public:
     int run();
     // Re-reads the config file (SIGHUP). Returns the refusals/errors, empty when applied.
     std::vector<std::string> reload();
+    // The finalize hook list (scripting adds its `finalize` hooks here).
+    FinalizeCallbacks& finalize_callbacks() { return finalize_callbacks_; }
 
 private:
     void install_signals();
     void begin_drain();
+    bool recover(std::string* error);
+    void stop_loop();
     void apply_config(std::shared_ptr<const config::Config> next);
 
     std::shared_ptr<const config::Config> config_;
@@ -53,6 +62,11 @@ private:
     std::unique_ptr<storage::Backend> backend_;
     std::unique_ptr<api::Api> api_;
     std::unique_ptr<net::Server> server_;
+    core::FinalizeInbox finalize_inbox_;
+    FinalizeCallbacks finalize_callbacks_;
+    std::unique_ptr<Sweeper> sweeper_;
+    int drain_waits_ = 0;  // server drain and sweeper idle still to come
+    bool drained_ = false;
     uv_signal_t sigterm_{}, sigint_{}, sighup_{};
     bool draining_ = false;
 };

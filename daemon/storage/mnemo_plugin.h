@@ -166,6 +166,32 @@ typedef struct mnemo_track_event {
     int64_t timestamp_us;
 } mnemo_track_event;
 
+/* A lane: a stable conversation key pointing at its current session. */
+typedef struct mnemo_lane {
+    mnemo_str app, lane, user;
+    mnemo_str session_id;
+    mnemo_str platform;          /* "" when none */
+    mnemo_str chat_type;         /* "" when none, else dm|group|channel|thread */
+    int64_t created_at_us;
+    int64_t updated_at_us;
+    int suspended;
+    int resume_pending;
+    mnemo_str resume_reason;     /* ptr NULL: null */
+    int was_auto_reset;
+    mnemo_str auto_reset_reason; /* ptr NULL: null; else idle|daily|suspended */
+    int reset_had_activity;
+    int is_fresh_reset;
+    int64_t restart_count;       /* unclean restarts seen while resume_pending (recovery) */
+    int64_t version;             /* compare-and-set counter: 1 at creation, +1 per write */
+} mnemo_lane;
+
+/* Why a session is being finalized. */
+enum mnemo_finalize_reason {
+    MNEMO_FINALIZE_EXPIRED = 1,
+    MNEMO_FINALIZE_RESET = 2,
+    MNEMO_FINALIZE_DELETED = 3
+};
+
 /*
  * Where results go. Every callback is set by mnemod. Pointers handed to a
  * callback are valid during that callback only.
@@ -174,6 +200,7 @@ typedef struct mnemo_track_event {
  *  - event: an event row, in the order the operation defines
  *  - summary, track: rows of those kinds
  *  - count: a named number (purge counts, stats, "has_more")
+ *  - lane: a lane row
  */
 typedef struct mnemo_sink {
     void *ctx;
@@ -183,6 +210,7 @@ typedef struct mnemo_sink {
     void (*summary)(void *ctx, const mnemo_summary *summary);
     void (*track)(void *ctx, const mnemo_track_event *track);
     void (*count)(void *ctx, const char *name, int64_t value);
+    void (*lane)(void *ctx, const mnemo_lane *lane);
 } mnemo_sink;
 
 /* ---- requests ---------------------------------------------------------- */
@@ -244,14 +272,17 @@ typedef struct mnemo_session_delete_req {
     int64_t now_us;
     int hard; /* 1: purge now (events, state, summaries, tracks); 0: soft delete */
 } mnemo_session_delete_req;
+/* A soft delete marks the session for finalize (MNEMO_FINALIZE_DELETED); the
+ * sweep purges it after purge_after once finalized. A hard delete sends the
+ * session through session() before purging it, so mnemod can finalize it. */
 
 typedef struct mnemo_user_purge_req {
     mnemo_str app;
     mnemo_str user;
     int64_t now_us;
 } mnemo_user_purge_req;
-/* Result: counts "sessions", "events", "summaries", "tracks", "lanes",
- * "state_keys"; soft-deleted rows count too. */
+/* Result: counts "sessions", "events", "summaries", "tracks", "lanes" (the
+ * user's lanes, removed too), "state_keys"; soft-deleted rows count too. */
 
 typedef struct mnemo_append_req {
     mnemo_key key;
@@ -280,11 +311,13 @@ typedef struct mnemo_append_result {
     int created;            /* 1: create_if_missing created the session */
 } mnemo_append_result;
 /* Rules, all in one transaction (only visible events take part):
- *  - session absent: create_if_missing creates it (version 1), else NOT_FOUND;
+ *  - session absent: create_if_missing creates it (version 1, so the
+ *    append makes it 2), else NOT_FOUND;
+ *  - client ids, checked first: all already stored with equal author, role
+ *    and content bytes -> retried=1, original seqs/timestamps, no change (a
+ *    retry after a lost answer must not fail on the version it moved); some
+ *    stored, or one stored with other content -> CONFLICT (current_version -1);
  *  - has_expected_version and version differs: CONFLICT with current_version;
- *  - client ids: all already stored with equal author, role and content bytes
- *    -> retried=1, original seqs/timestamps, no change; some stored, or one
- *    stored with other content -> CONFLICT (current_version -1);
  *  - seqs continue from last_seq; version += 1; usage sums added;
  *    event_count updated; state ops applied in order (null deletes);
  *    a scope over max_state_bytes (sum of key and value bytes) -> TOO_LARGE;
@@ -404,6 +437,97 @@ typedef struct mnemo_stats_req {
 } mnemo_stats_req;
 /* Result: counts "sessions", "events", "lanes" (live, visible). */
 
+/* ---- lanes ------------------------------------------------------------ */
+
+typedef struct mnemo_lane_get_req {
+    mnemo_str app;
+    mnemo_str lane;
+    int64_t now_us;
+} mnemo_lane_get_req;
+/* Result: the lane (NOT_FOUND when absent), then its current session through
+ * session() when that session is live (absent when it expired or was
+ * deleted), with count("session_events", visible events of that session). */
+
+/* Writes a lane with compare-and-set, optionally creating its new session
+ * and marking the session it moves away from for finalize, all in one
+ * transaction. */
+typedef struct mnemo_lane_write_req {
+    int64_t now_us;
+    int64_t expected_version;  /* 0: the lane must not exist; else its current version */
+    mnemo_lane lane;           /* the new row; version and created_at are set by the backend */
+    int create_session;        /* 1: create lane.session_id with `session` in the same transaction */
+    mnemo_session_create_req session;
+    mnemo_str finalize_session_id; /* ptr NULL: none; else mark this session of lane.user
+                                      for finalize with MNEMO_FINALIZE_RESET */
+} mnemo_lane_write_req;
+/* A version mismatch (or an existing lane with expected_version 0):
+ * CONFLICT with current_version. Result: the stored lane, then the created
+ * session (if any) with its state entries. */
+
+typedef struct mnemo_lane_list_req {
+    mnemo_str app;
+    int64_t now_us;
+    int64_t active_within_us;   /* 0: any; else updated_at >= now - active_within */
+    int64_t limit;
+    int64_t cursor_updated_at_us; /* 0: first page; else rows strictly after (updated_at desc, lane desc) */
+    mnemo_str cursor_lane;
+} mnemo_lane_list_req;
+/* Result: lanes, newest updated_at first, ties by lane descending. */
+
+/* Recovery after an unclean stop (no clean-shutdown marker). */
+typedef struct mnemo_lane_recover_req {
+    int64_t now_us;
+    int64_t resume_window_us;     /* lanes with updated_at >= now - window become resume_pending */
+    int64_t stuck_after_restarts; /* a lane resume_pending across this many restarts becomes suspended */
+} mnemo_lane_recover_req;
+/* For every lane that is not suspended: if it is already resume_pending,
+ * restart_count += 1; else if updated_at >= now - window, resume_pending = 1,
+ * resume_reason = "restart_interrupted", restart_count = 1. A lane whose
+ * restart_count reaches stuck_after_restarts becomes suspended (resume_pending
+ * cleared). updated_at is not changed. Result: count("resume_pending", n),
+ * count("suspended", n). */
+
+/* ---- sweeps and finalize ----------------------------------------------- */
+
+/* One bounded step of the expiry sweep. */
+typedef struct mnemo_sweep_req {
+    int64_t now_us;
+    int64_t limit;                 /* rows per kind at most */
+    int64_t purge_before_us;       /* purge soft-deleted rows deleted before this; 0: none */
+    int64_t prune_lanes_before_us; /* drop lanes with updated_at before this; 0: never */
+} mnemo_sweep_req;
+/* In one transaction, each part at most `limit` rows, found by index range
+ * scans (cost grows with the expired count, never the live count):
+ *  - live sessions with 0 < expires_at <= now: marked for finalize with
+ *    MNEMO_FINALIZE_EXPIRED and soft-deleted (deleted_at = now) so they stay
+ *    invisible; count("expired");
+ *  - app and user state scopes with 0 < expires_at <= now: removed;
+ *    count("state_scopes");
+ *  - soft-deleted sessions with deleted_at < purge_before whose finalize is
+ *    done (or never needed): purged with events, summaries, tracks and
+ *    state; soft-deleted events with deleted_at < purge_before: purged;
+ *    count("purged_sessions"), count("purged_events");
+ *  - lanes with updated_at < prune_lanes_before: removed; count("pruned_lanes").
+ * count("more", 1) when any part hit the limit. */
+
+typedef struct mnemo_finalize_list_req {
+    int64_t now_us;
+    int64_t limit;
+} mnemo_finalize_list_req;
+/* Sessions marked for finalize and not yet finalized (live, soft-deleted or
+ * expired alike), oldest mark first: each through session(), followed by
+ * count("finalize_reason", enum mnemo_finalize_reason) and
+ * count("finalize_attempts", n) for that session. */
+
+typedef struct mnemo_finalize_done_req {
+    mnemo_key key;
+    int64_t now_us;
+    int succeeded;    /* 1: finalized; 0: one failed attempt (attempts += 1) */
+    int64_t max_attempts; /* with succeeded 0: attempts reaching this marks it finalized anyway */
+} mnemo_finalize_done_req;
+/* Finalize state is stored, so a restart never finalizes a session twice.
+ * Result: count("finalized", 0|1). */
+
 typedef struct mnemo_backend mnemo_backend; /* opaque, the plugin's own */
 
 /*
@@ -429,7 +553,7 @@ typedef struct mnemo_storage_ops {
     int (*session_list)(mnemo_backend *backend, const mnemo_session_list_req *req,
                         const mnemo_sink *sink, mnemo_error *err);
     int (*session_delete)(mnemo_backend *backend, const mnemo_session_delete_req *req,
-                          mnemo_error *err);
+                          const mnemo_sink *sink, mnemo_error *err);
     int (*user_purge)(mnemo_backend *backend, const mnemo_user_purge_req *req,
                       const mnemo_sink *sink, mnemo_error *err);
 
@@ -459,7 +583,23 @@ typedef struct mnemo_storage_ops {
     int (*track_list)(mnemo_backend *backend, const mnemo_track_list_req *req,
                       const mnemo_sink *sink, mnemo_error *err);
 
-    /* Later ABI additions (lanes, sweeps, search, export) are appended here. */
+    int (*lane_get)(mnemo_backend *backend, const mnemo_lane_get_req *req, const mnemo_sink *sink,
+                    mnemo_error *err);
+    int (*lane_write)(mnemo_backend *backend, const mnemo_lane_write_req *req, const mnemo_sink *sink,
+                      mnemo_error *err);
+    int (*lane_list)(mnemo_backend *backend, const mnemo_lane_list_req *req, const mnemo_sink *sink,
+                     mnemo_error *err);
+    int (*lane_recover)(mnemo_backend *backend, const mnemo_lane_recover_req *req, const mnemo_sink *sink,
+                        mnemo_error *err);
+
+    int (*sweep_step)(mnemo_backend *backend, const mnemo_sweep_req *req, const mnemo_sink *sink,
+                      mnemo_error *err);
+    int (*finalize_list)(mnemo_backend *backend, const mnemo_finalize_list_req *req, const mnemo_sink *sink,
+                         mnemo_error *err);
+    int (*finalize_done)(mnemo_backend *backend, const mnemo_finalize_done_req *req, const mnemo_sink *sink,
+                         mnemo_error *err);
+
+    /* Later ABI additions (search, export) are appended here. */
 } mnemo_storage_ops;
 
 /* What the entry symbol returns. Static storage in the plugin. */

@@ -6,7 +6,7 @@ namespace {
 OptString copy_opt(mnemo_str s) { return s.ptr ? OptString(std::string(s.ptr, s.len)) : std::nullopt; }
 std::string copy(mnemo_str s) { return std::string(view(s)); }
 
-Collected& of(void* ctx) { return *static_cast<Collected*>(ctx); }
+Collected& of(void* ctx) { return static_cast<Collector*>(ctx)->result(); }
 
 void on_session(void* ctx, const mnemo_session* s) {
     SessionRow row;
@@ -32,7 +32,7 @@ void on_state(void* ctx, int scope, mnemo_str key, mnemo_str value) {
     of(ctx).state.push_back(StateEntry{scope, copy(key), copy(value)});
 }
 
-void on_event(void* ctx, const mnemo_event* e) {
+void copy_event(void* ctx, const mnemo_event* e) {
     EventRow row;
     row.seq = e->seq;
     row.id = copy(e->id);
@@ -62,9 +62,40 @@ void on_track(void* ctx, const mnemo_track_event* t) {
 
 void on_count(void* ctx, const char* name, int64_t value) { of(ctx).counts[name] = value; }
 
+void on_lane(void* ctx, const mnemo_lane* l) {
+    LaneRow row;
+    row.app = copy(l->app);
+    row.lane = copy(l->lane);
+    row.user = copy(l->user);
+    row.session_id = copy(l->session_id);
+    row.platform = copy(l->platform);
+    row.chat_type = copy(l->chat_type);
+    row.created_at_us = l->created_at_us;
+    row.updated_at_us = l->updated_at_us;
+    row.suspended = l->suspended != 0;
+    row.resume_pending = l->resume_pending != 0;
+    row.resume_reason = copy_opt(l->resume_reason);
+    row.was_auto_reset = l->was_auto_reset != 0;
+    row.auto_reset_reason = copy_opt(l->auto_reset_reason);
+    row.reset_had_activity = l->reset_had_activity != 0;
+    row.is_fresh_reset = l->is_fresh_reset != 0;
+    row.restart_count = l->restart_count;
+    row.version = l->version;
+    of(ctx).lanes.push_back(std::move(row));
+}
+
 }  // namespace
 
+void Collector::on_event(void* self, const mnemo_event* event) {
+    auto* collector = static_cast<Collector*>(self);
+    if (collector->event_hook_ != nullptr) {
+        collector->event_hook_(collector->event_ctx_, event);
+    } else {
+        copy_event(self, event);
+    }
+}
+
 Collector::Collector()
-    : sink_{&result_, on_session, on_state, on_event, on_summary, on_track, on_count} {}
+    : sink_{this, on_session, on_state, Collector::on_event, on_summary, on_track, on_count, on_lane} {}
 
 }  // namespace mnemo::storage

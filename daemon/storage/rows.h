@@ -59,6 +59,17 @@ struct TrackRow {
     int64_t timestamp_us = 0;
 };
 
+struct LaneRow {
+    std::string app, lane, user, session_id, platform, chat_type;
+    int64_t created_at_us = 0, updated_at_us = 0;
+    bool suspended = false, resume_pending = false;
+    OptString resume_reason;
+    bool was_auto_reset = false;
+    OptString auto_reset_reason;
+    bool reset_had_activity = false, is_fresh_reset = false;
+    int64_t restart_count = 0, version = 0;
+};
+
 // Everything one call may return, in arrival order per kind.
 struct Collected {
     std::vector<SessionRow> sessions;
@@ -66,6 +77,7 @@ struct Collected {
     std::vector<EventRow> events;
     std::vector<SummaryRow> summaries;
     std::vector<TrackRow> tracks;
+    std::vector<LaneRow> lanes;
     std::map<std::string, int64_t, std::less<>> counts;
 
     int64_t count(std::string_view name, int64_t fallback = 0) const {
@@ -77,15 +89,27 @@ struct Collected {
 // A sink that fills a Collected. Valid while the Collector lives.
 class Collector {
 public:
+    using EventHook = void (*)(void* ctx, const mnemo_event* event);
+
     Collector();
     Collector(const Collector&) = delete;
     Collector& operator=(const Collector&) = delete;
     const mnemo_sink* sink() const { return &sink_; }
     Collected& result() { return result_; }
 
+    // Hands events to `hook` as they arrive instead of copying them, for
+    // readers that render each event at once (the hot read path).
+    void stream_events(EventHook hook, void* ctx) {
+        event_hook_ = hook;
+        event_ctx_ = ctx;
+    }
+
 private:
+    static void on_event(void* self, const mnemo_event* event);
     mnemo_sink sink_;
     Collected result_;
+    EventHook event_hook_ = nullptr;
+    void* event_ctx_ = nullptr;
 };
 
 inline std::string_view view(mnemo_str s) { return s.ptr ? std::string_view(s.ptr, s.len) : std::string_view(); }

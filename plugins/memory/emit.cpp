@@ -78,6 +78,29 @@ void emit_track(const mnemo_sink* sink, const TrackEventRec& t) {
     sink->track(sink->ctx, &row);
 }
 
+void emit_lane(const mnemo_sink* sink, const LaneRec& l) {
+    if (!sink || !sink->lane) return;
+    mnemo_lane row{};
+    row.app = out(l.app);
+    row.lane = out(l.lane);
+    row.user = out(l.user);
+    row.session_id = out(l.session_id);
+    row.platform = out(l.platform);
+    row.chat_type = out(l.chat_type);
+    row.created_at_us = l.created_at_us;
+    row.updated_at_us = l.updated_at_us;
+    row.suspended = l.suspended ? 1 : 0;
+    row.resume_pending = l.resume_pending ? 1 : 0;
+    row.resume_reason = out(l.resume_reason);
+    row.was_auto_reset = l.was_auto_reset ? 1 : 0;
+    row.auto_reset_reason = out(l.auto_reset_reason);
+    row.reset_had_activity = l.reset_had_activity ? 1 : 0;
+    row.is_fresh_reset = l.is_fresh_reset ? 1 : 0;
+    row.restart_count = l.restart_count;
+    row.version = l.version;
+    sink->lane(sink->ctx, &row);
+}
+
 void emit_count(const mnemo_sink* sink, const char* name, int64_t value) {
     if (sink && sink->count) sink->count(sink->ctx, name, value);
 }

@@ -13,6 +13,7 @@ void emit_merged_state(const mnemo_sink* sink, const SessionRef& ref, int64_t no
 void emit_event(const mnemo_sink* sink, const EventRec& event);
 void emit_summary(const mnemo_sink* sink, const SummaryRec& summary);
 void emit_track(const mnemo_sink* sink, const TrackEventRec& track);
+void emit_lane(const mnemo_sink* sink, const LaneRec& lane);
 void emit_count(const mnemo_sink* sink, const char* name, int64_t value);
 
 }  // namespace mnemo::memory

@@ -39,6 +39,24 @@ int check_version(mnemo_error* err, const mnemo_key& key, int has_expected, int6
     return MNEMO_E_CONFLICT;
 }
 
+int lane_not_found(mnemo_error* err, mnemo_str app, mnemo_str lane) {
+    return fail(err, MNEMO_E_NOT_FOUND, "lane %.*s not found in app %.*s", MNEMO_STR_ARG(lane), MNEMO_STR_ARG(app));
+}
+
+int check_lane_version(mnemo_error* err, const mnemo_lane& lane, int64_t expected, int64_t current) {
+    if (expected == current) return MNEMO_OK;
+    if (expected == 0)
+        fail(err, MNEMO_E_CONFLICT, "lane %.*s already exists in app %.*s at version %lld; re-read it and retry",
+             MNEMO_STR_ARG(lane.lane), MNEMO_STR_ARG(lane.app), static_cast<long long>(current));
+    else
+        fail(err, MNEMO_E_CONFLICT,
+             "lane %.*s of app %.*s is at version %lld, not the expected %lld; re-read it and retry",
+             MNEMO_STR_ARG(lane.lane), MNEMO_STR_ARG(lane.app), static_cast<long long>(current),
+             static_cast<long long>(expected));
+    if (err) err->current_version = current;
+    return MNEMO_E_CONFLICT;
+}
+
 int state_too_large(mnemo_error* err, const mnemo_key& key, int scope, int64_t bytes, int64_t max_bytes) {
     return fail(err, MNEMO_E_TOO_LARGE,
                 "%s state of session %.*s/%.*s in app %.*s would be %lld bytes, over max_state_bytes %lld; "

@@ -12,6 +12,9 @@ int session_not_found(mnemo_error* err, const mnemo_key& key);
 int session_exists(mnemo_error* err, const mnemo_key& key);
 // OK when no expected version is given or it matches; else CONFLICT with current_version.
 int check_version(mnemo_error* err, const mnemo_key& key, int has_expected, int64_t expected, int64_t current);
+int lane_not_found(mnemo_error* err, mnemo_str app, mnemo_str lane);
+// OK when expected matches current (0: the lane must not exist); else CONFLICT with current_version.
+int check_lane_version(mnemo_error* err, const mnemo_lane& lane, int64_t expected, int64_t current);
 int state_too_large(mnemo_error* err, const mnemo_key& key, int scope, int64_t bytes, int64_t max_bytes);
 
 // "%.*s" arguments for a mnemo_str.

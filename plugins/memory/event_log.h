@@ -42,6 +42,8 @@ public:
     // Soft-deletes visible events from index `from` to the end; returns how many.
     int64_t soft_delete_from(size_t from, int64_t now_us);
     const EventRec* find_deleted(int64_t seq) const;
+    // Drops a soft-deleted event for good (the purge sweep).
+    void purge_deleted(int64_t seq) { deleted_.erase(seq); }
 
 private:
     std::deque<EventRec> visible_;

@@ -1,5 +1,7 @@
 #include "memory_store.h"
 
+#include "lifecycle.h"
+
 namespace mnemo::memory {
 
 AppRec* find_app(Store& store, std::string_view app) {
@@ -70,23 +72,39 @@ SessionRef attach_session(Store& store, std::unique_ptr<SessionRec> session) {
     ref.user = &ensure_user(*ref.app, session->user);
     auto slot = ref.user->sessions.find(session->id);
     if (slot != ref.user->sessions.end()) {
-        unindex_session(SessionRef{ref.app, ref.user, slot->second.get()});
+        forget_session(store, SessionRef{ref.app, ref.user, slot->second.get()});
         slot->second = std::move(session);
     } else {
         slot = ref.user->sessions.emplace(session->id, std::move(session)).first;
     }
     ref.session = slot->second.get();
     index_session(ref);
+    const int64_t expires_at_us = ref.session->expires_at_us;
+    ref.session->expires_at_us = 0;
+    set_session_expiry(store, *ref.session, expires_at_us);
     return ref;
 }
 
-void touch_session(const SessionRef& ref, int64_t now_us, bool bump_updated_at) {
+namespace {
+
+// Re-keys one index entry to the new updated_at without a new allocation; a
+// write makes the session the newest, so the front is the right hint.
+void move_to_newest(SessionIndex& index, const SessionRec& session, int64_t now_us) {
+    auto node = index.extract(list_key(session));
+    if (node.empty()) return;
+    node.value().updated_at_us = now_us;
+    index.insert(index.begin(), std::move(node));
+}
+
+}  // namespace
+
+void touch_session(Store& store, const SessionRef& ref, int64_t now_us, bool bump_updated_at) {
     SessionRec& session = *ref.session;
-    if (session.ttl_us > 0) session.expires_at_us = now_us + session.ttl_us;
+    if (session.ttl_us > 0) set_session_expiry(store, session, now_us + session.ttl_us);
     if (!bump_updated_at || session.updated_at_us == now_us) return;
-    unindex_session(ref);
+    move_to_newest(ref.app->index, session, now_us);
+    move_to_newest(ref.user->index, session, now_us);
     session.updated_at_us = now_us;
-    index_session(ref);
 }
 
 }  // namespace mnemo::memory

@@ -18,7 +18,8 @@ int session_create(mnemo_backend* backend, const mnemo_session_create_req* req, 
 int session_get(mnemo_backend* backend, const mnemo_session_get_req* req, const mnemo_sink* sink, mnemo_error* err);
 int session_list(mnemo_backend* backend, const mnemo_session_list_req* req, const mnemo_sink* sink,
                  mnemo_error* err);
-int session_delete(mnemo_backend* backend, const mnemo_session_delete_req* req, mnemo_error* err);
+int session_delete(mnemo_backend* backend, const mnemo_session_delete_req* req, const mnemo_sink* sink,
+                   mnemo_error* err);
 int user_purge(mnemo_backend* backend, const mnemo_user_purge_req* req, const mnemo_sink* sink, mnemo_error* err);
 
 int events_append(mnemo_backend* backend, const mnemo_append_req* req, mnemo_append_result* result,
@@ -38,5 +39,17 @@ int summary_list(mnemo_backend* backend, const mnemo_summary_list_req* req, cons
 int track_append(mnemo_backend* backend, const mnemo_track_append_req* req, const mnemo_sink* sink,
                  mnemo_error* err);
 int track_list(mnemo_backend* backend, const mnemo_track_list_req* req, const mnemo_sink* sink, mnemo_error* err);
+
+int lane_get(mnemo_backend* backend, const mnemo_lane_get_req* req, const mnemo_sink* sink, mnemo_error* err);
+int lane_write(mnemo_backend* backend, const mnemo_lane_write_req* req, const mnemo_sink* sink, mnemo_error* err);
+int lane_list(mnemo_backend* backend, const mnemo_lane_list_req* req, const mnemo_sink* sink, mnemo_error* err);
+int lane_recover(mnemo_backend* backend, const mnemo_lane_recover_req* req, const mnemo_sink* sink,
+                 mnemo_error* err);
+
+int sweep_step(mnemo_backend* backend, const mnemo_sweep_req* req, const mnemo_sink* sink, mnemo_error* err);
+int finalize_list(mnemo_backend* backend, const mnemo_finalize_list_req* req, const mnemo_sink* sink,
+                  mnemo_error* err);
+int finalize_done(mnemo_backend* backend, const mnemo_finalize_done_req* req, const mnemo_sink* sink,
+                  mnemo_error* err);
 
 }  // namespace mnemo::memory

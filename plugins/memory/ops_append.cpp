@@ -114,10 +114,10 @@ int events_append(mnemo_backend* backend, const mnemo_append_req* req, mnemo_app
 
     result->created = target.fresh ? 1 : 0;
     SessionRef ref = target.fresh ? attach_session(store, std::move(target.fresh)) : target.ref;
-    stage.commit(req->app_state_ttl_us, req->user_state_ttl_us);
+    stage.commit(req->app_state_ttl_us, req->user_state_ttl_us, store.scope_expiries);
     store_events(*ref.session, *req, result);
     ref.session->version += 1;
-    touch_session(ref, req->now_us, true);
+    touch_session(store, ref, req->now_us, true);
     result->version = ref.session->version;
     result->retried = 0;
     if (req->want_state) emit_merged_state(sink, ref, req->now_us);

@@ -33,7 +33,7 @@ int stats(mnemo_backend* backend, const mnemo_stats_req* req, const mnemo_sink* 
     }
     emit_count(sink, "sessions", sessions);
     emit_count(sink, "events", events);
-    emit_count(sink, "lanes", 0);
+    emit_count(sink, "lanes", static_cast<int64_t>(store.lanes_by_update.size()));
     return MNEMO_OK;
 }
 

@@ -3,6 +3,7 @@
 #include "emit.h"
 #include "errors.h"
 #include "event_filter.h"
+#include "lifecycle.h"
 #include "ops.h"
 
 #include <mutex>
@@ -60,12 +61,12 @@ int events_rewrite(mnemo_backend* backend, const mnemo_rewrite_req* req, const m
                     static_cast<int>(duplicate.size()), duplicate.data(), MNEMO_STR_ARG(req->key.user),
                     MNEMO_STR_ARG(req->key.session_id));
     SessionRec& session = *ref.session;
-    const int64_t replaced = session.events.soft_delete_from(0, req->now_us);
+    const int64_t replaced = soft_delete_events(store, session, 0, req->now_us);
     // Deltas and usage of the new transcript were applied when first appended.
     for (size_t i = 0; i < req->n_events; ++i) session.events.push(copy_event(req->events[i], ++session.last_seq));
     session.events.evict_beyond(req->event_limit);
     session.version += 1;
-    touch_session(ref, req->now_us, true);
+    touch_session(store, ref, req->now_us, true);
     emit_count(sink, "version", session.version);
     emit_count(sink, "replaced", replaced);
     return MNEMO_OK;
@@ -82,9 +83,9 @@ int events_rewind(mnemo_backend* backend, const mnemo_rewind_req* req, const mne
     int64_t undone = 0;
     const size_t cut = turn_start(session.events, req->turns, undone);
     const int64_t target_seq = undone > 0 ? session.events.visible()[cut].seq : 0;
-    const int64_t rewound = undone > 0 ? session.events.soft_delete_from(cut, req->now_us) : 0;
+    const int64_t rewound = undone > 0 ? soft_delete_events(store, session, cut, req->now_us) : 0;
     session.version += 1;
-    touch_session(ref, req->now_us, true);
+    touch_session(store, ref, req->now_us, true);
     emit_count(sink, "version", session.version);
     emit_count(sink, "rewound_count", rewound);
     emit_count(sink, "turns_undone", undone);

@@ -1,5 +1,8 @@
-// Purging everything of one user in one app, soft-deleted or expired rows too.
+// Purging everything of one user in one app, soft-deleted or expired rows
+// and the user's lanes too.
 #include "emit.h"
+#include "lanes.h"
+#include "lifecycle.h"
 #include "ops.h"
 
 #include <mutex>
@@ -9,7 +12,7 @@ namespace mnemo::memory {
 namespace {
 
 struct PurgeCounts {
-    int64_t sessions = 0, events = 0, summaries = 0, tracks = 0, state_keys = 0;
+    int64_t sessions = 0, events = 0, summaries = 0, tracks = 0, lanes = 0, state_keys = 0;
 
     void add(const SessionRec& session) {
         ++sessions;
@@ -23,19 +26,23 @@ struct PurgeCounts {
         emit_count(sink, "events", events);
         emit_count(sink, "summaries", summaries);
         emit_count(sink, "tracks", tracks);
-        emit_count(sink, "lanes", 0);  // lanes are not in this ABI version yet
+        emit_count(sink, "lanes", lanes);
         emit_count(sink, "state_keys", state_keys);
     }
 };
 
-// Counts what the user holds and takes its sessions out of the app's list index.
-PurgeCounts detach_user(AppRec& app, UserRec& user) {
+// Counts what the user holds and takes it out of every store-level index.
+PurgeCounts detach_user(Store& store, AppRec& app, UserRec& user) {
     PurgeCounts counts;
     for (auto& [id, session] : user.sessions) {
         counts.add(*session);
-        unindex_session(SessionRef{&app, &user, session.get()});
+        forget_session(store, SessionRef{&app, &user, session.get()});
     }
+    const std::vector<std::string> lanes(user.lanes.begin(), user.lanes.end());
+    for (const std::string& lane : lanes) remove_lane(store, app, lane);
+    counts.lanes = static_cast<int64_t>(lanes.size());
     counts.state_keys = static_cast<int64_t>(user.state.entries.size());
+    store.scope_expiries.forget(user.state);
     return counts;
 }
 
@@ -49,7 +56,7 @@ int user_purge(mnemo_backend* backend, const mnemo_user_purge_req* req, const mn
     if (AppRec* app = find_app(store, view(req->app))) {
         auto user = app->users.find(view(req->user));
         if (user != app->users.end()) {
-            counts = detach_user(*app, user->second);
+            counts = detach_user(store, *app, user->second);
             app->users.erase(user);
         }
     }

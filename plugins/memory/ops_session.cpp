@@ -2,21 +2,15 @@
 #include "emit.h"
 #include "errors.h"
 #include "event_filter.h"
+#include "lifecycle.h"
 #include "ops.h"
+#include "session_draft.h"
 
 #include <mutex>
 
 namespace mnemo::memory {
 
 namespace {
-
-std::unique_ptr<SessionRec> session_from(const mnemo_session_create_req& req) {
-    auto session = new_session(req.key, req.now_us, req.ttl_us);
-    session->title = copy(req.title);
-    session->parent_id = copy_opt(req.parent_id);
-    session->metadata_json = req.metadata_json.ptr ? copy(req.metadata_json) : "{}";
-    return session;
-}
 
 void emit_events(const mnemo_sink* sink, const SessionRec& session, const mnemo_event_filter& filter) {
     if (filter.from_checkpoint) {
@@ -49,22 +43,9 @@ int session_create(mnemo_backend* backend, const mnemo_session_create_req* req, 
                    mnemo_error* err) {
     Store& store = backend->store;
     std::unique_lock lock(store.mutex);
-    SessionRef existing = find_session(store, req->key);
-    if (existing.session && existing.session->visible(req->now_us)) return session_exists(err, req->key);
-
-    std::unique_ptr<SessionRec> session = session_from(*req);
-    AppRec& app = ensure_app(store, session->app);
-    UserRec& user = ensure_user(app, session->user);
-    StateStage stage(&session->state, &app.state, &user.state, req->now_us);
-    if (!stage.apply(req->state_ops, req->n_state_ops))
-        return fail(err, MNEMO_E_INVALID, "a state op of new session %.*s/%.*s names an unknown scope",
-                    MNEMO_STR_ARG(req->key.user), MNEMO_STR_ARG(req->key.session_id));
-    int64_t bytes = 0;
-    if (int scope = stage.over_limit(req->max_state_bytes, &bytes); scope >= 0)
-        return state_too_large(err, req->key, scope, bytes, req->max_state_bytes);
-
-    stage.commit(req->app_state_ttl_us, req->user_state_ttl_us);
-    SessionRef ref = attach_session(store, std::move(session));
+    SessionDraft draft;
+    if (int rc = draft_session(store, *req, draft, err)) return rc;
+    SessionRef ref = commit_session(store, draft, *req);
     emit_session(sink, *ref.session);
     emit_merged_state(sink, ref, req->now_us);
     return MNEMO_OK;
@@ -93,16 +74,19 @@ int session_list(mnemo_backend* backend, const mnemo_session_list_req* req, cons
     return MNEMO_OK;
 }
 
-int session_delete(mnemo_backend* backend, const mnemo_session_delete_req* req, mnemo_error* err) {
+// A hard delete shows the session to mnemod first: nothing is left to finalize later.
+int session_delete(mnemo_backend* backend, const mnemo_session_delete_req* req, const mnemo_sink* sink,
+                   mnemo_error* err) {
     Store& store = backend->store;
     std::unique_lock lock(store.mutex);
     SessionRef ref = find_session(store, req->key);
     if (!ref.session || !ref.session->visible(req->now_us)) return session_not_found(err, req->key);
-    unindex_session(ref);
-    if (req->hard)
-        ref.user->sessions.erase(std::string(ref.session->id));
-    else
-        ref.session->deleted_at_us = req->now_us;
+    if (req->hard) {
+        emit_session(sink, *ref.session);
+        purge_session(store, ref);
+    } else {
+        soft_delete_session(store, ref, req->now_us, MNEMO_FINALIZE_DELETED);
+    }
     return MNEMO_OK;
 }
 

@@ -36,9 +36,9 @@ int patch_session(Store& store, const mnemo_state_patch_req& req, const mnemo_si
     int64_t bytes = 0;
     if (int scope = stage.over_limit(req.max_state_bytes, &bytes); scope >= 0)
         return state_too_large(err, req.key, scope, bytes, req.max_state_bytes);
-    stage.commit(req.app_state_ttl_us, req.user_state_ttl_us);
+    stage.commit(req.app_state_ttl_us, req.user_state_ttl_us, store.scope_expiries);
     ref.session->version += 1;
-    touch_session(ref, req.now_us, true);
+    touch_session(store, ref, req.now_us, true);
     emit_count(sink, "version", ref.session->version);
     emit_merged_state(sink, ref, req.now_us);
     return MNEMO_OK;
@@ -61,7 +61,7 @@ int patch_scope(Store& store, const mnemo_state_patch_req& req, const mnemo_sink
                     "limits.max_state_bytes",
                     label, static_cast<long long>(bytes), static_cast<long long>(req.max_state_bytes));
     }
-    stage.commit(req.app_state_ttl_us, req.user_state_ttl_us);
+    stage.commit(req.app_state_ttl_us, req.user_state_ttl_us, store.scope_expiries);
     emit_scope(sink, req.scope, scope);
     return MNEMO_OK;
 }
@@ -110,7 +110,7 @@ int state_delete(mnemo_backend* backend, const mnemo_state_delete_req* req, mnem
     scope->bytes -= static_cast<int64_t>(entry->first.size() + entry->second.size());
     scope->entries.erase(entry);
     const int64_t ttl = req->scope == MNEMO_SCOPE_APP ? req->app_state_ttl_us : req->user_state_ttl_us;
-    scope->expires_at_us = expiry_after(req->now_us, ttl);
+    store.scope_expiries.set(*scope, expiry_after(req->now_us, ttl));
     return MNEMO_OK;
 }
 

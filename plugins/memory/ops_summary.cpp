@@ -48,7 +48,7 @@ int summary_put(mnemo_backend* backend, const mnemo_summary_put_req* req, const 
     auto& history = session.summaries[summary.filter_key];
     history.push_back(std::move(summary));
     session.version += 1;
-    touch_session(ref, req->now_us, true);
+    touch_session(store, ref, req->now_us, true);
     emit_summary(sink, history.back());
     emit_count(sink, "version", session.version);
     return MNEMO_OK;

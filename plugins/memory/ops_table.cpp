@@ -57,6 +57,13 @@ const mnemo_storage_ops kOps = {
     guarded<summary_list>,
     guarded<track_append>,
     guarded<track_list>,
+    guarded<lane_get>,
+    guarded<lane_write>,
+    guarded<lane_list>,
+    guarded<lane_recover>,
+    guarded<sweep_step>,
+    guarded<finalize_list>,
+    guarded<finalize_done>,
 };
 
 }  // namespace

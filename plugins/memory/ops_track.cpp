@@ -19,7 +19,7 @@ int track_append(mnemo_backend* backend, const mnemo_track_append_req* req, cons
     TrackRec& rec = track->second;
     rec.events.push_back(TrackEventRec{++rec.last_seq, copy(req->payload_json), req->timestamp_us});
     // A track write keeps the session alive but is not a change of the session itself.
-    touch_session(ref, req->now_us, false);
+    touch_session(store, ref, req->now_us, false);
     emit_track(sink, rec.events.back());
     return MNEMO_OK;
 }

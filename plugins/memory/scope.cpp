@@ -2,6 +2,20 @@
 
 namespace mnemo::memory {
 
+void ScopeExpiries::set(Scope& scope, int64_t expires_at_us) {
+    forget(scope);
+    scope.expires_at_us = expires_at_us;
+    if (expires_at_us > 0) order_.emplace(expires_at_us, &scope);
+}
+
+void ScopeExpiries::forget(Scope& scope) {
+    if (scope.expires_at_us > 0) order_.erase({scope.expires_at_us, &scope});
+}
+
+Scope* ScopeExpiries::first_due(int64_t now_us) const {
+    return !order_.empty() && order_.begin()->first <= now_us ? order_.begin()->second : nullptr;
+}
+
 StagedScope::StagedScope(const Scope& base, bool base_live)
     : base_(base), base_live_(base_live), bytes_(base_live ? base.bytes : 0) {}
 
@@ -65,12 +79,12 @@ int StateStage::over_limit(int64_t max_bytes, int64_t* bytes) const {
     return -1;
 }
 
-void StateStage::commit(int64_t app_ttl_us, int64_t user_ttl_us) {
+void StateStage::commit(int64_t app_ttl_us, int64_t user_ttl_us, ScopeExpiries& expiries) {
     const int64_t ttl[3] = {0, app_ttl_us, user_ttl_us};
     for (int scope = MNEMO_SCOPE_SESSION; scope <= MNEMO_SCOPE_USER; ++scope) {
         if (!staged_[scope]) continue;
         staged_[scope]->commit(*targets_[scope]);
-        if (scope != MNEMO_SCOPE_SESSION) targets_[scope]->expires_at_us = expiry_after(now_us_, ttl[scope]);
+        if (scope != MNEMO_SCOPE_SESSION) expiries.set(*targets_[scope], expiry_after(now_us_, ttl[scope]));
     }
 }
 

@@ -7,6 +7,9 @@
 #include <array>
 #include <map>
 #include <optional>
+#include <set>
+#include <utility>
+#include <vector>
 
 namespace mnemo::memory {
 
@@ -16,6 +19,20 @@ struct Scope {
     int64_t bytes = 0;          // sum of key and value bytes
     int64_t expires_at_us = 0;  // app and user scopes only; 0: never
     bool live(int64_t now_us) const { return live_at(expires_at_us, now_us); }
+};
+
+// App and user scopes ordered by expires_at, so a sweep finds the expired
+// ones without visiting live ones. Every change of a scope's expiry goes
+// through set() to keep the order exact.
+class ScopeExpiries {
+public:
+    void set(Scope& scope, int64_t expires_at_us);
+    void forget(Scope& scope);
+    // The scope that expired first, when its expires_at <= now; else null.
+    Scope* first_due(int64_t now_us) const;
+
+private:
+    std::set<std::pair<int64_t, Scope*>> order_;
 };
 
 // Changes to one scope recorded beside it, so a rejected write leaves the
@@ -45,7 +62,7 @@ public:
     // The first scope over max_bytes (0: unlimited), or -1.
     int over_limit(int64_t max_bytes, int64_t* bytes) const;
     // Applies the changes; touched app/user scopes get expires_at = now + ttl.
-    void commit(int64_t app_ttl_us, int64_t user_ttl_us);
+    void commit(int64_t app_ttl_us, int64_t user_ttl_us, ScopeExpiries& expiries);
 
 private:
     bool apply_one(int scope, const mnemo_state_op& op);

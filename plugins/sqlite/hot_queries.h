@@ -1,6 +1,6 @@
 // hot_queries.h -- the statements whose cost grows with the data unless an
 // index carries them: reading the newest events, evicting the oldest, listing
-// sessions by updated_at and finding expired sessions. Kept in one place so
+// sessions and lanes by updated_at, and every part of the expiry sweep. Kept in one place so
 // the unit tests check these exact texts with EXPLAIN QUERY PLAN.
 #pragma once
 
@@ -27,11 +27,56 @@ inline const std::string kListAppSessionsSql =
     " FROM sessions WHERE app = ?1 AND (updated_at, id) < (?5, ?6) AND updated_at >= ?4"
     " AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?3) ORDER BY updated_at DESC, id DESC LIMIT ?7";
 
-// The expiry sweep's statement: sessions whose expires_at passed, oldest
-// first, a batch at a time (served by the partial index sessions_expiry).
+// The sweep and finalize statements (?1 now or a cutoff, ?2 the step's
+// limit), each served by a partial index holding exactly its rows.
+//  - live sessions whose expires_at passed, oldest first: marked for finalize
+//    (unless ever marked) and soft-deleted; UPDATE sees the old
+//    finalize_reason in both CASEs (sessions_live_expiry);
+inline constexpr const char* kExpireSessionsSql =
+    "UPDATE sessions SET deleted_at = ?1, "
+    "finalize_marked_at = CASE WHEN finalize_reason = 0 THEN ?1 ELSE finalize_marked_at END, "
+    "finalize_reason = CASE WHEN finalize_reason = 0 THEN 1 ELSE finalize_reason END "
+    "WHERE sid IN (SELECT sid FROM sessions WHERE expires_at > 0 AND deleted_at = 0 AND expires_at <= ?1 "
+    "ORDER BY expires_at LIMIT ?2)";
 inline constexpr const char* kExpiredSessionsSql =
-    "SELECT sid, app, user, id FROM sessions WHERE expires_at > 0 AND expires_at <= ?1 ORDER BY expires_at "
+    "SELECT sid, app, user, id FROM sessions WHERE expires_at > 0 AND deleted_at = 0 AND expires_at <= ?1 "
+    "ORDER BY expires_at LIMIT ?2";
+//  - app and user scopes whose TTL passed (state_scopes_expiry);
+inline constexpr const char* kExpiredScopesSql =
+    "SELECT scope, app, user FROM state_scopes WHERE expires_at > 0 AND expires_at <= ?1 ORDER BY expires_at "
     "LIMIT ?2";
+//  - soft-deleted sessions deleted before ?1 whose finalize is over or was
+//    never needed (sessions_purgeable);
+inline constexpr const char* kPurgeableSessionsSql =
+    "SELECT sid FROM sessions WHERE deleted_at > 0 AND (finalize_reason = 0 OR finalized_at > 0) "
+    "AND deleted_at < ?1 ORDER BY deleted_at LIMIT ?2";
+//  - soft-deleted (rewound, replaced) events deleted before ?1 (events_deleted);
+inline constexpr const char* kPurgeDeletedEventsSql =
+    "DELETE FROM events WHERE rowid IN (SELECT rowid FROM events WHERE deleted_at > 0 AND deleted_at < ?1 "
+    "ORDER BY deleted_at LIMIT ?2)";
+inline constexpr const char* kDeletedEventsDueSql =
+    "SELECT 1 FROM events WHERE deleted_at > 0 AND deleted_at < ?1 LIMIT ?2";
+//  - lanes idle since before ?1, in every app (lanes_updated);
+inline constexpr const char* kPruneLanesSql =
+    "DELETE FROM lanes WHERE (app, lane) IN (SELECT app, lane FROM lanes WHERE updated_at < ?1 "
+    "ORDER BY updated_at LIMIT ?2)";
+inline constexpr const char* kLanesDueSql = "SELECT 1 FROM lanes WHERE updated_at < ?1 LIMIT ?2";
+//  - sessions whose finalize is pending, oldest mark first (?1 the limit;
+//    sessions_finalize_pending).
+inline const std::string kFinalizePendingSql =
+    std::string("SELECT ") + kSessionColumns +
+    ", finalize_reason, finalize_attempts FROM sessions WHERE finalize_reason > 0 AND finalized_at = 0 "
+    "ORDER BY finalize_marked_at LIMIT ?1";
+
+// An app's lanes strictly after the (updated_at, lane) cursor, newest first;
+// ?4 is the lower bound of active_within (lanes_app_updated).
+inline constexpr const char* kLaneColumns =
+    "app, lane, session_id, user, platform, chat_type, created_at, updated_at, suspended, resume_pending, "
+    "resume_reason, was_auto_reset, auto_reset_reason, reset_had_activity, is_fresh_reset, pending_restarts, "
+    "version";
+inline const std::string kListLanesSql = std::string("SELECT ") + kLaneColumns +
+                                         " FROM lanes WHERE app = ?1 AND (updated_at, lane) < (?2, ?3) AND "
+                                         "updated_at >= ?4 ORDER BY updated_at DESC, lane DESC LIMIT ?5";
 
 // Eviction: the seq of the k-th oldest visible event, then everything visible
 // up to it.

@@ -164,7 +164,36 @@ CREATE INDEX lanes_app_updated ON lanes (app, updated_at, lane);
 CREATE INDEX lanes_user ON lanes (app, user);
 )sql";
 
-inline constexpr std::array<Migration, 2> kMigrations{{{1, kSchemaV1}, {2, kSchemaV2}}};
+// v3: session lifecycle and lane bookkeeping.
+//  - sessions get their finalize mark: reason (enum mnemo_finalize_reason, 0:
+//    never marked), when it was marked, failed attempts, and when finalize
+//    ended (0: pending). Rows soft-deleted before v3 carry reason 0, so they
+//    need no finalize and stay purgeable.
+//  - lanes get created_at (the ABI's mnemo_lane has it); existing lanes take
+//    their updated_at.
+//  - partial indexes give every sweep part and the finalize list an index
+//    range of exactly the rows it wants: live sessions by expiry (replacing
+//    sessions_expiry, whose range kept every swept row until its purge),
+//    purgeable soft-deleted sessions by deleted_at, pending finalizes by mark
+//    time, and lanes by updated_at for pruning across apps.
+inline constexpr const char* kSchemaV3 = R"sql(
+ALTER TABLE sessions ADD COLUMN finalize_reason INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sessions ADD COLUMN finalize_marked_at INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sessions ADD COLUMN finalize_attempts INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sessions ADD COLUMN finalized_at INTEGER NOT NULL DEFAULT 0;
+DROP INDEX sessions_expiry;
+CREATE INDEX sessions_live_expiry ON sessions (expires_at) WHERE expires_at > 0 AND deleted_at = 0;
+CREATE INDEX sessions_purgeable ON sessions (deleted_at)
+  WHERE deleted_at > 0 AND (finalize_reason = 0 OR finalized_at > 0);
+CREATE INDEX sessions_finalize_pending ON sessions (finalize_marked_at)
+  WHERE finalize_reason > 0 AND finalized_at = 0;
+
+ALTER TABLE lanes ADD COLUMN created_at INTEGER NOT NULL DEFAULT 0;
+UPDATE lanes SET created_at = updated_at;
+CREATE INDEX lanes_updated ON lanes (updated_at);
+)sql";
+
+inline constexpr std::array<Migration, 3> kMigrations{{{1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}}};
 inline constexpr int kSchemaVersion = kMigrations.back().version;
 
 // The bookkeeping table itself is not a migration: it must exist to read the

@@ -22,7 +22,7 @@ struct AppendOutcome {
 
 // Writes.
 void session_create(Conn& conn, const mnemo_session_create_req& req, Output& out);
-void session_delete(Conn& conn, const mnemo_session_delete_req& req);
+void session_delete(Conn& conn, const mnemo_session_delete_req& req, Output& out);
 void user_purge(Conn& conn, const mnemo_user_purge_req& req, Output& out);
 void events_append(Conn& conn, const mnemo_append_req& req, AppendOutcome& outcome, Output& out);
 void events_rewrite(Conn& conn, const mnemo_rewrite_req& req, Output& out);
@@ -31,6 +31,10 @@ void state_patch(Conn& conn, const mnemo_state_patch_req& req, Output& out);
 void state_delete(Conn& conn, const mnemo_state_delete_req& req);
 void summary_put(Conn& conn, const mnemo_summary_put_req& req, Output& out);
 void track_append(Conn& conn, const mnemo_track_append_req& req, Output& out);
+void lane_write(Conn& conn, const mnemo_lane_write_req& req, Output& out);
+void lane_recover(Conn& conn, const mnemo_lane_recover_req& req, Output& out);
+void sweep_step(Conn& conn, const mnemo_sweep_req& req, Output& out);
+void finalize_done(Conn& conn, const mnemo_finalize_done_req& req, Output& out);
 
 // Reads.
 void session_get(Conn& conn, const mnemo_session_get_req& req, Output& out);
@@ -40,6 +44,9 @@ void state_get(Conn& conn, const mnemo_state_get_req& req, Output& out);
 void summary_list(Conn& conn, const mnemo_summary_list_req& req, Output& out);
 void track_list(Conn& conn, const mnemo_track_list_req& req, Output& out);
 void stats(Conn& conn, const mnemo_stats_req& req, Output& out);
+void lane_get(Conn& conn, const mnemo_lane_get_req& req, Output& out);
+void lane_list(Conn& conn, const mnemo_lane_list_req& req, Output& out);
+void finalize_list(Conn& conn, const mnemo_finalize_list_req& req, Output& out);
 
 // The up_to_seq of the latest summary of filter_key (ptr NULL: ""), which is
 // also emitted to out when out is set.

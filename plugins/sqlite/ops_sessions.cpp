@@ -1,4 +1,5 @@
 #include "event_rows.h"
+#include "finalize_rows.h"
 #include "hot_queries.h"
 #include "ops.h"
 #include "session_rows.h"
@@ -42,13 +43,12 @@ void session_list(Conn& conn, const mnemo_session_list_req& req, Output& out) {
     while (rows.step()) emit_session_row(rows, out);
 }
 
-void session_delete(Conn& conn, const mnemo_session_delete_req& req) {
+// A hard delete shows the session to mnemod first: nothing is left to finalize later.
+void session_delete(Conn& conn, const mnemo_session_delete_req& req, Output& out) {
     SessionMeta meta = require_live(conn, req.key, req.now_us);
-    if (req.hard) {
-        purge_session(conn, meta.sid);
-        return;
-    }
-    Query(conn, "UPDATE sessions SET deleted_at = ?2 WHERE sid = ?1").args(meta.sid, req.now_us).run();
+    if (!req.hard) return soft_delete_session(conn, meta.sid, req.now_us);
+    emit_session(conn, meta.sid, out);
+    purge_session(conn, meta.sid);
 }
 
 void user_purge(Conn& conn, const mnemo_user_purge_req& req, Output& out) {

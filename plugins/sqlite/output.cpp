@@ -13,6 +13,9 @@ const OwnedRow<mnemo_event, 11>::Fields kEventStrings{
 const OwnedRow<mnemo_summary, 3>::Fields kSummaryStrings{&mnemo_summary::filter_key, &mnemo_summary::text,
                                                          &mnemo_summary::source};
 const OwnedRow<mnemo_track_event, 1>::Fields kTrackStrings{&mnemo_track_event::payload_json};
+const OwnedRow<mnemo_lane, 8>::Fields kLaneStrings{
+    &mnemo_lane::app,      &mnemo_lane::lane,      &mnemo_lane::user,          &mnemo_lane::session_id,
+    &mnemo_lane::platform, &mnemo_lane::chat_type, &mnemo_lane::resume_reason, &mnemo_lane::auto_reset_reason};
 
 mnemo_str str_of(const std::string& s) {
     return mnemo_str{s.data(), s.size()};
@@ -41,6 +44,9 @@ void SinkOutput::track(const mnemo_track_event& track) {
 void SinkOutput::count(const char* name, int64_t value) {
     if (sink_ && sink_->count) sink_->count(sink_->ctx, name, value);
 }
+void SinkOutput::lane(const mnemo_lane& lane) {
+    if (sink_ && sink_->lane) sink_->lane(sink_->ctx, &lane);
+}
 
 void RecordedOutput::session(const mnemo_session& session) {
     rows_.emplace_back(std::in_place_index<0>, session, kSessionStrings);
@@ -59,6 +65,9 @@ void RecordedOutput::track(const mnemo_track_event& track) {
 }
 void RecordedOutput::count(const char* name, int64_t value) {
     rows_.emplace_back(CountRow{name, value});
+}
+void RecordedOutput::lane(const mnemo_lane& lane) {
+    rows_.emplace_back(std::in_place_index<6>, lane, kLaneStrings);
 }
 
 void RecordedOutput::replay(Output& target) const {
@@ -79,8 +88,11 @@ void RecordedOutput::replay(Output& target) const {
             case 4:
                 target.track(std::get<4>(row).view());
                 break;
-            default:
+            case 5:
                 target.count(std::get<5>(row).name, std::get<5>(row).value);
+                break;
+            default:
+                target.lane(std::get<6>(row).view());
                 break;
         }
     }

@@ -23,6 +23,7 @@ public:
     virtual void summary(const mnemo_summary& summary) = 0;
     virtual void track(const mnemo_track_event& track) = 0;
     virtual void count(const char* name, int64_t value) = 0;
+    virtual void lane(const mnemo_lane& lane) = 0;
 };
 
 // Forwards to a host sink; a NULL sink or callback drops that kind of row.
@@ -35,6 +36,7 @@ public:
     void summary(const mnemo_summary& summary) override;
     void track(const mnemo_track_event& track) override;
     void count(const char* name, int64_t value) override;
+    void lane(const mnemo_lane& lane) override;
 
 private:
     const mnemo_sink* sink_;
@@ -74,6 +76,7 @@ public:
     void summary(const mnemo_summary& summary) override;
     void track(const mnemo_track_event& track) override;
     void count(const char* name, int64_t value) override;
+    void lane(const mnemo_lane& lane) override;
     void replay(Output& target) const;
     void clear() { rows_.clear(); }
 
@@ -87,7 +90,8 @@ private:
         int64_t value;
     };
     using Row = std::variant<OwnedRow<mnemo_session, 6>, StateRow, OwnedRow<mnemo_event, 11>,
-                             OwnedRow<mnemo_summary, 3>, OwnedRow<mnemo_track_event, 1>, CountRow>;
+                             OwnedRow<mnemo_summary, 3>, OwnedRow<mnemo_track_event, 1>, CountRow,
+                             OwnedRow<mnemo_lane, 8>>;
     std::vector<Row> rows_;
 };
 

@@ -100,7 +100,7 @@ const mnemo_storage_ops kOps = {
     MNEMO_WRITE(session_create, mnemo_session_create_req),
     MNEMO_READ(session_get, mnemo_session_get_req),
     MNEMO_READ(session_list, mnemo_session_list_req),
-    MNEMO_SILENT_WRITE(session_delete, mnemo_session_delete_req),
+    MNEMO_WRITE(session_delete, mnemo_session_delete_req),
     MNEMO_WRITE(user_purge, mnemo_user_purge_req),
     op_append,
     MNEMO_READ(events_list, mnemo_events_list_req),
@@ -113,6 +113,13 @@ const mnemo_storage_ops kOps = {
     MNEMO_READ(summary_list, mnemo_summary_list_req),
     MNEMO_WRITE(track_append, mnemo_track_append_req),
     MNEMO_READ(track_list, mnemo_track_list_req),
+    MNEMO_READ(lane_get, mnemo_lane_get_req),
+    MNEMO_WRITE(lane_write, mnemo_lane_write_req),
+    MNEMO_READ(lane_list, mnemo_lane_list_req),
+    MNEMO_WRITE(lane_recover, mnemo_lane_recover_req),
+    MNEMO_WRITE(sweep_step, mnemo_sweep_req),
+    MNEMO_READ(finalize_list, mnemo_finalize_list_req),
+    MNEMO_WRITE(finalize_done, mnemo_finalize_done_req),
 };
 
 const mnemo_plugin kPlugin = {

@@ -168,13 +168,21 @@ void emit_merged_state(Conn& conn, const StateTarget& target, int64_t now_us, Ou
         emit_scope(conn, scope, target, now_us, out);
 }
 
-int64_t purge_user_state(Conn& conn, mnemo_str app, mnemo_str user) {
-    Query(conn, kScopeSql[MNEMO_SCOPE_USER].clear).args(app, user).run();
-    int64_t keys = conn.changes();
+int64_t drop_scope(Conn& conn, int scope, mnemo_str app, mnemo_str user) {
+    const bool of_user = scope == MNEMO_SCOPE_USER;
+    Query clear(conn, kScopeSql[scope].clear);
+    clear.bind(1, app);
+    if (of_user) clear.bind(2, user);
+    clear.run();
+    const int64_t keys = conn.changes();
     Query(conn, "DELETE FROM state_scopes WHERE scope = ?1 AND app = ?2 AND user = ?3")
-        .args(static_cast<int64_t>(MNEMO_SCOPE_USER), app, user)
+        .args(scope, app, of_user ? user : str(""))
         .run();
     return keys;
+}
+
+int64_t purge_user_state(Conn& conn, mnemo_str app, mnemo_str user) {
+    return drop_scope(conn, MNEMO_SCOPE_USER, app, user);
 }
 
 }  // namespace mnemo::sqlite

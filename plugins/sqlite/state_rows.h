@@ -51,6 +51,9 @@ private:
 void emit_scope(Conn& conn, int scope, const StateTarget& target, int64_t now_us, Output& out);
 // Emits the session's, the app's and the user's entries, in that order.
 void emit_merged_state(Conn& conn, const StateTarget& target, int64_t now_us, Output& out);
+// Removes an app or user scope as a whole (user ignored for an app scope);
+// returns how many keys it held.
+int64_t drop_scope(Conn& conn, int scope, mnemo_str app, mnemo_str user);
 // Removes the user scope of (app, user); returns how many keys it held.
 int64_t purge_user_state(Conn& conn, mnemo_str app, mnemo_str user);
 

@@ -36,3 +36,15 @@ TEST(TimeFormat, RoundTrips) {
 
 }  // namespace
 }  // namespace mnemo::core
+
+namespace mnemo::core {
+namespace {
+
+TEST(TimeFormat, LeapDaysAndCenturyYearsFormatCorrectly) {
+    EXPECT_EQ(format_rfc3339_us(*parse_timestamp_us("2024-02-29T23:59:59.999999Z")), "2024-02-29T23:59:59.999999Z");
+    EXPECT_EQ(format_rfc3339_us(*parse_timestamp_us("2100-03-01T00:00:00Z")), "2100-03-01T00:00:00.000000Z");
+    EXPECT_EQ(format_rfc3339_us(*parse_timestamp_us("2000-02-29T12:00:00Z")), "2000-02-29T12:00:00.000000Z");
+}
+
+}  // namespace
+}  // namespace mnemo::core

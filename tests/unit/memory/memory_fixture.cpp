@@ -77,7 +77,7 @@ std::vector<int64_t> Collected::seqs() const {
     return out;
 }
 
-Sink::Sink() : sink_{&out, on_session, on_state, on_event, on_summary, on_track, on_count} {}
+Sink::Sink() : sink_{&out, on_session, on_state, on_event, on_summary, on_track, on_count, nullptr} {}
 
 mnemo_str s(const char* text) { return mnemo_str{text, std::strlen(text)}; }
 mnemo_str s(const std::string& text) { return mnemo_str{text.data(), text.size()}; }

@@ -27,7 +27,9 @@ TEST(MemoryPluginDescriptor, EveryOperationIsPresent) {
         ops->events_append != nullptr, ops->events_list != nullptr,    ops->events_rewrite != nullptr,
         ops->events_rewind != nullptr, ops->state_patch != nullptr,    ops->state_get != nullptr,
         ops->state_delete != nullptr,  ops->summary_put != nullptr,    ops->summary_list != nullptr,
-        ops->track_append != nullptr,  ops->track_list != nullptr,
+        ops->track_append != nullptr,  ops->track_list != nullptr,     ops->lane_get != nullptr,
+        ops->lane_write != nullptr,    ops->lane_list != nullptr,      ops->lane_recover != nullptr,
+        ops->sweep_step != nullptr,    ops->finalize_list != nullptr,  ops->finalize_done != nullptr,
     };
     static_assert(sizeof present / sizeof present[0] ==
                       (sizeof(mnemo_storage_ops) - sizeof(size_t)) / sizeof(void (*)()),

@@ -32,7 +32,7 @@ TEST_F(PurgeStats, PurgeRemovesEverythingOfTheUserAndCountsIt) {
     ops().track_append(backend, &track, nullptr, nullptr);
     create("u1", "gone");
     mnemo_session_delete_req del{key("shop", "u1", "gone"), now, 0};
-    ops().session_delete(backend, &del, nullptr);
+    ops().session_delete(backend, &del, nullptr, nullptr);
     create("u2", "keep");
 
     Collected out = purge(ops(), backend, "u1", now);
@@ -64,7 +64,7 @@ TEST_F(PurgeStats, StatsCountLiveSessionsAndVisibleEvents) {
     append("u1", "short", {event("a", "user", "1")});
     create("u2", "deleted");
     mnemo_session_delete_req del{key("shop", "u2", "deleted"), now, 0};
-    ops().session_delete(backend, &del, nullptr);
+    ops().session_delete(backend, &del, nullptr, nullptr);
     mnemo_rewind_req rewind{key("shop", "u1", "s1"), now, 1, 0, 0};
     ops().events_rewind(backend, &rewind, nullptr, nullptr);
 

@@ -74,7 +74,7 @@ TEST_F(Sessions, CreateOverSoftDeletedPredecessorStartsFresh) {
     create("u1", "s1", 0, {op(MNEMO_SCOPE_SESSION, "old", "1")});
     append("u1", "s1", {event("e1", "user", "\"hi\"")});
     mnemo_session_delete_req del{key("shop", "u1", "s1"), now, 0};
-    ASSERT_EQ(ops().session_delete(backend, &del, nullptr), MNEMO_OK);
+    ASSERT_EQ(ops().session_delete(backend, &del, nullptr, nullptr), MNEMO_OK);
     Collected fresh = create("u1", "s1");
     EXPECT_EQ(fresh.sessions[0].version, 1);
     EXPECT_EQ(fresh.sessions[0].last_seq, 0);
@@ -141,12 +141,12 @@ TEST_F(Sessions, GetWithoutEventsSendsNoEvents) {
 TEST_F(Sessions, SoftDeleteHidesTheSessionEverywhere) {
     create("u1", "s1");
     mnemo_session_delete_req del{key("shop", "u1", "s1"), now, 0};
-    ASSERT_EQ(ops().session_delete(backend, &del, nullptr), MNEMO_OK);
+    ASSERT_EQ(ops().session_delete(backend, &del, nullptr, nullptr), MNEMO_OK);
     EXPECT_EQ(get_status("u1", "s1", 0), MNEMO_E_NOT_FOUND);
     EXPECT_TRUE(list_sessions("u1", 10).sessions.empty());
     EXPECT_TRUE(list_sessions(nullptr, 10).sessions.empty());
     mnemo_error err{};
-    EXPECT_EQ(ops().session_delete(backend, &del, &err), MNEMO_E_NOT_FOUND);
+    EXPECT_EQ(ops().session_delete(backend, &del, nullptr, &err), MNEMO_E_NOT_FOUND);
     EXPECT_STREQ(err.message, "session u1/s1 not found in app shop");
 }
 
@@ -154,7 +154,7 @@ TEST_F(Sessions, HardDeleteRemovesTheSession) {
     create("u1", "s1");
     append("u1", "s1", {event("e1", "user", "\"hi\"")});
     mnemo_session_delete_req del{key("shop", "u1", "s1"), now, 1};
-    ASSERT_EQ(ops().session_delete(backend, &del, nullptr), MNEMO_OK);
+    ASSERT_EQ(ops().session_delete(backend, &del, nullptr, nullptr), MNEMO_OK);
     EXPECT_EQ(get_status("u1", "s1", 0), MNEMO_E_NOT_FOUND);
     mnemo_user_purge_req purge{s("shop"), s("u1"), now};
     Sink sink;
@@ -201,7 +201,7 @@ TEST_F(Sessions, ExpiredSessionIsAbsentForEveryOperation) {
     mnemo_track_list_req tracks{k, s("t"), now, 0, 0};
     EXPECT_EQ(ops().track_list(backend, &tracks, nullptr, &err), MNEMO_E_NOT_FOUND);
     mnemo_session_delete_req del{k, now, 0};
-    EXPECT_EQ(ops().session_delete(backend, &del, &err), MNEMO_E_NOT_FOUND);
+    EXPECT_EQ(ops().session_delete(backend, &del, nullptr, &err), MNEMO_E_NOT_FOUND);
     EXPECT_TRUE(list_sessions("u1", 10).sessions.empty());
 }
 

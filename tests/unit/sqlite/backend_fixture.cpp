@@ -107,7 +107,7 @@ mnemo_str maybe(const Opt& s) {
 }
 
 mnemo_sink Collected::sink() {
-    return mnemo_sink{this, on_session, on_state, on_event, on_summary, on_track, on_count};
+    return mnemo_sink{this, on_session, on_state, on_event, on_summary, on_track, on_count, nullptr};
 }
 
 std::vector<int64_t> Collected::seqs() const {
@@ -261,7 +261,8 @@ Answer SqliteBackend::list_events(const std::string& session, const mnemo_event_
 Answer SqliteBackend::remove(const std::string& session, bool hard, int64_t now, const std::string& user) {
     mnemo_session_delete_req req{key(session, user), now, hard ? 1 : 0};
     Answer answer;
-    answer.rc = ops().session_delete(backend_, &req, &answer.err);
+    mnemo_sink sink = answer.out.sink();
+    answer.rc = ops().session_delete(backend_, &req, &sink, &answer.err);
     return answer;
 }
 

@@ -1,6 +1,6 @@
 // The statements whose cost would grow with the data are index range scans:
 // EXPLAIN QUERY PLAN of the exact texts the plugin runs shows no full SCAN of
-// the sessions or events tables.
+// the sessions, events, state_scopes or lanes tables.
 #include "backend_fixture.h"
 #include "hot_queries.h"
 
@@ -43,6 +43,12 @@ protected:
         }
         EXPECT_TRUE(searched) << sql << "\n" << all;
     }
+    // The plan names `index`: the partial index meant for the statement applies.
+    void expect_uses_index(const std::string& sql, const std::string& index) {
+        std::string all;
+        for (const std::string& d : plan(sql)) all += d + "\n";
+        EXPECT_NE(all.find("INDEX " + index + " "), std::string::npos) << sql << "\n" << all;
+    }
     sqlite3* raw_ = nullptr;
 };
 
@@ -70,7 +76,47 @@ TEST_F(QueryPlanTest, ListingSessionsByUpdatedAtUsesTheListIndexes) {
 
 TEST_F(QueryPlanTest, FindingExpiredSessionsUsesThePartialExpiryIndex) {
     expect_indexed(kExpiredSessionsSql, "sessions");
+    expect_uses_index(kExpiredSessionsSql, "sessions_live_expiry");
     expect_indexed(kFindSessionSql, "sessions");
+}
+
+TEST_F(QueryPlanTest, ExpiringSessionsUpdatesOnlyTheRowsTheLiveExpiryIndexFinds) {
+    expect_indexed(kExpireSessionsSql, "sessions");
+    expect_uses_index(kExpireSessionsSql, "sessions_live_expiry");
+}
+
+TEST_F(QueryPlanTest, ExpiredStateScopesComeFromTheScopeExpiryIndex) {
+    expect_indexed(kExpiredScopesSql, "state_scopes");
+    expect_uses_index(kExpiredScopesSql, "state_scopes_expiry");
+}
+
+TEST_F(QueryPlanTest, PurgingSoftDeletedRowsUsesTheirPartialIndexes) {
+    expect_indexed(kPurgeableSessionsSql, "sessions");
+    expect_uses_index(kPurgeableSessionsSql, "sessions_purgeable");
+    expect_indexed(kPurgeDeletedEventsSql, "events");
+    expect_uses_index(kPurgeDeletedEventsSql, "events_deleted");
+    expect_indexed(kDeletedEventsDueSql, "events");
+}
+
+TEST_F(QueryPlanTest, PruningLanesIsARangeScanByUpdatedAt) {
+    expect_indexed(kPruneLanesSql, "lanes");
+    expect_uses_index(kPruneLanesSql, "lanes_updated");
+    expect_indexed(kLanesDueSql, "lanes");
+}
+
+// The statement has no range to search: it walks the partial index, which
+// holds only pending marks, from its start and stops at the limit. That is
+// the one accepted SCAN: of that index, never of the table.
+TEST_F(QueryPlanTest, TheFinalizeListWalksOnlyThePendingIndexInMarkOrder) {
+    const std::vector<std::string> details = plan(kFinalizePendingSql);
+    ASSERT_EQ(details.size(), 1u);
+    EXPECT_EQ(details[0], "SCAN sessions USING INDEX sessions_finalize_pending");
+}
+
+TEST_F(QueryPlanTest, ListingLanesUsesTheAppListIndexInOrder) {
+    expect_indexed(kListLanesSql, "lanes");
+    for (const std::string& d : plan(kListLanesSql))
+        EXPECT_EQ(d.find("TEMP B-TREE"), std::string::npos) << "the index order serves ORDER BY: " << d;
 }
 
 }  // namespace

@@ -155,6 +155,57 @@ TEST(SqliteMigration, AVersionOneFileIsMigratedWithItsDataIntact) {
     EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
 }
 
+// v3 adds finalize marks and lanes.created_at: a lane keeps its data and
+// takes created_at from updated_at; a session soft-deleted before v3 carries
+// no mark, so it needs no finalize and the sweep purges it.
+TEST(SqliteMigration, AVersionTwoFileGetsLaneCreatedAtAndPurgeableOldDeletes) {
+    TempDir dir;
+    std::string path = dir.file("v2.db");
+    {
+        RawDb v2(path);
+        v2.exec(kSchemaVersionTable);
+        v2.exec(kMigrations[0].sql);
+        v2.exec(kMigrations[1].sql);
+        v2.exec("INSERT INTO schema_version (version) VALUES (1), (2)");
+        v2.exec("INSERT INTO sessions (sid, app, user, id, created_at, updated_at, deleted_at) "
+                "VALUES (3, 'shop', 'u1', 'gone', 1, 1, 10)");
+        v2.exec("INSERT INTO lanes (app, lane, session_id, user, updated_at, pending_restarts, version) "
+                "VALUES ('shop', 'tg:1', 's1', 'u1', 500, 2, 6)");
+    }
+    mnemo_backend* backend = nullptr;
+    mnemo_error err{};
+    std::string options = R"({"path": ")" + path + R"("})";
+    ASSERT_EQ(plugin().ops->open(options.c_str(), &backend, &err), MNEMO_OK) << err.message;
+    Collected out;
+    mnemo_sink sink = out.sink();
+    // The numbers of the row, and its platform copied while the callback runs.
+    struct LaneSeen {
+        mnemo_lane numbers{};
+        std::string platform = "unset";
+    } seen;
+    sink.lane = [](void* ctx, const mnemo_lane* lane) {
+        auto* into = static_cast<LaneSeen*>(ctx);
+        into->numbers = *lane;
+        into->platform.assign(lane->platform.ptr, lane->platform.len);
+    };
+    sink.ctx = &seen;
+    const mnemo_lane& lane_row = seen.numbers;
+    mnemo_lane_get_req get{S("shop"), S("tg:1"), kNow};
+    ASSERT_EQ(plugin().ops->lane_get(backend, &get, &sink, &err), MNEMO_OK) << err.message;
+    EXPECT_EQ(lane_row.created_at_us, 500);
+    EXPECT_EQ(lane_row.restart_count, 2);
+    EXPECT_EQ(lane_row.version, 6);
+    EXPECT_EQ(seen.platform, "") << "a NULL platform reads as none";
+    sink = out.sink();
+    mnemo_sweep_req sweep{kNow, 10, 11, 0};
+    ASSERT_EQ(plugin().ops->sweep_step(backend, &sweep, &sink, &err), MNEMO_OK) << err.message;
+    EXPECT_EQ(out.counts.at("purged_sessions"), 1);
+    plugin().ops->close(backend);
+    RawDb migrated(path);
+    EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), 3);
+    EXPECT_EQ(migrated.number("SELECT count(*) FROM sessions"), 0);
+}
+
 TEST(SqliteMigration, ANewerSchemaIsRefusedNamingFileAndVersions) {
     TempDir dir;
     std::string path = dir.file("new.db");

@@ -1,0 +1,52 @@
+/*
+ * lifecycle/storage_steps.h -- the blocking storage calls of the timers.
+ *
+ * One function per plugin operation the lifecycle drives (sweep_step,
+ * finalize_list, finalize_done, lane_recover), turning sink output into
+ * plain values. They block and may run on any thread; the sweeper decides
+ * where (inline or on a worker) and when.
+ */
+#pragma once
+
+#include "config/config.h"
+#include "core/finalize_inbox.h"
+#include "storage/backend.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mnemo::lifecycle {
+
+struct SweepCounts {
+    std::optional<std::string> error;
+    int64_t expired = 0, state_scopes = 0, purged_sessions = 0, purged_events = 0, pruned_lanes = 0;
+    bool more = false;
+};
+// One bounded sweep step at now_us with the sweep config's purge and prune horizons.
+SweepCounts sweep_step(const storage::Backend& backend, const config::SweepConfig& sweep, int64_t now_us,
+                       int64_t limit);
+
+struct FinalizeBatch {
+    std::optional<std::string> error;
+    std::vector<core::FinalizeItem> items;  // oldest mark first
+};
+FinalizeBatch list_finalize(const storage::Backend& backend, int64_t now_us, int64_t limit);
+
+struct FinalizeMark {
+    std::optional<std::string> error;
+    bool finalized = false;  // false: a failed attempt was counted and the session stays pending
+};
+// succeeded false counts a failed attempt; reaching max_attempts marks it finalized anyway.
+FinalizeMark mark_finalized(const storage::Backend& backend, const storage::SessionRow& session, int64_t now_us,
+                            bool succeeded, int64_t max_attempts);
+
+struct RecoverCounts {
+    std::optional<std::string> error;
+    int64_t resume_pending = 0, suspended = 0;
+};
+RecoverCounts recover_lanes(const storage::Backend& backend, const config::RecoveryConfig& recovery, int64_t now_us);
+
+bool lifecycle_supported(const storage::Backend& backend);
+
+}  // namespace mnemo::lifecycle

@@ -1,0 +1,86 @@
+/*
+ * lifecycle/sweeper.h -- the expiry sweep on a libuv timer.
+ *
+ * Owns CONFIG.md's `sweep`: every sweep.interval, bounded sweep steps
+ * (expired sessions and state scopes, purge of soft-deleted rows older
+ * than purge_after, idle lanes past prune_lanes_after) until storage says
+ * nothing more is due, then the finalize pass. Each step is one storage
+ * call of at most `limit` rows per kind; between steps the sweeper yields
+ * to the loop (a 0 ms timer), and for a backend called inline on the loop
+ * it halves `limit` whenever a step took longer than sweep.budget (and
+ * grows it back towards sweep.batch when steps are quick), so no loop turn
+ * spends much more than the budget on sweeping. Counts go to
+ * mnemo_sweeps_total and mnemo_swept_total{kind}.
+ */
+#pragma once
+
+#include "api/executor.h"
+#include "config/config.h"
+#include "core/clock.h"
+#include "lifecycle/finalizer.h"
+#include "observability/metrics.h"
+#include "storage/backend.h"
+
+#include <uv.h>
+
+#include <functional>
+#include <memory>
+
+namespace mnemo::lifecycle {
+
+struct StepResult;  // one step's counts and duration (sweeper.cpp)
+
+class Sweeper {
+public:
+    Sweeper(uv_loop_t* loop, const storage::Backend& backend, const core::Clock& clock, metrics::Registry& metrics,
+            const FinalizeCallbacks& callbacks, core::FinalizeInbox& inbox,
+            std::shared_ptr<const config::Config> config);
+    ~Sweeper();
+    Sweeper(const Sweeper&) = delete;
+    Sweeper& operator=(const Sweeper&) = delete;
+
+    // Arms the interval timer; false (and a logged reason) when the plugin has no sweep operations.
+    bool start();
+    // A new config: the interval timer is re-armed when sweep.interval changed.
+    void set_config(std::shared_ptr<const config::Config> config);
+    // Starts one sweep now unless one is running; done() once it (or the running one) finished.
+    void sweep_now(std::function<void()> done);
+    // No new sweeps or steps; idle() once nothing is in flight (at once when idle).
+    void stop(std::function<void()> idle);
+    // Closes the timers; the loop must run once more before the Sweeper is destroyed.
+    void close();
+
+    bool sweeping() const { return busy_; }
+    int64_t step_limit() const { return limit_; }
+
+private:
+    void on_tick();
+    void begin();
+    void step();
+    void after_step(const StepResult& result);
+    void finalize_phase();
+    void finalize_next();
+    void finish();
+    void yield(void (Sweeper::*next)());
+    void adapt_limit(int64_t step_us);
+    void arm_interval();
+
+    uv_loop_t* loop_;
+    const storage::Backend& backend_;
+    const core::Clock& clock_;
+    metrics::Registry& metrics_;
+    std::shared_ptr<const config::Config> config_;
+    std::shared_ptr<const config::Config> running_;  // the snapshot the current sweep uses
+    api::Executor executor_;
+    Finalizer finalizer_;
+    uv_timer_t interval_timer_{};
+    uv_timer_t yield_timer_{};
+    void (Sweeper::*next_)() = nullptr;
+    std::vector<std::function<void()>> on_done_;
+    std::function<void()> on_idle_;
+    int64_t limit_ = 0;
+    int64_t armed_interval_us_ = 0;
+    bool started_ = false, busy_ = false, stopping_ = false, closed_ = false;
+};
+
+}  // namespace mnemo::lifecycle

@@ -1,0 +1,120 @@
+// The session lifecycle: one bounded step of the expiry sweep, the list of
+// sessions waiting for finalize, and recording a finalize's outcome. Every
+// statement that picks rows is an index range scan over exactly the rows due
+// (hot_queries.h), so a step costs O(rows handled), never O(live rows).
+#include "finalize_rows.h"
+#include "hot_queries.h"
+#include "ops.h"
+#include "session_rows.h"
+#include "state_rows.h"
+
+#include <vector>
+
+namespace mnemo::sqlite {
+namespace {
+
+// A part "hit the limit" when it handled limit rows and another row is
+// still due; `due_sql` takes (?1 cutoff, ?2 1) and returns a row if so.
+bool still_due(Conn& conn, const char* due_sql, int64_t cutoff_us) {
+    Query due(conn, due_sql);
+    due.args(cutoff_us, int64_t{1});
+    return due.step();
+}
+
+int64_t expire_sessions(Conn& conn, const mnemo_sweep_req& req, bool& more) {
+    Query(conn, kExpireSessionsSql).args(req.now_us, req.limit).run();
+    const int64_t done = conn.changes();
+    if (done == req.limit) more = more || still_due(conn, kExpiredSessionsSql, req.now_us);
+    return done;
+}
+
+int64_t expire_scopes(Conn& conn, const mnemo_sweep_req& req, bool& more) {
+    struct Due {
+        int scope;
+        std::string app, user;
+    };
+    std::vector<Due> due;
+    {
+        Query rows(conn, kExpiredScopesSql);
+        rows.args(req.now_us, req.limit + 1);
+        while (rows.step()) due.push_back(Due{static_cast<int>(rows.i64(0)), rows.text(1), rows.text(2)});
+    }
+    if (static_cast<int64_t>(due.size()) > req.limit) {
+        more = true;
+        due.pop_back();
+    }
+    for (const Due& scope : due) drop_scope(conn, scope.scope, str(scope.app), str(scope.user));
+    return static_cast<int64_t>(due.size());
+}
+
+int64_t purge_sessions(Conn& conn, const mnemo_sweep_req& req, bool& more) {
+    std::vector<int64_t> sids;
+    {
+        Query rows(conn, kPurgeableSessionsSql);
+        rows.args(req.purge_before_us, req.limit + 1);
+        while (rows.step()) sids.push_back(rows.i64(0));
+    }
+    if (static_cast<int64_t>(sids.size()) > req.limit) {
+        more = true;
+        sids.pop_back();
+    }
+    for (int64_t sid : sids) purge_session(conn, sid);
+    return static_cast<int64_t>(sids.size());
+}
+
+// A DELETE of at most limit rows picked by `sql` (?1 cutoff, ?2 limit).
+int64_t delete_due(Conn& conn, const char* sql, const char* due_sql, int64_t cutoff_us, int64_t limit, bool& more) {
+    Query(conn, sql).args(cutoff_us, limit).run();
+    const int64_t done = conn.changes();
+    if (done == limit) more = more || still_due(conn, due_sql, cutoff_us);
+    return done;
+}
+
+}  // namespace
+
+void sweep_step(Conn& conn, const mnemo_sweep_req& req, Output& out) {
+    if (req.limit <= 0)
+        throw StoreError(MNEMO_E_INVALID, "sweep limit is " + std::to_string(req.limit) +
+                                              "; give at least 1 row per step (sweep.batch)");
+    bool more = false;
+    out.count("expired", expire_sessions(conn, req, more));
+    out.count("state_scopes", expire_scopes(conn, req, more));
+    const bool purge = req.purge_before_us > 0;
+    out.count("purged_sessions", purge ? purge_sessions(conn, req, more) : 0);
+    out.count("purged_events", purge ? delete_due(conn, kPurgeDeletedEventsSql, kDeletedEventsDueSql,
+                                                  req.purge_before_us, req.limit, more)
+                                     : 0);
+    const bool prune = req.prune_lanes_before_us > 0;
+    out.count("pruned_lanes",
+              prune ? delete_due(conn, kPruneLanesSql, kLanesDueSql, req.prune_lanes_before_us, req.limit, more) : 0);
+    if (more) out.count("more", 1);
+}
+
+void finalize_list(Conn& conn, const mnemo_finalize_list_req& req, Output& out) {
+    if (req.limit <= 0)
+        throw StoreError(MNEMO_E_INVALID,
+                         "finalize list limit is " + std::to_string(req.limit) + "; ask for at least 1 session");
+    Query rows(conn, kFinalizePendingSql);
+    rows.args(req.limit);
+    while (rows.step()) {
+        emit_session_row(rows, out);
+        out.count("finalize_reason", rows.i64(22));
+        out.count("finalize_attempts", rows.i64(23));
+    }
+}
+
+// A session already finalized answers finalized 1 again: mnemod may retry a
+// lost answer.
+void finalize_done(Conn& conn, const mnemo_finalize_done_req& req, Output& out) {
+    std::optional<SessionMeta> meta = find_session(conn, req.key);
+    if (!meta) throw StoreError(MNEMO_E_NOT_FOUND, describe(req.key) + " not found");
+    FinalizeState state = load_finalize(conn, meta->sid);
+    if (state.reason == 0) throw StoreError(MNEMO_E_INVALID, describe(req.key) + " is not marked for finalize");
+    if (state.pending() && !req.succeeded) state.attempts += 1;
+    const bool give_up = req.max_attempts > 0 && state.attempts >= req.max_attempts;
+    if (state.pending() && (req.succeeded || give_up)) state.finalized_at_us = req.now_us;
+    save_finalize(conn, meta->sid, state);
+    out.count("finalized", state.pending() ? 0 : 1);
+}
+
+}  // namespace mnemo::sqlite

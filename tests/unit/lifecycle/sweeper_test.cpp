@@ -1,0 +1,171 @@
+// The expiry sweep and finalize on real plugins with a moving clock: expiry, state scopes, purge,
+// finalize once per session for every reason, retries then forcing, persistence across reopen.
+#include "lifecycle_fixture.h"
+
+#include "core/state_delta.h"
+
+namespace mnemo::lifecycle {
+namespace {
+
+using core::FinalizeReason;
+
+class Sweep : public LifecycleTest {};
+
+TEST_P(Sweep, ExpiredSessionsAreSweptAndFinalizedOnceEach) {
+    open("ttl: {session: 10}\n");
+    create("s1");
+    create("s2");
+    create("keep", "u1", 0);
+    clock_.advance(11 * kSecond);
+    sweep();
+    EXPECT_EQ(calls_for("s1"), 1);
+    EXPECT_EQ(calls_for("s2"), 1);
+    EXPECT_EQ(calls_for("keep"), 0);
+    for (const auto& call : calls_) EXPECT_EQ(call.reason, FinalizeReason::Expired);
+    EXPECT_EQ(swept("expired_sessions"), 2u);
+    EXPECT_EQ(swept("finalized"), 2u);
+    EXPECT_EQ(metrics_.sweeps_total(), 1u);
+    sweep();
+    EXPECT_EQ(calls_.size(), 2u);
+    EXPECT_TRUE(readable("keep"));
+    EXPECT_FALSE(readable("s1"));
+}
+
+TEST_P(Sweep, ManyExpiredSessionsTakeSeveralSmallSteps) {
+    open("ttl: {session: 10}\nsweep: {batch: 2}\n");
+    for (int i = 0; i < 7; ++i) create("s" + std::to_string(i));
+    clock_.advance(11 * kSecond);
+    sweep();
+    EXPECT_EQ(swept("expired_sessions"), 7u);
+    EXPECT_EQ(calls_.size(), 7u);
+    EXPECT_LE(sweeper_->step_limit(), 2);
+    EXPECT_EQ(metrics_.sweeps_total(), 1u);
+}
+
+TEST_P(Sweep, ExpiredStateScopesAreRemoved) {
+    open("ttl: {app_state: 10, user_state: 10}\n");
+    core::PatchStateInput in;
+    in.scope = MNEMO_SCOPE_APP;
+    in.ref = core::SessionRef{"shop", "", ""};
+    in.delta.changes.push_back(core::StateChange{MNEMO_SCOPE_APP, "a", std::string("1")});
+    ASSERT_FALSE(core::patch_state(env(), in).error);
+    clock_.advance(11 * kSecond);
+    sweep();
+    EXPECT_EQ(swept("state_scopes"), 1u);
+}
+
+TEST_P(Sweep, SoftDeletedSessionsAreFinalizedThenPurgedAfterPurgeAfter) {
+    open("sweep: {purge_after: 60}\n");
+    create("gone");
+    ASSERT_FALSE(core::delete_session(env(), core::SessionRef{"shop", "u1", "gone"}, false).error);
+    sweep();
+    ASSERT_EQ(calls_for("gone"), 1);
+    EXPECT_EQ(calls_.front().reason, FinalizeReason::Deleted);
+    EXPECT_EQ(swept("purged_sessions"), 0u);
+    clock_.advance(61 * kSecond);
+    sweep();
+    EXPECT_EQ(swept("purged_sessions"), 1u);
+    EXPECT_EQ(calls_for("gone"), 1);
+}
+
+TEST_P(Sweep, HardDeletedSessionsAreFinalizedFromTheInbox) {
+    open("");
+    create("gone");
+    ASSERT_FALSE(core::delete_session(env(), core::SessionRef{"shop", "u1", "gone"}, true).error);
+    sweep();
+    ASSERT_EQ(calls_for("gone"), 1);
+    EXPECT_EQ(calls_.front().reason, FinalizeReason::Deleted);
+    sweep();
+    EXPECT_EQ(calls_for("gone"), 1);
+}
+
+TEST_P(Sweep, AResetFinalizesTheSessionItLeaves) {
+    open("");
+    std::string old_id = resolve("l1");
+    auto reset = core::reset_lane(env(), core::LaneRef{"shop", "l1"});
+    ASSERT_FALSE(reset.error);
+    sweep();
+    ASSERT_EQ(calls_.size(), 1u);
+    EXPECT_EQ(calls_.front().id, old_id);
+    EXPECT_EQ(calls_.front().reason, FinalizeReason::Reset);
+    EXPECT_TRUE(readable(old_id));  // finalized, not deleted
+}
+
+TEST_P(Sweep, AFailingHookIsRetriedThenForced) {
+    open("ttl: {session: 10}\nsweep: {finalize_retries: 3}\n");
+    hook_ok_ = false;
+    create("s1");
+    clock_.advance(11 * kSecond);
+    for (int i = 0; i < 5; ++i) sweep();
+    EXPECT_EQ(calls_for("s1"), 3);
+    EXPECT_EQ(swept("finalized"), 1u);
+}
+
+TEST_P(Sweep, HardDeleteRetriesAreBoundedToo) {
+    open("sweep: {finalize_retries: 2}\n");
+    hook_ok_ = false;
+    create("s1");
+    ASSERT_FALSE(core::delete_session(env(), core::SessionRef{"shop", "u1", "s1"}, true).error);
+    for (int i = 0; i < 4; ++i) sweep();
+    EXPECT_EQ(calls_for("s1"), 2);
+}
+
+TEST_P(Sweep, IdleLanesArePrunedWhenConfigured) {
+    open("sweep: {prune_lanes_after: 100}\n");
+    resolve("old");
+    clock_.advance(60 * kSecond);
+    resolve("young");
+    clock_.advance(50 * kSecond);
+    sweep();
+    EXPECT_EQ(swept("pruned_lanes"), 1u);
+    EXPECT_TRUE(lane("old").error);
+    EXPECT_FALSE(lane("young").error);
+}
+
+TEST_P(Sweep, StopWaitsForTheSweepInFlight) {
+    open("ttl: {session: 10}\n");
+    create("s1");
+    clock_.advance(11 * kSecond);
+    bool swept_all = false, idle = false;
+    sweeper_->sweep_now([&] { swept_all = true; });
+    sweeper_->stop([&] { idle = true; });
+    while (!idle) uv_run(&loop_, UV_RUN_ONCE);
+    EXPECT_TRUE(swept_all);
+    EXPECT_FALSE(sweeper_->sweeping());
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Sweep, ::testing::Values("memory", "sqlite"),
+                         [](const auto& info) { return info.param; });
+
+class SweepPersistent : public LifecycleTest {};
+
+TEST_P(SweepPersistent, FinalizeStateSurvivesAReopen) {
+    open("ttl: {session: 10}\n");
+    create("s1");
+    clock_.advance(11 * kSecond);
+    sweep();
+    ASSERT_EQ(calls_for("s1"), 1);
+    open("ttl: {session: 10}\n");
+    sweep();
+    EXPECT_EQ(calls_for("s1"), 1);
+}
+
+TEST_P(SweepPersistent, APendingFinalizeIsFinishedAfterAReopen) {
+    open("sweep: {finalize_retries: 5}\n");
+    hook_ok_ = false;
+    std::string old_id = resolve("l1");
+    ASSERT_FALSE(core::reset_lane(env(), core::LaneRef{"shop", "l1"}).error);
+    sweep();
+    ASSERT_EQ(calls_for(old_id), 1);
+    open("sweep: {finalize_retries: 5}\n");
+    hook_ok_ = true;
+    sweep();
+    sweep();
+    EXPECT_EQ(calls_for(old_id), 2);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, SweepPersistent, ::testing::Values("sqlite"),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
+}  // namespace mnemo::lifecycle
