@@ -140,6 +140,17 @@ Outcome list_sessions(const Env& env, const ListSessionsInput& in) {
     return Outcome::ok(std::move(body));
 }
 
+namespace {
+
+// A purge (hard delete, user purge) leaves no finalize mark in storage: the
+// purged rows storage handed back are finalized from the inbox instead.
+void finalize_purged(const Env& env, std::vector<storage::SessionRow>& purged) {
+    if (env.finalize_inbox == nullptr) return;
+    for (auto& row : purged) env.finalize_inbox->push({std::move(row), FinalizeReason::Deleted});
+}
+
+}  // namespace
+
 Outcome delete_session(const Env& env, const SessionRef& ref, bool hard) {
     mnemo_session_delete_req req{};
     req.key = key_of(ref);
@@ -151,10 +162,7 @@ Outcome delete_session(const Env& env, const SessionRef& ref, bool hard) {
         })) {
         return *failed;
     }
-    // A hard delete leaves no finalize mark in storage: the purged row is finalized from here.
-    if (req.hard != 0 && env.finalize_inbox != nullptr) {
-        for (auto& row : collector.result().sessions) env.finalize_inbox->push({std::move(row), FinalizeReason::Deleted});
-    }
+    if (req.hard != 0) finalize_purged(env, collector.result().sessions);
     return Outcome::ok({}, Success::NoContent);
 }
 
@@ -166,7 +174,8 @@ Outcome purge_user(const Env& env, const std::string& app, const std::string& us
         })) {
         return *failed;
     }
-    const auto& result = collector.result();
+    auto& result = collector.result();
+    finalize_purged(env, result.sessions);
     std::string body;
     JsonWriter w(body);
     w.begin_object();

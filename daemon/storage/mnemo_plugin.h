@@ -281,8 +281,11 @@ typedef struct mnemo_user_purge_req {
     mnemo_str user;
     int64_t now_us;
 } mnemo_user_purge_req;
-/* Result: counts "sessions", "events", "summaries", "tracks", "lanes" (the
- * user's lanes, removed too), "state_keys"; soft-deleted rows count too. */
+/* Result: every purged session that was never finalized (live, or marked
+ * and not yet finalized) through session(), so mnemod can finalize it with
+ * reason deleted; then counts "sessions", "events", "summaries", "tracks",
+ * "lanes" (the user's lanes, removed too), "state_keys"; soft-deleted rows
+ * count too. */
 
 typedef struct mnemo_append_req {
     mnemo_key key;

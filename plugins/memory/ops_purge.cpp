@@ -32,9 +32,16 @@ struct PurgeCounts {
 };
 
 // Counts what the user holds and takes it out of every store-level index.
-PurgeCounts detach_user(Store& store, AppRec& app, UserRec& user) {
+// A session never finalized is shown to mnemod before it goes, so its
+// finalize hook still runs (reason deleted).
+bool owes_finalize(const SessionRec& session) {
+    return session.finalize_reason == 0 ? session.deleted_at_us == 0 : session.finalize_pending();
+}
+
+PurgeCounts detach_user(Store& store, AppRec& app, UserRec& user, const mnemo_sink* sink) {
     PurgeCounts counts;
     for (auto& [id, session] : user.sessions) {
+        if (owes_finalize(*session)) emit_session(sink, *session);
         counts.add(*session);
         forget_session(store, SessionRef{&app, &user, session.get()});
     }
@@ -56,7 +63,7 @@ int user_purge(mnemo_backend* backend, const mnemo_user_purge_req* req, const mn
     if (AppRec* app = find_app(store, view(req->app))) {
         auto user = app->users.find(view(req->user));
         if (user != app->users.end()) {
-            counts = detach_user(store, *app, user->second);
+            counts = detach_user(store, *app, user->second, sink);
             app->users.erase(user);
         }
     }

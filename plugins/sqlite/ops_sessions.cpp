@@ -6,6 +6,7 @@
 #include "state_rows.h"
 
 #include <limits>
+#include <vector>
 
 namespace mnemo::sqlite {
 
@@ -52,6 +53,15 @@ void session_delete(Conn& conn, const mnemo_session_delete_req& req, Output& out
 }
 
 void user_purge(Conn& conn, const mnemo_user_purge_req& req, Output& out) {
+    // Sessions never finalized are shown to mnemod before they go, so their
+    // finalize hook still runs (reason deleted).
+    Query owed(conn,
+               "SELECT sid FROM sessions WHERE app = ?1 AND user = ?2 AND "
+               "((finalize_reason = 0 AND deleted_at = 0) OR (finalize_reason > 0 AND finalized_at = 0))");
+    owed.args(req.app, req.user);
+    std::vector<int64_t> sids;
+    while (owed.step()) sids.push_back(owed.i64(0));
+    for (int64_t sid : sids) emit_session(conn, sid, out);
     PurgeCounts counts = purge_user_sessions(conn, req.app, req.user);
     int64_t state_keys = purge_user_state(conn, req.app, req.user);
     Query(conn, "DELETE FROM lanes WHERE app = ?1 AND user = ?2").args(req.app, req.user).run();

@@ -103,6 +103,21 @@ TEST_P(LifecycleSweep, DeletedSessionsAreFinalizedOnceAndPurged) {
     EXPECT_EQ(call("POST", kSessions, R"({"id":"soft"})").status, 201);  // the id is free again
 }
 
+TEST_P(LifecycleSweep, AUserPurgeFinalizesEachSessionNotYetFinalizedOnce) {
+    start_daemon(sweep_config(GetParam(), ""));
+    create_session("live");
+    create_session("pending");
+    ASSERT_EQ(call("DELETE", session_path("pending")).status, 204);  // marked, not yet finalized
+    auto purged = call("DELETE", "/v1/apps/shop/users/u1");
+    ASSERT_EQ(purged.status, 200) << purged.body;
+    EXPECT_EQ(json_int(purged.body, "/sessions"), 2);
+    ASSERT_TRUE(daemon_->wait_for_log(finalize_line("live", "deleted"), 10s));
+    ASSERT_TRUE(daemon_->wait_for_log(finalize_line("pending", "deleted"), 10s));
+    ASSERT_TRUE(wait_sweeps(2));
+    EXPECT_EQ(count_of(daemon_->log(), finalize_line("live", "deleted")), 1u);
+    EXPECT_EQ(count_of(daemon_->log(), finalize_line("pending", "deleted")), 1u);
+}
+
 TEST_P(LifecycleSweep, ALaneResetFinalizesTheSessionItLeaves) {
     start_daemon(sweep_config(GetParam(), ""));
     auto first = call("POST", "/v1/apps/shop/lanes/tg:dm:1/resolve", R"({"user":"u1"})");
