@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -38,6 +39,8 @@ int main(int argc, char** argv) {
                     loaded.config->source_path.empty() ? "zero-config" : loaded.config->source_path.c_str());
         return mnemo::lifecycle::kExitOk;
     }
+    // A peer that closes mid-write must cost its connection (EPIPE), not the process.
+    std::signal(SIGPIPE, SIG_IGN);
     // Storage work runs on libuv's pool; more threads let group commit batch more requests.
     setenv("UV_THREADPOOL_SIZE", "16", 0);
     mnemo::log::init(loaded.config->log.level, loaded.config->log.format == mnemo::config::LogConfig::Format::Json

@@ -10,7 +10,7 @@ runtime_and_build=(
 )
 test_only=(
   libgtest-dev libgmock-dev libbenchmark-dev mariadb-server wrk redis-server
-  tmux util-linux python3
+  tmux util-linux python3 systemd dpkg-dev
 )
 packages=("${runtime_and_build[@]}")
 if [ "${1:-}" = "--test" ]; then packages+=("${test_only[@]}"); fi

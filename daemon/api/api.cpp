@@ -94,6 +94,7 @@ void Api::register_routes() {
     route("DELETE", "/v1/apps/{app}/users/{user}/state/{key}", delete_user_state_key, true);
     route("GET", "/v1/apps/{app}/users/{user}/sessions/{session}/summaries", list_summaries, true);
     route("POST", "/v1/apps/{app}/users/{user}/sessions/{session}/summaries", post_summary, true);
+    route("POST", "/v1/apps/{app}/users/{user}/sessions/{session}/summarize", handlers::summarize, true);
     route("POST", "/v1/apps/{app}/users/{user}/sessions/{session}/tracks/{track}", append_track, true);
     route("GET", "/v1/apps/{app}/users/{user}/sessions/{session}/tracks/{track}", list_track, true);
     route("GET", "/v1/apps/{app}/lanes", list_lanes, true);

@@ -17,6 +17,7 @@
 #include "core/service.h"
 #include "net/http_message.h"
 #include "observability/metrics.h"
+#include "scripting/scripting.h"
 #include "storage/backend.h"
 
 #include <uv.h>
@@ -54,7 +55,12 @@ public:
     bool draining() const { return draining_; }
 
     // Used by handlers.
-    core::Env env(const Call& call) const { return core::Env{backend_, call.config, clock_, finalize_inbox_}; }
+    core::Env env(const Call& call) const {
+        return core::Env{backend_, call.config, clock_, finalize_inbox_, scripting_ ? scripting_->lane_moves() : nullptr};
+    }
+    // The Lua runtime (hooks, summaries); null when the daemon runs without one (unit tests).
+    void set_scripting(scripting::Scripting* scripting) { scripting_ = scripting; }
+    scripting::Scripting* scripting() const { return scripting_; }
     // Hard-deleted sessions are handed here for finalize (lifecycle's finalizer drains it).
     void set_finalize_inbox(core::FinalizeInbox* inbox) { finalize_inbox_ = inbox; }
     void run(std::shared_ptr<Call> call, Executor::Job job);
@@ -84,6 +90,7 @@ private:
     std::map<std::string, std::string, std::less<>> token_app_;  // token -> app ("" for admin)
     bool draining_ = false;
     core::FinalizeInbox* finalize_inbox_ = nullptr;
+    scripting::Scripting* scripting_ = nullptr;
     std::chrono::steady_clock::time_point started_;
 };
 

@@ -38,6 +38,9 @@ void delete_user_state_key(Api& api, CallPtr call);
 void list_summaries(Api& api, CallPtr call);
 void post_summary(Api& api, CallPtr call);
 void append_track(Api& api, CallPtr call);
+
+// handlers_summarize.cpp
+void summarize(Api& api, CallPtr call);
 void list_track(Api& api, CallPtr call);
 
 // handlers_lanes.cpp

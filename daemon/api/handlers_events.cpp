@@ -11,7 +11,17 @@ void append_events(Api& api, CallPtr call) {
     in->ref = session_ref(*call);
     const auto& limits = call->config->limits_for(in->ref.app);
     if (auto error = core::decode_append(call->request.body, limits, *in)) return api.fail(*call, std::move(*error));
-    api.run(call, [env = api.env(*call), in] { return core::append_events(env, *in); });
+    scripting::Scripting* scripting = api.scripting();
+    if (scripting == nullptr) return api.run(call, [env = api.env(*call), in] { return core::append_events(env, *in); });
+    // Append hooks run here, on the loop, between decoding and the storage job.
+    if (scripting->has(scripting::Hook::Append)) {
+        if (auto error = scripting->append_hooks(*in, limits)) return api.fail(*call, std::move(*error));
+    }
+    api.executor().run([env = api.env(*call), in] { return core::append_events(env, *in); },
+                       [&api, call, in, scripting](core::Outcome&& outcome) {
+                           if (!outcome.error) scripting->after_append(*in, outcome.body);
+                           api.finish(*call, std::move(outcome));
+                       });
 }
 
 void list_events(Api& api, CallPtr call) {

@@ -27,7 +27,21 @@ void get_session(Api& api, CallPtr call) {
     if (!error) error = q.flag("from_checkpoint", in.from_checkpoint);
     if (error) return api.fail(*call, std::move(*error));
     in.filter_key = q.get("filter_key");
-    api.run(call, [env = api.env(*call), in = std::move(in)] { return core::get_session(env, in); });
+    scripting::Scripting* scripting = api.scripting();
+    if (scripting == nullptr || !scripting->has(scripting::Hook::Get)) {
+        return api.run(call, [env = api.env(*call), in = std::move(in)] { return core::get_session(env, in); });
+    }
+    // Get hooks run on the loop, on the answer the storage read produced.
+    auto shared = std::make_shared<core::GetSessionInput>(std::move(in));
+    api.executor().run([env = api.env(*call), shared] { return core::get_session(env, *shared); },
+                       [&api, call, shared, scripting](core::Outcome&& outcome) {
+                           if (!outcome.error) {
+                               if (auto error = scripting->get_hooks(*shared, outcome.body)) {
+                                   outcome = core::Outcome::fail(std::move(*error));
+                               }
+                           }
+                           api.finish(*call, std::move(outcome));
+                       });
 }
 
 namespace {

@@ -24,6 +24,22 @@ struct LaneRef {
     std::string app, lane;
 };
 
+// A lane that moved to a new session (resolve by policy or force_new, explicit reset), for
+// SCRIPTING.md's `reset` hook. reason: idle | daily | suspended | force_new | reset.
+struct LaneMove {
+    storage::LaneRow lane;                          // after the move
+    std::optional<storage::SessionRow> old_session; // null when the old session was no longer live
+    storage::SessionRow new_session;
+    std::string reason;
+};
+
+// Told after the move is stored; may be called on any thread.
+class LaneMoveSink {
+public:
+    virtual ~LaneMoveSink() = default;
+    virtual void moved(LaneMove move) = 0;
+};
+
 struct ResolveLaneInput {
     LaneRef ref;
     std::string user;

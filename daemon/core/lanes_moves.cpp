@@ -82,6 +82,14 @@ Outcome lane_and_session(const Env& env, const LaneUpdate& update, bool with_cre
     return Outcome::ok(std::move(body));
 }
 
+// Tells env.lane_moves when the update moved an existing lane to a session it created.
+void report_move(const Env& env, const LaneUpdate& update, std::string_view default_reason) {
+    if (env.lane_moves == nullptr || !update.created || !update.before) return;
+    LaneMove move{update.lane, update.before->session, *update.created,
+                  std::string(update.lane.auto_reset_reason.value_or(std::string(default_reason)))};
+    env.lane_moves->moved(std::move(move));
+}
+
 }  // namespace
 
 Outcome resolve_lane(const Env& env, const ResolveLaneInput& in) {
@@ -97,6 +105,7 @@ Outcome resolve_lane(const Env& env, const ResolveLaneInput& in) {
         return plan_resolve(env, in, current, zone);
     });
     if (update.error) return Outcome::fail(std::move(*update.error));
+    report_move(env, update, "force_new");
     return lane_and_session(env, update, true);
 }
 
@@ -106,6 +115,7 @@ Outcome reset_lane(const Env& env, const LaneRef& ref) {
         return {std::nullopt, move_write(*current, std::nullopt, env.clock.now_us(), "{}")};
     });
     if (update.error) return Outcome::fail(std::move(*update.error));
+    report_move(env, update, "reset");
     return lane_and_session(env, update, false);
 }
 

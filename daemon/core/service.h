@@ -25,12 +25,15 @@
 
 namespace mnemo::core {
 
+class LaneMoveSink;  // core/lanes.h
+
 // What an operation sees: storage, the config snapshot it started with, time.
 struct Env {
     const storage::Backend& backend;
     std::shared_ptr<const config::Config> config;
     const Clock& clock;
     FinalizeInbox* finalize_inbox = nullptr;  // where hard-deleted sessions go; null: nobody finalizes
+    LaneMoveSink* lane_moves = nullptr;       // told when a lane moves to a new session; null: nobody listens
 };
 
 enum class Success { Ok, Created, NoContent };

@@ -1,11 +1,11 @@
 #include "lifecycle/daemon.h"
 
 #include "lifecycle/recovery.h"
+#include "lifecycle/socket_activation.h"
 #include "observability/log.h"
 #include "storage/plugin_loader.h"
 
 #include <fmt/format.h>
-#include <systemd/sd-daemon.h>
 
 namespace mnemo::lifecycle {
 namespace {
@@ -30,12 +30,15 @@ Daemon::Daemon(std::shared_ptr<const config::Config> config) : config_(std::move
 }
 
 Daemon::~Daemon() {
+    notifier_.stop();
     server_.reset();
     // Storage jobs still on workers (a drain that timed out) complete into
     // the Api; let them finish before it and the backend go away.
     while (api_ && api_->executor().in_flight() > 0) uv_run(&loop_, UV_RUN_ONCE);
+    if (scripting_) scripting_->shutdown();  // summary workers joined before the Api they answer into goes
     api_.reset();
     uv_run(&loop_, UV_RUN_NOWAIT);  // let closed handles release
+    scripting_.reset();
     backend_.reset();
     uv_loop_close(&loop_);
 }
@@ -54,23 +57,48 @@ int Daemon::start(std::string* error) {
     if (!recover(error)) return kExitRuntime;
     api_ = std::make_unique<api::Api>(&loop_, *backend_, config_, clock_, metrics_);
     api_->set_finalize_inbox(&finalize_inbox_);
+    if (int code = start_scripting(error); code != kExitOk) return code;
     server_ = std::make_unique<net::Server>(
         &loop_, [this](net::Request&& request, net::Responder respond) { api_->handle(std::move(request), std::move(respond)); },
         [this](int status, std::string_view code, std::string_view message) {
             return api_->error_response(status, code, message);
         },
         server_options(*config_));
-    for (const auto& listen : config_->server.listen) {
-        if (!server_->listen(listen.text.rfind("unix:", 0) == 0 ? "unix:" + listen.path : listen.text, error)) {
-            return kExitRuntime;
-        }
-        log::info("listening on {}", listen.text);
-    }
+    if (int code = open_listeners(*server_, *config_, error); code != kExitOk) return code;
     sweeper_ = std::make_unique<Sweeper>(&loop_, *backend_, clock_, metrics_, finalize_callbacks_, finalize_inbox_,
                                          config_);
     sweeper_->start();
     install_signals();
-    sd_notify(0, "READY=1");
+    notifier_.ready(fmt::format("serving, storage {}", backend_->descriptor().name),
+                    [this](auto deliver) { sample_service(std::move(deliver)); });
+    return kExitOk;
+}
+
+void Daemon::sample_service(std::function<void(const ServiceSample&)> deliver) {
+    auto stats = std::make_shared<core::StorageStats>();
+    core::Env env{*backend_, config_, clock_, &finalize_inbox_};
+    api_->executor().run(
+        [env, stats] {
+            *stats = core::storage_stats(env);
+            return core::Outcome::ok({});
+        },
+        [this, stats, deliver = std::move(deliver)](core::Outcome&&) {
+            deliver(ServiceSample{stats->error ? -1 : stats->sessions, server_->requests_total(),
+                                  server_->connection_count()});
+        });
+}
+
+// Loads scripts.dir (a script that fails to load refuses the start, exit 78) and wires its hooks.
+int Daemon::start_scripting(std::string* error) {
+    scripting_ = std::make_unique<scripting::Scripting>(&loop_, *backend_, clock_, metrics_, config_);
+    if (auto script_error = scripting_->start()) {
+        *error = "cannot load the scripts: " + *script_error;
+        return kExitConfig;
+    }
+    api_->set_scripting(scripting_.get());
+    finalize_callbacks_.add([this](const storage::SessionRow& session, core::FinalizeReason reason) {
+        return scripting_->finalize(session, reason);
+    });
     return kExitOk;
 }
 
@@ -120,7 +148,7 @@ void Daemon::install_signals() {
 void Daemon::begin_drain() {
     if (draining_) return;
     draining_ = true;
-    sd_notify(0, "STOPPING=1");
+    notifier_.stopping(server_->connection_count());
     api_->set_draining(true);
     // Two things to wait for: in-flight requests, and a sweep step that may hold the backend.
     drain_waits_ = 2;
@@ -133,6 +161,7 @@ void Daemon::stop_loop() {
     uv_close(reinterpret_cast<uv_handle_t*>(&sigterm_), nullptr);
     uv_close(reinterpret_cast<uv_handle_t*>(&sigint_), nullptr);
     uv_close(reinterpret_cast<uv_handle_t*>(&sighup_), nullptr);
+    notifier_.stop();
     // Drained means done: timers still armed (the idle reaper's, up to idle_timeout)
     // must not keep the process alive; ~Daemon closes what is left.
     drained_ = true;
@@ -144,7 +173,7 @@ std::vector<std::string> Daemon::reload() {
         log::warn("reload: mnemod runs on the zero-config defaults; there is no file to re-read");
         return {"no config file to re-read"};
     }
-    sd_notify(0, "RELOADING=1");
+    notifier_.reloading(config_->source_path);
     auto loaded = config::load_file(config_->source_path);
     std::vector<std::string> problems = loaded.errors;
     if (loaded.config) {
@@ -156,7 +185,11 @@ std::vector<std::string> Daemon::reload() {
         }
     }
     for (const auto& problem : problems) log::error("reload refused, old config kept: {}", problem);
-    sd_notify(0, "READY=1");
+    if (auto script_error = scripting_->reload(config_)) {
+        log::error("reload: scripts not reloaded, the old ones keep running: {}", *script_error);
+        problems.push_back(*script_error);
+    }
+    notifier_.reloaded();
     return problems;
 }
 

@@ -17,9 +17,11 @@
 #include "core/clock.h"
 #include "core/finalize_inbox.h"
 #include "lifecycle/finalize_callbacks.h"
+#include "lifecycle/notify.h"
 #include "lifecycle/sweeper.h"
 #include "net/server.h"
 #include "observability/metrics.h"
+#include "scripting/scripting.h"
 #include "storage/backend.h"
 
 #include <uv.h>
@@ -52,8 +54,11 @@ private:
     void install_signals();
     void begin_drain();
     bool recover(std::string* error);
+    int start_scripting(std::string* error);
     void stop_loop();
     void apply_config(std::shared_ptr<const config::Config> next);
+    // The numbers of systemd's STATUS= line; sessions are counted by storage on the executor.
+    void sample_service(std::function<void(const ServiceSample&)> deliver);
 
     std::shared_ptr<const config::Config> config_;
     uv_loop_t loop_{};
@@ -61,6 +66,7 @@ private:
     metrics::Registry metrics_;
     std::unique_ptr<storage::Backend> backend_;
     std::unique_ptr<api::Api> api_;
+    std::unique_ptr<scripting::Scripting> scripting_;  // hooks and summaries; after api_ so it outlives it
     std::unique_ptr<net::Server> server_;
     core::FinalizeInbox finalize_inbox_;
     FinalizeCallbacks finalize_callbacks_;
@@ -68,6 +74,7 @@ private:
     int drain_waits_ = 0;  // server drain and sweeper idle still to come
     bool drained_ = false;
     uv_signal_t sigterm_{}, sigint_{}, sighup_{};
+    Notifier notifier_{&loop_};
     bool draining_ = false;
 };
 

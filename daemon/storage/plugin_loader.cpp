@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <filesystem>
+
 namespace mnemo::storage {
 namespace {
 
@@ -16,6 +18,16 @@ bool readable(const std::string& path) { return ::access(path.c_str(), R_OK) == 
 
 LoadOutcome refuse(std::string message) { return LoadOutcome{nullptr, std::move(message)}; }
 
+// The install's plugin folder found from where the running binary is, so an
+// install that was moved (or staged under DESTDIR) still finds its plugins.
+// MNEMO_PLUGIN_DIR_FROM_BINDIR is the plugin folder relative to the bin folder.
+std::string plugin_dir_next_to_executable() {
+    std::error_code error;
+    auto executable = std::filesystem::read_symlink("/proc/self/exe", error);
+    if (error) return {};
+    return (executable.parent_path() / MNEMO_PLUGIN_DIR_FROM_BINDIR).lexically_normal().string();
+}
+
 }  // namespace
 
 std::vector<std::string> plugin_candidates(const std::string& plugin, const std::string& plugin_dir) {
@@ -23,6 +35,10 @@ std::vector<std::string> plugin_candidates(const std::string& plugin, const std:
     std::string file = "mnemo_" + plugin + ".so";
     std::vector<std::string> dirs;
     if (!plugin_dir.empty()) dirs.push_back(plugin_dir);
+    std::string next_to_executable = plugin_dir_next_to_executable();
+    if (!next_to_executable.empty() && next_to_executable != MNEMO_PLUGIN_INSTALL_DIR) {
+        dirs.push_back(next_to_executable);
+    }
     dirs.push_back(MNEMO_PLUGIN_INSTALL_DIR);
     dirs.push_back(MNEMO_BUILD_PLUGIN_DIR);
     std::vector<std::string> out;

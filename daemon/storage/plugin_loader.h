@@ -2,8 +2,9 @@
  * storage/plugin_loader.h -- finding and loading a storage plugin.
  *
  * Owns the dlopen side of the plugin boundary: resolving storage.plugin (a
- * name looked up in plugin_dir, the install's plugin folder, then the build
- * tree; or a path to a .so), loading it with RTLD_NOW so a missing symbol
+ * name looked up in plugin_dir, the install's plugin folder next to the
+ * running binary, the compiled-in install folder, then the build tree; or a
+ * path to a .so), loading it with RTLD_NOW so a missing symbol
  * fails here, calling the entry symbol and refusing a descriptor whose ABI
  * version differs from MNEMO_PLUGIN_ABI_VERSION. Every refusal names the file
  * and, for a version mismatch, both versions.

@@ -14,6 +14,7 @@ bool same_event(const EventRec& stored, const mnemo_event& given) {
 }  // namespace
 
 std::string_view duplicate_id(const mnemo_event* events, size_t n_events) {
+    if (n_events < 2) return {};  // the common single-event append needs no set
     std::unordered_set<std::string_view> seen;
     for (size_t i = 0; i < n_events; ++i)
         if (!seen.insert(view(events[i].id)).second) return view(events[i].id);

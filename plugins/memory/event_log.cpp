@@ -37,15 +37,18 @@ const EventRec* EventLog::find_visible_id(std::string_view id) const {
     return index < visible_.size() ? &visible_[index] : nullptr;
 }
 
+// Only client-given ids are indexed: retries can only repeat those, and a
+// generated UUIDv7 is unique by construction. Skipping them keeps the
+// common append (no client id) free of a string-keyed map insert and erase.
 void EventLog::push(EventRec event) {
-    visible_ids_.insert_or_assign(event.id, event.seq);
+    if (event.id_from_client) visible_ids_.insert_or_assign(event.id, event.seq);
     visible_.push_back(std::move(event));
 }
 
 int64_t EventLog::evict_beyond(int64_t limit) {
     int64_t evicted = 0;
     while (limit > 0 && visible_count() > limit) {
-        visible_ids_.erase(visible_.front().id);
+        if (visible_.front().id_from_client) visible_ids_.erase(visible_.front().id);
         visible_.pop_front();
         ++evicted;
     }
@@ -57,7 +60,7 @@ int64_t EventLog::soft_delete_from(size_t from, int64_t now_us) {
     while (visible_.size() > from) {
         EventRec event = std::move(visible_.back());
         visible_.pop_back();
-        visible_ids_.erase(event.id);
+        if (event.id_from_client) visible_ids_.erase(event.id);
         event.deleted_at_us = now_us;
         deleted_.emplace(event.seq, std::move(event));
         ++moved;

@@ -1,7 +1,7 @@
 // event_log.h -- the events of one session: visible events in seq order in a
 // deque (append at the back, evict at the front, read the newest N from the
-// back), soft-deleted ones by seq beside them, and an id index of the visible
-// events for client-id idempotency.
+// back), soft-deleted ones by seq beside them, and an index of the client-given
+// ids of the visible events for client-id idempotency.
 #pragma once
 
 #include "util.h"

@@ -2,6 +2,10 @@
 
 #include "storage/plugin_loader.h"
 
+#ifdef MNEMO_CONFORMANCE_MYSQL
+#include "mariadb_server.h"
+#endif
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -109,8 +113,33 @@ std::string Reply::raw(std::string_view pointer) const { return simdjson::minify
 
 namespace {
 
+#ifdef MNEMO_CONFORMANCE_MYSQL
+// The mysql backend runs against one private MariaDB per process (started by
+// the environment below when "mysql" is under test); each Harness starts
+// from an emptied database.
+std::string mysql_database;
+
+class MysqlEnvironment : public ::testing::Environment {
+public:
+    void SetUp() override {
+        auto backends = backends_under_test();
+        if (std::find(backends.begin(), backends.end(), "mysql") == backends.end()) return;
+        mysql_database = mysql_fixture::shared_server().create_database("conformance");
+    }
+    void TearDown() override { mysql_fixture::stop_shared_server(); }
+};
+[[maybe_unused]] ::testing::Environment* const mysql_environment =
+    ::testing::AddGlobalTestEnvironment(new MysqlEnvironment);
+#endif
+
 std::string options_for(const std::string& backend, const std::string& dir) {
     if (backend == "sqlite") return R"({"path":")" + dir + R"(/mnemo.db","synchronous":"normal","readers":2})";
+#ifdef MNEMO_CONFORMANCE_MYSQL
+    if (backend == "mysql") {
+        mysql_fixture::shared_server().clear_database(mysql_database);
+        return mysql_fixture::shared_server().plugin_options(mysql_database);
+    }
+#endif
     return "{}";
 }
 

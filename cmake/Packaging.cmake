@@ -1,0 +1,81 @@
+# The install layout and the Debian package.
+#
+# cmake --install puts: bin/mnemod (and bin/mnemoctl once that target exists),
+# <libdir>/mnemod/plugins/*.so (plugins/CMakeLists.txt), include/mnemo_plugin.h
+# (daemon/CMakeLists.txt), share/mnemod/scripts, share/doc/mnemod/README.md,
+# <sysconfdir>/mnemod/mnemod.yaml (the production example), the systemd units
+# and the sysusers entry. With CMAKE_INSTALL_PREFIX=/usr, <sysconfdir> is /etc
+# and the units go where Debian's systemd looks (/lib/systemd/system).
+#
+# The .deb: configure with -DCMAKE_INSTALL_PREFIX=/usr, build, then `cpack -G DEB`
+# in the build folder (the prefix is compiled into the daemon's plugin and
+# script lookup, so the package refuses any other prefix).
+
+# --- where the systemd files go ------------------------------------------------
+if(CMAKE_INSTALL_PREFIX STREQUAL "/usr")
+  pkg_get_variable(MNEMO_DEFAULT_UNIT_DIR systemd systemdsystemunitdir)
+  pkg_get_variable(MNEMO_DEFAULT_SYSUSERS_DIR systemd sysusersdir)
+endif()
+# Not /usr (or no systemd.pc): the prefix's own folders, which systemd also reads
+# for /usr/local.
+if(NOT MNEMO_DEFAULT_UNIT_DIR)
+  set(MNEMO_DEFAULT_UNIT_DIR "${CMAKE_INSTALL_PREFIX}/lib/systemd/system")
+endif()
+if(NOT MNEMO_DEFAULT_SYSUSERS_DIR)
+  set(MNEMO_DEFAULT_SYSUSERS_DIR "${CMAKE_INSTALL_PREFIX}/lib/sysusers.d")
+endif()
+set(MNEMO_SYSTEMD_UNIT_DIR "${MNEMO_DEFAULT_UNIT_DIR}" CACHE PATH "Where mnemod.service and mnemod.socket are installed")
+set(MNEMO_SYSUSERS_DIR "${MNEMO_DEFAULT_SYSUSERS_DIR}" CACHE PATH "Where the sysusers.d entry is installed")
+
+# --- paths the unit files name --------------------------------------------------
+set(MNEMO_BINDIR "${CMAKE_INSTALL_FULL_BINDIR}")
+set(MNEMO_SYSCONFDIR "${CMAKE_INSTALL_FULL_SYSCONFDIR}")
+set(MNEMO_DOCDIR "${CMAKE_INSTALL_FULL_DOCDIR}")
+set(MNEMO_UNIT_BUILD_DIR "${CMAKE_BINARY_DIR}/systemd")
+configure_file(${CMAKE_SOURCE_DIR}/systemd/mnemod.service.in ${MNEMO_UNIT_BUILD_DIR}/mnemod.service @ONLY)
+configure_file(${CMAKE_SOURCE_DIR}/systemd/mnemod.socket ${MNEMO_UNIT_BUILD_DIR}/mnemod.socket COPYONLY)
+
+# --- install rules ----------------------------------------------------------------
+if(TARGET mnemoctl)
+  install(TARGETS mnemoctl RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/scripts/ DESTINATION ${CMAKE_INSTALL_DATADIR}/mnemod/scripts)
+install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# Absolute: /etc for the /usr prefix, not /usr/etc.
+install(FILES ${CMAKE_SOURCE_DIR}/config/mnemod.production.yaml
+        DESTINATION ${CMAKE_INSTALL_FULL_SYSCONFDIR}/mnemod RENAME mnemod.yaml)
+install(FILES ${MNEMO_UNIT_BUILD_DIR}/mnemod.service ${MNEMO_UNIT_BUILD_DIR}/mnemod.socket
+        DESTINATION ${MNEMO_SYSTEMD_UNIT_DIR})
+install(FILES ${CMAKE_SOURCE_DIR}/systemd/mnemod.sysusers DESTINATION ${MNEMO_SYSUSERS_DIR} RENAME mnemod.conf)
+
+# --- the .deb ---------------------------------------------------------------------
+set(MNEMO_DEBIAN_DIR "${CMAKE_BINARY_DIR}/debian")
+foreach(script postinst prerm postrm)
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/debian/${script}.in ${MNEMO_DEBIAN_DIR}/${script} @ONLY
+                 FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+                                  WORLD_READ WORLD_EXECUTE)
+endforeach()
+file(WRITE ${MNEMO_DEBIAN_DIR}/conffiles "${CMAKE_INSTALL_FULL_SYSCONFDIR}/mnemod/mnemod.yaml\n")
+
+set(CPACK_GENERATOR "DEB")
+set(CPACK_PACKAGE_NAME "mnemod")
+set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
+set(CPACK_PACKAGE_CONTACT "mnemod maintainers <maintainers@mnemod.invalid>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "session and memory daemon for AI agents")
+string(CONCAT CPACK_PACKAGE_DESCRIPTION
+    "mnemod keeps the conversations of AI agents (sessions with ordered events, state at app,\n"
+    "user and session scope, summaries, lanes) behind a small HTTP/JSON API, with storage\n"
+    "backends loaded as plugins (memory, sqlite). The package ships the systemd unit\n"
+    "(enabled, not started), a socket unit, and /etc/mnemod/mnemod.yaml.")
+set(CPACK_PACKAGING_INSTALL_PREFIX "${CMAKE_INSTALL_PREFIX}")
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION "net")
+set(CPACK_DEBIAN_PACKAGE_PRIORITY "optional")
+# Runtime libraries come from dpkg-shlibdeps; the user is made by systemd-sysusers or adduser.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "systemd | adduser")
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA
+    "${MNEMO_DEBIAN_DIR}/postinst;${MNEMO_DEBIAN_DIR}/prerm;${MNEMO_DEBIAN_DIR}/postrm;${MNEMO_DEBIAN_DIR}/conffiles")
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
+set(CPACK_PROJECT_CONFIG_FILE "${CMAKE_CURRENT_LIST_DIR}/CPackCheckPrefix.cmake")
+include(CPack)

@@ -1,0 +1,169 @@
+#include "scripting/script_state.h"
+
+#include "scripting/sandbox.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <cstring>
+
+namespace mnemo::scripting {
+namespace {
+
+// Instructions between two checks of the bounds.
+constexpr int kTickInstructions = 1000;
+
+constexpr std::array<std::string_view, kHookKinds> kHookNames = {"append",   "get",      "should_summarize",
+                                                                 "summarize", "finalize", "reset"};
+
+}  // namespace
+
+Bounds bounds_of(const config::ScriptsConfig& scripts) {
+    return Bounds{scripts.instruction_limit, scripts.memory_limit, scripts.timeout_us};
+}
+
+std::string_view hook_name(Hook hook) { return kHookNames[static_cast<size_t>(hook)]; }
+
+std::optional<Hook> hook_by_name(std::string_view name) {
+    for (size_t i = 0; i < kHookNames.size(); ++i) {
+        if (kHookNames[i] == name) return static_cast<Hook>(i);
+    }
+    return std::nullopt;
+}
+
+ScriptState::ScriptState(Bounds bounds, std::shared_ptr<const config::Config> config)
+    : bounds_(bounds), config_(std::move(config)) {
+    chain_refs_.fill(LUA_NOREF);
+    L_ = lua_newstate(&ScriptState::allocate, this);
+    if (L_ == nullptr) {
+        open_error_ = "cannot create a Lua state: out of memory";
+        return;
+    }
+    *static_cast<ScriptState**>(lua_getextraspace(L_)) = this;
+    lua_sethook(L_, &ScriptState::count_hook, LUA_MASKCOUNT, kTickInstructions);
+    open_error_ = protect([this](lua_State* L) {
+        install_sandbox(L);
+        install_mnemo(L);
+        for (auto& ref : chain_refs_) {
+            lua_newtable(L);
+            ref = luaL_ref(L, LUA_REGISTRYINDEX);
+        }
+        return 0;
+    });
+}
+
+ScriptState::~ScriptState() {
+    if (L_ != nullptr) lua_close(L_);
+}
+
+ScriptState& ScriptState::of(lua_State* L) { return **static_cast<ScriptState**>(lua_getextraspace(L)); }
+
+void ScriptState::set_config(std::shared_ptr<const config::Config> config) {
+    bounds_ = bounds_of(config->scripts);
+    config_ = std::move(config);
+}
+
+void* ScriptState::allocate(void* ud, void* ptr, size_t old_size, size_t new_size) {
+    auto* self = static_cast<ScriptState*>(ud);
+    size_t old_bytes = ptr != nullptr ? old_size : 0;
+    if (new_size == 0) {
+        std::free(ptr);
+        self->used_ -= old_bytes;
+        return nullptr;
+    }
+    uint64_t limit = self->bounds_.memory_limit;
+    if (limit != 0 && new_size > old_bytes && self->used_ + (new_size - old_bytes) > limit) {
+        self->memory_refused_ = true;
+        return nullptr;
+    }
+    void* block = std::realloc(ptr, new_size);
+    if (block == nullptr) return nullptr;
+    self->used_ = self->used_ - old_bytes + new_size;
+    return block;
+}
+
+void ScriptState::count_hook(lua_State* L, lua_Debug*) {
+    ScriptState& self = of(L);
+    if (!self.armed_) return;
+    ++self.ticks_;
+    if (self.trip_message_.empty()) {
+        int64_t limit = self.bounds_.instruction_limit;
+        if (limit > 0 && self.ticks_ * kTickInstructions > limit) {
+            self.trip_message_ = fmt::format("script exceeded scripts.instruction_limit ({} instructions)", limit);
+        } else if (self.bounds_.timeout_us > 0 && std::chrono::steady_clock::now() > self.deadline_) {
+            self.trip_message_ =
+                fmt::format("script exceeded scripts.timeout ({} ms)", static_cast<double>(self.bounds_.timeout_us) / 1000);
+        }
+        if (self.trip_message_.empty()) return;
+    }
+    // From now on every instruction raises, so a pcall in the script cannot keep it running.
+    lua_sethook(L, &ScriptState::count_hook, LUA_MASKCOUNT, 1);
+    luaL_error(L, "%s", self.trip_message_.c_str());
+}
+
+void ScriptState::arm() {
+    armed_ = true;
+    memory_refused_ = false;
+    ticks_ = 0;
+    trip_message_.clear();
+    deadline_ = std::chrono::steady_clock::now() + std::chrono::microseconds(bounds_.timeout_us);
+}
+
+void ScriptState::disarm() {
+    armed_ = false;
+    lua_sethook(L_, &ScriptState::count_hook, LUA_MASKCOUNT, kTickInstructions);
+}
+
+std::optional<std::string> ScriptState::run_protected(Body body, void* data) {
+    if (L_ == nullptr) return "no Lua state";
+    int top = lua_gettop(L_);
+    lua_pushcfunction(L_, [](lua_State* L) {
+        auto* fn = reinterpret_cast<Body>(lua_touserdata(L, 1));
+        void* arg = lua_touserdata(L, 2);
+        lua_settop(L, 0);
+        return fn(L, arg);
+    });
+    lua_pushlightuserdata(L_, reinterpret_cast<void*>(body));
+    lua_pushlightuserdata(L_, data);
+    std::optional<std::string> error;
+    if (lua_pcall(L_, 2, 0, 0) != LUA_OK) {
+        size_t length = 0;
+        const char* text = lua_tolstring(L_, -1, &length);
+        error = text != nullptr ? std::string(text, length) : std::string("a script raised a non-string error");
+    }
+    lua_settop(L_, top);
+    return error;
+}
+
+std::optional<std::string> ScriptState::trip_reason(const std::string& error) const {
+    if (!trip_message_.empty()) return trip_message_;
+    // Lua may recover from a refused block with an emergency collection; only its memory error counts.
+    if (memory_refused_ && error.find("not enough memory") != std::string::npos) {
+        return fmt::format("script exceeded scripts.memory_limit ({} bytes)", bounds_.memory_limit);
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> ScriptState::protect(Body body, void* data) { return run_protected(body, data); }
+
+std::optional<std::string> ScriptState::bounded(Body body, void* data) {
+    arm();
+    auto error = run_protected(body, data);
+    auto tripped = error ? trip_reason(*error) : std::nullopt;
+    disarm();
+    if (tripped) {
+        error = *tripped;
+        lua_gc(L_, LUA_GCCOLLECT);  // give a memory bomb's garbage back before the next call
+    }
+    return error;
+}
+
+void ScriptState::add_hook(Hook hook, int ref, std::string script) {
+    hooks_[static_cast<size_t>(hook)].push_back(HookEntry{ref, std::move(script)});
+}
+
+void ScriptState::push_chain(Hook hook) const {
+    lua_rawgeti(L_, LUA_REGISTRYINDEX, chain_refs_[static_cast<size_t>(hook)]);
+}
+
+}  // namespace mnemo::scripting

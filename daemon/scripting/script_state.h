@@ -1,0 +1,123 @@
+/*
+ * scripting/script_state.h -- one sandboxed, bounded Lua 5.4 state.
+ *
+ * Owns a lua_State with a memory-limited allocator (scripts.memory_limit),
+ * the allow-list environment of SCRIPTING.md, the `mnemo` table, the hook
+ * chains registered through mnemo.on (held as registry references), and the
+ * per-call bounds: an instruction-count hook that checks
+ * scripts.instruction_limit and a steady-clock deadline (scripts.timeout).
+ * Once a bound trips, every later hook tick raises again until the call has
+ * unwound, so a script's own pcall cannot swallow it. Every host-side Lua
+ * call runs protected, so an out-of-memory error never aborts the daemon.
+ * A state belongs to one thread: the loop's, or one summary worker's.
+ */
+#pragma once
+
+#include "config/config.h"
+
+#include <lua.hpp>
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mnemo::scripting {
+
+struct Bounds {
+    int64_t instruction_limit = 0;  // per call; 0 = unlimited
+    uint64_t memory_limit = 0;      // per state, bytes; 0 = unlimited
+    int64_t timeout_us = 0;         // per call; 0 = unlimited
+};
+Bounds bounds_of(const config::ScriptsConfig& scripts);
+
+enum class Hook { Append, Get, ShouldSummarize, Summarize, Finalize, Reset };
+inline constexpr size_t kHookKinds = 6;
+std::string_view hook_name(Hook hook);
+std::optional<Hook> hook_by_name(std::string_view name);
+
+struct HookEntry {
+    int ref = LUA_NOREF;  // the function, in the registry
+    std::string script;   // the file that registered it, relative to scripts.dir
+};
+
+class ScriptState {
+public:
+    ScriptState(Bounds bounds, std::shared_ptr<const config::Config> config);
+    ~ScriptState();
+    ScriptState(const ScriptState&) = delete;
+    ScriptState& operator=(const ScriptState&) = delete;
+
+    static ScriptState& of(lua_State* L);
+    lua_State* lua() const { return L_; }
+    // Set when opening the libraries failed (a memory_limit too small for Lua itself).
+    const std::optional<std::string>& open_error() const { return open_error_; }
+
+    // Runs body(L, data) as a protected call with no bounds (host work:
+    // building tables, reading results). Returns the error text, or nullopt.
+    using Body = int (*)(lua_State* L, void* data);
+    std::optional<std::string> protect(Body body, void* data);
+    // The same under the per-call bounds (instructions, time; memory always).
+    std::optional<std::string> bounded(Body body, void* data);
+    // Lambda forms; the lambda may raise Lua errors, so it keeps no locals
+    // with destructors across Lua calls that can raise.
+    template <typename F>
+    std::optional<std::string> protect(F&& f) { return protect(&invoke<F>, &f); }
+    template <typename F>
+    std::optional<std::string> bounded(F&& f) { return bounded(&invoke<F>, &f); }
+
+    void set_config(std::shared_ptr<const config::Config> config);
+    const std::shared_ptr<const config::Config>& config() const { return config_; }
+    void set_bounds(Bounds bounds) { bounds_ = bounds; }
+
+    // Hook chains (mnemo.on). Functions are also kept in order in a Lua table per hook.
+    void add_hook(Hook hook, int ref, std::string script);
+    bool has(Hook hook) const { return !hooks_[static_cast<size_t>(hook)].empty(); }
+    const std::vector<HookEntry>& hooks(Hook hook) const { return hooks_[static_cast<size_t>(hook)]; }
+    // Pushes the chain's Lua table {fn1, fn2, ...}.
+    void push_chain(Hook hook) const;
+    // The script now being loaded (for mnemo.on's record).
+    std::string loading_script;
+
+    // Registry references of the metatables that mark decoded JSON arrays and objects.
+    int array_mt = LUA_NOREF;
+    int object_mt = LUA_NOREF;
+    // Shared metatables of the append hook's lazy ctx.event and ctx.session (append_hooks.cpp).
+    int event_proxy_mt = LUA_NOREF;
+    int session_proxy_mt = LUA_NOREF;
+    // The hook call now running, for metamethods that read its data.
+    void* hook_data = nullptr;
+    // Scratch space for encoders that must not own memory across a Lua error.
+    std::string scratch;
+    uint64_t memory_used() const { return used_; }
+
+private:
+    template <typename F>
+    static int invoke(lua_State* L, void* data) { return (*static_cast<F*>(data))(L); }
+    static void* allocate(void* ud, void* ptr, size_t old_size, size_t new_size);
+    static void count_hook(lua_State* L, lua_Debug* ar);
+    void arm();
+    void disarm();
+    std::optional<std::string> run_protected(Body body, void* data);
+    std::optional<std::string> trip_reason(const std::string& error) const;
+
+    lua_State* L_ = nullptr;
+    Bounds bounds_;
+    std::shared_ptr<const config::Config> config_;
+    std::array<std::vector<HookEntry>, kHookKinds> hooks_;
+    std::array<int, kHookKinds> chain_refs_{};
+    std::optional<std::string> open_error_;
+    uint64_t used_ = 0;
+    // Per bounded call.
+    bool armed_ = false;
+    bool memory_refused_ = false;
+    int64_t ticks_ = 0;
+    std::chrono::steady_clock::time_point deadline_{};
+    std::string trip_message_;
+};
+
+}  // namespace mnemo::scripting

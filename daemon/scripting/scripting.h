@@ -1,0 +1,87 @@
+/*
+ * scripting/scripting.h -- the Lua runtime of mnemod (SCRIPTING.md).
+ *
+ * Owns the loop thread's sandboxed Lua state and the scripts loaded into it
+ * (hooks/NAME.lua in name order, then summarize.lua), their reload on SIGHUP
+ * (a script that fails to load leaves the old ones running), and every hook
+ * call point the rest of the daemon reaches through this facade: append and
+ * get (the API, on the loop), finalize (lifecycle's sweep), reset (lane
+ * moves reported by core from any thread, run on the loop), and
+ * should_summarize after each append. It also owns summaries: the trigger,
+ * the bounded queue and the worker threads (each with its own Lua state),
+ * and the summarizers (Lua `summarize` or summary.command). With no hook of
+ * a kind registered, that call point does not touch Lua at all.
+ */
+#pragma once
+
+#include "core/lanes.h"
+#include "core/service.h"
+#include "observability/metrics.h"
+#include "scripting/script_set.h"
+#include "scripting/script_state.h"
+#include "scripting/summaries.h"
+#include "scripting/summary_trigger.h"
+
+#include <uv.h>
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mnemo::scripting {
+
+class Scripting : public core::LaneMoveSink {
+public:
+    Scripting(uv_loop_t* loop, const storage::Backend& backend, const core::Clock& clock, metrics::Registry& metrics,
+              std::shared_ptr<const config::Config> config);
+    ~Scripting() override;
+
+    // Reads and loads scripts.dir, starts the summary workers. The error names "file:line".
+    std::optional<std::string> start();
+    // SIGHUP: the (possibly new) config, then the scripts read again; on a load error the old
+    // scripts stay and the error is returned.
+    std::optional<std::string> reload(std::shared_ptr<const config::Config> config);
+    // Joins the summary workers and closes the loop handles; before the loop is closed.
+    void shutdown();
+
+    bool has(Hook hook) const { return state_ && state_->has(hook); }
+    const ScriptState* state() const { return state_.get(); }
+
+    // API call points (loop thread).
+    std::optional<core::Error> append_hooks(core::AppendInput& in, const config::LimitsConfig& limits);
+    std::optional<core::Error> get_hooks(const core::GetSessionInput& in, std::string& body);
+    // After a successful append: counts it, asks the trigger (or should_summarize) and enqueues;
+    // sets "summary_enqueued" in the answer body when it did.
+    void after_append(const core::AppendInput& in, std::string& body);
+    // POST .../summarize: 503 when summarizing cannot work; 429 when the queue is full.
+    std::optional<core::Error> can_summarize() const;
+    bool enqueue_summary(SummaryJob job, Summaries::Done done);
+
+    // Lifecycle call points.
+    bool finalize(const storage::SessionRow& session, core::FinalizeReason reason);  // loop thread
+    // Where core reports lane moves; null when no reset hook is registered.
+    core::LaneMoveSink* lane_moves() { return has(Hook::Reset) ? this : nullptr; }
+    void moved(core::LaneMove move) override;  // any thread
+
+private:
+    bool should_summarize(const core::SessionRef& ref, const TriggerStats& stats);
+    void run_lane_moves();
+    std::optional<std::string> load(const std::shared_ptr<const config::Config>& config);
+
+    uv_loop_t* loop_;
+    const core::Clock& clock_;
+    metrics::Registry& metrics_;
+    std::shared_ptr<const config::Config> config_;
+    std::unique_ptr<ScriptState> state_;
+    std::shared_ptr<const ScriptSet> scripts_;
+    Summaries summaries_;
+    TriggerTracker tracker_;
+    uv_async_t moves_async_{};
+    bool open_ = false;
+    std::mutex moves_mutex_;
+    std::vector<core::LaneMove> moves_;
+};
+
+}  // namespace mnemo::scripting

@@ -1,0 +1,67 @@
+#include "scripting/summaries.h"
+
+namespace mnemo::scripting {
+
+Summaries::Summaries(uv_loop_t* loop, const storage::Backend& backend, const core::Clock& clock,
+                     metrics::Registry& metrics)
+    : loop_(loop), metrics_(metrics), workers_(backend, clock, [this](SummaryOutcome&& o) { deliver(std::move(o)); }) {}
+
+Summaries::~Summaries() { shutdown(); }
+
+void Summaries::start(std::shared_ptr<const ScriptSet> scripts, std::shared_ptr<const config::Config> config) {
+    config_ = config;
+    uv_async_init(loop_, &async_, [](uv_async_t* handle) { static_cast<Summaries*>(handle->data)->drain_finished(); });
+    async_.data = this;
+    open_ = true;
+    size_t workers = config->summary.workers;
+    workers_.start(workers, std::move(scripts), std::move(config));
+}
+
+void Summaries::update(std::shared_ptr<const ScriptSet> scripts, std::shared_ptr<const config::Config> config) {
+    config_ = config;
+    workers_.update(std::move(scripts), std::move(config));
+}
+
+bool Summaries::enqueue(SummaryJob job, Done done) {
+    if (!open_) return false;
+    if (done) job.ticket = next_ticket_++;
+    uint64_t ticket = job.ticket;
+    if (!workers_.push(std::move(job), config_->summary.queue_size)) return false;
+    if (done) waiting_.emplace(ticket, std::move(done));
+    metrics_.set_summary_queue_depth(static_cast<int64_t>(workers_.depth()));
+    return true;
+}
+
+void Summaries::deliver(SummaryOutcome&& outcome) {
+    {
+        std::lock_guard lock(finished_mutex_);
+        finished_.push_back(std::move(outcome));
+    }
+    uv_async_send(&async_);
+}
+
+void Summaries::drain_finished() {
+    std::vector<SummaryOutcome> finished;
+    {
+        std::lock_guard lock(finished_mutex_);
+        finished.swap(finished_);
+    }
+    metrics_.set_summary_queue_depth(static_cast<int64_t>(workers_.depth()));
+    for (auto& outcome : finished) {
+        auto it = waiting_.find(outcome.ticket);
+        if (it == waiting_.end()) continue;
+        Done done = std::move(it->second);
+        waiting_.erase(it);
+        done(std::move(outcome));
+    }
+}
+
+void Summaries::shutdown() {
+    if (!open_) return;
+    open_ = false;
+    workers_.stop();
+    waiting_.clear();
+    uv_close(reinterpret_cast<uv_handle_t*>(&async_), nullptr);
+}
+
+}  // namespace mnemo::scripting

@@ -1,0 +1,29 @@
+#include "finalize_rows.h"
+
+namespace mnemo::mysql {
+
+FinalizeState load_finalize(Conn& conn, int64_t sid) {
+    Query row(conn, "SELECT finalize_reason, finalize_attempts, finalized_at FROM sessions WHERE sid = ?");
+    row.args(sid);
+    if (!row.step()) return FinalizeState{};
+    return FinalizeState{static_cast<int>(row.i64(0)), row.i64(1), row.i64(2)};
+}
+
+void mark_finalize(Conn& conn, int64_t sid, int reason, int64_t now_us) {
+    Query(conn, "UPDATE sessions SET finalize_reason = ?, finalize_marked_at = ? WHERE sid = ? AND finalize_reason = 0")
+        .args(reason, now_us, sid)
+        .run();
+}
+
+void soft_delete_session(Conn& conn, int64_t sid, int64_t now_us) {
+    Query(conn, "UPDATE sessions SET deleted_at = ? WHERE sid = ?").args(now_us, sid).run();
+    mark_finalize(conn, sid, MNEMO_FINALIZE_DELETED, now_us);
+}
+
+void save_finalize(Conn& conn, int64_t sid, const FinalizeState& state) {
+    Query(conn, "UPDATE sessions SET finalize_attempts = ?, finalized_at = ? WHERE sid = ?")
+        .args(state.attempts, state.finalized_at_us, sid)
+        .run();
+}
+
+}  // namespace mnemo::mysql

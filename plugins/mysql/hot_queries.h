@@ -1,0 +1,122 @@
+// hot_queries.h -- the statements whose cost grows with the data unless an
+// index carries them: reading the newest events, evicting the oldest, listing
+// sessions and lanes by updated_at, every part of the expiry sweep and the
+// finalize list. Kept in one place so the unit tests check these exact texts
+// with EXPLAIN. Parameters are positional (`?`); each statement's comment
+// lists them in order.
+#pragma once
+
+#include <string>
+
+namespace mnemo::mysql {
+
+inline constexpr const char* kSessionColumns =
+    "sid, app, user, id, title, parent_id, metadata, created_at, updated_at, expires_at, ttl_us, version, "
+    "event_count, last_seq, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, total_tokens, "
+    "cost_usd, state_bytes, deleted_at";
+
+// app, user, id.
+inline const std::string kFindSessionSql =
+    std::string("SELECT ") + kSessionColumns + " FROM sessions WHERE app = ? AND user = ? AND id = ?";
+inline const std::string kLockSessionSql = kFindSessionSql + " FOR UPDATE";
+
+// Visible, unexpired sessions strictly after the (updated_at, id) cursor,
+// newest first. Parameters: app, [user,] cursor_updated_at (x3: the range
+// bound, the strict part, the tie), cursor_id, lower bound of active_within,
+// now, limit. The explicit `updated_at <= cursor` gives the index a range.
+inline const std::string kSessionListTail =
+    " AND updated_at <= ? AND (updated_at < ? OR (updated_at = ? AND id < ?)) AND updated_at >= ?"
+    " AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?) ORDER BY updated_at DESC, id DESC LIMIT ?";
+inline const std::string kListUserSessionsSql = std::string("SELECT ") + kSessionColumns +
+                                                " FROM sessions WHERE app = ? AND user = ?" + kSessionListTail;
+inline const std::string kListAppSessionsSql =
+    std::string("SELECT ") + kSessionColumns + " FROM sessions WHERE app = ?" + kSessionListTail;
+
+// The sweep and finalize statements, each served by the index of a
+// generated column that holds exactly its rows (migrations.h).
+//  - live sessions whose expires_at passed, oldest first: marked for finalize
+//    (unless ever marked) and soft-deleted; MySQL evaluates SET left to right,
+//    so both CASEs run before finalize_reason changes (now, now, now, limit).
+inline constexpr const char* kExpireSessionsSql =
+    "UPDATE sessions SET "
+    "finalize_marked_at = CASE WHEN finalize_reason = 0 THEN ? ELSE finalize_marked_at END, "
+    "finalize_reason = CASE WHEN finalize_reason = 0 THEN 1 ELSE finalize_reason END, "
+    "deleted_at = ? WHERE live_expiry <= ? ORDER BY live_expiry LIMIT ?";
+//  (now, limit)
+inline constexpr const char* kExpiredSessionsSql =
+    "SELECT sid FROM sessions WHERE live_expiry <= ? ORDER BY live_expiry LIMIT ?";
+//  - app and user scopes whose TTL passed (now, limit);
+inline constexpr const char* kExpiredScopesSql =
+    "SELECT scope, app, user FROM state_scopes WHERE expires_at > 0 AND expires_at <= ? ORDER BY expires_at "
+    "LIMIT ?";
+//  - soft-deleted sessions deleted before the cutoff whose finalize is over
+//    or was never needed (cutoff, limit);
+inline constexpr const char* kPurgeableSessionsSql =
+    "SELECT sid FROM sessions WHERE purgeable_at < ? ORDER BY purgeable_at LIMIT ? FOR UPDATE";
+//  - soft-deleted (rewound, replaced) events deleted before the cutoff
+//    (cutoff, limit);
+inline constexpr const char* kPurgeDeletedEventsSql =
+    "DELETE FROM events WHERE deleted_at > 0 AND deleted_at < ? ORDER BY deleted_at LIMIT ?";
+inline constexpr const char* kDeletedEventsDueSql =
+    "SELECT 1 FROM events WHERE deleted_at > 0 AND deleted_at < ? ORDER BY deleted_at LIMIT ?";
+//  - lanes idle since before the cutoff, in every app (cutoff, limit);
+inline constexpr const char* kPruneLanesSql =
+    "DELETE FROM lanes WHERE updated_at < ? ORDER BY updated_at LIMIT ?";
+inline constexpr const char* kLanesDueSql = "SELECT 1 FROM lanes WHERE updated_at < ? ORDER BY updated_at LIMIT ?";
+//  - sessions whose finalize is pending and not claimed by another backend
+//    instance, oldest mark first (now, owner, limit); rows another
+//    transaction is claiming right now are skipped, not waited for.
+inline constexpr const char* kFinalizeColumns = ", finalize_reason, finalize_attempts";
+inline const std::string kFinalizePendingSql =
+    std::string("SELECT ") + kSessionColumns + kFinalizeColumns +
+    " FROM sessions WHERE finalize_due IS NOT NULL AND (finalize_claim_until <= ? OR finalize_owner = ?) "
+    "ORDER BY finalize_due LIMIT ? FOR UPDATE SKIP LOCKED";
+
+// An app's lanes strictly after the (updated_at, lane) cursor, newest first
+// (app, cursor x3, cursor_lane, lower bound of active_within, limit).
+inline constexpr const char* kLaneColumns =
+    "app, lane, session_id, user, platform, chat_type, created_at, updated_at, suspended, resume_pending, "
+    "resume_reason, was_auto_reset, auto_reset_reason, reset_had_activity, is_fresh_reset, pending_restarts, "
+    "version";
+inline const std::string kListLanesSql =
+    std::string("SELECT ") + kLaneColumns +
+    " FROM lanes WHERE app = ? AND updated_at <= ? AND (updated_at < ? OR (updated_at = ? AND lane < ?)) "
+    "AND updated_at >= ? ORDER BY updated_at DESC, lane DESC LIMIT ?";
+
+// Eviction: the seq of the k-th oldest visible event (sid, k-1), then
+// everything visible up to it (sid, seq).
+inline constexpr const char* kEvictCutoffSql =
+    "SELECT seq FROM events WHERE sid = ? AND deleted_at = 0 ORDER BY seq LIMIT 1 OFFSET ?";
+inline constexpr const char* kEvictSql = "DELETE FROM events WHERE sid = ? AND deleted_at = 0 AND seq <= ?";
+
+inline constexpr const char* kEventColumns =
+    "seq, id, id_from_client, invocation_id, author, role, content, state_delta, usage_json, tool_calls, media, "
+    "metadata, filter_key, timestamp_us, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, "
+    "total_tokens, cost_usd, deleted_at";
+
+// Which optional filters an event read uses; each shape is one cached statement.
+struct EventQueryShape {
+    bool include_deleted = false;
+    bool after_ts = false;
+    bool roles = false;
+    bool filter_key = false;
+    bool num_recent = false;
+};
+
+// Parameters in order: sid, after_seq, [after_ts], [roles], [filter_key x3],
+// [num_recent], limit. A filter key K matches K and K/...: the byte range
+// [K + "/", K + "0") holds exactly the strings that start with K + "/", so
+// the test needs no LIKE escaping.
+inline std::string event_select_sql(const EventQueryShape& shape) {
+    std::string sql = std::string("SELECT ") + kEventColumns + " FROM events WHERE sid = ?";
+    if (!shape.include_deleted) sql += " AND deleted_at = 0";
+    sql += " AND seq > ?";
+    if (shape.after_ts) sql += " AND timestamp_us > ?";
+    if (shape.roles) sql += " AND FIND_IN_SET(role, REPLACE(?, ' ', '')) > 0";
+    if (shape.filter_key)
+        sql += " AND (filter_key = ? OR (filter_key >= CONCAT(?, '/') AND filter_key < CONCAT(?, '0')))";
+    if (!shape.num_recent) return sql + " ORDER BY seq LIMIT ?";
+    return "SELECT * FROM (" + sql + " ORDER BY seq DESC LIMIT ?) AS recent ORDER BY seq LIMIT ?";
+}
+
+}  // namespace mnemo::mysql

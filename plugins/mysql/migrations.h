@@ -1,0 +1,196 @@
+// migrations.h -- the mysql backend's schema history: an ordered list of
+// steps, each a list of statements applied once and recorded in
+// schema_version. MySQL commits every DDL statement on its own, so a step is
+// not atomic: each statement is written to be re-runnable (IF NOT EXISTS),
+// and migrate() holds a server-wide named lock so only one process applies a
+// step. A shipped step is never edited; a change is a new step at the end.
+// Header-only so the unit tests can build old databases from the exact SQL
+// the plugin once ran.
+//
+// Conventions: names, ids and keys are VARBINARY (compared byte for byte,
+// no trailing-space padding); JSON and free text are utf8mb4 LONGTEXT stored
+// byte for byte; times are BIGINT microseconds. MySQL has no partial
+// indexes, so each "rows in state X" set a sweep needs is a STORED generated
+// column that is NULL outside the set, with an index on it: a range scan on
+// that index touches exactly the rows due.
+#pragma once
+
+#include <array>
+#include <vector>
+
+namespace mnemo::mysql {
+
+struct Migration {
+    int version;
+    std::vector<const char*> statements;
+};
+
+
+// v1: sessions and everything that hangs off them, with the finalize
+// bookkeeping and the claim columns that share finalize work between
+// processes (finalize_owner: the backend instance holding the claim until
+// finalize_claim_until).
+//  - sessions_live_expiry: live sessions by expires_at (the sweep's expiry);
+//  - sessions_purgeable: soft-deleted sessions whose finalize is over or was
+//    never needed, by deleted_at;
+//  - sessions_finalize_due: pending finalizes by mark time;
+//  - events_visible serves reads, eviction and rewind of visible events;
+//    events_client_id makes a client id unique among visible events only;
+//    events_deleted finds old soft-deleted events for the purge.
+inline const Migration kSchemaV1{1, {
+R"sql(CREATE TABLE IF NOT EXISTS sessions (
+  sid BIGINT NOT NULL AUTO_INCREMENT,
+  app VARBINARY(128) NOT NULL,
+  user VARBINARY(128) NOT NULL,
+  id VARBINARY(128) NOT NULL,
+  title LONGTEXT NOT NULL,
+  parent_id VARBINARY(255) NULL,
+  metadata LONGTEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  expires_at BIGINT NOT NULL DEFAULT 0,
+  ttl_us BIGINT NOT NULL DEFAULT 0,
+  version BIGINT NOT NULL DEFAULT 1,
+  event_count BIGINT NOT NULL DEFAULT 0,
+  last_seq BIGINT NOT NULL DEFAULT 0,
+  input_tokens BIGINT NOT NULL DEFAULT 0,
+  output_tokens BIGINT NOT NULL DEFAULT 0,
+  cache_read_tokens BIGINT NOT NULL DEFAULT 0,
+  cache_write_tokens BIGINT NOT NULL DEFAULT 0,
+  total_tokens BIGINT NOT NULL DEFAULT 0,
+  cost_usd DOUBLE NOT NULL DEFAULT 0,
+  state_bytes BIGINT NOT NULL DEFAULT 0,
+  deleted_at BIGINT NOT NULL DEFAULT 0,
+  finalize_reason INT NOT NULL DEFAULT 0,
+  finalize_marked_at BIGINT NOT NULL DEFAULT 0,
+  finalize_attempts BIGINT NOT NULL DEFAULT 0,
+  finalized_at BIGINT NOT NULL DEFAULT 0,
+  finalize_owner BIGINT NOT NULL DEFAULT 0,
+  finalize_claim_until BIGINT NOT NULL DEFAULT 0,
+  live_expiry BIGINT AS (IF(expires_at > 0 AND deleted_at = 0, expires_at, NULL)) STORED,
+  purgeable_at BIGINT AS (IF(deleted_at > 0 AND (finalize_reason = 0 OR finalized_at > 0), deleted_at, NULL)) STORED,
+  finalize_due BIGINT AS (IF(finalize_reason > 0 AND finalized_at = 0, finalize_marked_at, NULL)) STORED,
+  PRIMARY KEY (sid),
+  UNIQUE KEY sessions_key (app, user, id),
+  KEY sessions_user_updated (app, user, updated_at, id),
+  KEY sessions_app_updated (app, updated_at, id),
+  KEY sessions_live_expiry (live_expiry),
+  KEY sessions_purgeable (purgeable_at),
+  KEY sessions_finalize_due (finalize_due)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin)sql",
+R"sql(CREATE TABLE IF NOT EXISTS events (
+  sid BIGINT NOT NULL,
+  seq BIGINT NOT NULL,
+  id VARBINARY(768) NOT NULL,
+  id_from_client TINYINT NOT NULL DEFAULT 0,
+  invocation_id LONGTEXT NULL,
+  author LONGTEXT NOT NULL,
+  role VARBINARY(255) NOT NULL,
+  content LONGTEXT NULL,
+  state_delta LONGTEXT NULL,
+  usage_json LONGTEXT NULL,
+  tool_calls LONGTEXT NULL,
+  media LONGTEXT NULL,
+  metadata LONGTEXT NULL,
+  filter_key VARBINARY(768) NOT NULL DEFAULT '',
+  timestamp_us BIGINT NOT NULL,
+  input_tokens BIGINT NOT NULL DEFAULT 0,
+  output_tokens BIGINT NOT NULL DEFAULT 0,
+  cache_read_tokens BIGINT NOT NULL DEFAULT 0,
+  cache_write_tokens BIGINT NOT NULL DEFAULT 0,
+  total_tokens BIGINT NOT NULL DEFAULT 0,
+  cost_usd DOUBLE NOT NULL DEFAULT 0,
+  deleted_at BIGINT NOT NULL DEFAULT 0,
+  visible_id VARBINARY(768) AS (IF(deleted_at = 0, id, NULL)) STORED,
+  PRIMARY KEY (sid, seq),
+  KEY events_visible (sid, deleted_at, seq),
+  UNIQUE KEY events_client_id (sid, visible_id),
+  KEY events_deleted (deleted_at)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin)sql",
+R"sql(CREATE TABLE IF NOT EXISTS session_state (
+  sid BIGINT NOT NULL,
+  skey VARBINARY(768) NOT NULL,
+  value LONGTEXT NOT NULL,
+  PRIMARY KEY (sid, skey)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin)sql",
+R"sql(CREATE TABLE IF NOT EXISTS app_state (
+  app VARBINARY(128) NOT NULL,
+  skey VARBINARY(768) NOT NULL,
+  value LONGTEXT NOT NULL,
+  PRIMARY KEY (app, skey)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin)sql",
+R"sql(CREATE TABLE IF NOT EXISTS user_state (
+  app VARBINARY(128) NOT NULL,
+  user VARBINARY(128) NOT NULL,
+  skey VARBINARY(768) NOT NULL,
+  value LONGTEXT NOT NULL,
+  PRIMARY KEY (app, user, skey)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin)sql",
+R"sql(CREATE TABLE IF NOT EXISTS state_scopes (
+  scope INT NOT NULL,
+  app VARBINARY(128) NOT NULL,
+  user VARBINARY(128) NOT NULL,
+  expires_at BIGINT NOT NULL DEFAULT 0,
+  bytes BIGINT NOT NULL DEFAULT 0,
+  PRIMARY KEY (scope, app, user),
+  KEY state_scopes_expiry (expires_at)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin)sql",
+R"sql(CREATE TABLE IF NOT EXISTS summaries (
+  sid BIGINT NOT NULL,
+  filter_key VARBINARY(768) NOT NULL,
+  up_to_seq BIGINT NOT NULL,
+  from_seq BIGINT NOT NULL,
+  events_covered BIGINT NOT NULL,
+  text LONGTEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  source VARBINARY(64) NOT NULL,
+  PRIMARY KEY (sid, filter_key, up_to_seq)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin)sql",
+R"sql(CREATE TABLE IF NOT EXISTS track_events (
+  sid BIGINT NOT NULL,
+  track VARBINARY(255) NOT NULL,
+  seq BIGINT NOT NULL,
+  payload LONGTEXT NULL,
+  timestamp_us BIGINT NOT NULL,
+  PRIMARY KEY (sid, track, seq)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin)sql",
+}};
+
+// v2: lanes, with the columns of API.md's Lane object plus a compare-and-set
+// version and the restart counter recovery.stuck_after_restarts needs;
+// lanes_updated finds idle lanes of every app for pruning.
+inline const Migration kSchemaV2{2, {
+R"sql(CREATE TABLE IF NOT EXISTS lanes (
+  app VARBINARY(128) NOT NULL,
+  lane VARBINARY(128) NOT NULL,
+  session_id VARBINARY(128) NOT NULL,
+  user VARBINARY(128) NOT NULL,
+  platform VARBINARY(255) NOT NULL DEFAULT '',
+  chat_type VARBINARY(64) NOT NULL DEFAULT '',
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  suspended TINYINT NOT NULL DEFAULT 0,
+  resume_pending TINYINT NOT NULL DEFAULT 0,
+  resume_reason LONGTEXT NULL,
+  was_auto_reset TINYINT NOT NULL DEFAULT 0,
+  auto_reset_reason VARBINARY(64) NULL,
+  reset_had_activity TINYINT NOT NULL DEFAULT 0,
+  is_fresh_reset TINYINT NOT NULL DEFAULT 0,
+  pending_restarts BIGINT NOT NULL DEFAULT 0,
+  version BIGINT NOT NULL DEFAULT 1,
+  PRIMARY KEY (app, lane),
+  KEY lanes_app_updated (app, updated_at, lane),
+  KEY lanes_user (app, user),
+  KEY lanes_updated (updated_at)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin)sql",
+}};
+
+inline const std::array<const Migration*, 2> kMigrations{&kSchemaV1, &kSchemaV2};
+inline constexpr int kSchemaVersion = 2;
+
+// The bookkeeping table itself is not a migration: it must exist to read the
+// version that says which migrations to run.
+inline constexpr const char* kSchemaVersionTable =
+    "CREATE TABLE IF NOT EXISTS schema_version (version INT NOT NULL PRIMARY KEY) ENGINE=InnoDB";
+
+}  // namespace mnemo::mysql

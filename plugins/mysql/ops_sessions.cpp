@@ -1,0 +1,86 @@
+#include "event_rows.h"
+#include "finalize_rows.h"
+#include "hot_queries.h"
+#include "ops.h"
+#include "session_rows.h"
+#include "state_rows.h"
+
+#include <limits>
+
+namespace mnemo::mysql {
+
+void session_create(Conn& conn, const mnemo_session_create_req& req, Output& out) {
+    NewSession fresh{req.key, req.title, req.parent_id, req.metadata_json, req.ttl_us, req.now_us};
+    SessionMeta meta = insert_session(conn, fresh);
+    StateTarget target{&meta, req.key.app, req.key.user};
+    StateWriter state(conn, target, req.now_us);
+    state.apply(req.state_ops, req.n_state_ops);
+    state.finish(req.max_state_bytes, req.app_state_ttl_us, req.user_state_ttl_us);
+    save_session(conn, meta);
+    emit_session(conn, meta.sid, out);
+    emit_merged_state(conn, target, req.now_us, out);
+}
+
+void session_get(Conn& conn, const mnemo_session_get_req& req, Output& out) {
+    SessionMeta meta = require_live(conn, req.key, req.now_us);
+    emit_session(conn, meta.sid, out);
+    emit_merged_state(conn, StateTarget{&meta, req.key.app, req.key.user}, req.now_us, out);
+    if (!req.with_events) return;
+    int64_t floor_seq = 0;
+    if (req.filter.from_checkpoint) floor_seq = latest_summary(conn, meta.sid, req.filter.filter_key, &out).value_or(0);
+    emit_events(conn, meta.sid, req.filter, floor_seq, out);
+}
+
+void session_list(Conn& conn, const mnemo_session_list_req& req, Output& out) {
+    constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+    const bool first_page = req.cursor_updated_at_us == 0;
+    const int64_t cursor = first_page ? kMax : req.cursor_updated_at_us;
+    Query rows(conn, req.user.ptr ? kListUserSessionsSql : kListAppSessionsSql);
+    int index = 0;
+    rows.bind(++index, req.app);
+    if (req.user.ptr) rows.bind(++index, req.user);
+    // On the first page every updated_at is below the cursor, so the tie
+    // on id never decides.
+    for (int i = 0; i < 3; ++i) rows.bind(++index, cursor);
+    rows.bind(++index, first_page ? str("") : req.cursor_id);
+    rows.bind(++index, req.active_within_us > 0 ? req.now_us - req.active_within_us : kMin);
+    rows.bind(++index, req.now_us);
+    rows.bind(++index, req.limit > 0 ? req.limit : kMax);
+    while (rows.step()) emit_session_row(rows, out);
+}
+
+// A hard delete shows the session to mnemod first: nothing is left to finalize later.
+void session_delete(Conn& conn, const mnemo_session_delete_req& req, Output& out) {
+    SessionMeta meta = require_live(conn, req.key, req.now_us);
+    if (!req.hard) return soft_delete_session(conn, meta.sid, req.now_us);
+    emit_session(conn, meta.sid, out);
+    purge_session(conn, meta.sid);
+}
+
+void user_purge(Conn& conn, const mnemo_user_purge_req& req, Output& out) {
+    PurgeCounts counts = purge_user_sessions(conn, req.app, req.user);
+    int64_t state_keys = purge_user_state(conn, req.app, req.user);
+    int64_t lanes = Query(conn, "DELETE FROM lanes WHERE app = ? AND user = ?").args(req.app, req.user).run();
+    out.count("sessions", counts.sessions);
+    out.count("events", counts.events);
+    out.count("summaries", counts.summaries);
+    out.count("tracks", counts.tracks);
+    out.count("lanes", lanes);
+    out.count("state_keys", state_keys);
+}
+
+void stats(Conn& conn, const mnemo_stats_req& req, Output& out) {
+    Query live(conn,
+               "SELECT COUNT(*), COALESCE(SUM(event_count), 0) FROM sessions "
+               "WHERE deleted_at = 0 AND (expires_at = 0 OR expires_at > ?)");
+    live.args(req.now_us);
+    live.step();
+    out.count("sessions", live.i64(0));
+    out.count("events", live.i64(1));
+    Query lanes(conn, "SELECT COUNT(*) FROM lanes");
+    lanes.step();
+    out.count("lanes", lanes.i64(0));
+}
+
+}  // namespace mnemo::mysql

@@ -1,0 +1,165 @@
+#include "session_rows.h"
+
+#include "hot_queries.h"
+
+#include <vector>
+
+namespace mnemo::mysql {
+namespace {
+
+constexpr int kDuplicateKey = 1062;
+
+SessionMeta meta_of(const Query& row) {
+    SessionMeta meta;
+    meta.sid = row.i64(0);
+    meta.created_at_us = row.i64(7);
+    meta.updated_at_us = row.i64(8);
+    meta.expires_at_us = row.i64(9);
+    meta.ttl_us = row.i64(10);
+    meta.version = row.i64(11);
+    meta.event_count = row.i64(12);
+    meta.last_seq = row.i64(13);
+    meta.usage = mnemo_usage{row.i64(14), row.i64(15), row.i64(16), row.i64(17), row.i64(18), row.f64(19)};
+    meta.state_bytes = row.i64(20);
+    meta.deleted_at_us = row.i64(21);
+    return meta;
+}
+
+// Deletes one session's children, then the session, each by the sid at the
+// head of its primary key (a subquery in DELETE would scan whole tables on
+// MariaDB 10.x, which cannot turn it into a join).
+PurgeCounts purge_one(Conn& conn, int64_t sid) {
+    auto remove = [&](const char* table) {
+        return Query(conn, std::string("DELETE FROM ") + table + " WHERE sid = ?").args(sid).run();
+    };
+    PurgeCounts counts;
+    counts.events = remove("events");
+    counts.summaries = remove("summaries");
+    counts.tracks = remove("track_events");
+    remove("session_state");
+    counts.sessions = remove("sessions");
+    return counts;
+}
+
+void insert_row(Conn& conn, const NewSession& session) {
+    Query insert(conn,
+                 "INSERT INTO sessions (app, user, id, title, parent_id, metadata, created_at, updated_at, "
+                 "expires_at, ttl_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    insert.args(session.key.app, session.key.user, session.key.session_id,
+                session.title.ptr ? session.title : str(""), session.parent_id,
+                session.metadata_json.ptr ? session.metadata_json : str("{}"), session.now_us, session.now_us,
+                expiry_after(session.now_us, session.ttl_us), session.ttl_us);
+    try {
+        insert.run();
+    } catch (const StoreError& e) {
+        if (e.server_error() != kDuplicateKey) throw;
+        throw StoreError(MNEMO_E_BUSY, describe(session.key) + " was created by another writer at the same time");
+    }
+}
+
+}  // namespace
+
+std::optional<SessionMeta> find_session(Conn& conn, const mnemo_key& key) {
+    Query row(conn, conn.writing() ? kLockSessionSql : kFindSessionSql);
+    row.args(key.app, key.user, key.session_id);
+    if (!row.step()) return std::nullopt;
+    return meta_of(row);
+}
+
+SessionMeta require_live(Conn& conn, const mnemo_key& key, int64_t now_us) {
+    std::optional<SessionMeta> meta = find_session(conn, key);
+    if (!meta || !meta->live(now_us)) throw StoreError(MNEMO_E_NOT_FOUND, describe(key) + " not found");
+    return *meta;
+}
+
+void check_version(const SessionMeta& meta, int has_expected, int64_t expected, const mnemo_key& key) {
+    if (!has_expected || meta.version == expected) return;
+    throw StoreError(MNEMO_E_CONFLICT,
+                     describe(key) + " is at version " + std::to_string(meta.version) + ", not the expected " +
+                         std::to_string(expected) + "; re-read it and retry",
+                     meta.version);
+}
+
+SessionMeta insert_session(Conn& conn, const NewSession& session) {
+    if (std::optional<SessionMeta> old = find_session(conn, session.key)) {
+        if (old->live(session.now_us)) throw StoreError(MNEMO_E_EXISTS, describe(session.key) + " already exists");
+        purge_session(conn, old->sid);
+    }
+    insert_row(conn, session);
+    SessionMeta meta;
+    meta.sid = conn.last_insert_id();
+    meta.created_at_us = meta.updated_at_us = session.now_us;
+    meta.expires_at_us = expiry_after(session.now_us, session.ttl_us);
+    meta.ttl_us = session.ttl_us;
+    meta.version = 1;
+    return meta;
+}
+
+void mark_written(SessionMeta& meta, int64_t now_us) {
+    meta.version += 1;
+    meta.updated_at_us = now_us;
+    if (meta.ttl_us > 0) meta.expires_at_us = now_us + meta.ttl_us;
+}
+
+void save_session(Conn& conn, const SessionMeta& meta) {
+    Query(conn,
+          "UPDATE sessions SET updated_at = ?, expires_at = ?, version = ?, event_count = ?, last_seq = ?, "
+          "input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_write_tokens = ?, "
+          "total_tokens = ?, cost_usd = ?, state_bytes = ? WHERE sid = ?")
+        .args(meta.updated_at_us, meta.expires_at_us, meta.version, meta.event_count, meta.last_seq,
+              meta.usage.input_tokens, meta.usage.output_tokens, meta.usage.cache_read_tokens,
+              meta.usage.cache_write_tokens, meta.usage.total_tokens, meta.usage.cost_usd, meta.state_bytes,
+              meta.sid)
+        .run();
+}
+
+void emit_session_row(const Query& row, Output& out) {
+    SessionMeta meta = meta_of(row);
+    mnemo_session session{};
+    session.app = row.str(1);
+    session.user = row.str(2);
+    session.id = row.str(3);
+    session.title = row.str(4);
+    session.parent_id = row.str(5);
+    session.metadata_json = row.str(6);
+    session.created_at_us = meta.created_at_us;
+    session.updated_at_us = meta.updated_at_us;
+    session.expires_at_us = meta.expires_at_us;
+    session.ttl_us = meta.ttl_us;
+    session.version = meta.version;
+    session.event_count = meta.event_count;
+    session.last_seq = meta.last_seq;
+    session.usage = meta.usage;
+    session.deleted_at_us = meta.deleted_at_us;
+    out.session(session);
+}
+
+void emit_session(Conn& conn, int64_t sid, Output& out) {
+    Query row(conn, std::string("SELECT ") + kSessionColumns + " FROM sessions WHERE sid = ?");
+    row.args(sid);
+    if (row.step()) emit_session_row(row, out);
+}
+
+PurgeCounts purge_session(Conn& conn, int64_t sid) {
+    return purge_one(conn, sid);
+}
+
+PurgeCounts purge_user_sessions(Conn& conn, mnemo_str app, mnemo_str user) {
+    std::vector<int64_t> sids;
+    {
+        Query rows(conn, "SELECT sid FROM sessions WHERE app = ? AND user = ? FOR UPDATE");
+        rows.args(app, user);
+        while (rows.step()) sids.push_back(rows.i64(0));
+    }
+    PurgeCounts total;
+    for (int64_t sid : sids) {
+        PurgeCounts counts = purge_one(conn, sid);
+        total.sessions += counts.sessions;
+        total.events += counts.events;
+        total.summaries += counts.summaries;
+        total.tracks += counts.tracks;
+    }
+    return total;
+}
+
+}  // namespace mnemo::mysql

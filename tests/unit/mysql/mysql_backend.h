@@ -1,0 +1,75 @@
+// mysql_backend.h -- drives the mysql plugin through its ABI table the way
+// mnemod does (dlopen of the built mnemo_mysql.so), against the test
+// process's private MariaDB: databases, open/close, and small request
+// helpers the backend-level tests share.
+#pragma once
+
+#include "mariadb_server.h"
+#include "mnemo_plugin.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mnemo::mysql::test {
+
+const mnemo_plugin& plugin();
+const mnemo_storage_ops& ops();
+mysql_fixture::MariadbServer& server();
+mnemo_str S(std::string_view s);
+
+inline constexpr int64_t kNow = 1'700'000'000'000'000;
+inline constexpr int64_t kSecond = 1'000'000;
+
+// Counts and rows one call sent to its sink.
+struct Answer {
+    int rc = 0;
+    mnemo_error err{};
+    std::map<std::string, int64_t> counts;
+    std::vector<std::string> session_ids;
+    std::vector<int64_t> versions;  // of sessions, in order
+    std::vector<int64_t> event_seqs;
+    std::vector<std::string> lane_sessions;
+    mnemo_sink sink();
+    int64_t count(const std::string& name) const { return counts.count(name) ? counts.at(name) : -1; }
+};
+
+// One open backend on a database; closed on destruction.
+class Backend {
+public:
+    explicit Backend(const std::string& database, int pool_size = 4);
+    ~Backend();
+    Backend(const Backend&) = delete;
+    Backend& operator=(const Backend&) = delete;
+    mnemo_backend* get() const { return backend_; }
+    explicit operator bool() const { return backend_ != nullptr; }
+
+    Answer create(const std::string& id, int64_t ttl = 0, int64_t now = kNow);
+    // One event; expected < 0: no expected_version.
+    Answer append(const std::string& id, const std::string& text, int64_t expected = -1, int64_t now = kNow);
+    Answer get(const std::string& id, int64_t now = kNow);
+    Answer ping();
+    Answer write_lane(const std::string& lane, const std::string& session_id, int64_t expected_version);
+    Answer get_lane(const std::string& lane);
+    Answer sweep(int64_t now, int64_t limit);
+    Answer finalize_list(int64_t now, int64_t limit);
+
+private:
+    mnemo_backend* backend_ = nullptr;
+};
+
+// A fresh database per test; dropped at the end.
+class MysqlTest : public ::testing::Test {
+protected:
+    void SetUp() override { database_ = server().create_database("unit"); }
+    void TearDown() override {
+        if (server().running()) server().drop_database(database_);
+    }
+    std::string database_;
+};
+
+}  // namespace mnemo::mysql::test
