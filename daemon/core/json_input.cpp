@@ -57,6 +57,23 @@ std::optional<Error> parse_body(std::string& body, ParsedBody& out) {
     return std::nullopt;
 }
 
+std::optional<Error> for_each_field(std::string& body, const FieldFn& on_field, bool empty_is_object) {
+    if (empty_is_object && body.find_first_not_of(" \t\r\n") == std::string::npos) return std::nullopt;
+    ParsedBody parsed;
+    if (auto error = parse_body(body, parsed)) return error;
+    od::object object;
+    if (parsed.document.get_object().get(object) != simdjson::SUCCESS) {
+        return invalid("request body must be a JSON object");
+    }
+    for (auto field : object) {
+        std::string_view key;
+        if (field.unescaped_key().get(key) != simdjson::SUCCESS) return invalid("request body is not valid JSON");
+        od::value value = field.value();
+        if (auto error = on_field(key, value)) return error;
+    }
+    return std::nullopt;
+}
+
 std::optional<std::string_view> raw_value(od::value& value) {
     std::string_view raw;
     if (simdjson::to_json_string(value).get(raw) != simdjson::SUCCESS) return std::nullopt;

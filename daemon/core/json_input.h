@@ -13,6 +13,7 @@
 
 #include <simdjson.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,6 +32,11 @@ struct ParsedBody {
     od::document document;
 };
 std::optional<Error> parse_body(std::string& body, ParsedBody& out);
+
+// Opens `body` as a JSON object and calls on_field for each member, stopping
+// at the first error. With empty_is_object, a blank body counts as {}.
+using FieldFn = std::function<std::optional<Error>(std::string_view key, od::value& value)>;
+std::optional<Error> for_each_field(std::string& body, const FieldFn& on_field, bool empty_is_object = false);
 
 // Checks only: syntax and depth, without opening for reading.
 std::optional<Error> validate_json(std::string_view text);

@@ -13,24 +13,9 @@ namespace {
 
 constexpr size_t kMaxPlatformBytes = 128;
 
-using FieldFn = std::function<std::optional<Error>(std::string_view key, od::value& value)>;
-
-// Opens the body as an object (an empty body counts as {}) and calls on_field for each member.
-std::optional<Error> for_each_field(std::string& body, const FieldFn& on_field) {
-    if (body.find_first_not_of(" \t\r\n") == std::string::npos) return std::nullopt;
-    ParsedBody parsed;
-    if (auto error = parse_body(body, parsed)) return error;
-    od::object object;
-    if (parsed.document.get_object().get(object) != simdjson::SUCCESS) {
-        return invalid("request body must be a JSON object");
-    }
-    for (auto field : object) {
-        std::string_view key;
-        if (field.unescaped_key().get(key) != simdjson::SUCCESS) return invalid("request body is not valid JSON");
-        od::value value = field.value();
-        if (auto error = on_field(key, value)) return error;
-    }
-    return std::nullopt;
+// Lane bodies may be empty: {} then.
+std::optional<Error> for_each_field_or_empty(std::string& body, const FieldFn& on_field) {
+    return for_each_field(body, on_field, true);
 }
 
 std::optional<Error> read_user(od::value& v, std::string& out) {
@@ -87,7 +72,9 @@ std::optional<Error> read_token_count(od::value& v, std::string_view name) {
 
 std::optional<Error> decode_resolve_lane(std::string& body, ResolveLaneInput& out) {
     bool has_user = false;
-    auto error = for_each_field(body, [&](std::string_view key, od::value& v) -> std::optional<Error> {
+    auto error = for_each_field_or_empty(
+        body,
+        [&](std::string_view key, od::value& v) -> std::optional<Error> {
         if (key == "user") {
             has_user = true;
             return read_user(v, out.user);
@@ -110,7 +97,9 @@ std::optional<Error> decode_resolve_lane(std::string& body, ResolveLaneInput& ou
 
 std::optional<Error> decode_switch_lane(std::string& body, std::string& session_id) {
     bool seen = false;
-    auto error = for_each_field(body, [&](std::string_view key, od::value& v) -> std::optional<Error> {
+    auto error = for_each_field_or_empty(
+        body,
+        [&](std::string_view key, od::value& v) -> std::optional<Error> {
         if (key != "session_id") return std::nullopt;
         seen = true;
         Error type;
@@ -127,7 +116,9 @@ std::optional<Error> decode_switch_lane(std::string& body, std::string& session_
 
 std::optional<Error> decode_resume_pending(std::string& body, std::string& reason) {
     bool seen = false;
-    auto error = for_each_field(body, [&](std::string_view key, od::value& v) -> std::optional<Error> {
+    auto error = for_each_field_or_empty(
+        body,
+        [&](std::string_view key, od::value& v) -> std::optional<Error> {
         if (key != "reason") return std::nullopt;
         seen = true;
         Error type;
@@ -147,7 +138,7 @@ std::optional<Error> decode_resume_pending(std::string& body, std::string& reaso
 }
 
 std::optional<Error> decode_turn_complete(std::string& body) {
-    return for_each_field(body, [](std::string_view key, od::value& v) -> std::optional<Error> {
+    return for_each_field_or_empty(body, [](std::string_view key, od::value& v) -> std::optional<Error> {
         if (key == "input_tokens" || key == "output_tokens") return read_token_count(v, key);
         return std::nullopt;
     });

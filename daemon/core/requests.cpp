@@ -11,25 +11,6 @@
 namespace mnemo::core {
 namespace {
 
-using FieldFn = std::function<std::optional<Error>(std::string_view key, od::value& value)>;
-
-// Opens the body as an object and calls on_field for each member.
-std::optional<Error> for_each_field(std::string& body, const FieldFn& on_field) {
-    ParsedBody parsed;
-    if (auto error = parse_body(body, parsed)) return error;
-    od::object object;
-    if (parsed.document.get_object().get(object) != simdjson::SUCCESS) {
-        return invalid("request body must be a JSON object");
-    }
-    for (auto field : object) {
-        std::string_view key;
-        if (field.unescaped_key().get(key) != simdjson::SUCCESS) return invalid("request body is not valid JSON");
-        od::value value = field.value();
-        if (auto error = on_field(key, value)) return error;
-    }
-    return std::nullopt;
-}
-
 std::optional<Error> read_version(od::value& value, std::optional<int64_t>& out) {
     if (is_null(value)) return std::nullopt;
     Error error;
@@ -77,7 +58,6 @@ std::optional<Error> require_events(bool seen) {
 }  // namespace
 
 std::optional<Error> decode_create_session(std::string& body, CreateSessionInput& out) {
-    if (body.find_first_not_of(" \t\r\n") == std::string::npos) return std::nullopt;
     return for_each_field(body, [&](std::string_view key, od::value& v) -> std::optional<Error> {
         Error error;
         if (key == "id") {
@@ -113,7 +93,7 @@ std::optional<Error> decode_create_session(std::string& body, CreateSessionInput
             out.ttl_seconds = *ttl;
         }
         return std::nullopt;
-    });
+    }, true);  // an empty body counts as {}
 }
 
 std::optional<Error> decode_append(std::string& body, const config::LimitsConfig& limits, AppendInput& out) {
@@ -149,7 +129,6 @@ std::optional<Error> decode_rewrite(std::string& body, const config::LimitsConfi
 }
 
 std::optional<Error> decode_rewind(std::string& body, RewindInput& out) {
-    if (body.find_first_not_of(" \t\r\n") == std::string::npos) return std::nullopt;
     return for_each_field(body, [&](std::string_view key, od::value& v) -> std::optional<Error> {
         if (key == "turns") {
             Error e;
@@ -161,7 +140,7 @@ std::optional<Error> decode_rewind(std::string& body, RewindInput& out) {
             return read_version(v, out.expected_version);
         }
         return std::nullopt;
-    });
+    }, true);  // an empty body counts as {}
 }
 
 std::optional<Error> decode_patch_state(std::string& body, PatchStateInput& out) {
