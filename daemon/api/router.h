@@ -16,7 +16,8 @@
 namespace mnemo::api {
 
 struct Params {
-    std::vector<std::pair<std::string_view, std::string>> values;  // pattern name -> decoded value
+    // pattern name (a view into the Router, valid while it lives) -> decoded value
+    std::vector<std::pair<std::string_view, std::string>> values;
     const std::string& get(std::string_view name) const;
 };
 

@@ -37,10 +37,28 @@ Daemon::~Daemon() {
     while (api_ && api_->executor().in_flight() > 0) uv_run(&loop_, UV_RUN_ONCE);
     if (scripting_) scripting_->shutdown();  // summary workers joined before the Api they answer into goes
     api_.reset();
-    uv_run(&loop_, UV_RUN_NOWAIT);  // let closed handles release
     scripting_.reset();
+    sweeper_.reset();
+    close_loop();
     backend_.reset();
-    uv_loop_close(&loop_);
+}
+
+// Every owner has closed its handles by now; run the loop until their close
+// callbacks have fired so uv_loop_close frees the loop's own memory. A handle
+// still open here is a shutdown bug: it is named in the log.
+void Daemon::close_loop() {
+    for (int turn = 0; turn < 100; ++turn) {
+        if (uv_loop_close(&loop_) != UV_EBUSY) return;
+        uv_run(&loop_, UV_RUN_NOWAIT);
+    }
+    uv_walk(
+        &loop_,
+        [](uv_handle_t* handle, void*) {
+            if (!uv_is_closing(handle)) {
+                log::warn("at exit a {} handle is still open", uv_handle_type_name(uv_handle_get_type(handle)));
+            }
+        },
+        nullptr);
 }
 
 int Daemon::start(std::string* error) {

@@ -52,6 +52,7 @@ public:
 
 private:
     void install_signals();
+    void close_loop();
     void begin_drain();
     bool recover(std::string* error);
     int start_scripting(std::string* error);
