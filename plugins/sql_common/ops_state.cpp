@@ -2,7 +2,7 @@
 #include "session_rows.h"
 #include "state_rows.h"
 
-namespace mnemo::mysql {
+namespace mnemo::MNEMO_SQL_BACKEND {
 namespace {
 
 void require_shared_scope(int scope, const char* operation) {
@@ -58,4 +58,4 @@ void state_delete(Conn& conn, const mnemo_state_delete_req& req) {
     state.finish(0, req.app_state_ttl_us, req.user_state_ttl_us);
 }
 
-}  // namespace mnemo::mysql
+}  // namespace mnemo::MNEMO_SQL_BACKEND

@@ -1,4 +1,4 @@
-// rules.h -- small value rules shared by the sqlite backend's operations:
+// rules.h -- small value rules shared by the SQL backends' operations:
 // expiry arithmetic (identical to every other backend), string views of ABI
 // strings and the wording that names a session in user-facing messages.
 #pragma once
@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace mnemo::sqlite {
+namespace mnemo::MNEMO_SQL_BACKEND {
 
 // 0 in an expiry means "never"; an item is gone the moment its expiry passes.
 inline bool live_at(int64_t expires_at_us, int64_t now_us) {
@@ -37,4 +37,4 @@ inline std::string describe(const mnemo_key& key) {
     return "session " + text(key.user) + "/" + text(key.session_id) + " in app " + text(key.app);
 }
 
-}  // namespace mnemo::sqlite
+}  // namespace mnemo::MNEMO_SQL_BACKEND

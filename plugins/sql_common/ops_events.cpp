@@ -7,7 +7,7 @@
 #include <string_view>
 #include <unordered_set>
 
-namespace mnemo::mysql {
+namespace mnemo::MNEMO_SQL_BACKEND {
 namespace {
 
 void reject_duplicate_ids(const mnemo_append_req& req) {
@@ -147,4 +147,4 @@ void events_rewind(Conn& conn, const mnemo_rewind_req& req, Output& out) {
     if (turns_undone > 0) emit_event_at(conn, meta.sid, before_seq, out);
 }
 
-}  // namespace mnemo::mysql
+}  // namespace mnemo::MNEMO_SQL_BACKEND
