@@ -97,6 +97,7 @@ void Api::register_routes() {
     route("POST", "/v1/apps/{app}/users/{user}/sessions/{session}/summarize", handlers::summarize, true);
     route("POST", "/v1/apps/{app}/users/{user}/sessions/{session}/tracks/{track}", append_track, true);
     route("GET", "/v1/apps/{app}/users/{user}/sessions/{session}/tracks/{track}", list_track, true);
+    route("GET", "/v1/apps/{app}/search", handlers::search, true);
     route("GET", "/v1/apps/{app}/lanes", list_lanes, true);
     route("GET", "/v1/apps/{app}/lanes/{lane}", get_lane, true);
     route("POST", "/v1/apps/{app}/lanes/{lane}/resolve", resolve_lane, true);

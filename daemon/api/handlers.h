@@ -53,6 +53,9 @@ void turn_complete_lane(Api& api, CallPtr call);
 void get_lane(Api& api, CallPtr call);
 void list_lanes(Api& api, CallPtr call);
 
+// handlers_search.cpp
+void search(Api& api, CallPtr call);
+
 // handlers_ops.cpp
 void healthz(Api& api, CallPtr call);
 void readyz(Api& api, CallPtr call);

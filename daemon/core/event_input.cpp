@@ -1,6 +1,7 @@
 #include "core/event_input.h"
 
 #include "core/ids.h"
+#include "core/search_text.h"
 
 #include <fmt/format.h>
 
@@ -219,6 +220,7 @@ std::optional<Error> decode_event(od::value& value, std::string_view path, const
 void complete_event(EventInput& event, int64_t now_us) {
     if (event.id.empty()) event.id = uuid_v7(now_us);
     if (!event.timestamp_us) event.timestamp_us = now_us;
+    event.search_text = search_text(event.content_json, event.tool_calls_json, event.media_json);
 }
 
 mnemo_event to_storage_event(const EventInput& event) {
@@ -240,6 +242,7 @@ mnemo_event to_storage_event(const EventInput& event) {
     e.filter_key = str(event.filter_key);
     e.timestamp_us = event.timestamp_us.value_or(0);
     e.usage = event.usage;
+    e.search_text = str(event.search_text);
     return e;
 }
 

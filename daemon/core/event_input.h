@@ -32,6 +32,7 @@ struct EventInput {
     bool partial = false;
     mnemo_usage usage{};
     size_t raw_bytes = 0;
+    std::string search_text;  // core::search_text() of the event as stored; set by complete_event
 };
 
 struct EventLimits {
@@ -42,7 +43,8 @@ struct EventLimits {
 std::optional<Error> decode_event(od::value& value, std::string_view path, const EventLimits& limits,
                                   EventInput& out);
 
-// Fills generated ids and default timestamps; `now_us` for both.
+// Fills generated ids, default timestamps (`now_us` for both) and the
+// search text, from the event as it will be stored (after hooks).
 void complete_event(EventInput& event, int64_t now_us);
 
 // A view for storage; valid while `event` lives.

@@ -27,10 +27,12 @@ log::Format log_format(const config::Config& config) {
 
 Daemon::Daemon(std::shared_ptr<const config::Config> config) : config_(std::move(config)) {
     uv_loop_init(&loop_);
+    uv_loop_configure(&loop_, UV_METRICS_IDLE_TIME);  // for the loop meter's stall times
 }
 
 Daemon::~Daemon() {
     notifier_.stop();
+    console_.reset();
     server_.reset();
     // Storage jobs still on workers (a drain that timed out) complete into
     // the Api; let them finish before it and the backend go away.
@@ -39,6 +41,7 @@ Daemon::~Daemon() {
     api_.reset();
     scripting_.reset();
     sweeper_.reset();
+    loop_meter_.reset();
     close_loop();
     backend_.reset();
 }
@@ -82,14 +85,34 @@ int Daemon::start(std::string* error) {
             return api_->error_response(status, code, message);
         },
         server_options(*config_));
+    console_ = std::make_unique<console::ConsoleServer>(&loop_, static_cast<console::AdminHost&>(*this));
+    if (auto console_error = console_->start(*config_)) {
+        *error = *console_error;
+        return kExitRuntime;
+    }
     if (int code = open_listeners(*server_, *config_, error); code != kExitOk) return code;
     sweeper_ = std::make_unique<Sweeper>(&loop_, *backend_, clock_, metrics_, finalize_callbacks_, finalize_inbox_,
                                          config_);
     sweeper_->start();
+    loop_meter_ = std::make_unique<LoopMeter>(&loop_, metrics_);
     install_signals();
     notifier_.ready(fmt::format("serving, storage {}", backend_->descriptor().name),
                     [this](auto deliver) { sample_service(std::move(deliver)); });
     return kExitOk;
+}
+
+core::Env Daemon::storage_env() {
+    return core::Env{*backend_, config_, clock_, &finalize_inbox_, scripting_ ? scripting_->lane_moves() : nullptr};
+}
+
+console::ServerFigures Daemon::figures() {
+    return console::ServerFigures{api_->uptime_seconds(), static_cast<int64_t>(server_->connection_count()),
+                                  server_->requests_total()};
+}
+
+console::SweepFigures Daemon::last_sweep() {
+    const SweepReport& report = sweeper_->last_report();
+    return console::SweepFigures{report.at_us, report.expired, report.purged, report.finalized, report.ms};
 }
 
 void Daemon::sample_service(std::function<void(const ServiceSample&)> deliver) {
@@ -168,6 +191,7 @@ void Daemon::begin_drain() {
     draining_ = true;
     notifier_.stopping(server_->connection_count());
     api_->set_draining(true);
+    console_->stop();  // console clients never hold up the drain
     // Two things to wait for: in-flight requests, and a sweep step that may hold the backend.
     drain_waits_ = 2;
     sweeper_->stop([this] { stop_loop(); });

@@ -8,15 +8,20 @@
  * drain_timeout and return. main() only parses argv and maps the result to
  * an exit code. Around that: lane recovery at start after an unclean stop,
  * the expiry sweep with finalize while serving, and the clean-shutdown
- * marker as the last step of a graceful stop.
+ * marker as the last step of a graceful stop. The admin console is started
+ * with the listeners and closed at the drain; the daemon serves it as its
+ * console::AdminHost.
  */
 #pragma once
 
 #include "api/api.h"
 #include "config/config.h"
+#include "console/admin_host.h"
+#include "console/console_server.h"
 #include "core/clock.h"
 #include "core/finalize_inbox.h"
 #include "lifecycle/finalize_callbacks.h"
+#include "lifecycle/loop_meter.h"
 #include "lifecycle/notify.h"
 #include "lifecycle/sweeper.h"
 #include "net/server.h"
@@ -36,21 +41,31 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitRuntime = 1;
 inline constexpr int kExitConfig = 78;
 
-class Daemon {
+class Daemon : private console::AdminHost {
 public:
     explicit Daemon(std::shared_ptr<const config::Config> config);
-    ~Daemon();
+    ~Daemon() override;
 
     // Loads storage and binds listeners; kExitOk or an exit code with *error set.
     int start(std::string* error);
     // Runs the loop until a stop signal has drained the daemon.
     int run();
     // Re-reads the config file (SIGHUP). Returns the refusals/errors, empty when applied.
-    std::vector<std::string> reload();
+    std::vector<std::string> reload() override;
     // The finalize hook list (scripting adds its `finalize` hooks here).
     FinalizeCallbacks& finalize_callbacks() { return finalize_callbacks_; }
 
 private:
+    // console::AdminHost (loop thread).
+    core::Env storage_env() override;
+    api::Executor& executor() override { return api_->executor(); }
+    std::shared_ptr<const config::Config> config() override { return config_; }
+    console::ServerFigures figures() override;
+    metrics::Registry& metrics() override { return metrics_; }
+    void sweep_now(std::function<void()> done) override { sweeper_->sweep_now(std::move(done)); }
+    console::SweepFigures last_sweep() override;
+    scripting::Scripting* scripting() override { return scripting_.get(); }
+
     void install_signals();
     void close_loop();
     void begin_drain();
@@ -72,6 +87,8 @@ private:
     core::FinalizeInbox finalize_inbox_;
     FinalizeCallbacks finalize_callbacks_;
     std::unique_ptr<Sweeper> sweeper_;
+    std::unique_ptr<console::ConsoleServer> console_;  // its chunk threads are joined before the Api goes
+    std::unique_ptr<LoopMeter> loop_meter_;
     int drain_waits_ = 0;  // server drain and sweeper idle still to come
     bool drained_ = false;
     uv_signal_t sigterm_{}, sigint_{}, sighup_{};

@@ -4,8 +4,6 @@
 #include "observability/log.h"
 
 #include <algorithm>
-#include <chrono>
-
 namespace mnemo::lifecycle {
 
 struct StepResult {
@@ -81,6 +79,10 @@ void Sweeper::begin() {
     running_ = config_;
     limit_ = std::min<int64_t>(limit_, std::max<int64_t>(1, running_->sweep.batch));
     metrics_.add_sweep();
+    running_report_ = SweepReport{};
+    running_report_.at_us = clock_.now_us();
+    finalized_before_ = metrics_.swept("finalized");
+    started_at_ = std::chrono::steady_clock::now();
     step();
 }
 
@@ -105,6 +107,8 @@ void Sweeper::after_step(const StepResult& result) {
         return finish();
     }
     count_swept(metrics_, result.counts);
+    running_report_.expired += result.counts.expired;
+    running_report_.purged += result.counts.purged_sessions;
     if (backend_.nonblocking()) adapt_limit(result.took_us);
     if (stopping_) return finish();
     yield(result.counts.more ? &Sweeper::step : &Sweeper::finalize_phase);
@@ -132,7 +136,20 @@ void Sweeper::finalize_next() {
     });
 }
 
+void Sweeper::report() {
+    running_report_.finalized = static_cast<int64_t>(metrics_.swept("finalized") - finalized_before_);
+    running_report_.ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_at_).count();
+    last_report_ = running_report_;
+    const SweepReport& r = last_report_;
+    if (r.expired + r.purged + r.finalized > 0) {
+        log::info("expiry sweep done in {:.1f} ms: expired={} purged={} finalized={}", r.ms, r.expired, r.purged,
+                  r.finalized);
+    }
+}
+
 void Sweeper::finish() {
+    if (busy_) report();
     busy_ = false;
     running_.reset();
     auto waiting = std::exchange(on_done_, {});

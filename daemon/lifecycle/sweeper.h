@@ -23,12 +23,22 @@
 
 #include <uv.h>
 
+#include <chrono>
 #include <functional>
 #include <memory>
 
 namespace mnemo::lifecycle {
 
 struct StepResult;  // one step's counts and duration (sweeper.cpp)
+
+// What the last finished sweep did: the console's stats() and sweep() show it.
+struct SweepReport {
+    int64_t at_us = 0;  // when it started; 0: no sweep finished yet
+    int64_t expired = 0;    // sessions that expired
+    int64_t purged = 0;     // soft-deleted sessions purged
+    int64_t finalized = 0;  // sessions finalized
+    double ms = 0;          // from start to the end of the finalize pass
+};
 
 class Sweeper {
 public:
@@ -51,6 +61,7 @@ public:
     void close();
 
     bool sweeping() const { return busy_; }
+    const SweepReport& last_report() const { return last_report_; }
     int64_t step_limit() const { return limit_; }
 
 private:
@@ -61,6 +72,7 @@ private:
     void finalize_phase();
     void finalize_next();
     void finish();
+    void report();
     void yield(void (Sweeper::*next)());
     void adapt_limit(int64_t step_us);
     void arm_interval();
@@ -79,6 +91,9 @@ private:
     std::vector<std::function<void()>> on_done_;
     std::function<void()> on_idle_;
     int64_t limit_ = 0;
+    SweepReport running_report_, last_report_;
+    uint64_t finalized_before_ = 0;
+    std::chrono::steady_clock::time_point started_at_{};
     int64_t armed_interval_us_ = 0;
     bool started_ = false, busy_ = false, stopping_ = false, closed_ = false;
 };

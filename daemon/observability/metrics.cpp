@@ -28,19 +28,17 @@ void Registry::observe_request(std::string_view route, std::string_view method, 
 
 namespace {
 
-void write_histogram(fmt::memory_buffer& out, const std::string& route, const Histogram& h) {
+// labels: "" or `route="...",` (with the trailing comma the le label follows).
+void write_histogram(fmt::memory_buffer& out, std::string_view metric, const std::string& labels, const Histogram& h) {
+    auto put = std::back_inserter(out);
     uint64_t cumulative = 0;
     for (size_t i = 0; i < kLatencyBuckets.size(); ++i) {
         cumulative += h.buckets[i];
-        fmt::format_to(std::back_inserter(out),
-                       "mnemo_http_request_duration_seconds_bucket{{route=\"{}\",le=\"{}\"}} {}\n",
-                       route, kLatencyBuckets[i], cumulative);
+        fmt::format_to(put, "{}_bucket{{{}le=\"{}\"}} {}\n", metric, labels, kLatencyBuckets[i], cumulative);
     }
-    fmt::format_to(std::back_inserter(out),
-                   "mnemo_http_request_duration_seconds_bucket{{route=\"{}\",le=\"+Inf\"}} {}\n"
-                   "mnemo_http_request_duration_seconds_sum{{route=\"{}\"}} {}\n"
-                   "mnemo_http_request_duration_seconds_count{{route=\"{}\"}} {}\n",
-                   route, h.count, route, h.sum, route, h.count);
+    std::string plain = labels.empty() ? "" : "{" + labels.substr(0, labels.size() - 1) + "}";
+    fmt::format_to(put, "{}_bucket{{{}le=\"+Inf\"}} {}\n{}_sum{} {}\n{}_count{} {}\n", metric, labels, h.count, metric,
+                   plain, h.sum, metric, plain, h.count);
 }
 
 }  // namespace
@@ -57,7 +55,9 @@ std::string Registry::render(const Gauges& gauges) const {
     }
     fmt::format_to(put, "# HELP mnemo_http_request_duration_seconds Request latency by route pattern.\n"
                         "# TYPE mnemo_http_request_duration_seconds histogram\n");
-    for (const auto& [route, h] : latency_) write_histogram(out, route, h);
+    for (const auto& [route, h] : latency_) {
+        write_histogram(out, "mnemo_http_request_duration_seconds", fmt::format("route=\"{}\",", route), h);
+    }
     fmt::format_to(put,
                    "# HELP mnemo_sessions Live sessions.\n# TYPE mnemo_sessions gauge\nmnemo_sessions {}\n"
                    "# HELP mnemo_events Visible events.\n# TYPE mnemo_events gauge\nmnemo_events {}\n"
@@ -77,6 +77,12 @@ std::string Registry::render(const Gauges& gauges) const {
                    "# HELP mnemo_storage_errors_total Storage calls that failed with unavailable or internal.\n"
                    "# TYPE mnemo_storage_errors_total counter\nmnemo_storage_errors_total {}\n",
                    summary_queue_depth_, summaries_skipped_, storage_errors_);
+    fmt::format_to(put, "# HELP mnemo_loop_busy_seconds Busy time of each event loop turn: how long the loop could not "
+                        "poll (a stall).\n# TYPE mnemo_loop_busy_seconds histogram\n");
+    write_histogram(out, "mnemo_loop_busy_seconds", "", loop_busy_);
+    fmt::format_to(put, "# HELP mnemo_loop_busy_max_seconds The longest event loop turn since start.\n"
+                        "# TYPE mnemo_loop_busy_max_seconds gauge\nmnemo_loop_busy_max_seconds {}\n",
+                   loop_busy_max_);
     return fmt::to_string(out);
 }
 

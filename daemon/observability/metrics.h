@@ -41,7 +41,18 @@ public:
     void add_storage_error() { ++storage_errors_; }
     void add_sweep() { ++sweeps_; }
     void add_swept(std::string_view kind, uint64_t n) { swept_[std::string(kind)] += n; }
+    uint64_t swept(std::string_view kind) const {
+        auto found = swept_.find(std::string(kind));
+        return found == swept_.end() ? 0 : found->second;
+    }
+    // One loop turn's busy time (callbacks run between two polls): how long the loop stalled.
+    void observe_loop_busy(double seconds) {
+        loop_busy_.observe(seconds);
+        if (seconds > loop_busy_max_) loop_busy_max_ = seconds;
+    }
+    double loop_busy_max() const { return loop_busy_max_; }
     void set_summary_queue_depth(int64_t depth) { summary_queue_depth_ = depth; }
+    int64_t summary_queue_depth() const { return summary_queue_depth_; }
     void add_summary_skipped() { ++summaries_skipped_; }
 
     uint64_t requests_total() const { return requests_total_; }
@@ -56,6 +67,8 @@ private:
     uint64_t storage_errors_ = 0;
     uint64_t sweeps_ = 0;
     uint64_t summaries_skipped_ = 0;
+    Histogram loop_busy_;
+    double loop_busy_max_ = 0;
     int64_t summary_queue_depth_ = 0;
 };
 

@@ -32,6 +32,23 @@ void push_array(lua_State* L, dom::array array, int depth) {
     mark_array(L);
 }
 
+// key_order[object on top] = {k1, ..., kn, [k1] = true, ...}: the order, and a set to tell later keys.
+void remember_key_order(lua_State* L, dom::object object, int key_order) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, key_order);
+    lua_pushvalue(L, -2);
+    lua_createtable(L, static_cast<int>(object.size()), static_cast<int>(object.size()));
+    lua_Integer index = 0;
+    for (dom::key_value_pair field : object) {
+        lua_pushlstring(L, field.key.data(), field.key.size());
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, -3, ++index);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, -3);
+    }
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+}
+
 void push_object(lua_State* L, dom::object object, int depth) {
     lua_createtable(L, 0, static_cast<int>(object.size()));
     for (dom::key_value_pair field : object) {
@@ -40,6 +57,8 @@ void push_object(lua_State* L, dom::object object, int depth) {
         lua_rawset(L, -3);
     }
     mark_object(L);
+    int key_order = ScriptState::of(L).key_order;
+    if (key_order != LUA_NOREF) remember_key_order(L, object, key_order);
 }
 
 void push_element(lua_State* L, dom::element element, int depth) {
@@ -70,6 +89,8 @@ struct Encoder {
     const char* table(int index, int depth);
     const char* array(int index, lua_Integer length, int depth);
     const char* object(int index, int depth);
+    const char* field(int depth, bool& first);  // key at -2, value at -1; pops the value
+    bool push_key_order(int index);             // the table's remembered keys, or nothing
     int marker(int index);  // 1 array, 2 object, 0 none
     lua_Integer sequence_length(int index);
 };
@@ -159,31 +180,76 @@ const char* Encoder::array(int index, lua_Integer length, int depth) {
     return nullptr;
 }
 
+bool Encoder::push_key_order(int index) {
+    int key_order = ScriptState::of(L).key_order;
+    if (key_order == LUA_NOREF) return false;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, key_order);
+    lua_pushvalue(L, index);
+    lua_rawget(L, -2);
+    lua_remove(L, -2);
+    if (lua_istable(L, -1)) return true;
+    lua_pop(L, 1);
+    return false;
+}
+
+const char* Encoder::field(int depth, bool& first) {
+    int key_type = lua_type(L, -2);
+    if (key_type != LUA_TSTRING && key_type != LUA_TNUMBER) {
+        lua_pop(L, 1);
+        return "cannot encode a table with non-string keys as a JSON object";
+    }
+    if (!first) out += ',';
+    first = false;
+    lua_pushvalue(L, -2);  // tolstring on a number key would confuse lua_next
+    size_t length = 0;
+    const char* key = lua_tolstring(L, -1, &length);
+    core::append_json_string(out, std::string_view(key, length));
+    lua_pop(L, 1);
+    out += ':';
+    const char* error = encode(-1, depth + 1);
+    lua_pop(L, 1);
+    return error;
+}
+
 const char* Encoder::object(int index, int depth) {
     out += '{';
     bool first = true;
+    bool ordered = push_key_order(index);  // stack: [order]
+    if (ordered) {
+        lua_Integer count = static_cast<lua_Integer>(lua_rawlen(L, -1));
+        for (lua_Integer i = 1; i <= count; ++i) {
+            lua_rawgeti(L, -1, i);
+            lua_pushvalue(L, -1);
+            lua_rawget(L, index);
+            if (lua_isnil(L, -1)) {
+                lua_pop(L, 2);
+                continue;
+            }
+            const char* error = field(depth, first);
+            lua_pop(L, 1);
+            if (error != nullptr) {
+                lua_pop(L, 1);
+                return error;
+            }
+        }
+    }
     lua_pushnil(L);
     while (lua_next(L, index) != 0) {
-        int key_type = lua_type(L, -2);
-        if (key_type != LUA_TSTRING && key_type != LUA_TNUMBER) {
-            lua_pop(L, 2);
-            return "cannot encode a table with non-string keys as a JSON object";
-        }
-        if (!first) out += ',';
-        first = false;
-        lua_pushvalue(L, -2);  // tolstring on a number key would confuse lua_next
-        size_t length = 0;
-        const char* key = lua_tolstring(L, -1, &length);
-        core::append_json_string(out, std::string_view(key, length));
-        lua_pop(L, 1);
-        out += ':';
-        const char* error = encode(-1, depth + 1);
-        lua_pop(L, 1);
-        if (error != nullptr) {
+        if (ordered) {  // already written when the order knows the key
+            lua_pushvalue(L, -2);
+            bool known = lua_type(L, -1) == LUA_TSTRING && lua_rawget(L, -4) == LUA_TBOOLEAN;
             lua_pop(L, 1);
+            if (known) {
+                lua_pop(L, 1);
+                continue;
+            }
+        }
+        if (const char* error = field(depth, first)) {
+            lua_pop(L, ordered ? 2 : 1);
             return error;
         }
     }
+    if (ordered) lua_pop(L, 1);
     out += '}';
     return nullptr;
 }
@@ -211,6 +277,17 @@ bool is_null(lua_State* L, int index) {
 void mark_array(lua_State* L) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, ScriptState::of(L).array_mt);
     lua_setmetatable(L, -2);
+}
+
+void keep_key_order(lua_State* L) {
+    ScriptState& state = ScriptState::of(L);
+    if (state.key_order != LUA_NOREF) return;
+    lua_newtable(L);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    state.key_order = luaL_ref(L, LUA_REGISTRYINDEX);
 }
 
 void mark_object(lua_State* L) {

@@ -7,7 +7,8 @@
  * integers. Encoding writes compact JSON: a marked table as what it was
  * decoded from; an unmarked table with keys 1..n only as an array, any
  * other as an object (an empty one as `{}`); nil inside an array and
- * mnemo.json.null as null. Object key order follows Lua's table order.
+ * mnemo.json.null as null. Object key order follows Lua's table order,
+ * or the decoded document's order where keep_key_order() was called.
  */
 #pragma once
 
@@ -29,6 +30,9 @@ bool is_null(lua_State* L, int index);
 // Marks the table on top of the stack as a JSON array or object.
 void mark_array(lua_State* L);
 void mark_object(lua_State* L);
+// From now on objects decoded in this state remember their key order, and
+// encoding writes their keys in that order (keys added later follow).
+void keep_key_order(lua_State* L);
 
 // The Lua functions mnemo.json.encode and mnemo.json.decode.
 int lua_json_encode(lua_State* L);

@@ -86,6 +86,10 @@ public:
     // Registry references of the metatables that mark decoded JSON arrays and objects.
     int array_mt = LUA_NOREF;
     int object_mt = LUA_NOREF;
+    // A weak-keyed table: decoded JSON object -> its keys in document order, so that
+    // encoding it again keeps that order. Only where keep_key_order() was called
+    // (the console, whose results are read by people); LUA_NOREF elsewhere.
+    int key_order = LUA_NOREF;
     // Shared metatables of the append hook's lazy ctx.event and ctx.session (append_hooks.cpp).
     int event_proxy_mt = LUA_NOREF;
     int session_proxy_mt = LUA_NOREF;

@@ -58,6 +58,8 @@ public:
     // POST .../summarize: 503 when summarizing cannot work; 429 when the queue is full.
     std::optional<core::Error> can_summarize() const;
     bool enqueue_summary(SummaryJob job, Summaries::Done done);
+    // Summary jobs waiting for a worker, oldest first.
+    std::vector<SummaryJob> pending_summaries() const { return summaries_.pending(); }
 
     // Lifecycle call points.
     bool finalize(const storage::SessionRow& session, core::FinalizeReason reason);  // loop thread

@@ -31,6 +31,7 @@ public:
     void update(std::shared_ptr<const ScriptSet> scripts, std::shared_ptr<const config::Config> config);
     // Queues a job; `done` (may be empty) is called on the loop with its outcome. False when full.
     bool enqueue(SummaryJob job, Done done);
+    std::vector<SummaryJob> pending() const { return workers_.pending(); }
     // Joins the workers and closes the async handle; waiting callers are dropped (their connections are gone).
     void shutdown();
 

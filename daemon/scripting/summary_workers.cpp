@@ -59,6 +59,11 @@ bool SummaryWorkers::push(SummaryJob job, size_t capacity) {
     return true;
 }
 
+std::vector<SummaryJob> SummaryWorkers::pending() const {
+    std::lock_guard lock(mutex_);
+    return {queue_.begin(), queue_.end()};
+}
+
 size_t SummaryWorkers::depth() const {
     std::lock_guard lock(mutex_);
     return queue_.size();

@@ -38,6 +38,8 @@ public:
     // False when `capacity` jobs are already waiting (or the workers are stopping).
     bool push(SummaryJob job, size_t capacity);
     size_t depth() const;
+    // The jobs waiting, oldest first (a copy).
+    std::vector<SummaryJob> pending() const;
     // Wakes and joins every worker; returns the jobs that never ran.
     std::vector<SummaryJob> stop();
 

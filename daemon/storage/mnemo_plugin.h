@@ -45,7 +45,7 @@
 extern "C" {
 #endif
 
-#define MNEMO_PLUGIN_ABI_VERSION 1
+#define MNEMO_PLUGIN_ABI_VERSION 2
 #define MNEMO_PLUGIN_ENTRY_SYMBOL "mnemo_plugin_entry"
 
 #if defined(__GNUC__)
@@ -141,6 +141,12 @@ typedef struct mnemo_event {
     int64_t timestamp_us;
     mnemo_usage usage; /* parsed from usage_json, for the session's sums */
     int64_t deleted_at_us; /* 0: visible */
+    /* The event's searchable text, made by mnemod from content strings (not
+     * JSON keys or punctuation), tool call names, arguments and result
+     * summaries, and media paths, joined by newlines. Set in every event
+     * mnemod hands to a backend to store; "" when nothing is searchable.
+     * Backends index it (MNEMO_CAP_SEARCH) and never return it. */
+    mnemo_str search_text;
 } mnemo_event;
 
 /* One state change: value_json.ptr == NULL deletes the key. */
@@ -531,6 +537,99 @@ typedef struct mnemo_finalize_done_req {
 /* Finalize state is stored, so a restart never finalizes a session twice.
  * Result: count("finalized", 0|1). */
 
+/* ---- search (MNEMO_CAP_SEARCH) ------------------------------------------ */
+
+typedef struct mnemo_search_req {
+    mnemo_str app;
+    mnemo_str q;               /* as the user typed it, trimmed; "" : no text query */
+    mnemo_str user;            /* ptr NULL: every user of the app */
+    mnemo_str channel;         /* ptr NULL: any; else session metadata.channel or
+                                  metadata.platform equals it */
+    mnemo_str role;            /* ptr NULL: any role; else the hit event's role */
+    mnemo_str exclude_session; /* ptr NULL: none; else this session id is left out */
+    int64_t limit;             /* sessions at most */
+    int64_t max_hits;          /* hits per session at most */
+    int64_t context;           /* visible events each side of a hit */
+    int64_t now_us;
+} mnemo_search_req;
+/* Only live sessions and visible events are searched (soft-deleted,
+ * rewound, replaced, evicted and purged events never match). Matching is
+ * defined on mnemo_event.search_text and must agree across backends (the
+ * conformance suite holds them to it; see core/search.h for the rules).
+ * Result, per session, best session first: session(), then for each hit,
+ * oldest first, count("hit", seq) followed by the visible events with seq
+ * in the hit's context window, oldest first, through event() (the hit
+ * itself included). Empty q: the most recently updated live sessions that
+ * pass the filters, newest first, with no hits. */
+
+/* ---- export and import -------------------------------------------------- */
+
+enum mnemo_record_kind {
+    MNEMO_RECORD_SESSION = 1, /* session */
+    MNEMO_RECORD_EVENT = 2,   /* key, event (visible events only) */
+    MNEMO_RECORD_STATE = 3,   /* scope, key (app; user for user and session scopes;
+                                 session_id for session scope), state_key, value_json,
+                                 expires_at_us (app and user scopes; 0 never) */
+    MNEMO_RECORD_SUMMARY = 4, /* key, summary (every stored summary, not only the latest) */
+    MNEMO_RECORD_TRACK = 5,   /* key, track, track_event */
+    MNEMO_RECORD_LANE = 6     /* lane (every field, version and restart_count included) */
+};
+
+/* One stored item, as export gives it and import takes it. Only the fields
+ * of its kind are set; pointers are NULL otherwise. */
+typedef struct mnemo_record {
+    int kind; /* enum mnemo_record_kind */
+    mnemo_key key;
+    const mnemo_session *session;
+    const mnemo_event *event;
+    int scope; /* enum mnemo_scope, with MNEMO_RECORD_STATE */
+    mnemo_str state_key;
+    mnemo_str value_json;
+    int64_t expires_at_us;
+    const mnemo_summary *summary;
+    mnemo_str track;
+    const mnemo_track_event *track_event;
+    const mnemo_lane *lane;
+} mnemo_record;
+
+typedef struct mnemo_record_sink {
+    void *ctx;
+    void (*record)(void *ctx, const mnemo_record *record);
+    void (*count)(void *ctx, const char *name, int64_t value);
+} mnemo_record_sink;
+
+typedef struct mnemo_export_req {
+    mnemo_str app;
+    int64_t now_us;
+    int64_t limit;         /* sessions per step at most */
+    mnemo_str cursor_user; /* ptr NULL: first step; else sessions strictly after */
+    mnemo_str cursor_id;   /* (cursor_user, cursor_id) in (user, id) order */
+} mnemo_export_req;
+/* One step of an export of one app's live data (soft-deleted and expired
+ * items left out). The first step (cursor_user.ptr == NULL) starts with the
+ * app state, every user state and every lane of the app. Then, per session
+ * in (user, id) order: the session, its session-scope state, its visible
+ * events in seq order, its summaries, its track events. count("more", 1)
+ * when sessions remain after this step; the host continues from the last
+ * session it received. */
+
+typedef struct mnemo_import_req {
+    int64_t now_us;
+    const mnemo_record *records;
+    size_t n_records;
+} mnemo_import_req;
+/* Stores the records as given, keeping ids, seqs, versions, timestamps and
+ * counters (a session's version, last_seq, event_count, usage and
+ * expires_at are taken from its record, not recomputed), in one
+ * transaction. Each record replaces the item with the same identity
+ * (session: app, user, id; event: session and seq; state: scope, owner and
+ * key; summary: session, filter key, up_to_seq; track event: session, track
+ * and seq; lane: app and lane), so importing the same records twice leaves
+ * the store as after the first time. A session record precedes its own
+ * events, state, summaries and tracks in the same or an earlier call; a
+ * soft-deleted session of that id is replaced. Events are indexed for
+ * search like appended ones. */
+
 typedef struct mnemo_backend mnemo_backend; /* opaque, the plugin's own */
 
 /*
@@ -602,7 +701,14 @@ typedef struct mnemo_storage_ops {
     int (*finalize_done)(mnemo_backend *backend, const mnemo_finalize_done_req *req, const mnemo_sink *sink,
                          mnemo_error *err);
 
-    /* Later ABI additions (search, export) are appended here. */
+    /* ---- ABI 2: search, export, import ---- */
+    int (*search)(mnemo_backend *backend, const struct mnemo_search_req *req, const mnemo_sink *sink,
+                  mnemo_error *err);
+    int (*export_step)(mnemo_backend *backend, const struct mnemo_export_req *req,
+                       const struct mnemo_record_sink *sink, mnemo_error *err);
+    int (*import_records)(mnemo_backend *backend, const struct mnemo_import_req *req, mnemo_error *err);
+
+    /* Later additions are appended here (found through ops_size). */
 } mnemo_storage_ops;
 
 /* What the entry symbol returns. Static storage in the plugin. */

@@ -21,6 +21,7 @@ EventRec copy_event(const mnemo_event& event, int64_t seq) {
     rec.filter_key = copy(event.filter_key);
     rec.timestamp_us = event.timestamp_us;
     rec.usage = event.usage;
+    rec.search_text = copy(event.search_text);
     return rec;
 }
 
@@ -43,6 +44,17 @@ const EventRec* EventLog::find_visible_id(std::string_view id) const {
 void EventLog::push(EventRec event) {
     if (event.id_from_client) visible_ids_.insert_or_assign(event.id, event.seq);
     visible_.push_back(std::move(event));
+}
+
+void EventLog::put(EventRec event) {
+    if (visible_.empty() || visible_.back().seq < event.seq) return push(std::move(event));
+    size_t index = first_after(event.seq - 1);
+    if (index < visible_.size() && visible_[index].seq == event.seq) {
+        if (visible_[index].id_from_client) visible_ids_.erase(visible_[index].id);
+        visible_.erase(visible_.begin() + static_cast<std::ptrdiff_t>(index));
+    }
+    if (event.id_from_client) visible_ids_.insert_or_assign(event.id, event.seq);
+    visible_.insert(visible_.begin() + static_cast<std::ptrdiff_t>(index), std::move(event));
 }
 
 int64_t EventLog::evict_beyond(int64_t limit) {

@@ -22,6 +22,7 @@ struct EventRec {
     int64_t timestamp_us = 0;
     mnemo_usage usage{};
     int64_t deleted_at_us = 0;
+    std::string search_text;  // what the search index holds for it (search_index.h)
 };
 
 EventRec copy_event(const mnemo_event& event, int64_t seq);
@@ -37,6 +38,9 @@ public:
     // Index of the first visible event with seq > after_seq.
     size_t first_after(int64_t after_seq) const;
     void push(EventRec event);
+    // Stores a visible event under its own seq (import), replacing the
+    // visible one of that seq; the caller drops a soft-deleted one first.
+    void put(EventRec event);
     // Removes the oldest visible events beyond limit (0: unlimited); returns how many.
     int64_t evict_beyond(int64_t limit);
     // Soft-deletes visible events from index `from` to the end; returns how many.

@@ -34,6 +34,7 @@ void soft_delete_session(Store& store, const SessionRef& ref, int64_t now_us, in
 void forget_session(Store& store, const SessionRef& ref) {
     SessionRec& session = *ref.session;
     if (session.deleted_at_us == 0) unindex_session(ref);
+    unindex_session_events(*ref.app, session);
     if (session.expires_at_us > 0) store.expiring.erase({session.expires_at_us, &session});
     if (session.deleted_at_us > 0) store.purgeable.erase({session.deleted_at_us, &session});
     if (session.finalize_pending()) store.finalizing.erase({session.finalize_marked_at_us, &session});
@@ -48,7 +49,11 @@ void purge_session(Store& store, const SessionRef& ref) {
 
 int64_t soft_delete_events(Store& store, SessionRec& session, size_t from, int64_t now_us) {
     const auto& visible = session.events.visible();
-    for (size_t i = from; i < visible.size(); ++i) store.deleted_events.emplace(now_us, &session, visible[i].seq);
+    AppRec* app = find_app(store, session.app);
+    for (size_t i = from; i < visible.size(); ++i) {
+        store.deleted_events.emplace(now_us, &session, visible[i].seq);
+        if (app) unindex_event(*app, session, visible[i]);
+    }
     return session.events.soft_delete_from(from, now_us);
 }
 

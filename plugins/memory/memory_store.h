@@ -17,6 +17,7 @@
 #include "event_log.h"
 #include "lane_rec.h"
 #include "scope.h"
+#include "search_index.h"
 #include "session_index.h"
 
 #include <map>
@@ -77,6 +78,7 @@ struct AppRec {
     SessionIndex index;
     std::map<std::string, LaneRec, std::less<>> lanes;
     LaneIndex lane_index;
+    SearchIndex search;  // visible events of the app's sessions
 };
 
 // One session with the records around it; session is null when absent.

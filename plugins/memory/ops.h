@@ -52,4 +52,11 @@ int finalize_list(mnemo_backend* backend, const mnemo_finalize_list_req* req, co
 int finalize_done(mnemo_backend* backend, const mnemo_finalize_done_req* req, const mnemo_sink* sink,
                   mnemo_error* err);
 
+int search(mnemo_backend* backend, const mnemo_search_req* req, const mnemo_sink* sink, mnemo_error* err);
+
+// Export and import (ops_export.cpp, ops_import.cpp).
+int export_step(mnemo_backend* backend, const mnemo_export_req* req, const mnemo_record_sink* sink,
+                mnemo_error* err);
+int import_records(mnemo_backend* backend, const mnemo_import_req* req, mnemo_error* err);
+
 }  // namespace mnemo::memory

@@ -63,8 +63,11 @@ int events_rewrite(mnemo_backend* backend, const mnemo_rewrite_req* req, const m
     SessionRec& session = *ref.session;
     const int64_t replaced = soft_delete_events(store, session, 0, req->now_us);
     // Deltas and usage of the new transcript were applied when first appended.
-    for (size_t i = 0; i < req->n_events; ++i) session.events.push(copy_event(req->events[i], ++session.last_seq));
-    session.events.evict_beyond(req->event_limit);
+    for (size_t i = 0; i < req->n_events; ++i) {
+        session.events.push(copy_event(req->events[i], ++session.last_seq));
+        index_event(*ref.app, session, session.events.visible().back());
+    }
+    evict_indexed(*ref.app, session, req->event_limit);
     session.version += 1;
     touch_session(store, ref, req->now_us, true);
     emit_count(sink, "version", session.version);

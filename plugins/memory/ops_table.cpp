@@ -64,6 +64,9 @@ const mnemo_storage_ops kOps = {
     guarded<sweep_step>,
     guarded<finalize_list>,
     guarded<finalize_done>,
+    guarded<search>,
+    guarded<export_step>,
+    guarded<import_records>,
 };
 
 }  // namespace

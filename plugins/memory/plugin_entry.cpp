@@ -7,7 +7,7 @@ const mnemo_plugin kDescriptor = {
     MNEMO_PLUGIN_ABI_VERSION,
     "memory",
     "0.1.0",
-    MNEMO_CAP_NONBLOCKING | MNEMO_CAP_SOFT_DELETE,
+    MNEMO_CAP_NONBLOCKING | MNEMO_CAP_SOFT_DELETE | MNEMO_CAP_SEARCH,
     mnemo::memory::storage_ops(),
 };
 

@@ -53,6 +53,11 @@ void stats(Conn& conn, const mnemo_stats_req& req, Output& out);
 void lane_get(Conn& conn, const mnemo_lane_get_req& req, Output& out);
 void lane_list(Conn& conn, const mnemo_lane_list_req& req, Output& out);
 
+// Export (a read; its records are buffered by the caller because a read may
+// be run again) and import (a write: one transaction).
+void export_step(Conn& conn, const mnemo_export_req& req, const mnemo_record_sink& sink);
+void import_records(Conn& conn, const mnemo_import_req& req);
+
 // The up_to_seq of the latest summary of filter_key (ptr NULL: ""), which is
 // also emitted to out when out is set.
 std::optional<int64_t> latest_summary(Conn& conn, int64_t sid, mnemo_str filter_key, Output* out);

@@ -3,6 +3,7 @@
 // exception into a filled mnemo_error. The sweep step runs under the
 // database's sweep lock; finalize_list is a write because it claims rows.
 #include "ops.h"
+#include "record_output.h"
 #include "mysql_store.h"
 
 #include <cstdio>
@@ -96,6 +97,19 @@ int op_sweep_step(mnemo_backend* backend, const mnemo_sweep_req* req, const mnem
     });
 }
 
+// A read may be run again after a lost connection, so records reach the
+// host only once the read succeeded.
+int op_export(mnemo_backend* backend, const mnemo_export_req* req, const mnemo_record_sink* sink, mnemo_error* err) {
+    return guarded(err, [&] {
+        RecordBuffer buffer;
+        backend->store.read(nullptr, [&](Conn& conn, Output&) {
+            buffer.clear();
+            export_step(conn, *req, buffer.sink());
+        });
+        buffer.replay(*sink);
+    });
+}
+
 #define MNEMO_READ(name, Req) \
     [](mnemo_backend* b, const Req* r, const mnemo_sink* s, mnemo_error* e) { return read_op(b, r, s, e, &name); }
 #define MNEMO_WRITE(name, Req) \
@@ -132,6 +146,9 @@ const mnemo_storage_ops kOps = {
     op_sweep_step,
     MNEMO_WRITE(finalize_list, mnemo_finalize_list_req),
     MNEMO_WRITE(finalize_done, mnemo_finalize_done_req),
+    nullptr,  // search
+    op_export,
+    MNEMO_SILENT_WRITE(import_records, mnemo_import_req),
 };
 
 const mnemo_plugin kPlugin = {

@@ -40,13 +40,14 @@ void insert_event(Conn& conn, int64_t sid, int64_t seq, const mnemo_event& event
         conn,
         "INSERT INTO events (sid, seq, id, id_from_client, invocation_id, author, role, content, state_delta, "
         "usage, tool_calls, media, metadata, filter_key, timestamp_us, input_tokens, output_tokens, "
-        "cache_read_tokens, cache_write_tokens, total_tokens, cost_usd) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)");
+        "cache_read_tokens, cache_write_tokens, total_tokens, cost_usd, search_text) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)");
     insert.args(sid, seq, event.id, event.id_from_client ? 1 : 0, event.invocation_id, event.author, event.role,
                 event.content_json, event.state_delta_json, event.usage_json, event.tool_calls_json, event.media_json,
                 event.metadata_json, event.filter_key.ptr ? event.filter_key : str(""), event.timestamp_us,
                 event.usage.input_tokens, event.usage.output_tokens, event.usage.cache_read_tokens,
-                event.usage.cache_write_tokens, event.usage.total_tokens, event.usage.cost_usd);
+                event.usage.cache_write_tokens, event.usage.total_tokens, event.usage.cost_usd,
+                event.search_text.ptr ? event.search_text : str(""));
     try {
         insert.run();
     } catch (const StoreError& e) {
@@ -121,6 +122,18 @@ void emit_events(Conn& conn, int64_t sid, const mnemo_event_filter& filter, int6
         emit_event_row(rows, out);
         ++emitted;
     }
+}
+
+void emit_context(Conn& conn, int64_t sid, int64_t seq, int64_t context, Output& out) {
+    Query rows(conn, std::string("SELECT ") + kEventColumns +
+                         " FROM events WHERE sid = ?1 AND deleted_at = 0"
+                         " AND seq >= coalesce((SELECT min(seq) FROM (SELECT seq FROM events WHERE sid = ?1"
+                         " AND deleted_at = 0 AND seq < ?2 ORDER BY seq DESC LIMIT ?3)), ?2)"
+                         " AND seq <= coalesce((SELECT max(seq) FROM (SELECT seq FROM events WHERE sid = ?1"
+                         " AND deleted_at = 0 AND seq > ?2 ORDER BY seq LIMIT ?3)), ?2)"
+                         " ORDER BY seq");
+    rows.args(sid, seq, context);
+    while (rows.step()) emit_event_row(rows, out);
 }
 
 int64_t count_visible(Conn& conn, int64_t sid, mnemo_str filter_key, int64_t from_seq, int64_t to_seq) {

@@ -193,7 +193,71 @@ UPDATE lanes SET created_at = updated_at;
 CREATE INDEX lanes_updated ON lanes (updated_at);
 )sql";
 
-inline constexpr std::array<Migration, 3> kMigrations{{{1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}}};
+// v4: search (API.md "Search", core/search.h).
+//  - events.search_text: mnemod's core::search_text() of the event, written
+//    by every insert. Rows from before v4 get it computed here from their
+//    JSON (content strings, tool call name / argument strings /
+//    result_summary, media paths; pieces joined by newlines).
+//  - Two external-content FTS5 indexes over it, holding exactly the visible
+//    events (deleted_at = 0): events_words (unicode61, diacritics removed:
+//    word queries, bm25) and events_trigrams (exact queries, verified
+//    against the text). Triggers keep them in step with the events table in
+//    the same transaction, whatever path inserts, deletes (eviction, purges)
+//    or soft-deletes (rewind, rewrite) a row. A REPLACE that deletes a row
+//    fires no delete trigger (recursive_triggers is off): delete, then insert.
+//  - Sessions that are soft-deleted or expired keep their rows indexed until
+//    purged; search joins sessions and skips them.
+inline constexpr const char* kSchemaV4 = R"sql(
+ALTER TABLE events ADD COLUMN search_text TEXT NOT NULL DEFAULT '';
+UPDATE events SET search_text = ltrim(
+  coalesce(char(10) || (SELECT group_concat(t.value, char(10)) FROM json_tree(events.content) t
+                        WHERE t.type = 'text' AND t.value <> ''), '') ||
+  coalesce(char(10) || (SELECT group_concat(v, char(10)) FROM (
+              SELECT t.value AS v FROM json_each(events.tool_calls) c, json_tree(c.value) t
+              WHERE c.type = 'object' AND t.type = 'text' AND t.value <> '' AND
+                    ((t.path = '$' AND t.key IN ('name', 'result_summary')) OR t.fullkey = '$.arguments' OR
+                     t.fullkey LIKE '$.arguments.%' OR t.fullkey LIKE '$.arguments[%')
+              ORDER BY c.key, CASE WHEN t.key = 'name' AND t.path = '$' THEN 0
+                                   WHEN t.key = 'result_summary' AND t.path = '$' THEN 2 ELSE 1 END, t.id)), '') ||
+  coalesce(char(10) || (SELECT group_concat(json_extract(m.value, '$.path'), char(10)) FROM json_each(events.media) m
+                        WHERE m.type = 'object' AND json_type(m.value, '$.path') = 'text'
+                          AND json_extract(m.value, '$.path') <> ''), ''),
+  char(10))
+WHERE content IS NOT NULL OR tool_calls IS NOT NULL OR media IS NOT NULL;
+
+CREATE VIRTUAL TABLE events_words USING fts5(search_text, content = 'events', content_rowid = 'rowid',
+  tokenize = 'unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE events_trigrams USING fts5(search_text, content = 'events', content_rowid = 'rowid',
+  tokenize = 'trigram');
+INSERT INTO events_words (rowid, search_text)
+  SELECT rowid, search_text FROM events WHERE deleted_at = 0 AND search_text <> '';
+INSERT INTO events_trigrams (rowid, search_text)
+  SELECT rowid, search_text FROM events WHERE deleted_at = 0 AND search_text <> '';
+
+CREATE TRIGGER events_search_insert AFTER INSERT ON events
+WHEN new.deleted_at = 0 AND new.search_text <> '' BEGIN
+  INSERT INTO events_words (rowid, search_text) VALUES (new.rowid, new.search_text);
+  INSERT INTO events_trigrams (rowid, search_text) VALUES (new.rowid, new.search_text);
+END;
+CREATE TRIGGER events_search_delete AFTER DELETE ON events
+WHEN old.deleted_at = 0 AND old.search_text <> '' BEGIN
+  INSERT INTO events_words (events_words, rowid, search_text) VALUES ('delete', old.rowid, old.search_text);
+  INSERT INTO events_trigrams (events_trigrams, rowid, search_text) VALUES ('delete', old.rowid, old.search_text);
+END;
+CREATE TRIGGER events_search_hide AFTER UPDATE OF deleted_at, search_text ON events
+WHEN old.deleted_at = 0 AND old.search_text <> '' AND (new.deleted_at <> 0 OR new.search_text <> old.search_text) BEGIN
+  INSERT INTO events_words (events_words, rowid, search_text) VALUES ('delete', old.rowid, old.search_text);
+  INSERT INTO events_trigrams (events_trigrams, rowid, search_text) VALUES ('delete', old.rowid, old.search_text);
+END;
+CREATE TRIGGER events_search_show AFTER UPDATE OF deleted_at, search_text ON events
+WHEN new.deleted_at = 0 AND new.search_text <> '' AND (old.deleted_at <> 0 OR new.search_text <> old.search_text) BEGIN
+  INSERT INTO events_words (rowid, search_text) VALUES (new.rowid, new.search_text);
+  INSERT INTO events_trigrams (rowid, search_text) VALUES (new.rowid, new.search_text);
+END;
+)sql";
+
+inline constexpr std::array<Migration, 4> kMigrations{
+    {{1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}}};
 inline constexpr int kSchemaVersion = kMigrations.back().version;
 
 // The bookkeeping table itself is not a migration: it must exist to read the

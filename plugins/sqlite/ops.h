@@ -47,6 +47,11 @@ void stats(Conn& conn, const mnemo_stats_req& req, Output& out);
 void lane_get(Conn& conn, const mnemo_lane_get_req& req, Output& out);
 void lane_list(Conn& conn, const mnemo_lane_list_req& req, Output& out);
 void finalize_list(Conn& conn, const mnemo_finalize_list_req& req, Output& out);
+void search(Conn& conn, const mnemo_search_req& req, Output& out);
+
+// Export (a read: one snapshot) and import (a write: one savepoint).
+void export_step(Conn& conn, const mnemo_export_req& req, const mnemo_record_sink& sink);
+void import_records(Conn& conn, const mnemo_import_req& req);
 
 // The up_to_seq of the latest summary of filter_key (ptr NULL: ""), which is
 // also emitted to out when out is set.

@@ -84,6 +84,13 @@ int op_append(mnemo_backend* backend, const mnemo_append_req* req, mnemo_append_
     });
 }
 
+// Records go straight to the host: a read step is never run twice.
+int op_export(mnemo_backend* backend, const mnemo_export_req* req, const mnemo_record_sink* sink, mnemo_error* err) {
+    return guarded(err, [&] {
+        backend->store.read(nullptr, [&](Conn& conn, Output&) { export_step(conn, *req, *sink); });
+    });
+}
+
 #define MNEMO_READ(name, Req) \
     [](mnemo_backend* b, const Req* r, const mnemo_sink* s, mnemo_error* e) { return read_op(b, r, s, e, &name); }
 #define MNEMO_WRITE(name, Req) \
@@ -120,10 +127,13 @@ const mnemo_storage_ops kOps = {
     MNEMO_WRITE(sweep_step, mnemo_sweep_req),
     MNEMO_READ(finalize_list, mnemo_finalize_list_req),
     MNEMO_WRITE(finalize_done, mnemo_finalize_done_req),
+    MNEMO_READ(search, mnemo_search_req),
+    op_export,
+    MNEMO_SILENT_WRITE(import_records, mnemo_import_req),
 };
 
 const mnemo_plugin kPlugin = {
-    MNEMO_PLUGIN_ABI_VERSION, "sqlite", "0.1.0", MNEMO_CAP_PERSISTENT | MNEMO_CAP_SOFT_DELETE, &kOps,
+    MNEMO_PLUGIN_ABI_VERSION, "sqlite", "0.1.0", MNEMO_CAP_PERSISTENT | MNEMO_CAP_SOFT_DELETE | MNEMO_CAP_SEARCH, &kOps,
 };
 
 }  // namespace

@@ -122,7 +122,7 @@ TEST_P(Auth, MetricsAndInfoNeedAnyValidToken) {
     auto info = as("t-other", "GET", "/v1/info");
     ASSERT_EQ(info.status, 200) << info.body;
     EXPECT_EQ(info.string("/storage/plugin"), GetParam());
-    EXPECT_EQ(info.integer("/storage/abi_version"), 1);
+    EXPECT_EQ(info.integer("/storage/abi_version"), MNEMO_PLUGIN_ABI_VERSION);
 }
 
 TEST_P(Auth, BadNamesStay400AndUnknownPaths404) {

@@ -166,6 +166,7 @@ Harness::Harness(const std::string& backend, const std::string& extra_yaml) : cl
         ADD_FAILURE() << error;
         return;
     }
+    config_ = loaded.config;
     api_ = std::make_unique<api::Api>(&loop_, *backend_, loaded.config, clock_, metrics_);
 }
 

@@ -6,6 +6,7 @@
 #include "api/api.h"
 #include "config/config.h"
 #include "core/clock.h"
+#include "core/service.h"
 #include "observability/metrics.h"
 #include "storage/backend.h"
 
@@ -60,12 +61,16 @@ public:
     Reply del(const std::string& path) { return call("DELETE", path); }
 
     core::ManualClock& clock() { return clock_; }
+    // What core operations outside the API see (export/import): this
+    // harness's backend, config and clock.
+    core::Env env() const { return core::Env{*backend_, config_, clock_}; }
 
 private:
     uv_loop_t loop_{};
     std::string data_dir_;
     core::ManualClock clock_;
     metrics::Registry metrics_;
+    std::shared_ptr<const config::Config> config_;
     std::unique_ptr<storage::Backend> backend_;
     std::unique_ptr<api::Api> api_;
 };

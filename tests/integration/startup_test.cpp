@@ -56,7 +56,7 @@ TEST(Startup, PluginWithWrongAbiVersionExits78NamingFileAndBothVersions) {
     EXPECT_EQ(result.exit_code, kExitConfig);
     EXPECT_THAT(result.err, HasSubstr(plugin));
     EXPECT_THAT(result.err, HasSubstr("ABI version 999"));
-    EXPECT_THAT(result.err, HasSubstr("ABI version 1"));
+    EXPECT_THAT(result.err, HasSubstr("ABI version 2"));  // the ABI this mnemod was built with
 }
 
 TEST(Startup, PluginWithoutEntrySymbolExits78NamingFileAndSymbol) {

@@ -11,7 +11,7 @@ TEST(MemoryPluginDescriptor, DeclaresNameAbiAndCapabilities) {
     ASSERT_NE(plugin.descriptor, nullptr) << dlerror();
     EXPECT_EQ(plugin.descriptor->abi_version, static_cast<uint32_t>(MNEMO_PLUGIN_ABI_VERSION));
     EXPECT_STREQ(plugin.descriptor->name, "memory");
-    EXPECT_EQ(plugin.descriptor->capabilities, MNEMO_CAP_NONBLOCKING | MNEMO_CAP_SOFT_DELETE);
+    EXPECT_EQ(plugin.descriptor->capabilities, MNEMO_CAP_NONBLOCKING | MNEMO_CAP_SOFT_DELETE | MNEMO_CAP_SEARCH);
     EXPECT_NE(plugin.descriptor->version, nullptr);
 }
 
@@ -30,6 +30,7 @@ TEST(MemoryPluginDescriptor, EveryOperationIsPresent) {
         ops->track_append != nullptr,  ops->track_list != nullptr,     ops->lane_get != nullptr,
         ops->lane_write != nullptr,    ops->lane_list != nullptr,      ops->lane_recover != nullptr,
         ops->sweep_step != nullptr,    ops->finalize_list != nullptr,  ops->finalize_done != nullptr,
+        ops->search != nullptr,        ops->export_step != nullptr,    ops->import_records != nullptr,
     };
     static_assert(sizeof present / sizeof present[0] ==
                       (sizeof(mnemo_storage_ops) - sizeof(size_t)) / sizeof(void (*)()),

@@ -1,5 +1,6 @@
 // mnemo.json: decoding, encoding, null, arrays versus objects.
 #include "lua_test_util.h"
+#include "scripting/lua_json.h"
 
 #include <gmock/gmock.h>
 
@@ -36,6 +37,25 @@ TEST(LuaJson, EncodeRefusesWhatJsonCannotHold) {
         assert(not ok and err:find('NaN'), err)
         ok, err = pcall(mnemo.json.decode, '{"a":')
         assert(not ok and err:find('invalid JSON'), err)
+    )"),
+              std::nullopt);
+}
+
+TEST(LuaJson, KeepKeyOrderWritesDecodedObjectsInDocumentOrder) {
+    auto state = make_state();
+    ASSERT_EQ(state->protect([](lua_State* L) {
+        keep_key_order(L);
+        return 0;
+    }),
+              std::nullopt);
+    EXPECT_EQ(run_chunk(*state, R"(
+        local j = mnemo.json
+        local text = '{"zeta":1,"alpha":{"y":2,"b":3,"m":4},"mid":[{"k":1,"c":2}]}'
+        assert(j.encode(j.decode(text)) == text, j.encode(j.decode(text)))
+        local v = j.decode('{"c":1,"b":2,"a":3}')
+        v.b = nil
+        v.added = true
+        assert(j.encode(v) == '{"c":1,"a":3,"added":true}', j.encode(v))
     )"),
               std::nullopt);
 }

@@ -45,10 +45,10 @@ int open_with(const std::string& options, mnemo_error& err) {
     return rc;
 }
 
-TEST(SqlitePlugin, DescribesItselfAsPersistentSoftDeletingAndBlocking) {
+TEST(SqlitePlugin, DescribesItselfAsPersistentSoftDeletingSearchingAndBlocking) {
     EXPECT_EQ(plugin().abi_version, static_cast<uint32_t>(MNEMO_PLUGIN_ABI_VERSION));
     EXPECT_STREQ(plugin().name, "sqlite");
-    EXPECT_EQ(plugin().capabilities, MNEMO_CAP_PERSISTENT | MNEMO_CAP_SOFT_DELETE);
+    EXPECT_EQ(plugin().capabilities, MNEMO_CAP_PERSISTENT | MNEMO_CAP_SOFT_DELETE | MNEMO_CAP_SEARCH);
     EXPECT_EQ(plugin().ops->ops_size, sizeof(mnemo_storage_ops));
 }
 
@@ -202,8 +202,44 @@ TEST(SqliteMigration, AVersionTwoFileGetsLaneCreatedAtAndPurgeableOldDeletes) {
     EXPECT_EQ(out.counts.at("purged_sessions"), 1);
     plugin().ops->close(backend);
     RawDb migrated(path);
-    EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), 3);
+    EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
     EXPECT_EQ(migrated.number("SELECT count(*) FROM sessions"), 0);
+}
+
+// v4 adds events.search_text and the FTS indexes: rows from before v4 get
+// their search text computed from their JSON, and only visible rows are indexed.
+TEST(SqliteMigration, AVersionThreeFileGetsSearchTextAndIndexes) {
+    TempDir dir;
+    std::string path = dir.file("v3.db");
+    {
+        RawDb v3(path);
+        v3.exec(kSchemaVersionTable);
+        for (size_t i = 0; i < 3; ++i) v3.exec(kMigrations[i].sql);
+        v3.exec("INSERT INTO schema_version (version) VALUES (1), (2), (3)");
+        v3.exec("INSERT INTO sessions (sid, app, user, id, created_at, updated_at, last_seq, event_count) "
+                "VALUES (1, 'shop', 'u1', 's1', 1, 1, 2, 1)");
+        v3.exec("INSERT INTO events (sid, seq, id, author, role, content, tool_calls, media, timestamp_us) "
+                "VALUES (1, 1, 'e1', 'user', 'user', '{\"text\": \"hello /srv/app\", \"n\": 3}', "
+                "'[{\"result_summary\": \"3 hits\", \"name\": \"grep\", \"arguments\": {\"pattern\": \"needle\"}}]', "
+                "'[{\"kind\": \"image\", \"path\": \"/data/a.png\"}]', 5)");
+        v3.exec("INSERT INTO events (sid, seq, id, author, role, content, timestamp_us, deleted_at) "
+                "VALUES (1, 2, 'e2', 'user', 'user', '\"ghost\"', 6, 9)");
+    }
+    mnemo_backend* backend = nullptr;
+    mnemo_error err{};
+    std::string options = R"({"path": ")" + path + R"("})";
+    ASSERT_EQ(plugin().ops->open(options.c_str(), &backend, &err), MNEMO_OK) << err.message;
+    plugin().ops->close(backend);
+    RawDb migrated(path);
+    EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
+    EXPECT_EQ(migrated.number("SELECT search_text = 'hello /srv/app' || char(10) || 'grep' || char(10) || 'needle' || "
+                              "char(10) || '3 hits' || char(10) || '/data/a.png' FROM events WHERE seq = 1"),
+              1);
+    EXPECT_EQ(migrated.number("SELECT search_text = 'ghost' FROM events WHERE seq = 2"), 1);
+    EXPECT_EQ(migrated.number("SELECT count(*) FROM events_words WHERE events_words MATCH 'needle'"), 1);
+    EXPECT_EQ(migrated.number("SELECT count(*) FROM events_trigrams WHERE events_trigrams MATCH '\"/srv/app\"'"), 1);
+    EXPECT_EQ(migrated.number("SELECT count(*) FROM events_words WHERE events_words MATCH 'ghost'"), 0)
+        << "soft-deleted rows are not indexed";
 }
 
 TEST(SqliteMigration, ANewerSchemaIsRefusedNamingFileAndVersions) {

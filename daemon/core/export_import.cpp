@@ -1,0 +1,202 @@
+#include "core/export_import.h"
+
+#include "core/export_jsonl.h"
+#include "storage/rows.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <unistd.h>
+#include <vector>
+
+namespace mnemo::core {
+namespace {
+
+using storage::str;
+
+void add_count(TransferCounts& counts, int kind) {
+    switch (kind) {
+        case MNEMO_RECORD_SESSION: ++counts.sessions; break;
+        case MNEMO_RECORD_EVENT: ++counts.events; break;
+        case MNEMO_RECORD_STATE: ++counts.state; break;
+        case MNEMO_RECORD_SUMMARY: ++counts.summaries; break;
+        case MNEMO_RECORD_TRACK: ++counts.tracks; break;
+        case MNEMO_RECORD_LANE: ++counts.lanes; break;
+        default: break;
+    }
+}
+
+// A plugin built before export/import existed has a shorter table.
+bool has_export(const mnemo_storage_ops& ops) {
+    return ops.ops_size >= offsetof(mnemo_storage_ops, export_step) + sizeof ops.export_step &&
+           ops.export_step != nullptr;
+}
+bool has_import(const mnemo_storage_ops& ops) {
+    return ops.ops_size >= offsetof(mnemo_storage_ops, import_records) + sizeof ops.import_records &&
+           ops.import_records != nullptr;
+}
+
+Error unsupported(const Env& env, const char* what) {
+    return Error{ErrorCode::Unavailable,
+                 fmt::format("the storage plugin {} does not support {}; use a plugin built for ABI {} with it",
+                             env.backend.descriptor().name, what, MNEMO_PLUGIN_ABI_VERSION),
+                 "{}"};
+}
+
+Error file_error(const std::string& path, std::string_view doing) {
+    return invalid(fmt::format("cannot {} {}: {}", doing, path, std::strerror(errno)));
+}
+
+// ---- export ----
+
+// Where export_step's records go: straight into the temporary file.
+struct ExportFile {
+    std::FILE* file = nullptr;
+    TransferCounts counts;
+    std::string last_user, last_id;  // the last session written: the next step's cursor
+    bool more = false;
+    bool write_failed = false;
+};
+
+void on_record(void* ctx, const mnemo_record* record) {
+    auto& out = *static_cast<ExportFile*>(ctx);
+    std::string line = encode_record(*record);
+    line.push_back('\n');
+    if (std::fwrite(line.data(), 1, line.size(), out.file) != line.size()) out.write_failed = true;
+    add_count(out.counts, record->kind);
+    if (record->kind != MNEMO_RECORD_SESSION) return;
+    out.last_user.assign(storage::view(record->session->user));
+    out.last_id.assign(storage::view(record->session->id));
+}
+
+void on_count(void* ctx, const char* name, int64_t value) {
+    if (std::strcmp(name, "more") == 0 && value != 0) static_cast<ExportFile*>(ctx)->more = true;
+}
+
+std::optional<Error> export_pages(const Env& env, const std::string& app, ExportFile& out,
+                                  const std::string& path) {
+    const mnemo_record_sink sink{&out, on_record, on_count};
+    mnemo_export_req req{str(app), env.clock.now_us(), kExportPage, storage::absent(), storage::absent()};
+    std::string cursor_user, cursor_id;  // copies: the sink overwrites last_* while a step reads the cursor
+    for (bool first = true; first || out.more; first = false) {
+        out.more = false;
+        if (!first) {
+            cursor_user = out.last_user;
+            cursor_id = out.last_id;
+            req.cursor_user = str(cursor_user);
+            req.cursor_id = str(cursor_id);
+        }
+        auto failure = env.backend.call([&](mnemo_error* err) {
+            return env.backend.ops().export_step(env.backend.handle(), &req, &sink, err);
+        });
+        if (failure) return from_storage(*failure);
+        if (out.write_failed) return file_error(path, "write the export file");
+    }
+    return std::nullopt;
+}
+
+// Flushed to disk before the rename, so a crash never leaves a short file under `path`.
+std::optional<Error> finish_file(std::FILE* file, const std::string& temp, const std::string& path) {
+    const bool written = std::fflush(file) == 0 && ::fsync(::fileno(file)) == 0;
+    const bool closed = std::fclose(file) == 0;
+    if (!written || !closed) return file_error(path, "write the export file");
+    if (std::rename(temp.c_str(), path.c_str()) != 0) return file_error(path, "rename the finished export to");
+    return std::nullopt;
+}
+
+// ---- import ----
+
+struct NumberedRecord {
+    size_t line = 0;
+    JsonlRecord record;
+};
+
+// Calls on_record for every non-blank line, decoded; stops at the first bad one.
+template <typename OnRecord>
+std::optional<Error> read_lines(const std::string& path, OnRecord&& on_record) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return file_error(path, "open the import file");
+    std::string line;
+    for (size_t number = 1; std::getline(in, line); ++number) {
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        NumberedRecord numbered{number, {}};
+        if (auto bad = decode_record(line, numbered.record))
+            return invalid(fmt::format("{} line {}: {}", path, number, *bad));
+        if (auto error = on_record(std::move(numbered))) return error;
+    }
+    if (in.bad()) return file_error(path, "read the import file");
+    return std::nullopt;
+}
+
+std::optional<Error> store_batch(const Env& env, const std::vector<NumberedRecord>& batch, const std::string& path,
+                                 TransferCounts& counts) {
+    if (batch.empty()) return std::nullopt;
+    std::vector<RecordParts> parts(batch.size());
+    std::vector<mnemo_record> records;
+    records.reserve(batch.size());
+    for (size_t i = 0; i < batch.size(); ++i) records.push_back(record_view(batch[i].record, parts[i]));
+    const mnemo_import_req req{env.clock.now_us(), records.data(), records.size()};
+    auto failure = env.backend.call([&](mnemo_error* err) {
+        return env.backend.ops().import_records(env.backend.handle(), &req, err);
+    });
+    if (failure) {
+        Error error = from_storage(*failure);
+        error.message = fmt::format("{} lines {}-{}: {}", path, batch.front().line, batch.back().line, error.message);
+        return error;
+    }
+    for (const NumberedRecord& numbered : batch) add_count(counts, numbered.record.kind);
+    return std::nullopt;
+}
+
+}  // namespace
+
+TransferResult export_app(const Env& env, const std::string& app, const std::string& path) {
+    TransferResult result;
+    if (!has_export(env.backend.ops())) {
+        result.error = unsupported(env, "export");
+        return result;
+    }
+    std::string temp = path + ".partial-XXXXXX";
+    const int fd = ::mkstemp(temp.data());
+    ExportFile out;
+    out.file = fd >= 0 ? ::fdopen(fd, "wb") : nullptr;
+    if (!out.file) {
+        if (fd >= 0) ::close(fd);
+        result.error = file_error(path, "create a file beside");
+        return result;
+    }
+    result.error = export_pages(env, app, out, path);
+    if (result.error) std::fclose(out.file);
+    if (!result.error) result.error = finish_file(out.file, temp, path);
+    if (result.error) std::remove(temp.c_str());
+    result.counts = out.counts;
+    return result;
+}
+
+TransferResult import_file(const Env& env, const std::string& path) {
+    TransferResult result;
+    if (!has_import(env.backend.ops())) {
+        result.error = unsupported(env, "import");
+        return result;
+    }
+    // First pass: the whole file must be well-formed before anything is stored.
+    result.error = read_lines(path, [](NumberedRecord&&) { return std::optional<Error>(); });
+    if (result.error) return result;
+    std::vector<NumberedRecord> batch;
+    batch.reserve(kImportBatch);
+    result.error = read_lines(path, [&](NumberedRecord&& numbered) -> std::optional<Error> {
+        batch.push_back(std::move(numbered));
+        if (batch.size() < kImportBatch) return std::nullopt;
+        auto error = store_batch(env, batch, path, result.counts);
+        batch.clear();
+        return error;
+    });
+    if (!result.error) result.error = store_batch(env, batch, path, result.counts);
+    return result;
+}
+
+}  // namespace mnemo::core

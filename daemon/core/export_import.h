@@ -1,0 +1,52 @@
+/*
+ * core/export_import.h -- moving an app's data between stores as a file.
+ *
+ * Owns the console's export(app, path) and import(path): an export walks one
+ * app's live data through the backend's export_step, page by page, and
+ * writes it as JSON Lines (core/export_jsonl.h) to a temporary file beside
+ * `path` that is renamed over `path` once complete, so a reader never sees a
+ * half-written export. An import validates every line of the file first (a
+ * malformed file imports nothing and the error names the file, the line and
+ * the field), then hands the records to the backend's import_records in
+ * batches of kImportBatch, each batch one transaction, keeping ids, seqs,
+ * versions and timestamps; importing the same file again changes nothing.
+ * Both block on storage and the file system: call them off the event loop.
+ */
+#pragma once
+
+#include "core/errors.h"
+#include "core/service.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mnemo::core {
+
+// How many records of each kind a transfer moved.
+struct TransferCounts {
+    int64_t sessions = 0, events = 0, state = 0, summaries = 0, tracks = 0, lanes = 0;
+};
+
+struct TransferResult {
+    std::optional<Error> error;  // what went wrong, naming the file (and line); counts are then partial
+    TransferCounts counts;
+};
+
+// Sessions per export_step call, records per import_records call.
+inline constexpr int64_t kExportPage = 100;
+inline constexpr size_t kImportBatch = 500;
+
+// Writes the live sessions (with their state, visible events, summaries and
+// tracks), the app state, every user state and the lanes of `app` to `path`.
+// Fails with Unavailable when the backend has no export_step, InvalidArgument
+// when `path` cannot be written.
+TransferResult export_app(const Env& env, const std::string& app, const std::string& path);
+
+// Reads a file written by export_app and stores every record in it.
+// InvalidArgument for an unreadable or malformed file ("<path> line <n>:
+// field \"seq\": expected an integer") or records the backend refuses
+// ("<path> lines <a>-<b>: ..."; batches before them stay imported).
+TransferResult import_file(const Env& env, const std::string& path);
+
+}  // namespace mnemo::core

@@ -1,0 +1,213 @@
+// The search operation: storage's grouped hits turned into API.md's answer.
+#include "core/search.h"
+
+#include "core/json_writer.h"
+#include "core/render.h"
+#include "core/search_text.h"
+#include "core/search_words.h"
+#include "core/service_util.h"
+
+#include <cstddef>
+#include <fmt/format.h>
+
+namespace mnemo::core {
+namespace {
+
+namespace sw = search_words;
+
+struct Hit {
+    int64_t seq = 0;
+    std::string role, excerpt;
+    std::string context = "[";  // JSON array, closed when written
+};
+
+struct Group {
+    std::string session;  // JSON object
+    std::vector<Hit> hits;
+};
+
+// Receives the search op's stream: session(), then per hit count("hit"),
+// then that hit's context events.
+struct Results {
+    const sw::Query* query = nullptr;
+    std::vector<Group> groups;
+    bool protocol_broken = false;
+
+    static Results& of(void* ctx) { return *static_cast<Results*>(ctx); }
+    static void on_session(void* ctx, const mnemo_session* s);
+    static void on_count(void* ctx, const char* name, int64_t value);
+    static void on_event(void* ctx, const mnemo_event* e);
+
+    mnemo_sink sink() {
+        mnemo_sink out{};
+        out.ctx = this;
+        out.session = on_session;
+        out.count = on_count;
+        out.event = on_event;
+        out.state = [](void*, int, mnemo_str, mnemo_str) {};
+        out.summary = [](void*, const mnemo_summary*) {};
+        out.track = [](void*, const mnemo_track_event*) {};
+        out.lane = [](void*, const mnemo_lane*) {};
+        return out;
+    }
+};
+
+void Results::on_session(void* ctx, const mnemo_session* s) {
+    using storage::view;
+    Group group;
+    JsonWriter w(group.session);
+    w.begin_object().field("app", view(s->app)).field("user", view(s->user)).field("id", view(s->id));
+    w.field("title", view(s->title)).key("updated_at");
+    write_timestamp(w, s->updated_at_us);
+    w.raw_field("metadata", s->metadata_json.ptr ? view(s->metadata_json) : std::string_view("{}"));
+    w.field("event_count", s->event_count).end_object();
+    of(ctx).groups.push_back(std::move(group));
+}
+
+void Results::on_count(void* ctx, const char* name, int64_t value) {
+    Results& self = of(ctx);
+    if (std::string_view(name) != "hit") return;
+    if (self.groups.empty()) {
+        self.protocol_broken = true;
+        return;
+    }
+    self.groups.back().hits.push_back(Hit{value, {}, {}, "["});
+}
+
+void Results::on_event(void* ctx, const mnemo_event* e) {
+    Results& self = of(ctx);
+    if (self.groups.empty() || self.groups.back().hits.empty()) {
+        self.protocol_broken = true;
+        return;
+    }
+    Hit& hit = self.groups.back().hits.back();
+    JsonWriter w(hit.context);
+    if (hit.context.size() > 1) hit.context.push_back(',');
+    write_event(w, *e);
+    if (e->seq != hit.seq) return;
+    using storage::view;
+    auto opt = [](mnemo_str s) { return s.ptr ? std::optional<std::string_view>(view(s)) : std::nullopt; };
+    std::string text = search_text(opt(e->content_json), opt(e->tool_calls_json), opt(e->media_json));
+    sw::Match match = sw::first_match(*self.query, text);
+    hit.role = std::string(view(e->role));
+    hit.excerpt = match.found() ? excerpt(text, match.begin, match.length) : excerpt(text, 0, 0);
+}
+
+void write_results(JsonWriter& w, std::vector<Group>& groups) {
+    w.begin_object().key("results").begin_array();
+    for (Group& group : groups) {
+        w.begin_object().raw_field("session", group.session).key("hits").begin_array();
+        for (Hit& hit : group.hits) {
+            hit.context.push_back(']');
+            w.begin_object().field("seq", hit.seq).field("role", hit.role).field("excerpt", hit.excerpt);
+            w.raw_field("context", hit.context).end_object();
+        }
+        w.end_array().end_object();
+    }
+    w.end_array().end_object();
+}
+
+bool has_search_op(const storage::Backend& backend) {
+    const mnemo_storage_ops& ops = backend.ops();
+    bool in_table = ops.ops_size >= offsetof(mnemo_storage_ops, search) + sizeof(ops.search);
+    return (backend.descriptor().capabilities & MNEMO_CAP_SEARCH) != 0 && in_table && ops.search != nullptr;
+}
+
+mnemo_str opt_arg(const std::optional<std::string>& value) {
+    return value ? storage::str(*value) : storage::absent();
+}
+
+// Start of the code point holding byte `pos` (pos itself when it starts one).
+size_t char_start(std::string_view text, size_t pos) {
+    while (pos > 0 && pos < text.size() && (static_cast<unsigned char>(text[pos]) & 0xC0) == 0x80) --pos;
+    return pos;
+}
+
+size_t chars_in(std::string_view text) {
+    size_t n = 0;
+    for (unsigned char c : text) n += (c & 0xC0) != 0x80 ? 1 : 0;
+    return n;
+}
+
+// Moves `pos` by up to `chars` code points (backwards when back), within text.
+size_t step_chars(std::string_view text, size_t pos, size_t chars, bool back, size_t& used) {
+    used = 0;
+    while (used < chars && (back ? pos > 0 : pos < text.size())) {
+        pos = back ? char_start(text, pos - 1) : pos + sw::decode(text, pos).length;
+        ++used;
+    }
+    return pos;
+}
+
+}  // namespace
+
+std::string excerpt(std::string_view text, size_t begin, size_t length) {
+    begin = std::min(begin, text.size());
+    length = std::min(length, text.size() - begin);
+    size_t budget = kExcerptChars - std::min(kExcerptChars, chars_in(text.substr(begin, length)));
+    size_t used_before = 0, used_after = 0;
+    // About a third of the room goes before the match, the rest after; what
+    // one side cannot use goes to the other.
+    size_t start = step_chars(text, begin, budget / 3, true, used_before);
+    size_t end = step_chars(text, begin + length, budget - used_before, false, used_after);
+    start = step_chars(text, start, budget - used_before - used_after, true, used_before);
+    std::string out(text.substr(start, end - start));
+    for (char& c : out) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = ' ';
+    }
+    return out;
+}
+
+std::optional<Error> check_search_query(std::string_view q) {
+    if (chars_in(q) > kSearchMaxQueryChars) {
+        return invalid(fmt::format("q: at most {} characters, got {}; search for a shorter phrase",
+                                   kSearchMaxQueryChars, chars_in(q)));
+    }
+    for (unsigned char c : q) {
+        if ((c < 0x20 && c != '\t') || c == 0x7F) return invalid("q: must not contain control characters");
+    }
+    return std::nullopt;
+}
+
+Outcome search(const Env& env, const SearchInput& in) {
+    if (!has_search_op(env.backend)) {
+        return Outcome::fail(invalid(fmt::format("the storage plugin '{}' does not support search; configure a "
+                                                 "storage plugin with search (memory, sqlite)",
+                                                 env.backend.descriptor().name)));
+    }
+    sw::Query query = sw::parse_query(in.q);
+    std::string_view trimmed = in.q;
+    auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
+    while (!trimmed.empty() && space(trimmed.front())) trimmed.remove_prefix(1);
+    while (!trimmed.empty() && space(trimmed.back())) trimmed.remove_suffix(1);
+    mnemo_search_req req{};
+    req.app = storage::str(in.app);
+    req.q = storage::str(trimmed);
+    req.user = opt_arg(in.user);
+    req.channel = opt_arg(in.channel);
+    req.role = opt_arg(in.role);
+    req.exclude_session = opt_arg(in.exclude_session);
+    req.limit = in.limit;
+    req.max_hits = in.max_hits;
+    req.context = in.context;
+    req.now_us = env.clock.now_us();
+    Results results;
+    results.query = &query;
+    mnemo_sink sink = results.sink();
+    if (auto failed = run_storage(env, [&](mnemo_error* err) {
+            return env.backend.ops().search(env.backend.handle(), &req, &sink, err);
+        })) {
+        return *failed;
+    }
+    if (results.protocol_broken) {
+        return Outcome::fail(Error{ErrorCode::Internal,
+                                   "the storage plugin answered search out of order (a hit before its session)",
+                                   "{}"});
+    }
+    std::string body;
+    JsonWriter w(body);
+    write_results(w, results.groups);
+    return Outcome::ok(std::move(body));
+}
+
+}  // namespace mnemo::core

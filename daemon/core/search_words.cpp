@@ -1,0 +1,200 @@
+#include "core/search_words.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace mnemo::core::search_words {
+namespace {
+
+struct Range {
+    char32_t first, last;
+};
+
+// Punctuation and symbol blocks outside ASCII: separators, like spaces.
+constexpr Range kSeparators[] = {
+    {0x80, 0xA9},     {0xAB, 0xB1},     {0xB4, 0xB4},     {0xB6, 0xB8},     {0xBB, 0xBB},
+    {0xBF, 0xBF},     {0xD7, 0xD7},     {0xF7, 0xF7},     {0x2000, 0x206F}, {0x20A0, 0x214F},
+    {0x2190, 0x2BFF}, {0x2E00, 0x2E7F}, {0x3000, 0x303F}, {0xFE10, 0xFE1F}, {0xFE30, 0xFE6F},
+    {0xFF00, 0xFF0F}, {0xFF1A, 0xFF20}, {0xFF3B, 0xFF40}, {0xFF5B, 0xFF65}, {0xFFF0, 0xFFFF},
+    {0x1F000, 0x1FAFF},
+};
+
+constexpr Range kCjk[] = {
+    {0x1100, 0x11FF}, {0x2E80, 0x2FDF}, {0x3040, 0x31FF},   {0x3400, 0x4DBF}, {0x4E00, 0x9FFF},
+    {0xA960, 0xA97F}, {0xAC00, 0xD7FF}, {0xF900, 0xFAFF},   {0xFF66, 0xFF9F}, {0x20000, 0x3FFFF},
+};
+
+bool in_ranges(char32_t c, const Range* begin, const Range* end) {
+    return std::any_of(begin, end, [c](const Range& r) { return c >= r.first && c <= r.last; });
+}
+
+// Base letters of U+00C0..U+00FF and U+0100..U+017F; '?' keeps the letter
+// (lower-cased), as letters without a canonical decomposition stay.
+constexpr std::string_view kLatin1Base = "aaaaaa?ceeeeiiii?nooooo??uuuuy??aaaaaa?ceeeeiiii?nooooo??uuuuy?y";
+constexpr std::string_view kLatinExtABase =
+    "aaaaaaccccccccddddeeeeeeeeeegggggggghhhhiiiiiiiiii??jjkk?llllllllllnnnnnn???oooooo??rrrrrrssssssss"
+    "ttttttuuuuuuuuuuuuwwyyyzzzzzzs";
+static_assert(kLatin1Base.size() == 0x40 && kLatinExtABase.size() == 0x80);
+
+char32_t lower_kept(char32_t c) {
+    if (c >= 0xC0 && c <= 0xDE && c != 0xD7) return c + 0x20;
+    if (c == 0x132 || c == 0x14A || c == 0x152) return c + 1;
+    return c;
+}
+
+// The folded form of one code point: ASCII, Latin-1, Latin Extended-A,
+// Greek and Cyrillic capitals lower-cased; Latin and Cyrillic diacritics dropped.
+char32_t fold_char(char32_t c) {
+    if (c < 0x80) return (c >= 'A' && c <= 'Z') ? c + 0x20 : c;
+    if (c >= 0xC0 && c <= 0xFF) {
+        char base = kLatin1Base[c - 0xC0];
+        return base == '?' ? lower_kept(c) : static_cast<char32_t>(base);
+    }
+    if (c >= 0x100 && c <= 0x17F) {
+        char base = kLatinExtABase[c - 0x100];
+        return base == '?' ? lower_kept(c) : static_cast<char32_t>(base);
+    }
+    if ((c >= 0x391 && c <= 0x3A9) && c != 0x3A2) return c + 0x20;
+    if (c >= 0x410 && c <= 0x42F) c += 0x20;
+    if (c >= 0x400 && c <= 0x40F) c += 0x50;
+    if (c == 0x451) return 0x435;  // ё -> е
+    if (c == 0x439) return 0x438;  // й -> и
+    return c;
+}
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+std::string_view trim(std::string_view q) {
+    while (!q.empty() && is_space(q.front())) q.remove_prefix(1);
+    while (!q.empty() && is_space(q.back())) q.remove_suffix(1);
+    return q;
+}
+
+bool word_char_at(std::string_view text, size_t pos) {
+    return pos < text.size() && is_word_char(decode(text, pos).value);
+}
+
+bool word_char_before(std::string_view text, size_t pos) {
+    if (pos == 0) return false;
+    size_t start = pos - 1;
+    while (start > 0 && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) --start;
+    return is_word_char(decode(text, start).value);
+}
+
+// A word query holds only words, spaces, and '-' or '\'' joining two words.
+bool is_word_query(std::string_view q) {
+    for (size_t pos = 0; pos < q.size();) {
+        CodePoint cp = decode(q, pos);
+        bool joiner = (cp.value == '-' || cp.value == '\'') && word_char_before(q, pos) && word_char_at(q, pos + 1);
+        bool ok = (is_word_char(cp.value) && !is_cjk(cp.value)) || cp.value == ' ' || cp.value == '\t' || joiner;
+        if (!ok) return false;
+        pos += cp.length;
+    }
+    return true;
+}
+
+Match first_word_match(const Query& query, std::string_view text) {
+    std::unordered_set<std::string_view> wanted(query.words.begin(), query.words.end());
+    std::unordered_set<std::string> seen;
+    Match first;
+    for_each_word(text, [&](size_t begin, size_t end) {
+        std::string folded = fold(text.substr(begin, end - begin));
+        if (!wanted.count(folded)) return;
+        if (!first.found()) first = Match{begin, end - begin};
+        seen.insert(std::move(folded));
+    });
+    return seen.size() == wanted.size() ? first : Match{};
+}
+
+}  // namespace
+
+CodePoint decode(std::string_view text, size_t pos) {
+    auto byte = [&](size_t i) { return static_cast<unsigned char>(text[i]); };
+    unsigned char lead = byte(pos);
+    if (lead < 0x80) return {lead, 1};
+    size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0;
+    if (length == 0 || lead > 0xF4 || pos + length > text.size()) return {0xFFFD, 1};
+    char32_t value = lead & (0x3F >> (length - 1));
+    for (size_t i = 1; i < length; ++i) {
+        if ((byte(pos + i) & 0xC0) != 0x80) return {0xFFFD, 1};
+        value = (value << 6) | (byte(pos + i) & 0x3F);
+    }
+    return {value, length};
+}
+
+void append_utf8(std::string& out, char32_t c) {
+    if (c < 0x80) {
+        out.push_back(static_cast<char>(c));
+    } else if (c < 0x800) {
+        out.push_back(static_cast<char>(0xC0 | (c >> 6)));
+        out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    } else if (c < 0x10000) {
+        out.push_back(static_cast<char>(0xE0 | (c >> 12)));
+        out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    } else {
+        out.push_back(static_cast<char>(0xF0 | (c >> 18)));
+        out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    }
+}
+
+bool is_word_char(char32_t c) {
+    if (c < 0x80) return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    return !in_ranges(c, std::begin(kSeparators), std::end(kSeparators));
+}
+
+bool is_cjk(char32_t c) { return in_ranges(c, std::begin(kCjk), std::end(kCjk)); }
+
+std::string fold(std::string_view word) {
+    std::string out;
+    out.reserve(word.size());
+    for (size_t pos = 0; pos < word.size();) {
+        CodePoint cp = decode(word, pos);
+        append_utf8(out, fold_char(cp.value));
+        pos += cp.length;
+    }
+    return out;
+}
+
+Query parse_query(std::string_view q) {
+    Query query;
+    q = trim(q);
+    if (q.empty()) return query;
+    if (!is_word_query(q)) {
+        query.kind = QueryKind::Exact;
+        query.exact = std::string(q);
+        return query;
+    }
+    query.kind = QueryKind::Words;
+    for_each_word(q, [&](size_t begin, size_t end) {
+        std::string folded = fold(q.substr(begin, end - begin));
+        if (std::find(query.words.begin(), query.words.end(), folded) != query.words.end()) return;
+        query.words.push_back(std::move(folded));
+        query.raw_words.emplace_back(q.substr(begin, end - begin));
+    });
+    return query;
+}
+
+size_t find_ascii_icase(std::string_view text, std::string_view needle, size_t from) {
+    auto lower = [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 0x20) : c; };
+    if (needle.empty() || needle.size() > text.size()) return std::string_view::npos;
+    for (size_t i = from; i + needle.size() <= text.size(); ++i) {
+        size_t k = 0;
+        while (k < needle.size() && lower(text[i + k]) == lower(needle[k])) ++k;
+        if (k == needle.size()) return i;
+    }
+    return std::string_view::npos;
+}
+
+Match first_match(const Query& query, std::string_view text) {
+    if (query.kind == QueryKind::Words) return first_word_match(query, text);
+    if (query.kind != QueryKind::Exact) return Match{};
+    size_t at = find_ascii_icase(text, query.exact);
+    return at == std::string_view::npos ? Match{} : Match{at, query.exact.size()};
+}
+
+bool matches(const Query& query, std::string_view text) { return first_match(query, text).found(); }
+
+}  // namespace mnemo::core::search_words

@@ -1,0 +1,190 @@
+#include "search_index.h"
+
+#include "core/search_words.h"
+#include "memory_store.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace mnemo::memory {
+namespace {
+
+namespace sw = core::search_words;
+
+constexpr char kCharMark = '\x01';
+
+std::string reversed(std::string_view word) { return std::string(word.rbegin(), word.rend()); }
+
+void add_cjk_terms(std::string_view word, std::vector<std::string>& terms) {
+    for (size_t pos = 0; pos < word.size();) {
+        sw::CodePoint cp = sw::decode(word, pos);
+        if (sw::is_cjk(cp.value)) terms.push_back(kCharMark + std::string(word.substr(pos, cp.length)));
+        pos += cp.length;
+    }
+}
+
+bool has_cjk(std::string_view word) {
+    for (size_t pos = 0; pos < word.size();) {
+        sw::CodePoint cp = sw::decode(word, pos);
+        if (sw::is_cjk(cp.value)) return true;
+        pos += cp.length;
+    }
+    return false;
+}
+
+// Every word of `ordered` starting with `prefix`, as stored there.
+template <typename Fn>
+void for_each_with_prefix(const std::set<std::string>& ordered, const std::string& prefix, Fn&& fn) {
+    for (auto it = ordered.lower_bound(prefix); it != ordered.end() && it->starts_with(prefix); ++it) fn(*it);
+}
+
+}  // namespace
+
+// One selective piece of an exact query: a term that must be present, or a
+// word prefix / suffix some present word must have.
+struct SearchIndex::Piece {
+    enum Kind { Term, Prefix, Suffix } kind = Term;
+    std::string text;  // folded; byte-reversed for Suffix
+};
+
+std::vector<std::string> search_terms(std::string_view search_text) {
+    std::vector<std::string> terms;
+    sw::for_each_word(search_text, [&](size_t begin, size_t end) {
+        std::string_view word = search_text.substr(begin, end - begin);
+        terms.push_back(sw::fold(word));
+        add_cjk_terms(word, terms);
+    });
+    std::sort(terms.begin(), terms.end());
+    terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
+    return terms;
+}
+
+void SearchIndex::add(const SessionRec& session, const EventRec& event) {
+    for (std::string& term : search_terms(event.search_text)) {
+        auto [slot, created] = postings_.try_emplace(term);
+        slot->second.insert(EventKey{&session, event.seq});
+        if (!created || term.front() == kCharMark) continue;
+        words_.insert(term);
+        reversed_.insert(reversed(term));
+    }
+}
+
+void SearchIndex::remove(const SessionRec& session, const EventRec& event) {
+    for (const std::string& term : search_terms(event.search_text)) {
+        auto slot = postings_.find(term);
+        if (slot == postings_.end()) continue;
+        slot->second.erase(EventKey{&session, event.seq});
+        if (!slot->second.empty()) continue;
+        postings_.erase(slot);
+        words_.erase(term);
+        reversed_.erase(reversed(term));
+    }
+}
+
+const Postings* SearchIndex::find(const std::string& term) const {
+    auto slot = postings_.find(term);
+    return slot == postings_.end() ? nullptr : &slot->second;
+}
+
+std::vector<EventKey> SearchIndex::with_all(const std::vector<std::string>& terms) const {
+    std::vector<const Postings*> lists;
+    for (const std::string& term : terms) {
+        const Postings* list = find(term);
+        if (list == nullptr) return {};
+        lists.push_back(list);
+    }
+    if (lists.empty()) return {};
+    std::sort(lists.begin(), lists.end(), [](const Postings* a, const Postings* b) { return a->size() < b->size(); });
+    std::vector<EventKey> out;
+    for (const EventKey& key : *lists.front()) {
+        if (std::all_of(lists.begin() + 1, lists.end(), [&](const Postings* l) { return l->count(key) > 0; }))
+            out.push_back(key);
+    }
+    return out;
+}
+
+// A run bounded by non-word characters on both sides inside the query is a
+// whole word of any text holding the query; a run at the query's start may
+// be the end of a longer word, one at its end the start of one.
+std::vector<SearchIndex::Piece> SearchIndex::pieces_of(std::string_view exact) const {
+    std::vector<Piece> pieces;
+    sw::for_each_word(exact, [&](size_t begin, size_t end) {
+        std::string_view run = exact.substr(begin, end - begin);
+        bool left = begin > 0, right = end < exact.size();
+        if (has_cjk(run)) {
+            std::vector<std::string> chars;
+            add_cjk_terms(run, chars);
+            for (auto& c : chars) pieces.push_back(Piece{Piece::Term, std::move(c)});
+        } else if (left && right) {
+            pieces.push_back(Piece{Piece::Term, sw::fold(run)});
+        } else if (left) {
+            pieces.push_back(Piece{Piece::Prefix, sw::fold(run)});
+        } else if (right) {
+            pieces.push_back(Piece{Piece::Suffix, reversed(sw::fold(run))});
+        }
+    });
+    return pieces;
+}
+
+size_t SearchIndex::size_of(const Piece& piece) const {
+    if (piece.kind == Piece::Term) {
+        const Postings* list = find(piece.text);
+        return list ? list->size() : 0;
+    }
+    size_t total = 0;
+    const auto& ordered = piece.kind == Piece::Prefix ? words_ : reversed_;
+    for_each_with_prefix(ordered, piece.text, [&](const std::string& word) {
+        total += find(piece.kind == Piece::Prefix ? word : reversed(word))->size();
+    });
+    return total;
+}
+
+std::vector<EventKey> SearchIndex::keys_of(const Piece& piece) const {
+    std::vector<EventKey> keys;
+    if (piece.kind == Piece::Term) {
+        if (const Postings* list = find(piece.text)) keys.assign(list->begin(), list->end());
+        return keys;
+    }
+    const auto& ordered = piece.kind == Piece::Prefix ? words_ : reversed_;
+    for_each_with_prefix(ordered, piece.text, [&](const std::string& word) {
+        const Postings* list = find(piece.kind == Piece::Prefix ? word : reversed(word));
+        keys.insert(keys.end(), list->begin(), list->end());
+    });
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    return keys;
+}
+
+std::optional<std::vector<EventKey>> SearchIndex::exact_candidates(std::string_view exact) const {
+    std::vector<Piece> pieces = pieces_of(exact);
+    if (pieces.empty()) return std::nullopt;
+    const Piece* best = nullptr;
+    size_t best_size = std::numeric_limits<size_t>::max();
+    for (const Piece& piece : pieces) {
+        size_t size = size_of(piece);
+        if (size < best_size) {
+            best = &piece;
+            best_size = size;
+        }
+    }
+    return keys_of(*best);
+}
+
+void index_event(AppRec& app, const SessionRec& session, const EventRec& event) { app.search.add(session, event); }
+
+void unindex_event(AppRec& app, const SessionRec& session, const EventRec& event) {
+    app.search.remove(session, event);
+}
+
+void unindex_session_events(AppRec& app, const SessionRec& session) {
+    for (const EventRec& event : session.events.visible()) app.search.remove(session, event);
+}
+
+int64_t evict_indexed(AppRec& app, SessionRec& session, int64_t limit) {
+    const auto& visible = session.events.visible();
+    for (int64_t i = 0; limit > 0 && i < session.events.visible_count() - limit; ++i)
+        app.search.remove(session, visible[static_cast<size_t>(i)]);
+    return session.events.evict_beyond(limit);
+}
+
+}  // namespace mnemo::memory

@@ -1,0 +1,136 @@
+// Search (mnemo_search_req) over the FTS5 indexes of migration v4: word
+// queries through events_words (bm25), exact queries through events_trigrams
+// (or a scan of the app's events when q has fewer than 3 characters, which
+// a trigram cannot hold). Every candidate is verified against its search
+// text with the shared rules (core/search_words.h), so this backend agrees
+// with the others to the byte; hits are grouped by session in C++.
+#include "core/search_words.h"
+#include "event_rows.h"
+#include "hot_queries.h"
+#include "ops.h"
+#include "session_rows.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+#include <vector>
+
+namespace mnemo::sqlite {
+namespace {
+
+namespace sw = core::search_words;
+
+// The session-side conditions every query shares, on `s` (sessions) and `e`
+// (events): ?2 app, ?3 now, ?4 user, ?5 exclude_session, ?6 role, ?7 channel.
+constexpr const char* kFilters =
+    " AND s.app = ?2 AND s.deleted_at = 0 AND (s.expires_at = 0 OR s.expires_at > ?3) AND e.deleted_at = 0"
+    " AND (?4 IS NULL OR s.user = ?4) AND (?5 IS NULL OR s.id <> ?5) AND (?6 IS NULL OR e.role = ?6)"
+    " AND (?7 IS NULL OR json_extract(s.metadata, '$.channel') = ?7"
+    " OR json_extract(s.metadata, '$.platform') = ?7)";
+
+std::string fts_sql(const char* table) {
+    return std::string("SELECT e.sid, e.seq, bm25(") + table + "), s.updated_at, e.search_text FROM " + table +
+           " JOIN events e ON e.rowid = " + table + ".rowid JOIN sessions s ON s.sid = e.sid WHERE " + table +
+           " MATCH ?1" + kFilters;
+}
+
+std::string scan_sql() {
+    return std::string("SELECT e.sid, e.seq, 0.0, s.updated_at, e.search_text FROM sessions s JOIN events e ON "
+                       "e.sid = s.sid WHERE instr(lower(e.search_text), lower(?1)) > 0") +
+           kFilters;
+}
+
+// An FTS5 string: the text in double quotes, inner quotes doubled.
+std::string quoted(std::string_view text) {
+    std::string out = "\"";
+    for (char c : text) {
+        if (c == '"') out.push_back('"');
+        out.push_back(c);
+    }
+    out.push_back('"');
+    return out;
+}
+
+size_t chars_in(std::string_view text) {
+    size_t n = 0;
+    for (unsigned char c : text) n += (c & 0xC0) != 0x80 ? 1 : 0;
+    return n;
+}
+
+struct Group {
+    int64_t sid = 0;
+    double best = 0;  // bm25: lower is better
+    int64_t updated_at_us = 0;
+    std::vector<int64_t> seqs;
+};
+
+// The statement and its first parameter for the query's kind.
+std::pair<std::string, std::string> plan(const sw::Query& query) {
+    if (query.kind == sw::QueryKind::Words) {
+        std::string match;
+        for (const auto& word : query.raw_words) match += (match.empty() ? "" : " ") + quoted(word);
+        return {fts_sql("events_words"), match};
+    }
+    if (chars_in(query.exact) >= 3) return {fts_sql("events_trigrams"), quoted(query.exact)};
+    return {scan_sql(), query.exact};
+}
+
+std::vector<Group> collect(Conn& conn, const mnemo_search_req& req, const sw::Query& query) {
+    auto [sql, first] = plan(query);
+    Query rows(conn, sql);
+    rows.args(std::string_view(first), req.app, req.now_us, req.user, req.exclude_session, req.role, req.channel);
+    std::map<int64_t, Group> by_sid;
+    while (rows.step()) {
+        mnemo_str text = rows.str(4);
+        if (!sw::matches(query, std::string_view(text.ptr ? text.ptr : "", text.len))) continue;
+        auto [slot, fresh] = by_sid.try_emplace(rows.i64(0));
+        Group& group = slot->second;
+        double rank = rows.f64(2);
+        if (fresh || rank < group.best) group.best = rank;
+        group.sid = rows.i64(0);
+        group.updated_at_us = rows.i64(3);
+        group.seqs.push_back(rows.i64(1));
+    }
+    std::vector<Group> groups;
+    for (auto& [sid, group] : by_sid) groups.push_back(std::move(group));
+    return groups;
+}
+
+void emit_groups(Conn& conn, const mnemo_search_req& req, std::vector<Group>& groups, Output& out) {
+    std::sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
+        return std::tie(a.best, b.updated_at_us, b.sid) < std::tie(b.best, a.updated_at_us, a.sid);
+    });
+    if (static_cast<int64_t>(groups.size()) > req.limit) groups.resize(static_cast<size_t>(req.limit));
+    for (Group& group : groups) {
+        std::sort(group.seqs.begin(), group.seqs.end());
+        if (static_cast<int64_t>(group.seqs.size()) > req.max_hits) group.seqs.resize(static_cast<size_t>(req.max_hits));
+        emit_session(conn, group.sid, out);
+        for (int64_t seq : group.seqs) {
+            out.count("hit", seq);
+            emit_context(conn, group.sid, seq, std::max<int64_t>(req.context, 0), out);
+        }
+    }
+}
+
+// Empty q: the most recently updated live sessions passing the filters.
+void emit_recent(Conn& conn, const mnemo_search_req& req, Output& out) {
+    Query rows(conn, std::string("SELECT ") + kSessionColumns +
+                         " FROM sessions WHERE app = ?1 AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?2)"
+                         " AND (?3 IS NULL OR user = ?3) AND (?4 IS NULL OR id <> ?4)"
+                         " AND (?5 IS NULL OR json_extract(metadata, '$.channel') = ?5"
+                         " OR json_extract(metadata, '$.platform') = ?5)"
+                         " ORDER BY updated_at DESC, id DESC LIMIT ?6");
+    rows.args(req.app, req.now_us, req.user, req.exclude_session, req.channel, req.limit);
+    while (rows.step()) emit_session_row(rows, out);
+}
+
+}  // namespace
+
+void search(Conn& conn, const mnemo_search_req& req, Output& out) {
+    sw::Query query = sw::parse_query(std::string_view(req.q.ptr ? req.q.ptr : "", req.q.len));
+    if (query.kind == sw::QueryKind::Recent) return emit_recent(conn, req, out);
+    std::vector<Group> groups = collect(conn, req, query);
+    emit_groups(conn, req, groups, out);
+}
+
+}  // namespace mnemo::sqlite

@@ -1,0 +1,268 @@
+// Conformance: API.md "Search" and the matching rules of core/search.h, on a
+// fixture of transcripts in several users, channels and languages.
+#include "harness.h"
+
+#include <algorithm>
+#include <set>
+
+namespace mnemo::testing {
+namespace {
+
+using Found = std::set<std::string>;  // "session#seq" of every hit
+
+std::string url_encode(std::string_view text) {
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    std::string out;
+    for (unsigned char c : text) {
+        if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+            out.push_back(static_cast<char>(c));
+        } else {
+            out += '%';
+            out += kHex[c >> 4];
+            out += kHex[c & 15];
+        }
+    }
+    return out;
+}
+
+class Search : public Conformance {
+protected:
+    void SetUp() override {
+        Conformance::SetUp();
+        auto info = h->get("/v1/info");
+        if (info.raw("/storage/capabilities").find("\"search\"") == std::string::npos) {
+            GTEST_SKIP() << "the " << GetParam() << " plugin does not declare MNEMO_CAP_SEARCH (no search op yet)";
+        }
+    }
+
+    Reply search(const std::string& q, const std::string& extra = "", const std::string& app = "shop") {
+        return h->get("/v1/apps/" + app + "/search?q=" + url_encode(q) + extra);
+    }
+
+    Found found(const std::string& q, const std::string& extra = "", const std::string& app = "shop") {
+        Reply reply = search(q, extra + "&limit=100&max_hits=50", app);
+        EXPECT_EQ(reply.status, 200) << reply.body;
+        Found out;
+        for (size_t r = 0; r < reply.size("/results"); ++r) {
+            std::string base = "/results/" + std::to_string(r);
+            for (size_t i = 0; i < reply.size(base + "/hits"); ++i) {
+                out.insert(reply.string(base + "/session/id") + "#" +
+                           std::to_string(reply.integer(base + "/hits/" + std::to_string(i) + "/seq")));
+            }
+        }
+        return out;
+    }
+
+    void make(const std::string& app, const std::string& user, const std::string& id, const std::string& metadata,
+              const std::string& events) {
+        auto created = h->post(sessions(app, user), R"({"id":")" + id + R"(","metadata":)" + metadata + "}");
+        ASSERT_EQ(created.status, 201) << created.body;
+        auto appended = h->post(session(id, app, user) + "/events", R"({"events":)" + events + "}");
+        ASSERT_EQ(appended.status, 200) << appended.body;
+    }
+
+    // Several users, channels (metadata.channel or .platform) and languages;
+    // decoys hold the words of the exact terms apart or cut short.
+    void fixture() {
+        make("shop", "u1", "en1", R"J({"channel":"telegram"})J", R"J([
+            {"author":"user","content":{"text":"How do I reload nginx after editing /etc/nginx/nginx.conf?"}},
+            {"author":"bot","content":"Run systemctl reload nginx as root"},
+            {"author":"user","content":{"text":"Thanks, the zebra works now"}}])J");
+        make("shop", "u1", "de1", R"J({"platform":"slack"})J", R"J([
+            {"author":"user","content":{"text":"Das Mädchen liest ein Buch über Äpfel"}},
+            {"author":"bot","content":{"text":"Schön! Welches Buch?"}}])J");
+        make("shop", "u2", "id1", R"J({"channel":"whatsapp"})J", R"J([
+            {"author":"user","content":"Selamat pagi, saya ingin memesan tiket kereta"},
+            {"author":"bot","content":"checking",
+             "tool_calls":[{"name":"fetch","arguments":{"url":"https://example.com/a?b=c&d=e"},"result_summary":"ok"}]}])J");
+        make("shop", "u2", "ops1", "{}", R"J([
+            {"author":"user","content":"please run git push --force origin main"},
+            {"author":"bot","content":{"text":"Done","cmd":"kubectl -n prod rollout restart deploy/api"}},
+            {"author":"user","content":"then call parse_config_v2() and parse_config_v3()"}])J");
+        make("shop", "u3", "ja1", R"J({"channel":"line"})J", R"J([
+            {"author":"user","content":"東京の天気は晴れですか"},
+            {"author":"bot","content":"Weather in Tokyo is sunny","media":[{"kind":"image","path":"/data/tokyo.png"}]}])J");
+        make("shop", "u3", "decoy", "{}", R"J([
+            {"author":"user","content":"git push origin main --force"},
+            {"author":"user","content":"kubectl rollout restart -n prod deploy/api2"},
+            {"author":"user","content":"see /etc/nginx/ and parse_config_v2 and https://example.com/a?b=c"}])J");
+        make("news", "u1", "n1", R"J({"channel":"telegram"})J", R"J([
+            {"author":"user","content":"zebra Mädchen /etc/nginx/nginx.conf git push --force origin main"}])J");
+    }
+};
+
+TEST_P(Search, FindsEachTermExactlyWhereItOccurs) {
+    fixture();
+    EXPECT_EQ(found("zebra"), (Found{"en1#3"}));
+    EXPECT_EQ(found("Mädchen"), (Found{"de1#1"}));
+    EXPECT_EQ(found("Madchen"), (Found{"de1#1"}));
+    EXPECT_EQ(found("MADCHEN"), (Found{"de1#1"}));
+    EXPECT_EQ(found("apfel buch"), (Found{"de1#1"}));
+    EXPECT_EQ(found("tiket kereta"), (Found{"id1#1"}));
+    EXPECT_EQ(found("/etc/nginx/nginx.conf"), (Found{"en1#1"}));
+    EXPECT_EQ(found("https://example.com/a?b=c&d=e"), (Found{"id1#2"}));
+    EXPECT_EQ(found("git push --force origin main"), (Found{"ops1#1"}));
+    EXPECT_EQ(found("kubectl -n prod rollout restart deploy/api"), (Found{"ops1#2"}));
+    EXPECT_EQ(found("parse_config_v2()"), (Found{"ops1#3"}));
+    EXPECT_EQ(found("東京の天気"), (Found{"ja1#1"}));
+    EXPECT_EQ(found("tokyo.png"), (Found{"ja1#2"}));
+    EXPECT_EQ(found("fetch"), (Found{"id1#2"}));
+}
+
+TEST_P(Search, WordQueriesNeedEveryWholeWord) {
+    fixture();
+    EXPECT_EQ(found("nginx"), (Found{"en1#1", "en1#2", "decoy#3"}));
+    EXPECT_EQ(found("nginx root"), (Found{"en1#2"}));
+    EXPECT_EQ(found("zeb"), Found{});
+    EXPECT_EQ(found("zebra unicorn"), Found{});
+    EXPECT_EQ(found("  ZEBRA  "), (Found{"en1#3"}));
+    EXPECT_EQ(found("GIT PUSH --FORCE origin main"), (Found{"ops1#1"}));  // exact: ASCII case-insensitive
+}
+
+TEST_P(Search, AnswerCarriesSessionExcerptAndContext) {
+    fixture();
+    auto reply = search("/etc/nginx/nginx.conf", "&context=1");
+    ASSERT_EQ(reply.status, 200) << reply.body;
+    ASSERT_EQ(reply.size("/results"), 1u);
+    EXPECT_EQ(reply.string("/results/0/session/app"), "shop");
+    EXPECT_EQ(reply.string("/results/0/session/user"), "u1");
+    EXPECT_EQ(reply.string("/results/0/session/id"), "en1");
+    EXPECT_EQ(reply.raw("/results/0/session/metadata"), R"({"channel":"telegram"})");
+    EXPECT_TRUE(reply.has("/results/0/session/updated_at"));
+    EXPECT_EQ(reply.string("/results/0/hits/0/role"), "user");
+    EXPECT_NE(reply.string("/results/0/hits/0/excerpt").find("/etc/nginx/nginx.conf"), std::string::npos);
+    ASSERT_EQ(reply.size("/results/0/hits/0/context"), 2u);  // the hit and one after
+    EXPECT_EQ(reply.integer("/results/0/hits/0/context/0/seq"), 1);
+    EXPECT_EQ(reply.integer("/results/0/hits/0/context/1/seq"), 2);
+
+    auto zebra = search("zebra", "&context=5");
+    ASSERT_EQ(zebra.size("/results/0/hits/0/context"), 3u);
+    EXPECT_EQ(zebra.raw("/results/0/hits/0/context/2/content"), R"({"text":"Thanks, the zebra works now"})");
+    auto none = search("zebra", "&context=0");
+    EXPECT_EQ(none.size("/results/0/hits/0/context"), 1u);
+    auto umlaut = search("madchen");
+    EXPECT_NE(umlaut.string("/results/0/hits/0/excerpt").find("Mädchen"), std::string::npos);
+}
+
+TEST_P(Search, LongTextsGiveAShortExcerptAroundTheMatch) {
+    std::string filler(400, 'x');
+    make("shop", "u1", "long", "{}", R"([{"author":"user","content":")" + filler + " needle " + filler + R"("}])");
+    auto reply = search("needle");
+    ASSERT_EQ(reply.status, 200) << reply.body;
+    std::string excerpt = reply.string("/results/0/hits/0/excerpt");
+    EXPECT_LE(excerpt.size(), 200u);
+    EXPECT_NE(excerpt.find("needle"), std::string::npos);
+}
+
+TEST_P(Search, FiltersNarrowTheHits) {
+    fixture();
+    EXPECT_EQ(found("nginx", "&user=u1"), (Found{"en1#1", "en1#2"}));
+    EXPECT_EQ(found("nginx", "&channel=telegram"), (Found{"en1#1", "en1#2"}));
+    EXPECT_EQ(found("buch", "&channel=slack"), (Found{"de1#1", "de1#2"}));  // metadata.platform
+    EXPECT_EQ(found("buch", "&channel=telegram"), Found{});
+    EXPECT_EQ(found("nginx", "&role=assistant"), (Found{"en1#2"}));
+    EXPECT_EQ(found("nginx", "&exclude_session=en1"), (Found{"decoy#3"}));
+    EXPECT_EQ(found("nginx", "&user=u2"), Found{});
+}
+
+TEST_P(Search, OtherAppsAreNeverSearched) {
+    fixture();
+    EXPECT_EQ(found("zebra", "", "news"), (Found{"n1#1"}));
+    EXPECT_EQ(found("git push --force origin main", "", "news"), (Found{"n1#1"}));
+    EXPECT_EQ(found("zebra", "", "empty"), Found{});
+}
+
+TEST_P(Search, LimitCountsSessionsAndMaxHitsCountsHits) {
+    fixture();
+    auto reply = search("nginx", "&limit=1&max_hits=1");
+    ASSERT_EQ(reply.status, 200) << reply.body;
+    ASSERT_EQ(reply.size("/results"), 1u);
+    EXPECT_EQ(reply.size("/results/0/hits"), 1u);
+    auto all = search("nginx", "&limit=100");
+    ASSERT_EQ(all.size("/results"), 2u);
+    std::string first = all.string("/results/0/session/id");
+    size_t hits = all.size("/results/0/hits");
+    ASSERT_GE(hits, 1u);
+    EXPECT_LT(all.integer("/results/0/hits/0/seq"), hits > 1 ? all.integer("/results/0/hits/1/seq") : INT64_MAX);
+}
+
+TEST_P(Search, EmptyQueryGivesRecentSessions) {
+    fixture();
+    h->clock().advance(1'000'000);
+    say("de1", "latest");
+    auto reply = h->get("/v1/apps/shop/search?limit=2");
+    ASSERT_EQ(reply.status, 200) << reply.body;
+    ASSERT_EQ(reply.size("/results"), 2u);
+    EXPECT_EQ(reply.string("/results/0/session/id"), "de1");
+    EXPECT_EQ(reply.size("/results/0/hits"), 0u);
+    auto filtered = h->get("/v1/apps/shop/search?q=&channel=whatsapp");
+    ASSERT_EQ(filtered.size("/results"), 1u);
+    EXPECT_EQ(filtered.string("/results/0/session/id"), "id1");
+    auto others = h->get("/v1/apps/shop/search?user=u3&exclude_session=decoy");
+    ASSERT_EQ(others.size("/results"), 1u);
+    EXPECT_EQ(others.string("/results/0/session/id"), "ja1");
+}
+
+TEST_P(Search, RemovedEventsAreNeverFound) {
+    fixture();
+    ASSERT_EQ(h->post(session("en1") + "/rewind", R"({"turns":1})").status, 200);  // zebra turn
+    EXPECT_EQ(found("zebra"), Found{});
+    ASSERT_EQ(h->put(session("de1") + "/events", R"({"events":[{"author":"user","content":"neu"}]})").status, 200);
+    EXPECT_EQ(found("madchen"), Found{});
+    EXPECT_EQ(found("neu"), (Found{"de1#3"}));
+    ASSERT_EQ(h->del(session("ops1", "shop", "u2")).status, 204);
+    EXPECT_EQ(found("git push --force origin main"), Found{});
+    ASSERT_EQ(h->del(session("id1", "shop", "u2") + "?hard=true").status, 204);
+    EXPECT_EQ(found("tiket"), Found{});
+    ASSERT_EQ(h->del("/v1/apps/shop/users/u3").status, 200);
+    EXPECT_EQ(found("tokyo"), Found{});
+    EXPECT_EQ(found("東京"), Found{});
+    EXPECT_EQ(found("nginx"), (Found{"en1#1", "en1#2"}));
+    // A recreated session id starts empty.
+    ASSERT_EQ(h->post(sessions("shop", "u2"), R"({"id":"ops1"})").status, 201);
+    EXPECT_EQ(found("kubectl -n prod rollout restart deploy/api"), Found{});
+}
+
+TEST_P(Search, EvictedAndExpiredEventsAreNeverFound) {
+    reconfigure("limits: {event_limit: 2}\n");
+    if (IsSkipped()) return;
+    create("s1");
+    say("s1", "alpha one");
+    say("s1", "beta two");
+    EXPECT_EQ(found("alpha"), (Found{"s1#1"}));
+    say("s1", "gamma three");
+    EXPECT_EQ(found("alpha"), Found{});
+    EXPECT_EQ(found("beta"), (Found{"s1#2"}));
+    reconfigure("ttl: {session: 60}\n");
+    create("s2");
+    say("s2", "delta /tmp/x.y");
+    EXPECT_EQ(found("/tmp/x.y"), (Found{"s2#1"}));
+    h->clock().advance(61'000'000);
+    EXPECT_EQ(found("/tmp/x.y"), Found{});
+    EXPECT_EQ(found("delta"), Found{});
+}
+
+TEST_P(Search, ShortAndPunctuationOnlyQueries) {
+    fixture();
+    EXPECT_EQ(found("東京"), (Found{"ja1#1"}));
+    EXPECT_EQ(found("-n"), (Found{"ops1#2", "decoy#2"}));
+    EXPECT_EQ(found("()"), (Found{"ops1#3"}));
+    EXPECT_EQ(found("v2()"), (Found{"ops1#3"}));
+}
+
+TEST_P(Search, BadParametersAre400) {
+    expect_error(h->get("/v1/apps/shop/search?q=a&limit=0"), 400, "invalid_argument");
+    expect_error(h->get("/v1/apps/shop/search?q=a&context=-1"), 400, "invalid_argument");
+    expect_error(h->get("/v1/apps/shop/search?q=a&role=robot"), 400, "invalid_argument");
+    expect_error(h->get("/v1/apps/shop/search?q=a&user=a%20b"), 400, "invalid_argument");
+    expect_error(h->get("/v1/apps/shop/search?q=a%0Ab"), 400, "invalid_argument");
+    expect_error(h->get("/v1/apps/shop/search?q=" + std::string(201, 'a')), 400, "invalid_argument");
+    EXPECT_EQ(h->get("/v1/apps/shop/search?q=a&limit=5000").status, 200);
+    EXPECT_EQ(h->get("/v1/apps/shop/search?q=a&context=99").status, 200);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Search, ::testing::ValuesIn(backends_under_test()),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
+}  // namespace mnemo::testing

@@ -1,0 +1,124 @@
+// core/export_jsonl: odd values survive a line round trip byte for byte.
+#include "core/export_jsonl.h"
+
+#include <gtest/gtest.h>
+
+namespace mnemo::core {
+namespace {
+
+mnemo_str s(std::string_view text) { return mnemo_str{text.data(), text.size()}; }
+const mnemo_str kAbsent{nullptr, 0};
+
+mnemo_record event_record(const mnemo_event& event) {
+    mnemo_record record{};
+    record.kind = MNEMO_RECORD_EVENT;
+    record.key = mnemo_key{s("shop"), s("u\xC3\xBC"), s("s1")};
+    record.event = &event;
+    return record;
+}
+
+TEST(ExportJsonl, OddStringsAndNestedJsonRoundTripExactly) {
+    mnemo_event event{};
+    event.seq = 7;
+    event.id = s("id \"quoted\" \\ back\x01\x1f tab\t ☃ 𝄞");
+    event.id_from_client = 1;
+    event.invocation_id = kAbsent;
+    event.author = s("user");
+    event.role = s("user");
+    event.content_json = s(R"({"a" : [1, 2.50, {"b":null}], "t":"\u00fc\n"})");
+    event.tool_calls_json = s(R"([{"name":"grep","arguments":{"q":"x y"}}])");
+    event.usage = mnemo_usage{1, 2, 3, 4, 5, 0.1 + 0.2};
+    event.filter_key = s("a/b");
+    event.timestamp_us = 1'790'000'000'123'456;
+    std::string line = encode_record(event_record(event));
+    EXPECT_EQ(line.find('\n'), std::string::npos) << line;
+
+    JsonlRecord back;
+    ASSERT_EQ(decode_record(line, back), std::nullopt);
+    EXPECT_EQ(back.kind, MNEMO_RECORD_EVENT);
+    EXPECT_EQ(back.user, "u\xC3\xBC");
+    EXPECT_EQ(back.event.id, std::string(event.id.ptr, event.id.len));
+    EXPECT_FALSE(back.event.invocation_id);
+    EXPECT_FALSE(back.event.media_json);
+    EXPECT_EQ(back.event.content_json, std::string(event.content_json.ptr, event.content_json.len));
+    EXPECT_EQ(back.event.tool_calls_json, std::string(event.tool_calls_json.ptr, event.tool_calls_json.len));
+    EXPECT_EQ(back.event_usage.cost_usd, 0.1 + 0.2);
+    EXPECT_EQ(back.event_usage.total_tokens, 5);
+    EXPECT_EQ(back.event.timestamp_us, event.timestamp_us);
+    EXPECT_TRUE(back.id_from_client);
+    EXPECT_NE(back.search_text.find("x y"), std::string::npos) << back.search_text;
+}
+
+// A raw value with a line break (JSON whitespace) would split the line.
+TEST(ExportJsonl, RawValueWithLineBreaksTravelsAsAString) {
+    mnemo_event event{};
+    event.seq = 1;
+    event.id = s("e");
+    event.author = s("user");
+    event.role = s("user");
+    event.content_json = s("{\n  \"text\": \"two\\nlines\"\r\n}");
+    event.filter_key = s("");
+    std::string line = encode_record(event_record(event));
+    EXPECT_EQ(line.find_first_of("\r\n"), std::string::npos) << line;
+    EXPECT_NE(line.find("\"content_json\":"), std::string::npos) << line;
+    JsonlRecord back;
+    ASSERT_EQ(decode_record(line, back), std::nullopt);
+    EXPECT_EQ(back.event.content_json, std::string(event.content_json.ptr, event.content_json.len));
+}
+
+TEST(ExportJsonl, StateAndLaneKeepNullsAndFlags) {
+    mnemo_record state{};
+    state.kind = MNEMO_RECORD_STATE;
+    state.scope = MNEMO_SCOPE_USER;
+    state.key = mnemo_key{s("shop"), s("u1"), kAbsent};
+    state.state_key = s("k\"ey");
+    state.value_json = s("null");
+    state.expires_at_us = 42;
+    std::string line = encode_record(state);
+    JsonlRecord back;
+    ASSERT_EQ(decode_record(line, back), std::nullopt) << line;
+    EXPECT_EQ(back.scope, MNEMO_SCOPE_USER);
+    EXPECT_EQ(back.state_key, "k\"ey");
+    EXPECT_EQ(back.value_json, "null");
+    EXPECT_EQ(back.expires_at_us, 42);
+
+    mnemo_lane lane{};
+    lane.app = s("shop");
+    lane.lane = s("tg:dm:1");
+    lane.user = s("u1");
+    lane.session_id = s("s1");
+    lane.platform = s("");
+    lane.chat_type = s("dm");
+    lane.suspended = 1;
+    lane.auto_reset_reason = s("idle");
+    lane.restart_count = 2;
+    lane.version = 9;
+    mnemo_record lane_record{};
+    lane_record.kind = MNEMO_RECORD_LANE;
+    lane_record.lane = &lane;
+    line = encode_record(lane_record);
+    ASSERT_EQ(decode_record(line, back), std::nullopt) << line;
+    EXPECT_TRUE(back.lane.suspended);
+    EXPECT_FALSE(back.lane.resume_reason);
+    EXPECT_EQ(back.lane.auto_reset_reason, "idle");
+    EXPECT_EQ(back.lane.restart_count, 2);
+    EXPECT_EQ(back.lane.version, 9);
+}
+
+TEST(ExportJsonl, ErrorsNameTheField) {
+    JsonlRecord out;
+    std::string line = R"({"kind":"track","app":"a","user":"u","session_id":"s","track":"t","seq":1.5,"payload":1,)"
+                       R"("timestamp_us":1})";
+    EXPECT_EQ(decode_record(line, out), "field \"seq\": expected an integer");
+    line = R"({"kind":"nope"})";
+    EXPECT_EQ(decode_record(line, out), "field \"kind\": \"nope\" is not one of session, event, state, summary, track, lane");
+    line = R"({"kind":"lane","app":"a"})";
+    EXPECT_EQ(decode_record(line, out), "field \"lane\": missing");
+    line = R"({"kind":"state","scope":"app","app":"a","key":"k","value":1,"expires_at_us":0,"extra":1})";
+    EXPECT_EQ(decode_record(line, out), "field \"extra\": is not a field of this kind of record");
+    line = "not json";
+    EXPECT_TRUE(decode_record(line, out).has_value());
+}
+
+}  // namespace
+}  // namespace mnemo::core
