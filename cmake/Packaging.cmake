@@ -1,6 +1,6 @@
 # The install layout and the Debian package.
 #
-# cmake --install puts: bin/mnemod (and bin/mnemoctl once that target exists),
+# cmake --install puts: bin/mnemod, bin/mnemoctl,
 # <libdir>/mnemod/plugins/*.so (plugins/CMakeLists.txt), include/mnemo_plugin.h
 # (daemon/CMakeLists.txt), share/mnemod/scripts, share/doc/mnemod/README.md,
 # <sysconfdir>/mnemod/mnemod.yaml (the production example), the systemd units
@@ -36,9 +36,7 @@ configure_file(${CMAKE_SOURCE_DIR}/systemd/mnemod.service.in ${MNEMO_UNIT_BUILD_
 configure_file(${CMAKE_SOURCE_DIR}/systemd/mnemod.socket ${MNEMO_UNIT_BUILD_DIR}/mnemod.socket COPYONLY)
 
 # --- install rules ----------------------------------------------------------------
-if(TARGET mnemoctl)
-  install(TARGETS mnemoctl RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-endif()
+install(TARGETS mnemoctl RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/scripts/ DESTINATION ${CMAKE_INSTALL_DATADIR}/mnemod/scripts)
 install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 # Absolute: /etc for the /usr prefix, not /usr/etc.
@@ -65,8 +63,9 @@ set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "session and memory daemon for AI agents")
 string(CONCAT CPACK_PACKAGE_DESCRIPTION
     "mnemod keeps the conversations of AI agents (sessions with ordered events, state at app,\n"
     "user and session scope, summaries, lanes) behind a small HTTP/JSON API, with storage\n"
-    "backends loaded as plugins (memory, sqlite). The package ships the systemd unit\n"
-    "(enabled, not started), a socket unit, and /etc/mnemod/mnemod.yaml.")
+    "backends loaded as plugins (memory, sqlite, mysql), search over transcripts, and mnemoctl,\n"
+    "a Lua admin console. The package ships the systemd unit (enabled, not started), a socket\n"
+    "unit, and /etc/mnemod/mnemod.yaml.")
 set(CPACK_PACKAGING_INSTALL_PREFIX "${CMAKE_INSTALL_PREFIX}")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION "net")

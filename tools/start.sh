@@ -6,5 +6,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMNEMO_TESTS=OFF >/dev/null
-cmake --build build -j"$(nproc)" --target mnemod mnemo_memory mnemo_sqlite
+cmake --build build -j"$(nproc)" --target mnemod mnemoctl mnemo_memory mnemo_sqlite
 exec ./build/daemon/mnemod "$@"

@@ -30,6 +30,31 @@ void Admin::storage(Operation op) {
     });
 }
 
+void Admin::transfer(const Transfer& job) {
+    std::optional<core::Env> env;
+    outcome = calls_.call([&](LoopCall::Done done) {
+        env.emplace(host_.storage_env());
+        done(core::Outcome::ok({}));
+    });
+    if (!env) return;  // the daemon is stopping: outcome says so
+    outcome = job(*env, env->backend.nonblocking() ? loop_storage_call(env->backend) : core::StorageCall{});
+}
+
+core::StorageCall Admin::loop_storage_call(const storage::Backend& backend) {
+    return [this, &backend](const core::StorageOp& op) -> std::optional<storage::StorageError> {
+        std::optional<storage::StorageError> failure;
+        bool ran = false;
+        core::Outcome answer = calls_.call([&](LoopCall::Done done) {
+            failure = backend.call(op);
+            ran = true;
+            done(core::Outcome::ok({}));
+        });
+        if (ran) return failure;
+        std::string why = answer.error ? answer.error->message : "the daemon is stopping";
+        return storage::StorageError{MNEMO_E_UNAVAILABLE, why, -1};
+    };
+}
+
 void Admin::on_loop(LoopTask task) {
     outcome = calls_.call([this, task = std::move(task)](LoopCall::Done done) { task(host_, std::move(done)); });
 }

@@ -14,6 +14,7 @@
 
 #include "console/admin_host.h"
 #include "console/loop_call.h"
+#include "core/export_import.h"
 
 #include <lua.hpp>
 
@@ -37,6 +38,11 @@ public:
     // Runs task on the loop thread (the host is loop-owned); the answer is left in `outcome`.
     using LoopTask = std::function<void(AdminHost& host, LoopCall::Done done)>;
     void on_loop(LoopTask task);
+    // Runs a long storage job (export, import) on this chunk thread: a blocking backend is called
+    // from here, a non-blocking one call by call on the loop (`call`), so the loop is never held
+    // for more than one storage call. The answer is left in `outcome`.
+    using Transfer = std::function<core::Outcome(const core::Env& env, const core::StorageCall& call)>;
+    void transfer(const Transfer& job);
 
     // The outcome's body as Lua values (true for an empty body), or its error raised.
     int push_outcome(lua_State* L);
@@ -49,6 +55,8 @@ public:
     core::Outcome outcome;
 
 private:
+    core::StorageCall loop_storage_call(const storage::Backend& backend);
+
     AdminHost& host_;
     LoopCall& calls_;
     std::string error_;

@@ -52,13 +52,13 @@ core::Outcome counts_outcome(core::TransferResult&& result) {
     return core::Outcome::ok(std::move(body));
 }
 
-// Storage and the file are both touched, so this runs where storage work runs (see Admin::storage).
+// Whole files: they run on the chunk thread, page by page (see Admin::transfer).
 int export_app(lua_State* L) {
     const char* app = check_name(L, 1, "app");
     const char* path = luaL_checkstring(L, 2);
     Admin& admin = Admin::of(L);
-    admin.storage([app = std::string(app), path = std::string(path)](const core::Env& env) {
-        return counts_outcome(core::export_app(env, app, path));
+    admin.transfer([app, path](const core::Env& env, const core::StorageCall& call) {
+        return counts_outcome(core::export_app(env, app, path, call));
     });
     return admin.push_outcome(L);
 }
@@ -66,7 +66,9 @@ int export_app(lua_State* L) {
 int import_file(lua_State* L) {
     const char* path = luaL_checkstring(L, 1);
     Admin& admin = Admin::of(L);
-    admin.storage([path = std::string(path)](const core::Env& env) { return counts_outcome(core::import_file(env, path)); });
+    admin.transfer([path](const core::Env& env, const core::StorageCall& call) {
+        return counts_outcome(core::import_file(env, path, call));
+    });
     return admin.push_outcome(L);
 }
 

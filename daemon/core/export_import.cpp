@@ -77,8 +77,12 @@ void on_count(void* ctx, const char* name, int64_t value) {
     if (std::strcmp(name, "more") == 0 && value != 0) static_cast<ExportFile*>(ctx)->more = true;
 }
 
-std::optional<Error> export_pages(const Env& env, const std::string& app, ExportFile& out,
-                                  const std::string& path) {
+std::optional<storage::StorageError> run(const Env& env, const StorageCall& call, const StorageOp& op) {
+    return call ? call(op) : env.backend.call(op);
+}
+
+std::optional<Error> export_pages(const Env& env, const std::string& app, ExportFile& out, const std::string& path,
+                                  const StorageCall& call) {
     const mnemo_record_sink sink{&out, on_record, on_count};
     mnemo_export_req req{str(app), env.clock.now_us(), kExportPage, storage::absent(), storage::absent()};
     std::string cursor_user, cursor_id;  // copies: the sink overwrites last_* while a step reads the cursor
@@ -90,7 +94,7 @@ std::optional<Error> export_pages(const Env& env, const std::string& app, Export
             req.cursor_user = str(cursor_user);
             req.cursor_id = str(cursor_id);
         }
-        auto failure = env.backend.call([&](mnemo_error* err) {
+        auto failure = run(env, call, [&](mnemo_error* err) {
             return env.backend.ops().export_step(env.backend.handle(), &req, &sink, err);
         });
         if (failure) return from_storage(*failure);
@@ -133,14 +137,14 @@ std::optional<Error> read_lines(const std::string& path, OnRecord&& on_record) {
 }
 
 std::optional<Error> store_batch(const Env& env, const std::vector<NumberedRecord>& batch, const std::string& path,
-                                 TransferCounts& counts) {
+                                 TransferCounts& counts, const StorageCall& call) {
     if (batch.empty()) return std::nullopt;
     std::vector<RecordParts> parts(batch.size());
     std::vector<mnemo_record> records;
     records.reserve(batch.size());
     for (size_t i = 0; i < batch.size(); ++i) records.push_back(record_view(batch[i].record, parts[i]));
     const mnemo_import_req req{env.clock.now_us(), records.data(), records.size()};
-    auto failure = env.backend.call([&](mnemo_error* err) {
+    auto failure = run(env, call, [&](mnemo_error* err) {
         return env.backend.ops().import_records(env.backend.handle(), &req, err);
     });
     if (failure) {
@@ -154,7 +158,7 @@ std::optional<Error> store_batch(const Env& env, const std::vector<NumberedRecor
 
 }  // namespace
 
-TransferResult export_app(const Env& env, const std::string& app, const std::string& path) {
+TransferResult export_app(const Env& env, const std::string& app, const std::string& path, const StorageCall& call) {
     TransferResult result;
     if (!has_export(env.backend.ops())) {
         result.error = unsupported(env, "export");
@@ -169,7 +173,7 @@ TransferResult export_app(const Env& env, const std::string& app, const std::str
         result.error = file_error(path, "create a file beside");
         return result;
     }
-    result.error = export_pages(env, app, out, path);
+    result.error = export_pages(env, app, out, path, call);
     if (result.error) std::fclose(out.file);
     if (!result.error) result.error = finish_file(out.file, temp, path);
     if (result.error) std::remove(temp.c_str());
@@ -177,7 +181,7 @@ TransferResult export_app(const Env& env, const std::string& app, const std::str
     return result;
 }
 
-TransferResult import_file(const Env& env, const std::string& path) {
+TransferResult import_file(const Env& env, const std::string& path, const StorageCall& call) {
     TransferResult result;
     if (!has_import(env.backend.ops())) {
         result.error = unsupported(env, "import");
@@ -191,11 +195,11 @@ TransferResult import_file(const Env& env, const std::string& path) {
     result.error = read_lines(path, [&](NumberedRecord&& numbered) -> std::optional<Error> {
         batch.push_back(std::move(numbered));
         if (batch.size() < kImportBatch) return std::nullopt;
-        auto error = store_batch(env, batch, path, result.counts);
+        auto error = store_batch(env, batch, path, result.counts, call);
         batch.clear();
         return error;
     });
-    if (!result.error) result.error = store_batch(env, batch, path, result.counts);
+    if (!result.error) result.error = store_batch(env, batch, path, result.counts, call);
     return result;
 }
 

@@ -11,13 +11,19 @@
  * batches of kImportBatch, each batch one transaction, keeping ids, seqs,
  * versions and timestamps; importing the same file again changes nothing.
  * Both block on storage and the file system: call them off the event loop.
+ * With a non-blocking backend, whose calls belong to the loop thread, pass a
+ * StorageCall that hands each call to the loop: a transfer then holds the
+ * loop for one page or batch at a time, never for the whole file.
  */
 #pragma once
 
 #include "core/errors.h"
 #include "core/service.h"
 
+#include "storage/backend.h"
+
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -33,6 +39,10 @@ struct TransferResult {
     TransferCounts counts;
 };
 
+// Runs one storage operation, fn(mnemo_error*) -> int, where the backend wants it.
+using StorageOp = std::function<int(mnemo_error*)>;
+using StorageCall = std::function<std::optional<storage::StorageError>(const StorageOp& op)>;
+
 // Sessions per export_step call, records per import_records call.
 inline constexpr int64_t kExportPage = 100;
 inline constexpr size_t kImportBatch = 500;
@@ -41,12 +51,14 @@ inline constexpr size_t kImportBatch = 500;
 // tracks), the app state, every user state and the lanes of `app` to `path`.
 // Fails with Unavailable when the backend has no export_step, InvalidArgument
 // when `path` cannot be written.
-TransferResult export_app(const Env& env, const std::string& app, const std::string& path);
+// `call`: where each storage call runs; empty: on the calling thread.
+TransferResult export_app(const Env& env, const std::string& app, const std::string& path,
+                          const StorageCall& call = {});
 
 // Reads a file written by export_app and stores every record in it.
 // InvalidArgument for an unreadable or malformed file ("<path> line <n>:
 // field \"seq\": expected an integer") or records the backend refuses
 // ("<path> lines <a>-<b>: ..."; batches before them stay imported).
-TransferResult import_file(const Env& env, const std::string& path);
+TransferResult import_file(const Env& env, const std::string& path, const StorageCall& call = {});
 
 }  // namespace mnemo::core

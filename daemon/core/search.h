@@ -33,8 +33,8 @@
  *    metadata.channel or metadata.platform equals it), `role` (the hit
  *    event's role), `exclude_session` (a session id left out).
  *  - Order: sessions best first (the backend's relevance: bm25 for sqlite,
- *    hit count for memory; ties by updated_at, newest first); hits oldest
- *    first, at most `max_hits` per session.
+ *    hit count for memory and mysql; ties by updated_at, newest first);
+ *    hits oldest first, at most `max_hits` per session.
  */
 #pragma once
 

@@ -3,6 +3,8 @@
 #include "lifecycle/storage_steps.h"
 #include "observability/log.h"
 
+#include <algorithm>
+#include <chrono>
 #include <memory>
 
 namespace mnemo::lifecycle {
@@ -13,7 +15,12 @@ struct BatchState {
     FinalizeBatch batch;
     std::vector<bool> hook_ok;
     std::vector<FinalizeMark> marks;
+    int64_t loop_us = 0;  // the longest loop turn of this batch
 };
+
+int64_t micros_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
+}
 
 }  // namespace
 
@@ -23,7 +30,7 @@ void Finalizer::report(const core::FinalizeItem& item, bool hook_ok, int64_t fai
     const auto& s = item.session;
     auto reason = core::finalize_reason_name(item.reason);
     if (hook_ok) {
-        log::info("finalize session {}/{}/{} reason={}", s.app, s.user, s.id, reason);
+        log::debug("finalize session {}/{}/{} reason={}", s.app, s.user, s.id, reason);
     } else {
         log::warn("finalize hook failed {} time(s) for session {}/{}/{} (reason={}); marked finalized anyway "
                   "(sweep.finalize_retries)",
@@ -44,7 +51,7 @@ void Finalizer::finalize_inbox(uint32_t retries) {
     }
 }
 
-void Finalizer::finalize_batch(int64_t limit, uint32_t retries, std::function<void(bool more)> done) {
+void Finalizer::finalize_batch(int64_t limit, uint32_t retries, BatchDone done) {
     auto state = std::make_shared<BatchState>();
     int64_t now = clock_.now_us();
     auto mark_all = [this, state, now, retries] {
@@ -55,6 +62,7 @@ void Finalizer::finalize_batch(int64_t limit, uint32_t retries, std::function<vo
         return core::Outcome::ok({});
     };
     auto after_marks = [this, state, limit, done](core::Outcome&&) {
+        auto started = std::chrono::steady_clock::now();
         bool any_finalized = false;
         const auto& items = state->batch.items;
         for (size_t i = 0; i < items.size(); ++i) {
@@ -69,16 +77,19 @@ void Finalizer::finalize_batch(int64_t limit, uint32_t retries, std::function<vo
             any_finalized = true;
             report(items[i], state->hook_ok[i], items[i].failed_attempts + (state->hook_ok[i] ? 0 : 1));
         }
-        done(any_finalized && static_cast<int64_t>(items.size()) >= limit);
+        state->loop_us = std::max(state->loop_us, micros_since(started));
+        done(any_finalized && static_cast<int64_t>(items.size()) >= limit, state->loop_us);
     };
     auto after_list = [this, state, done, mark_all, after_marks](core::Outcome&&) {
         if (state->batch.error) {
             log::warn("finalize pass stopped: {}", *state->batch.error);
             metrics_.add_storage_error();
-            return done(false);
+            return done(false, 0);
         }
+        auto started = std::chrono::steady_clock::now();
         for (const auto& item : state->batch.items) state->hook_ok.push_back(call_hooks(item));
-        if (state->batch.items.empty()) return done(false);
+        if (state->batch.items.empty()) return done(false, micros_since(started));
+        state->loop_us = micros_since(started);
         executor_.run(mark_all, after_marks);
     };
     executor_.run(

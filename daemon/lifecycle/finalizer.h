@@ -8,9 +8,10 @@
  * anyway and the failure logged. Marks live in storage (finalize_list /
  * finalize_done), so a restart never finalizes a session twice; only
  * hard-deleted sessions, which storage forgets at once, come through the
- * in-memory FinalizeInbox. Every finalized session logs one info line
- * "finalize session <app>/<user>/<id> reason=<reason>" and counts in
- * mnemo_swept_total{kind="finalized"}.
+ * in-memory FinalizeInbox. Every finalized session logs one debug line
+ * "finalize session <app>/<user>/<id> reason=<reason>" (a sweep of many
+ * thousands would flood an info log; the sweep's own line sums them up) and
+ * counts in mnemo_swept_total{kind="finalized"}.
  */
 #pragma once
 
@@ -34,8 +35,11 @@ public:
 
     // Hard-deleted sessions: finalized now; failures go back to the inbox for the next pass.
     void finalize_inbox(uint32_t retries);
-    // One batch of stored marks (at most limit); done(more) on the loop thread, more: another batch may wait.
-    void finalize_batch(int64_t limit, uint32_t retries, std::function<void(bool more)> done);
+    // One batch of stored marks (at most limit); done on the loop thread with more (another batch may
+    // wait) and loop_us, the longest loop turn the batch took (hooks run on the loop), so the caller
+    // can size the next batch to sweep.budget.
+    using BatchDone = std::function<void(bool more, int64_t loop_us)>;
+    void finalize_batch(int64_t limit, uint32_t retries, BatchDone done);
 
 private:
     bool call_hooks(const core::FinalizeItem& item) const;

@@ -36,7 +36,7 @@ Sweeper::Sweeper(uv_loop_t* loop, const storage::Backend& backend, const core::C
     uv_timer_init(loop_, &interval_timer_);
     uv_timer_init(loop_, &yield_timer_);
     interval_timer_.data = yield_timer_.data = this;
-    limit_ = std::max<int64_t>(1, config_->sweep.batch);
+    limit_ = finalize_limit_ = std::max<int64_t>(1, config_->sweep.batch);
 }
 
 Sweeper::~Sweeper() { close(); }
@@ -78,6 +78,7 @@ void Sweeper::begin() {
     busy_ = true;
     running_ = config_;
     limit_ = std::min<int64_t>(limit_, std::max<int64_t>(1, running_->sweep.batch));
+    finalize_limit_ = std::min<int64_t>(finalize_limit_, std::max<int64_t>(1, running_->sweep.batch));
     metrics_.add_sweep();
     running_report_ = SweepReport{};
     running_report_.at_us = clock_.now_us();
@@ -109,18 +110,18 @@ void Sweeper::after_step(const StepResult& result) {
     count_swept(metrics_, result.counts);
     running_report_.expired += result.counts.expired;
     running_report_.purged += result.counts.purged_sessions;
-    if (backend_.nonblocking()) adapt_limit(result.took_us);
+    if (backend_.nonblocking()) adapt_limit(limit_, result.took_us);
     if (stopping_) return finish();
     yield(result.counts.more ? &Sweeper::step : &Sweeper::finalize_phase);
 }
 
-void Sweeper::adapt_limit(int64_t step_us) {
+void Sweeper::adapt_limit(int64_t& limit, int64_t took_us) const {
     int64_t budget = std::max<int64_t>(1, running_->sweep.budget_us);
     int64_t batch = std::max<int64_t>(1, running_->sweep.batch);
-    if (step_us > budget) {
-        limit_ = std::max<int64_t>(1, limit_ / 2);
-    } else if (step_us * 4 < budget) {
-        limit_ = std::min<int64_t>(batch, limit_ * 2);
+    if (took_us > budget) {
+        limit = std::max<int64_t>(1, limit / 2);
+    } else if (took_us * 4 < budget) {
+        limit = std::min<int64_t>(batch, limit * 2);
     }
 }
 
@@ -130,26 +131,29 @@ void Sweeper::finalize_phase() {
 }
 
 void Sweeper::finalize_next() {
-    finalizer_.finalize_batch(limit_, running_->sweep.finalize_retries, [this](bool more) {
+    // Hooks and reports run on the loop whatever the backend: every backend sizes batches to the budget.
+    finalizer_.finalize_batch(finalize_limit_, running_->sweep.finalize_retries, [this](bool more, int64_t loop_us) {
+        // A short last batch says nothing about how many fit: it may shrink the limit, never grow it.
+        if (more || loop_us > running_->sweep.budget_us) adapt_limit(finalize_limit_, loop_us);
         if (more && !stopping_) return yield(&Sweeper::finalize_next);
         finish();
     });
 }
 
-void Sweeper::report() {
+void Sweeper::report(bool interrupted) {
     running_report_.finalized = static_cast<int64_t>(metrics_.swept("finalized") - finalized_before_);
     running_report_.ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_at_).count();
     last_report_ = running_report_;
     const SweepReport& r = last_report_;
     if (r.expired + r.purged + r.finalized > 0) {
-        log::info("expiry sweep done in {:.1f} ms: expired={} purged={} finalized={}", r.ms, r.expired, r.purged,
-                  r.finalized);
+        log::info("expiry sweep {} {:.1f} ms: expired={} purged={} finalized={}",
+                  interrupted ? "stopped by the drain after" : "done in", r.ms, r.expired, r.purged, r.finalized);
     }
 }
 
 void Sweeper::finish() {
-    if (busy_) report();
+    if (busy_) report(stopping_);
     busy_ = false;
     running_.reset();
     auto waiting = std::exchange(on_done_, {});

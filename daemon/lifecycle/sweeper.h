@@ -9,7 +9,8 @@
  * to the loop (a 0 ms timer), and for a backend called inline on the loop
  * it halves `limit` whenever a step took longer than sweep.budget (and
  * grows it back towards sweep.batch when steps are quick), so no loop turn
- * spends much more than the budget on sweeping. Counts go to
+ * spends much more than the budget on sweeping. Finalize batches, whose
+ * hooks run on the loop with any backend, are sized the same way. Counts go to
  * mnemo_sweeps_total and mnemo_swept_total{kind}.
  */
 #pragma once
@@ -63,6 +64,7 @@ public:
     bool sweeping() const { return busy_; }
     const SweepReport& last_report() const { return last_report_; }
     int64_t step_limit() const { return limit_; }
+    int64_t finalize_limit() const { return finalize_limit_; }
 
 private:
     void on_tick();
@@ -72,9 +74,9 @@ private:
     void finalize_phase();
     void finalize_next();
     void finish();
-    void report();
+    void report(bool interrupted);
     void yield(void (Sweeper::*next)());
-    void adapt_limit(int64_t step_us);
+    void adapt_limit(int64_t& limit, int64_t took_us) const;
     void arm_interval();
 
     uv_loop_t* loop_;
@@ -90,7 +92,8 @@ private:
     void (Sweeper::*next_)() = nullptr;
     std::vector<std::function<void()>> on_done_;
     std::function<void()> on_idle_;
-    int64_t limit_ = 0;
+    int64_t limit_ = 0;           // rows per sweep step
+    int64_t finalize_limit_ = 0;  // sessions per finalize batch
     SweepReport running_report_, last_report_;
     uint64_t finalized_before_ = 0;
     std::chrono::steady_clock::time_point started_at_{};

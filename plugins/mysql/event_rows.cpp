@@ -1,7 +1,9 @@
 #include "event_rows.h"
 
 #include "hot_queries.h"
+#include "search_sql.h"
 #include "rules.h"
+#include "search_tokens.h"
 
 #include <algorithm>
 #include <limits>
@@ -43,14 +45,17 @@ void insert_event(Conn& conn, int64_t sid, int64_t seq, const mnemo_event& event
     Query insert(conn,
                  "INSERT INTO events (sid, seq, id, id_from_client, invocation_id, author, role, content, "
                  "state_delta, usage_json, tool_calls, media, metadata, filter_key, timestamp_us, input_tokens, "
-                 "output_tokens, cache_read_tokens, cache_write_tokens, total_tokens, cost_usd) "
-                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                 "output_tokens, cache_read_tokens, cache_write_tokens, total_tokens, cost_usd, search_text, "
+                 "search_tokens) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    std::string_view search_text(event.search_text.ptr ? event.search_text.ptr : "", event.search_text.len);
     insert.args(sid, seq, event.id, event.id_from_client ? 1 : 0, event.invocation_id,
                 event.author.ptr ? event.author : str(""), event.role.ptr ? event.role : str(""), event.content_json,
                 event.state_delta_json, event.usage_json, event.tool_calls_json, event.media_json,
                 event.metadata_json, event.filter_key.ptr ? event.filter_key : str(""), event.timestamp_us,
                 event.usage.input_tokens, event.usage.output_tokens, event.usage.cache_read_tokens,
-                event.usage.cache_write_tokens, event.usage.total_tokens, event.usage.cost_usd);
+                event.usage.cache_write_tokens, event.usage.total_tokens, event.usage.cost_usd, search_text,
+                search_tokens::tokens_of(search_text));
     try {
         insert.run();
     } catch (const StoreError& e) {
@@ -131,6 +136,12 @@ void emit_events(Conn& conn, int64_t sid, const mnemo_event_filter& filter, int6
         emit_event_row(rows, out);
         ++emitted;
     }
+}
+
+void emit_context(Conn& conn, int64_t sid, int64_t seq, int64_t context, Output& out) {
+    Query rows(conn, kSearchContextSql);
+    rows.args(sid, sid, seq, context, seq, sid, seq, context, seq);
+    while (rows.step()) emit_event_row(rows, out);
 }
 
 int64_t count_visible(Conn& conn, int64_t sid, mnemo_str filter_key, int64_t from_seq, int64_t to_seq) {

@@ -1,6 +1,7 @@
-// event_rows.h -- the events table: inserting a batch's rows, the client-id
-// lookup behind idempotent retries, FIFO eviction of the oldest visible
-// events, soft deletes, and filtered reads emitted oldest first.
+// event_rows.h -- the events table: inserting a batch's rows (with their
+// search text and tokens), the client-id lookup behind idempotent retries,
+// FIFO eviction of the oldest visible events, soft deletes, and filtered
+// reads emitted oldest first (a search hit's context included).
 #pragma once
 
 #include "connection.h"
@@ -28,6 +29,9 @@ int64_t soft_delete_from(Conn& conn, int64_t sid, int64_t from_seq, int64_t now_
 // The seq of the latest visible event with role "user" and seq < before_seq.
 std::optional<int64_t> latest_user_turn(Conn& conn, int64_t sid, int64_t before_seq);
 void emit_event_at(Conn& conn, int64_t sid, int64_t seq, Output& out);
+// The visible events within `context` visible events either side of seq
+// (seq itself included), oldest first: a search hit's context.
+void emit_context(Conn& conn, int64_t sid, int64_t seq, int64_t context, Output& out);
 
 // Emits the events matching filter, oldest first, after max(filter.after_seq,
 // floor_seq); count("has_more", 1) when filter.limit cut the list.

@@ -185,8 +185,30 @@ R"sql(CREATE TABLE IF NOT EXISTS lanes (
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin)sql",
 }};
 
-inline const std::array<const Migration*, 2> kMigrations{&kSchemaV1, &kSchemaV2};
-inline constexpr int kSchemaVersion = 2;
+// v3: search (API.md "Search", core/search.h).
+//  - search_text: mnemod's core::search_text() of the event, byte for byte:
+//    what exact queries are verified against (and word queries too).
+//  - search_tokens: the words of search_text (core/search_words.h), each
+//    folded and written as search_tokens.h encodes it, with the FULLTEXT
+//    index events_search on it. InnoDB's own tokenizer cannot follow the
+//    search rules on the raw text: it joins words at `_`, drops words
+//    shorter than innodb_ft_min_token_size and stopwords, and folds by
+//    collation; encoded tokens are plain [0-9a-z] runs that it keeps whole
+//    whatever the text's script, so the index holds exactly our words.
+//  - Rows from before v3 keep both columns NULL: they are not searchable.
+//    One ALTER, so InnoDB applies the three changes atomically (the table is
+//    rebuilt once to add its hidden FTS_DOC_ID). MySQL has no ADD COLUMN IF
+//    NOT EXISTS, so unlike the CREATEs it is not re-runnable: a crash after
+//    it and before the version row leaves the step to finish by hand.
+inline const Migration kSchemaV3{3, {
+R"sql(ALTER TABLE events
+  ADD COLUMN search_text MEDIUMTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL,
+  ADD COLUMN search_tokens MEDIUMTEXT CHARACTER SET ascii COLLATE ascii_bin NULL,
+  ADD FULLTEXT KEY events_search (search_tokens))sql",
+}};
+
+inline const std::array<const Migration*, 3> kMigrations{&kSchemaV1, &kSchemaV2, &kSchemaV3};
+inline constexpr int kSchemaVersion = 3;
 
 // The bookkeeping table itself is not a migration: it must exist to read the
 // version that says which migrations to run.

@@ -52,6 +52,8 @@ void track_list(Conn& conn, const mnemo_track_list_req& req, Output& out);
 void stats(Conn& conn, const mnemo_stats_req& req, Output& out);
 void lane_get(Conn& conn, const mnemo_lane_get_req& req, Output& out);
 void lane_list(Conn& conn, const mnemo_lane_list_req& req, Output& out);
+// Search over the app's transcripts (ops_search.cpp; the rules are core/search.h).
+void search(Conn& conn, const mnemo_search_req& req, Output& out);
 
 // Export (a read; its records are buffered by the caller because a read may
 // be run again) and import (a write: one transaction).

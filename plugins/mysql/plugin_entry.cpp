@@ -146,13 +146,16 @@ const mnemo_storage_ops kOps = {
     op_sweep_step,
     MNEMO_WRITE(finalize_list, mnemo_finalize_list_req),
     MNEMO_WRITE(finalize_done, mnemo_finalize_done_req),
-    nullptr,  // search
+    MNEMO_READ(search, mnemo_search_req),
     op_export,
     MNEMO_SILENT_WRITE(import_records, mnemo_import_req),
 };
 
 const mnemo_plugin kPlugin = {
-    MNEMO_PLUGIN_ABI_VERSION, "mysql", "0.1.0", MNEMO_CAP_PERSISTENT | MNEMO_CAP_SOFT_DELETE | MNEMO_CAP_SHARED,
+    MNEMO_PLUGIN_ABI_VERSION,
+    "mysql",
+    "0.1.0",
+    MNEMO_CAP_PERSISTENT | MNEMO_CAP_SOFT_DELETE | MNEMO_CAP_SHARED | MNEMO_CAP_SEARCH,
     &kOps,
 };
 

@@ -25,7 +25,14 @@ SessionMeta session_for_append(Conn& conn, const mnemo_append_req& req, AppendOu
     if (!req.create_if_missing) throw StoreError(MNEMO_E_NOT_FOUND, describe(req.key) + " not found");
     outcome.created = true;
     NewSession fresh{req.key, str(""), mnemo_str{nullptr, 0}, str("{}"), req.new_session_ttl_us, req.now_us};
-    return insert_session(conn, fresh);
+    try {
+        return insert_session(conn, fresh);
+    } catch (const StoreError& e) {
+        // Another writer (another daemon on a shared database) created it since the lookup above.
+        // BUSY runs the whole append again, and the next lookup finds that session.
+        if (e.code() != MNEMO_E_EXISTS) throw;
+        throw StoreError(MNEMO_E_BUSY, describe(req.key) + " was created by another writer at the same time");
+    }
 }
 
 // True when every event of the batch is already stored under its client id

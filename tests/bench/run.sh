@@ -26,8 +26,9 @@ results=$work/results.tsv
 mnemod_pid=""
 redis_pid=""
 
-log() { printf '[bench] %s\n' "$*" >&2; }
-fail() { log "error: $*"; exit 1; }
+bench_name=bench
+# shellcheck source=common.sh
+source "$here/common.sh"
 
 stop_servers() {
   local status=$?
@@ -44,9 +45,6 @@ stop_servers() {
 trap stop_servers EXIT
 trap 'exit 130' INT TERM
 
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 
 require_tools() {
   local tool

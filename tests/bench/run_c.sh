@@ -31,8 +31,9 @@ work=$(mktemp -d /tmp/mnemo-bench-c.XXXXXX)
 results=$work/results.tsv
 mnemod_pid=""
 
-log() { printf '[bench-c] %s\n' "$*" >&2; }
-fail() { log "error: $*"; exit 1; }
+bench_name=bench-c
+# shellcheck source=common.sh
+source "$here/common.sh"
 
 cleanup() {
   local status=$?
@@ -46,9 +47,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 
 require_tools() {
   local tool
@@ -108,10 +106,6 @@ stop_mnemod() {
   mnemod_pid=""
 }
 
-# BENCH lines of report.lua: "BENCH requests=.. rps=.. p50_us=.. p99_us=.. p999_us=.. non2xx=.. socket_errors=.."
-bench_field() {  # file field
-  grep '^BENCH ' "$1" | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k {print $2}'
-}
 
 run_wrk() {  # output threads connections script url args...
   local out=$1 threads=$2 conns=$3 script=$4 url=$5; shift 5
@@ -120,7 +114,6 @@ run_wrk() {  # output threads connections script url args...
   grep -q '^BENCH ' "$out" || fail "no result line in $out"
 }
 
-errors_of() { echo $(($(bench_field "$1" non2xx) + $(bench_field "$1" socket_errors))); }
 
 file_bytes() { stat -c %s "$1" 2>/dev/null || echo 0; }
 

@@ -27,8 +27,9 @@ pids=()
 mysql_socket=""
 started_port=""
 
-log() { printf '[bench-mysql] %s\n' "$*" >&2; }
-fail() { log "error: $*"; exit 1; }
+bench_name=bench-mysql
+# shellcheck source=common.sh
+source "$here/common.sh"
 
 stop_daemons() {
   local pid
@@ -61,9 +62,6 @@ require_tools() {
     fail "mnemod or its sqlite/mysql plugins not found in $build_dir; build them: cmake -S $root -B $build_dir -DCMAKE_BUILD_TYPE=Release -DMNEMO_TESTS=OFF && cmake --build $build_dir --target mnemod mnemo_sqlite mnemo_mysql"
 }
 
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 
 storage_yaml() {  # sqlite|mysql folder
   if [[ $1 == sqlite ]]; then
@@ -104,9 +102,6 @@ YAML
   fail "mnemod did not become ready; see $2/mnemod.log"
 }
 
-bench_field() {  # file field
-  grep '^BENCH ' "$1" | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k {print $2}'
-}
 
 wrk_append() {  # out port connections
   wrk -t"$wrk_threads" -c"$3" -d"${run_seconds}s" --latency -s "$here/append.lua" "http://127.0.0.1:$2" -- 1000 \
@@ -114,7 +109,6 @@ wrk_append() {  # out port connections
   grep -q '^BENCH ' "$1" || fail "no result line in $1"
 }
 
-errors_of() { echo $(($(bench_field "$1" non2xx) + $(bench_field "$1" socket_errors))); }
 
 record() {  # setup round rps p50_us p99_us errors
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$results"

@@ -13,7 +13,7 @@ std::string sweep_config(const std::string& plugin, const std::string& sections)
     std::string options = plugin == "sqlite" ? "  options: {path: @DIR@/data/mnemo.db}\n" : "";
     return "server:\n  listen: [\"127.0.0.1:@PORT@\"]\n  admin_socket: @DIR@/admin.sock\n"
            "storage:\n  plugin: " + plugin + "\n  plugin_dir: @PLUGIN_DIR@\n" + options +
-           "sweep: {interval: 1s, purge_after: 1s}\nlog: {level: info}\n" + sections;
+           "sweep: {interval: 1s, purge_after: 1s}\nlog: {level: debug}\n" + sections;
 }
 
 size_t count_of(const std::string& text, const std::string& needle) {
@@ -60,7 +60,7 @@ TEST_P(LifecycleSweep, SessionsAndStateExpireAndEachSessionIsFinalizedOnce) {
     std::string log = daemon_->log();
     EXPECT_EQ(count_of(log, finalize_line("s1", "expired")), 1u);
     EXPECT_EQ(count_of(log, finalize_line("s2", "expired")), 1u);
-    EXPECT_EQ(count_of(log, "forever"), 0u);
+    EXPECT_EQ(count_of(log, "finalize session shop/u1/forever"), 0u);
     EXPECT_EQ(metric("mnemo_swept_total{kind=\"finalized\"}"), 2u);
     EXPECT_EQ(metric("mnemo_swept_total{kind=\"expired_sessions\"}"), 2u);
     EXPECT_EQ(metric("mnemo_swept_total{kind=\"state_scopes\"}"), 1u);

@@ -33,7 +33,7 @@ std::string mysql_config(const std::string& database, const std::string& section
     return "server:\n  listen: [\"127.0.0.1:@PORT@\"]\n  admin_socket: @DIR@/admin.sock\n  idle_timeout: 2s\n"
            "storage:\n  plugin: mysql\n  plugin_dir: @PLUGIN_DIR@\n  options: " +
            mysql_fixture::shared_server().yaml_options(database, 8) +
-           "\nlimits:\n  event_limit: 0\nsummary:\n  enabled: false\nlog: {level: info}\n" + sections;
+           "\nlimits:\n  event_limit: 0\nsummary:\n  enabled: false\nlog: {level: debug}\n" + sections;
 }
 
 size_t count_of(const std::string& text, const std::string& needle) {

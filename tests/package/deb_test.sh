@@ -91,6 +91,9 @@ grep -q "storage plugin sqlite .* loaded from $plugin_dir/mnemo_sqlite.so" "$tmp
   fail "the sqlite plugin was not loaded from $plugin_dir: $(cat "$tmp/run-dir/mnemod.log")"
 grep -q "scripts loaded from /usr/share/mnemod/scripts" "$tmp/run-dir/mnemod.log" ||
   fail "the installed scripts were not found without configuration: $(cat "$tmp/run-dir/mnemod.log")"
+echo "== the installed /usr/bin/mnemoctl (root is always served)"
+out=$(/usr/bin/mnemoctl --config "$tmp/run-dir/mnemod.yaml" -e 'return 6 * 7' 2>&1) || fail "mnemoctl failed: $out"
+[ "$out" = 42 ] || fail "mnemoctl printed '$out', expected 42"
 stop_daemon "$DAEMON_PID"
 DAEMON_PID=""
 [ "$STOPPED_CODE" = 0 ] || fail "mnemod exited $STOPPED_CODE after SIGTERM: $(cat "$tmp/run-dir/mnemod.log")"

@@ -49,12 +49,14 @@ require_file "$tmp/run-dir/state/mnemo.db" "the SQLite file in the StateDirector
 grep -q "scripts loaded from $root$MNEMO_SCRIPTS_INSTALL_DIR" "$tmp/run-dir/mnemod.log" ||
   fail "the installed scripts were not loaded; log: $(cat "$tmp/run-dir/mnemod.log")"
 
-if [ -x "$root$MNEMO_BINDIR/mnemoctl" ]; then
-  echo "== the installed mnemoctl"
-  out=$("$root$MNEMO_BINDIR/mnemoctl" --socket "$tmp/run-dir/run/admin.sock" -e 'return 6 * 7' 2>&1) ||
-    fail "mnemoctl failed: $out"
-  [ "$out" = 42 ] || fail "mnemoctl printed '$out', expected 42"
-fi
+echo "== the installed mnemoctl, finding the admin socket through the same config"
+require_file "$root$MNEMO_BINDIR/mnemoctl" "the console client"
+out=$("$root$MNEMO_BINDIR/mnemoctl" --config "$tmp/run-dir/mnemod.yaml" -e 'return 6 * 7' 2>&1) ||
+  fail "mnemoctl failed: $out"
+[ "$out" = 42 ] || fail "mnemoctl printed '$out', expected 42"
+out=$("$root$MNEMO_BINDIR/mnemoctl" --config "$tmp/run-dir/mnemod.yaml" --json -e 'return stats().plugin' 2>&1) ||
+  fail "mnemoctl stats() failed: $out"
+[ "$out" = '"sqlite"' ] || fail "mnemoctl printed '$out', expected \"sqlite\""
 
 stop_daemon "$DAEMON_PID"
 DAEMON_PID=""

@@ -5,6 +5,7 @@
 #include <simdjson.h>
 
 #include <filesystem>
+#include <thread>
 
 namespace mnemo::lifecycle {
 
@@ -14,6 +15,7 @@ LifecycleTest::LifecycleTest() {
     dir_ = ::mkdtemp(tmpl);
     callbacks_.add([this](const storage::SessionRow& session, core::FinalizeReason reason) {
         calls_.push_back({session.id, reason});
+        if (hook_delay_.count() > 0) std::this_thread::sleep_for(hook_delay_);
         return hook_ok_;
     });
 }

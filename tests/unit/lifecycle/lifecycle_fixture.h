@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 #include <uv.h>
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -54,6 +55,7 @@ protected:
     FinalizeCallbacks callbacks_;
     std::vector<FinalizeCall> calls_;
     bool hook_ok_ = true;
+    std::chrono::microseconds hook_delay_{0};  // each finalize call takes this long (a slow hook)
     std::shared_ptr<const config::Config> config_;
     std::unique_ptr<storage::Backend> backend_;
     std::unique_ptr<Sweeper> sweeper_;

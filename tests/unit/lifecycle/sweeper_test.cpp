@@ -42,6 +42,19 @@ TEST_P(Sweep, ManyExpiredSessionsTakeSeveralSmallSteps) {
     EXPECT_EQ(metrics_.sweeps_total(), 1u);
 }
 
+// Finalize hooks run on the loop with every backend: slow ones shrink the batches to sweep.budget.
+TEST_P(Sweep, SlowFinalizeHooksGetSmallerBatches) {
+    open("ttl: {session: 10}\nsweep: {batch: 64, budget: 5ms}\n");
+    for (int i = 0; i < 200; ++i) create("s" + std::to_string(i));
+    clock_.advance(11 * kSecond);
+    hook_delay_ = std::chrono::milliseconds(1);
+    sweep();
+    EXPECT_EQ(calls_.size(), 200u);
+    EXPECT_EQ(swept("finalized"), 200u);
+    // 64, 32, 16 and 8 one-millisecond hooks each overrun 5 ms; 4 fit.
+    EXPECT_LE(sweeper_->finalize_limit(), 4) << "a batch of 64 slow hooks would stall the loop for 64 ms";
+}
+
 TEST_P(Sweep, ExpiredStateScopesAreRemoved) {
     open("ttl: {app_state: 10, user_state: 10}\n");
     core::PatchStateInput in;

@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include <atomic>
+#include <string_view>
 
 namespace mnemo::mysql::test {
 namespace {
@@ -60,7 +61,10 @@ mnemo_sink Answer::sink() {
         of(ctx).versions.push_back(s->version);
     };
     sink.event = [](void* ctx, const mnemo_event* e) { of(ctx).event_seqs.push_back(e->seq); };
-    sink.count = [](void* ctx, const char* name, int64_t value) { of(ctx).counts[name] = value; };
+    sink.count = [](void* ctx, const char* name, int64_t value) {
+        of(ctx).counts[name] = value;
+        if (std::string_view(name) == "hit") of(ctx).hits.push_back(value);
+    };
     sink.lane = [](void* ctx, const mnemo_lane* l) { of(ctx).lane_sessions.push_back(own(l->session_id)); };
     return sink;
 }
@@ -100,6 +104,7 @@ Answer Backend::append(const std::string& id, const std::string& text, int64_t e
     event.author = S("user");
     event.role = S("user");
     event.content_json = S(content);
+    event.search_text = S(text);
     event.filter_key = S("");
     event.timestamp_us = now;
     mnemo_append_req req{};
@@ -182,6 +187,20 @@ Answer Backend::finalize_list(int64_t now, int64_t limit) {
     mnemo_finalize_list_req req{now, limit};
     mnemo_sink sink = answer.sink();
     answer.rc = ops().finalize_list(backend_, &req, &sink, &answer.err);
+    return answer;
+}
+
+Answer Backend::search(const std::string& q, int64_t now) {
+    Answer answer;
+    mnemo_search_req req{};
+    req.app = S("shop");
+    req.q = S(q);
+    req.limit = 100;
+    req.max_hits = 50;
+    req.context = 0;
+    req.now_us = now;
+    mnemo_sink sink = answer.sink();
+    answer.rc = ops().search(backend_, &req, &sink, &answer.err);
     return answer;
 }
 

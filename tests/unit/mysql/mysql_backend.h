@@ -34,6 +34,7 @@ struct Answer {
     std::vector<int64_t> versions;  // of sessions, in order
     std::vector<int64_t> event_seqs;
     std::vector<std::string> lane_sessions;
+    std::vector<int64_t> hits;  // seqs of count("hit"), in order
     mnemo_sink sink();
     int64_t count(const std::string& name) const { return counts.count(name) ? counts.at(name) : -1; }
 };
@@ -49,7 +50,8 @@ public:
     explicit operator bool() const { return backend_ != nullptr; }
 
     Answer create(const std::string& id, int64_t ttl = 0, int64_t now = kNow);
-    // One event; expected < 0: no expected_version.
+    // One event whose content is {"text": text} (text needs no JSON escapes)
+    // and whose search text is text; expected < 0: no expected_version.
     Answer append(const std::string& id, const std::string& text, int64_t expected = -1, int64_t now = kNow);
     Answer get(const std::string& id, int64_t now = kNow);
     Answer ping();
@@ -57,6 +59,8 @@ public:
     Answer get_lane(const std::string& lane);
     Answer sweep(int64_t now, int64_t limit);
     Answer finalize_list(int64_t now, int64_t limit);
+    // App "shop", every user, limit 100, max_hits 50, context 0.
+    Answer search(const std::string& q, int64_t now = kNow);
 
 private:
     mnemo_backend* backend_ = nullptr;

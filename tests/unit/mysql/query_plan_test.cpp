@@ -3,6 +3,7 @@
 // values in place of the parameters) over a few thousand rows shows the
 // intended index and never a full scan (type ALL) of the table.
 #include "hot_queries.h"
+#include "search_sql.h"
 #include "mysql_backend.h"
 
 #include <cppconn/connection.h>
@@ -157,6 +158,36 @@ TEST_F(QueryPlanTest, ReadingAndEvictingEventsStaysInsideTheSession) {
     expect_one_of(bound(event_select_sql(all), {"7", "0", "100"}), "events", {"PRIMARY"}, true);
     expect_one_of(bound(kEvictCutoffSql, {"7", "3"}), "events", kSessionEventIndexes);
     expect_one_of(bound(kEvictSql, {"7", "50"}), "events", kSessionEventIndexes);
+}
+
+// Search parameters after the first: app, now, no user, session or channel
+// filter (kSearchSessionFilters), then no role filter (kSearchEventFilters).
+const std::vector<std::string> kNoSessionFilters{"'shop'", "0", "NULL", "NULL", "NULL", "NULL", "NULL", "NULL", "NULL"};
+const std::vector<std::string> kNoEventFilters{"NULL", "NULL"};
+
+TEST_F(QueryPlanTest, SearchCandidatesComeFromTheFulltextIndex) {
+    std::vector<std::string> values{"'+w6162 +w636f6e666967*'"};
+    values.insert(values.end(), kNoSessionFilters.begin(), kNoSessionFilters.end());
+    values.insert(values.end(), kNoEventFilters.begin(), kNoEventFilters.end());
+    std::vector<PlanRow> rows = plan(bound(kSearchMatchSql, values));
+    ASSERT_EQ(rows.size(), 2u) << describe(rows);
+    EXPECT_EQ(rows[0].table, "e") << describe(rows);
+    EXPECT_EQ(rows[0].type, "fulltext") << describe(rows);
+    EXPECT_EQ(rows[0].key, "events_search") << describe(rows);
+    EXPECT_EQ(rows[1].table, "s") << describe(rows);
+    EXPECT_EQ(rows[1].type, "eq_ref") << describe(rows);
+    EXPECT_EQ(rows[1].key, "PRIMARY") << describe(rows);
+}
+
+TEST_F(QueryPlanTest, SearchContextAndRecentSessionsUseTheirIndexes) {
+    expect_one_of(bound(kSearchContextSql, {"7", "7", "5", "2", "5", "7", "5", "2", "5"}), "events",
+                  kSessionEventIndexes);
+    std::vector<std::string> values = kNoSessionFilters;
+    values.push_back("20");
+    std::vector<PlanRow> rows = plan(bound(kSearchRecentSql, values));
+    ASSERT_EQ(rows.size(), 1u) << describe(rows);
+    EXPECT_EQ(rows[0].key, "sessions_app_updated") << describe(rows);
+    EXPECT_EQ(rows[0].extra.find("filesort"), std::string::npos) << describe(rows);
 }
 
 TEST_F(QueryPlanTest, ListingLanesWalksTheAppIndex) {

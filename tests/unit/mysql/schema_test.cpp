@@ -11,6 +11,8 @@
 namespace mnemo::mysql::test {
 namespace {
 
+const std::vector<std::string> kEveryVersion{"1", "2", "3"};
+
 class SchemaTest : public MysqlTest {
 protected:
     std::vector<std::string> column(const std::string& sql) {
@@ -36,7 +38,7 @@ protected:
 
 TEST_F(SchemaTest, AFreshDatabaseGetsEveryStepInOrder) {
     { Backend backend(database_); ASSERT_TRUE(backend); }
-    EXPECT_EQ(column("SELECT version FROM schema_version ORDER BY version"), (std::vector<std::string>{"1", "2"}));
+    EXPECT_EQ(column("SELECT version FROM schema_version ORDER BY version"), kEveryVersion);
     for (std::string table : {"sessions", "events", "lanes", "state_scopes", "summaries", "track_events"}) {
         EXPECT_EQ(column("SELECT CONCAT(engine, ' ', table_collation) FROM information_schema.tables "
                          "WHERE table_schema = DATABASE() AND table_name = '" + table + "'"),
@@ -48,7 +50,7 @@ TEST_F(SchemaTest, AFreshDatabaseGetsEveryStepInOrder) {
 TEST_F(SchemaTest, OpeningAgainAppliesNothing) {
     { Backend first(database_); ASSERT_TRUE(first); ASSERT_EQ(first.create("s1").rc, MNEMO_OK); }
     { Backend second(database_); ASSERT_TRUE(second); EXPECT_EQ(second.get("s1").rc, MNEMO_OK); }
-    EXPECT_EQ(column("SELECT COUNT(*) FROM schema_version"), std::vector<std::string>{"2"});
+    EXPECT_EQ(column("SELECT COUNT(*) FROM schema_version"), std::vector<std::string>{"3"});
 }
 
 TEST_F(SchemaTest, AnOldDatabaseIsUpgradedKeepingItsRows) {
@@ -62,10 +64,41 @@ TEST_F(SchemaTest, AnOldDatabaseIsUpgradedKeepingItsRows) {
               std::vector<std::string>{"0"});
     Backend backend(database_);
     ASSERT_TRUE(backend);
-    EXPECT_EQ(column("SELECT version FROM schema_version ORDER BY version"), (std::vector<std::string>{"1", "2"}));
+    EXPECT_EQ(column("SELECT version FROM schema_version ORDER BY version"), kEveryVersion);
     Answer old = backend.get("old", 2);
     ASSERT_EQ(old.rc, MNEMO_OK) << old.err.message;
     EXPECT_EQ(backend.write_lane("tg:1", "s2", 0).rc, MNEMO_OK) << "v2's lanes table exists";
+}
+
+TEST_F(SchemaTest, EventsCarryAFulltextIndexOnTheirSearchTokens) {
+    { Backend backend(database_); ASSERT_TRUE(backend); }
+    EXPECT_EQ(column("SELECT CONCAT(index_type, ' ', column_name) FROM information_schema.statistics "
+                     "WHERE table_schema = DATABASE() AND table_name = 'events' AND index_name = 'events_search'"),
+              std::vector<std::string>{"FULLTEXT search_tokens"});
+    EXPECT_EQ(column("SELECT CONCAT(column_name, ' ', character_set_name, ' ', data_type) FROM "
+                     "information_schema.columns WHERE table_schema = DATABASE() AND table_name = 'events' AND "
+                     "column_name LIKE 'search%' ORDER BY column_name"),
+              (std::vector<std::string>{"search_text utf8mb4 mediumtext", "search_tokens ascii mediumtext"}));
+}
+
+TEST_F(SchemaTest, EventsFromBeforeSearchAreKeptAndLeftUnsearchable) {
+    run(kSchemaVersionTable);
+    for (const Migration* step : {&kSchemaV1, &kSchemaV2})
+        for (const char* statement : step->statements) run(statement);
+    run("INSERT INTO schema_version (version) VALUES (1), (2)");
+    run("INSERT INTO sessions (app, user, id, title, metadata, created_at, updated_at, event_count, last_seq) "
+        "VALUES ('shop', 'u1', 'old', '', '{}', 1, 1, 1, 1)");
+    run("INSERT INTO events (sid, seq, id, author, role, content, timestamp_us) "
+        "VALUES (LAST_INSERT_ID(), 1, 'e1', 'user', 'user', '\"zebra\"', 1)");
+    Backend backend(database_);
+    ASSERT_TRUE(backend);
+    EXPECT_EQ(column("SELECT COUNT(*) FROM events WHERE search_text IS NULL AND search_tokens IS NULL"),
+              std::vector<std::string>{"1"});
+    Answer found = backend.search("zebra", 2);
+    ASSERT_EQ(found.rc, MNEMO_OK) << found.err.message;
+    EXPECT_TRUE(found.hits.empty());
+    ASSERT_EQ(backend.append("old", "zebra again", -1, 3).rc, MNEMO_OK);
+    EXPECT_EQ(backend.search("zebra", 4).hits, std::vector<int64_t>{2});
 }
 
 TEST_F(SchemaTest, ANewerSchemaIsRefusedNamingBothVersions) {
@@ -111,10 +144,11 @@ TEST(MysqlOptions, AnUnreachableServerIsUnavailable) {
     EXPECT_NE(std::string(err.message).find("/nonexistent/mysqld.sock"), std::string::npos) << err.message;
 }
 
-TEST(MysqlPlugin, DeclaresASharedPersistentBlockingBackend) {
+TEST(MysqlPlugin, DeclaresASharedPersistentSearchableBackend) {
     EXPECT_STREQ(plugin().name, "mysql");
     EXPECT_EQ(plugin().abi_version, static_cast<uint32_t>(MNEMO_PLUGIN_ABI_VERSION));
-    EXPECT_EQ(plugin().capabilities, MNEMO_CAP_PERSISTENT | MNEMO_CAP_SOFT_DELETE | MNEMO_CAP_SHARED);
+    EXPECT_EQ(plugin().capabilities,
+              MNEMO_CAP_PERSISTENT | MNEMO_CAP_SOFT_DELETE | MNEMO_CAP_SHARED | MNEMO_CAP_SEARCH);
 }
 
 }  // namespace

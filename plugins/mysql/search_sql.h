@@ -1,0 +1,66 @@
+// search_sql.h -- the statements of search (ops_search.cpp), in one place so
+// the unit tests run EXPLAIN on these exact texts. Parameters are positional
+// (`?`); each statement's comment lists them in order.
+#pragma once
+
+#include "hot_queries.h"
+
+#include <string>
+
+namespace mnemo::mysql {
+
+// metadata.<key> of session `s` is a JSON string equal to the parameter,
+// byte for byte (one parameter).
+inline std::string search_metadata_is(const char* key) {
+    std::string path = std::string("JSON_EXTRACT(s.metadata, '$.") + key + "')";
+    return "(JSON_TYPE(" + path + ") = 'STRING' AND CAST(JSON_UNQUOTE(" + path + ") AS BINARY) = CAST(? AS BINARY))";
+}
+
+// The session-side filters of every search statement, on `s` (sessions):
+// app, now, user x2, exclude_session x2, channel x3 (NULL: no filter).
+inline const std::string kSearchSessionFilters =
+    " AND s.app = ? AND s.deleted_at = 0 AND (s.expires_at = 0 OR s.expires_at > ?)"
+    " AND (? IS NULL OR s.user = ?) AND (? IS NULL OR s.id <> ?)"
+    " AND (? IS NULL OR " + search_metadata_is("channel") + " OR " + search_metadata_is("platform") + ")";
+// The event-side filters on `e` (events): role x2.
+inline constexpr const char* kSearchEventFilters = " AND e.deleted_at = 0 AND (? IS NULL OR e.role = ?)";
+
+// Candidates of a search: sid, seq, the session's updated_at and id, the
+// event's search text; verified in C++. Parameters: the first below, then
+// kSearchSessionFilters' and kSearchEventFilters'.
+inline constexpr const char* kSearchCandidateColumns = "SELECT e.sid, e.seq, s.updated_at, s.id, e.search_text";
+//  - through the FULLTEXT index: the boolean-mode terms;
+inline const std::string kSearchMatchSql =
+    std::string(kSearchCandidateColumns) +
+    " FROM events e JOIN sessions s ON s.sid = e.sid WHERE MATCH (e.search_tokens) AGAINST (? IN BOOLEAN MODE)" +
+    kSearchSessionFilters + kSearchEventFilters;
+//  - a scan of the app's visible events holding the text, case folded by
+//    the server (a superset of ASCII case-insensitive; "" holds them all).
+inline const std::string kSearchScanSql =
+    std::string(kSearchCandidateColumns) +
+    " FROM sessions s JOIN events e ON e.sid = s.sid WHERE e.search_text IS NOT NULL"
+    " AND LOCATE(LOWER(?), LOWER(e.search_text)) > 0" +
+    kSearchSessionFilters + kSearchEventFilters;
+
+// Empty q: the most recently updated live sessions passing the filters,
+// newest first (kSearchSessionFilters' parameters, then limit).
+inline const std::string kSearchRecentSql = std::string("SELECT ") + kSessionColumns +
+                                            " FROM sessions s WHERE 1 = 1" + kSearchSessionFilters +
+                                            " ORDER BY s.updated_at DESC, s.id DESC LIMIT ?";
+
+// A hit's context: the visible events from the `context`-th visible one
+// before seq to the `context`-th after it (sid, sid, seq, context, seq, sid,
+// seq, context, seq).
+inline const std::string kSearchContextSql =
+    std::string("SELECT ") + kEventColumns +
+    " FROM events WHERE sid = ? AND deleted_at = 0"
+    " AND seq >= COALESCE((SELECT MIN(b.seq) FROM (SELECT seq FROM events WHERE sid = ? AND deleted_at = 0"
+    " AND seq < ? ORDER BY seq DESC LIMIT ?) b), ?)"
+    " AND seq <= COALESCE((SELECT MAX(a.seq) FROM (SELECT seq FROM events WHERE sid = ? AND deleted_at = 0"
+    " AND seq > ? ORDER BY seq LIMIT ?) a), ?)"
+    " ORDER BY seq";
+
+// The server's token length bounds: a term outside them is not in the index.
+inline constexpr const char* kFtTokenLimitsSql = "SELECT @@innodb_ft_min_token_size, @@innodb_ft_max_token_size";
+
+}  // namespace mnemo::mysql

@@ -1,0 +1,18 @@
+# Shell functions every bench script shares; sourced after it sets bench_name.
+# log/fail print with the script's tag; free_port asks the kernel for a free
+# loopback port; bench_field reads a field of report.lua's "BENCH k=v ..."
+# line; errors_of sums what BENCH.md counts as errors (non-2xx and socket
+# errors).
+
+log() { printf '[%s] %s\n' "$bench_name" "$*" >&2; }
+fail() { log "error: $*"; exit 1; }
+
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+bench_field() {  # file field
+  grep '^BENCH ' "$1" | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k {print $2}'
+}
+
+errors_of() { echo $(($(bench_field "$1" non2xx) + $(bench_field "$1" socket_errors))); }

@@ -1,0 +1,30 @@
+#!/usr/bin/env python3
+"""Turn search indexing off in a stopped mnemod sqlite database.
+
+For workload E's indexing cost: drops the four triggers that keep the FTS5
+indexes in step with the events table (migration v4 of plugins/sqlite), so
+appends store events (and their search_text column) without indexing them.
+The database is for benchmarking only afterwards. Standard library only.
+"""
+import sqlite3
+import sys
+
+TRIGGERS = ["events_search_insert", "events_search_delete", "events_search_hide", "events_search_show"]
+
+
+def main():
+    db = sqlite3.connect(sys.argv[1])
+    present = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+    missing = [t for t in TRIGGERS if t not in present]
+    if missing:
+        print("triggers not found in %s: %s (has the sqlite schema changed?)" % (sys.argv[1], ", ".join(missing)),
+              file=sys.stderr)
+        return 1
+    for trigger in TRIGGERS:
+        db.execute("DROP TRIGGER %s" % trigger)
+    db.commit()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
