@@ -147,6 +147,20 @@ bool is_word_char(char32_t c) {
 
 bool is_cjk(char32_t c) { return in_ranges(c, std::begin(kCjk), std::end(kCjk)); }
 
+bool has_cjk(std::string_view text) {
+    for (size_t pos = 0; pos < text.size();) {
+        // Every CJK range starts at U+1100 or above: a lead byte of 0xE1 or more.
+        if (static_cast<unsigned char>(text[pos]) < 0xE1) {
+            ++pos;
+            continue;
+        }
+        CodePoint cp = decode(text, pos);
+        if (is_cjk(cp.value)) return true;
+        pos += cp.length;
+    }
+    return false;
+}
+
 std::string fold(std::string_view word) {
     std::string out;
     out.reserve(word.size());

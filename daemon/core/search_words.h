@@ -32,6 +32,9 @@ void append_utf8(std::string& out, char32_t value);
 bool is_word_char(char32_t c);
 // Han, kana, hangul: scripts written without spaces between words.
 bool is_cjk(char32_t c);
+// Whether text holds a CJK character (its words then run without spaces, so
+// a query may be any substring of one).
+bool has_cjk(std::string_view text);
 
 // The word folded for comparison: lower case, Latin diacritics removed
 // (`Mädchen` -> `madchen`), code point by code point.

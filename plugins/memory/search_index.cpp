@@ -12,6 +12,9 @@ namespace {
 namespace sw = core::search_words;
 
 constexpr char kCharMark = '\x01';
+// A prefix or suffix piece is listed to narrow the candidates when it holds
+// at most this many times as many events as they are.
+constexpr size_t kMaxListedFactor = 8;
 
 std::string reversed(std::string_view word) { return std::string(word.rbegin(), word.rend()); }
 
@@ -21,15 +24,6 @@ void add_cjk_terms(std::string_view word, std::vector<std::string>& terms) {
         if (sw::is_cjk(cp.value)) terms.push_back(kCharMark + std::string(word.substr(pos, cp.length)));
         pos += cp.length;
     }
-}
-
-bool has_cjk(std::string_view word) {
-    for (size_t pos = 0; pos < word.size();) {
-        sw::CodePoint cp = sw::decode(word, pos);
-        if (sw::is_cjk(cp.value)) return true;
-        pos += cp.length;
-    }
-    return false;
 }
 
 // Every word of `ordered` starting with `prefix`, as stored there.
@@ -111,7 +105,7 @@ std::vector<SearchIndex::Piece> SearchIndex::pieces_of(std::string_view exact) c
     sw::for_each_word(exact, [&](size_t begin, size_t end) {
         std::string_view run = exact.substr(begin, end - begin);
         bool left = begin > 0, right = end < exact.size();
-        if (has_cjk(run)) {
+        if (sw::has_cjk(run)) {
             std::vector<std::string> chars;
             add_cjk_terms(run, chars);
             for (auto& c : chars) pieces.push_back(Piece{Piece::Term, std::move(c)});
@@ -155,19 +149,32 @@ std::vector<EventKey> SearchIndex::keys_of(const Piece& piece) const {
     return keys;
 }
 
+// The events of the rarest piece that every other piece also holds: each
+// piece is a necessary condition, so the intersection is still a superset.
+// A prefix or suffix piece much larger than the running set costs more to
+// list than the verification it would save; it is left to the verification.
 std::optional<std::vector<EventKey>> SearchIndex::exact_candidates(std::string_view exact) const {
     std::vector<Piece> pieces = pieces_of(exact);
     if (pieces.empty()) return std::nullopt;
-    const Piece* best = nullptr;
-    size_t best_size = std::numeric_limits<size_t>::max();
-    for (const Piece& piece : pieces) {
-        size_t size = size_of(piece);
-        if (size < best_size) {
-            best = &piece;
-            best_size = size;
+    std::vector<std::pair<size_t, const Piece*>> by_size;
+    for (const Piece& piece : pieces) by_size.emplace_back(size_of(piece), &piece);
+    std::sort(by_size.begin(), by_size.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<EventKey> keys = keys_of(*by_size.front().second);
+    for (size_t i = 1; i < by_size.size() && !keys.empty(); ++i) {
+        const Piece& piece = *by_size[i].second;
+        if (piece.kind == Piece::Term) {
+            const Postings* list = find(piece.text);
+            if (list == nullptr) return std::vector<EventKey>{};
+            std::erase_if(keys, [&](const EventKey& key) { return list->count(key) == 0; });
+        } else if (by_size[i].first <= kMaxListedFactor * keys.size()) {
+            std::vector<EventKey> listed = keys_of(piece);
+            std::erase_if(keys, [&](const EventKey& key) {
+                return !std::binary_search(listed.begin(), listed.end(), key);
+            });
         }
     }
-    return keys_of(*best);
+    return keys;
 }
 
 void index_event(AppRec& app, const SessionRec& session, const EventRec& event) { app.search.add(session, event); }

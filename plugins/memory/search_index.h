@@ -6,8 +6,8 @@
 // character on its own, mapped to the events holding it, plus the words in
 // order and reversed, so an exact query's partial words at its edges find
 // their candidates by prefix and suffix. Word queries are answered by the
-// postings alone; exact queries take the candidates of their most selective
-// piece and verify each against the text. A query with no word at all
+// postings alone; exact queries take the events every piece holds (rarest
+// piece first) and verify each against the text. A query with no word at all
 // (`()`, `--`) scans the app's visible events.
 //
 // Every path that makes an event visible or takes it away calls

@@ -1,5 +1,6 @@
 #include "event_rows.h"
 
+#include "core/search_words.h"
 #include "hot_queries.h"
 #include "rules.h"
 
@@ -40,14 +41,16 @@ void insert_event(Conn& conn, int64_t sid, int64_t seq, const mnemo_event& event
         conn,
         "INSERT INTO events (sid, seq, id, id_from_client, invocation_id, author, role, content, state_delta, "
         "usage, tool_calls, media, metadata, filter_key, timestamp_us, input_tokens, output_tokens, "
-        "cache_read_tokens, cache_write_tokens, total_tokens, cost_usd, search_text) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)");
+        "cache_read_tokens, cache_write_tokens, total_tokens, cost_usd, search_text, search_trigrams) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, "
+        "?23)");
+    std::string_view search_text(event.search_text.ptr ? event.search_text.ptr : "", event.search_text.len);
     insert.args(sid, seq, event.id, event.id_from_client ? 1 : 0, event.invocation_id, event.author, event.role,
                 event.content_json, event.state_delta_json, event.usage_json, event.tool_calls_json, event.media_json,
                 event.metadata_json, event.filter_key.ptr ? event.filter_key : str(""), event.timestamp_us,
                 event.usage.input_tokens, event.usage.output_tokens, event.usage.cache_read_tokens,
                 event.usage.cache_write_tokens, event.usage.total_tokens, event.usage.cost_usd,
-                event.search_text.ptr ? event.search_text : str(""));
+                search_text, core::search_words::has_cjk(search_text) ? 1 : 0);
     try {
         insert.run();
     } catch (const StoreError& e) {

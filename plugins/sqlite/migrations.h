@@ -5,6 +5,8 @@
 // exact SQL the plugin once ran.
 #pragma once
 
+#include "word_separators.h"
+
 #include <array>
 
 namespace mnemo::sqlite {
@@ -256,8 +258,81 @@ WHEN new.deleted_at = 0 AND new.search_text <> '' AND (old.deleted_at <> 0 OR ne
 END;
 )sql";
 
-inline constexpr std::array<Migration, 4> kMigrations{
-    {{1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}}};
+// v5: a leaner search index (core/search.h's rules are unchanged).
+//  - events_words is rebuilt with word_separators.h as separators, so its
+//    tokens never span a word boundary of search_words: an exact query's
+//    words (but the first, which may end a longer word) are then an FTS5
+//    phrase every event holding the query matches, and the trigrams are not
+//    needed for them.
+//  - events.search_trigrams: 1 when the search text holds a CJK character
+//    (written by insert_event, core::search_words::has_cjk). CJK runs are
+//    one word without spaces, so a CJK query is a substring of a word:
+//    events_trigrams holds these events only, and events_trigram_rows lists
+//    them for queries of fewer than 3 characters. Rows from before v5 take 1
+//    when their text holds any non-ASCII character (a superset: candidates
+//    are verified).
+//  - The triggers are replaced: the words triggers as in v4, the trigram
+//    ones only for flagged rows.
+inline constexpr const char* kSchemaV5 = R"sql(
+DROP TRIGGER events_search_insert;
+DROP TRIGGER events_search_delete;
+DROP TRIGGER events_search_hide;
+DROP TRIGGER events_search_show;
+DROP TABLE events_words;
+DROP TABLE events_trigrams;
+
+ALTER TABLE events ADD COLUMN search_trigrams INTEGER NOT NULL DEFAULT 0;
+UPDATE events SET search_trigrams = 1 WHERE length(search_text) <> length(CAST(search_text AS BLOB));
+CREATE INDEX events_trigram_rows ON events (sid, seq) WHERE search_trigrams = 1 AND deleted_at = 0;
+
+CREATE VIRTUAL TABLE events_words USING fts5(search_text, content = 'events', content_rowid = 'rowid',
+  tokenize = "unicode61 remove_diacritics 2 separators ')sql" MNEMO_SQLITE_WORD_SEPARATORS_V5 R"sql('");
+CREATE VIRTUAL TABLE events_trigrams USING fts5(search_text, content = 'events', content_rowid = 'rowid',
+  tokenize = 'trigram');
+INSERT INTO events_words (rowid, search_text)
+  SELECT rowid, search_text FROM events WHERE deleted_at = 0 AND search_text <> '';
+INSERT INTO events_trigrams (rowid, search_text)
+  SELECT rowid, search_text FROM events WHERE deleted_at = 0 AND search_text <> '' AND search_trigrams = 1;
+
+CREATE TRIGGER events_search_insert AFTER INSERT ON events
+WHEN new.deleted_at = 0 AND new.search_text <> '' BEGIN
+  INSERT INTO events_words (rowid, search_text) VALUES (new.rowid, new.search_text);
+END;
+CREATE TRIGGER events_search_delete AFTER DELETE ON events
+WHEN old.deleted_at = 0 AND old.search_text <> '' BEGIN
+  INSERT INTO events_words (events_words, rowid, search_text) VALUES ('delete', old.rowid, old.search_text);
+END;
+CREATE TRIGGER events_search_hide AFTER UPDATE OF deleted_at, search_text ON events
+WHEN old.deleted_at = 0 AND old.search_text <> '' AND (new.deleted_at <> 0 OR new.search_text <> old.search_text) BEGIN
+  INSERT INTO events_words (events_words, rowid, search_text) VALUES ('delete', old.rowid, old.search_text);
+END;
+CREATE TRIGGER events_search_show AFTER UPDATE OF deleted_at, search_text ON events
+WHEN new.deleted_at = 0 AND new.search_text <> '' AND (old.deleted_at <> 0 OR new.search_text <> old.search_text) BEGIN
+  INSERT INTO events_words (rowid, search_text) VALUES (new.rowid, new.search_text);
+END;
+
+CREATE TRIGGER events_trigram_insert AFTER INSERT ON events
+WHEN new.deleted_at = 0 AND new.search_text <> '' AND new.search_trigrams = 1 BEGIN
+  INSERT INTO events_trigrams (rowid, search_text) VALUES (new.rowid, new.search_text);
+END;
+CREATE TRIGGER events_trigram_delete AFTER DELETE ON events
+WHEN old.deleted_at = 0 AND old.search_text <> '' AND old.search_trigrams = 1 BEGIN
+  INSERT INTO events_trigrams (events_trigrams, rowid, search_text) VALUES ('delete', old.rowid, old.search_text);
+END;
+CREATE TRIGGER events_trigram_hide AFTER UPDATE OF deleted_at, search_text, search_trigrams ON events
+WHEN old.deleted_at = 0 AND old.search_text <> '' AND old.search_trigrams = 1 AND (new.deleted_at <> 0 OR
+  new.search_text <> old.search_text OR new.search_trigrams <> 1) BEGIN
+  INSERT INTO events_trigrams (events_trigrams, rowid, search_text) VALUES ('delete', old.rowid, old.search_text);
+END;
+CREATE TRIGGER events_trigram_show AFTER UPDATE OF deleted_at, search_text, search_trigrams ON events
+WHEN new.deleted_at = 0 AND new.search_text <> '' AND new.search_trigrams = 1 AND (old.deleted_at <> 0 OR
+  new.search_text <> old.search_text OR old.search_trigrams <> 1) BEGIN
+  INSERT INTO events_trigrams (rowid, search_text) VALUES (new.rowid, new.search_text);
+END;
+)sql";
+
+inline constexpr std::array<Migration, 5> kMigrations{
+    {{1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}, {5, kSchemaV5}}};
 inline constexpr int kSchemaVersion = kMigrations.back().version;
 
 // The bookkeeping table itself is not a migration: it must exist to read the

@@ -1,14 +1,24 @@
-// Search (mnemo_search_req) over the FTS5 indexes of migration v4: word
-// queries through events_words (bm25), exact queries through events_trigrams
-// (or a scan of the app's events when q has fewer than 3 characters, which
-// a trigram cannot hold). Every candidate is verified against its search
-// text with the shared rules (core/search_words.h), so this backend agrees
-// with the others to the byte; hits are grouped by session in C++.
+// Search (mnemo_search_req) over the FTS5 indexes of migration v5:
+//  - word queries: every word as a term of events_words (bm25);
+//  - exact queries: q from the end of its first word (which may end a longer
+//    word of the text) as an FTS5 phrase of events_words, its last word a
+//    prefix (it may begin a longer word); events_words splits where the
+//    search rules do (word_separators.h), so every event holding q matches;
+//  - exact queries holding a CJK character (whose words run without spaces):
+//    events_trigrams, which holds exactly the events with CJK text, or a scan
+//    of those events (events_trigram_rows) when q has fewer than 3
+//    characters, which a trigram cannot hold;
+//  - exact queries that leave no word to narrow by (`()`, `-n`, `onfig_`): a
+//    scan of the app's events.
+// Every candidate is verified against its search text with the shared rules
+// (core/search_words.h), so this backend agrees with the others to the
+// byte; hits are grouped by session in C++.
 #include "core/search_words.h"
 #include "event_rows.h"
 #include "hot_queries.h"
 #include "ops.h"
 #include "session_rows.h"
+#include "word_tokenizer.h"
 
 #include <algorithm>
 #include <map>
@@ -40,6 +50,17 @@ std::string scan_sql() {
            kFilters;
 }
 
+// The events with CJK text only, through their partial index.
+std::string cjk_scan_sql() {
+    return std::string("SELECT e.sid, e.seq, 0.0, s.updated_at, e.search_text FROM events e INDEXED BY "
+                       "events_trigram_rows JOIN sessions s ON s.sid = e.sid WHERE e.search_trigrams = 1 AND "
+                       "instr(lower(e.search_text), lower(?1)) > 0") +
+           kFilters;
+}
+
+// A prefix term shorter than this (in bytes) matches too many words to narrow.
+constexpr size_t kMinPrefixBytes = 3;
+
 // An FTS5 string: the text in double quotes, inner quotes doubled.
 std::string quoted(std::string_view text) {
     std::string out = "\"";
@@ -64,19 +85,47 @@ struct Group {
     std::vector<int64_t> seqs;
 };
 
+// The phrase of events_words every event holding the exact query q
+// matches, "" when none narrows: q from the end of its first word, the last
+// word a prefix term (left out when short), and at least one token left.
+std::string words_phrase(Conn& conn, std::string_view q) {
+    size_t first_end = 0, last_begin = 0;
+    bool ends_in_word = false;
+    sw::for_each_word(q, [&](size_t begin, size_t end) {
+        if (begin == 0) first_end = end;
+        last_begin = begin;
+        ends_in_word = end == q.size();
+    });
+    bool prefix = ends_in_word && last_begin > 0;
+    size_t phrase_end = q.size();
+    if (prefix && q.size() - last_begin < kMinPrefixBytes) {
+        phrase_end = last_begin;
+        prefix = false;
+    }
+    if (phrase_end <= first_end) return "";
+    std::string_view phrase = q.substr(first_end, phrase_end - first_end);
+    if (WordTokenizer(conn).count(phrase) == 0) return "";
+    return quoted(phrase) + (prefix ? "*" : "");
+}
+
 // The statement and its first parameter for the query's kind.
-std::pair<std::string, std::string> plan(const sw::Query& query) {
+std::pair<std::string, std::string> plan(Conn& conn, const sw::Query& query) {
     if (query.kind == sw::QueryKind::Words) {
         std::string match;
         for (const auto& word : query.raw_words) match += (match.empty() ? "" : " ") + quoted(word);
         return {fts_sql("events_words"), match};
     }
-    if (chars_in(query.exact) >= 3) return {fts_sql("events_trigrams"), quoted(query.exact)};
+    if (sw::has_cjk(query.exact)) {
+        if (chars_in(query.exact) >= 3) return {fts_sql("events_trigrams"), quoted(query.exact)};
+        return {cjk_scan_sql(), query.exact};
+    }
+    std::string phrase = words_phrase(conn, query.exact);
+    if (!phrase.empty()) return {fts_sql("events_words"), phrase};
     return {scan_sql(), query.exact};
 }
 
 std::vector<Group> collect(Conn& conn, const mnemo_search_req& req, const sw::Query& query) {
-    auto [sql, first] = plan(query);
+    auto [sql, first] = plan(conn, query);
     Query rows(conn, sql);
     rows.args(std::string_view(first), req.app, req.now_us, req.user, req.exclude_session, req.role, req.channel);
     std::map<int64_t, Group> by_sid;

@@ -250,6 +250,41 @@ TEST_P(Search, ShortAndPunctuationOnlyQueries) {
     EXPECT_EQ(found("v2()"), (Found{"ops1#3"}));
 }
 
+// Exact queries may start and end inside words of the text: the first word
+// of q may end a longer word, the last may begin one.
+TEST_P(Search, ExactQueriesMayCutWordsAtTheirEdges) {
+    fixture();
+    EXPECT_EQ(found("onfig_v2("), (Found{"ops1#3"}));
+    EXPECT_EQ(found("onfig_v"), (Found{"ops1#3", "decoy#3"}));
+    EXPECT_EQ(found("nginx/nginx.co"), (Found{"en1#1"}));
+    EXPECT_EQ(found("tc/nginx/ngi"), (Found{"en1#1"}));
+    EXPECT_EQ(found("ush --forc"), (Found{"ops1#1"}));
+    EXPECT_EQ(found("://example.com/a?b=c&d"), (Found{"id1#2"}));
+    EXPECT_EQ(found("の天気は"), (Found{"ja1#1"}));
+    EXPECT_EQ(found("天気"), (Found{"ja1#1"}));
+    EXPECT_EQ(found("京の天気は晴れですか"), (Found{"ja1#1"}));
+    EXPECT_EQ(found("nginx/nginx.conf?x"), Found{});
+}
+
+// Words end at every separator of the rules, symbols and emoji included,
+// and only there: a character that is no separator joins its neighbours.
+TEST_P(Search, WordsEndAtEverySeparatorAndOnlyThere) {
+    make("shop", "u4", "sym", "{}", R"J([
+        {"author":"user","content":"checklist\u2460done\u2461next"},
+        {"author":"user","content":"caf\u00e9\ud83e\udee0ok \u2115ote"},
+        {"author":"user","content":"see abc\u060cdef now"}])J");
+    EXPECT_EQ(found("done"), (Found{"sym#1"}));
+    EXPECT_EQ(found("next"), (Found{"sym#1"}));
+    EXPECT_EQ(found("\u2460done\u2461"), (Found{"sym#1"}));
+    EXPECT_EQ(found("ok"), (Found{"sym#2"}));
+    EXPECT_EQ(found("cafe"), (Found{"sym#2"}));
+    EXPECT_EQ(found("ote"), (Found{"sym#2"}));
+    EXPECT_EQ(found("abc"), Found{});
+    EXPECT_EQ(found("abc\u060cdef"), (Found{"sym#3"}));
+    EXPECT_EQ(found("c\u060cdef now"), (Found{"sym#3"}));
+    EXPECT_EQ(found("\u060c"), Found{});  // a word query: ، is no separator
+}
+
 TEST_P(Search, BadParametersAre400) {
     expect_error(h->get("/v1/apps/shop/search?q=a&limit=0"), 400, "invalid_argument");
     expect_error(h->get("/v1/apps/shop/search?q=a&context=-1"), 400, "invalid_argument");
