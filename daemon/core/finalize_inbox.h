@@ -2,9 +2,11 @@
  * core/finalize_inbox.h -- sessions waiting for their finalize hook that
  * storage can no longer remember.
  *
- * A hard delete purges a session at once, so no finalize mark survives in
- * storage; the delete operation (on whatever thread it runs) drops the
- * purged row here and lifecycle's finalizer takes it on the loop thread.
+ * A non-persistent backend (memory) forgets a hard-deleted or purged
+ * session at once, so no finalize mark survives in storage; the delete
+ * operation (on whatever thread it runs) drops the purged row here and
+ * lifecycle's finalizer takes it on the loop thread. A persistent backend
+ * keeps a tombstone with a finalize mark instead and hands nothing over.
  * Expired, reset-away and soft-deleted sessions never pass through here:
  * storage keeps their finalize marks (finalize_list / finalize_done).
  */

@@ -142,8 +142,9 @@ Outcome list_sessions(const Env& env, const ListSessionsInput& in) {
 
 namespace {
 
-// A purge (hard delete, user purge) leaves no finalize mark in storage: the
-// purged rows storage handed back are finalized from the inbox instead.
+// A purge (hard delete, user purge) on a non-persistent backend leaves no
+// finalize mark in storage: the purged rows it handed back are finalized from
+// the inbox instead. A persistent backend keeps a mark and hands back none.
 void finalize_purged(const Env& env, std::vector<storage::SessionRow>& purged) {
     if (env.finalize_inbox == nullptr) return;
     for (auto& row : purged) env.finalize_inbox->push({std::move(row), FinalizeReason::Deleted});

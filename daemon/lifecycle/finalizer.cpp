@@ -54,8 +54,13 @@ void Finalizer::finalize_inbox(uint32_t retries) {
 void Finalizer::finalize_batch(int64_t limit, uint32_t retries, BatchDone done) {
     auto state = std::make_shared<BatchState>();
     int64_t now = clock_.now_us();
+    // One transaction for the whole batch when the plugin can: each its own would wait for its own commit.
     auto mark_all = [this, state, now, retries] {
         const auto& items = state->batch.items;
+        if (has_finalize_batch(backend_)) {
+            state->marks = mark_finalized_batch(backend_, items, state->hook_ok, now, retries);
+            return core::Outcome::ok({});
+        }
         for (size_t i = 0; i < items.size(); ++i) {
             state->marks.push_back(mark_finalized(backend_, items[i].session, now, state->hook_ok[i], retries));
         }

@@ -6,9 +6,11 @@
  * loop thread; a failed call is retried on later passes until
  * sweep.finalize_retries failures, then the session is marked finalized
  * anyway and the failure logged. Marks live in storage (finalize_list /
- * finalize_done), so a restart never finalizes a session twice; only
- * hard-deleted sessions, which storage forgets at once, come through the
- * in-memory FinalizeInbox. Every finalized session logs one debug line
+ * finalize_done_batch, or finalize_done per session with a plugin that
+ * lacks the batch), so a restart never finalizes a session twice; a
+ * persistent backend keeps the marks of hard-deleted and purged sessions
+ * too (tombstone rows), while a non-persistent one hands those sessions over
+ * at once and they wait in the in-memory FinalizeInbox. Every finalized session logs one debug line
  * "finalize session <app>/<user>/<id> reason=<reason>" (a sweep of many
  * thousands would flood an info log; the sweep's own line sums them up) and
  * counts in mnemo_swept_total{kind="finalized"}.

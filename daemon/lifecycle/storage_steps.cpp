@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cstddef>
+#include <string_view>
+
 namespace mnemo::lifecycle {
 namespace {
 
@@ -43,7 +46,48 @@ struct FinalizeSink {
     FinalizeSink& operator=(const FinalizeSink&) = delete;
 };
 
+// finalize_done_batch sends count("outcome") once per item, in order, then count("finalized").
+struct OutcomeSink {
+    std::vector<int64_t> outcomes;
+    mnemo_sink sink{};
+
+    OutcomeSink() {
+        sink.ctx = this;
+        sink.count = [](void* ctx, const char* name, int64_t value) {
+            if (std::string_view(name) == "outcome") static_cast<OutcomeSink*>(ctx)->outcomes.push_back(value);
+        };
+        sink.session = [](void*, const mnemo_session*) {};
+        sink.state = [](void*, int, mnemo_str, mnemo_str) {};
+        sink.event = [](void*, const mnemo_event*) {};
+        sink.summary = [](void*, const mnemo_summary*) {};
+        sink.track = [](void*, const mnemo_track_event*) {};
+        sink.lane = [](void*, const mnemo_lane*) {};
+    }
+    OutcomeSink(const OutcomeSink&) = delete;
+    OutcomeSink& operator=(const OutcomeSink&) = delete;
+};
+
+// One item's outcome as a mark: 1 finalized, 0 pending, -status a failure of that item alone.
+FinalizeMark mark_of(int64_t outcome, const storage::SessionRow& session) {
+    FinalizeMark mark;
+    if (outcome >= 0) {
+        mark.finalized = outcome == 1;
+        return mark;
+    }
+    const char* why =
+        -outcome == MNEMO_E_NOT_FOUND ? "the session is gone from storage" : "it is not marked for finalize";
+    mark.error = fmt::format("finalize done failed (storage code {}): session {}/{} in app {}: {}", -outcome,
+                             session.user, session.id, session.app, why);
+    return mark;
+}
+
 }  // namespace
+
+bool has_finalize_batch(const storage::Backend& backend) {
+    const auto& ops = backend.ops();
+    return ops.ops_size >= offsetof(mnemo_storage_ops, finalize_done_batch) + sizeof ops.finalize_done_batch &&
+           ops.finalize_done_batch != nullptr;
+}
 
 bool lifecycle_supported(const storage::Backend& backend) {
     const auto& ops = backend.ops();
@@ -106,6 +150,37 @@ FinalizeMark mark_finalized(const storage::Backend& backend, const storage::Sess
     }
     mark.finalized = collector.result().count("finalized") != 0;
     return mark;
+}
+
+std::vector<FinalizeMark> mark_finalized_batch(const storage::Backend& backend,
+                                               const std::vector<core::FinalizeItem>& items,
+                                               const std::vector<bool>& succeeded, int64_t now_us,
+                                               int64_t max_attempts) {
+    std::vector<mnemo_finalize_outcome> outcomes;
+    outcomes.reserve(items.size());
+    for (size_t i = 0; i < items.size(); ++i) {
+        const auto& s = items[i].session;
+        outcomes.push_back({mnemo_key{storage::str(s.app), storage::str(s.user), storage::str(s.id)},
+                            succeeded[i] ? 1 : 0});
+    }
+    mnemo_finalize_done_batch_req req{outcomes.data(), outcomes.size(), max_attempts, now_us};
+    OutcomeSink sink;
+    std::vector<FinalizeMark> marks(items.size());
+    if (auto failure = backend.call([&](mnemo_error* err) {
+            return backend.ops().finalize_done_batch(backend.handle(), &req, &sink.sink, err);
+        })) {
+        for (auto& mark : marks) mark.error = describe(*failure, "finalize done batch");
+        return marks;
+    }
+    if (sink.outcomes.size() != items.size()) {
+        for (auto& mark : marks)
+            mark.error = fmt::format("finalize done batch answered {} outcomes for {} sessions; the storage plugin "
+                                     "breaks the ABI (mnemo_finalize_done_batch_req)",
+                                     sink.outcomes.size(), items.size());
+        return marks;
+    }
+    for (size_t i = 0; i < items.size(); ++i) marks[i] = mark_of(sink.outcomes[i], items[i].session);
+    return marks;
 }
 
 RecoverCounts recover_lanes(const storage::Backend& backend, const config::RecoveryConfig& recovery, int64_t now_us) {

@@ -2,7 +2,7 @@
  * lifecycle/storage_steps.h -- the blocking storage calls of the timers.
  *
  * One function per plugin operation the lifecycle drives (sweep_step,
- * finalize_list, finalize_done, lane_recover), turning sink output into
+ * finalize_list, finalize_done, finalize_done_batch, lane_recover), turning sink output into
  * plain values. They block and may run on any thread; the sweeper decides
  * where (inline or on a worker) and when.
  */
@@ -40,6 +40,15 @@ struct FinalizeMark {
 // succeeded false counts a failed attempt; reaching max_attempts marks it finalized anyway.
 FinalizeMark mark_finalized(const storage::Backend& backend, const storage::SessionRow& session, int64_t now_us,
                             bool succeeded, int64_t max_attempts);
+
+// The same for a whole batch (succeeded[i] for items[i]) in one storage transaction, through
+// finalize_done_batch; one mark per item, in order. Only when has_finalize_batch(backend).
+std::vector<FinalizeMark> mark_finalized_batch(const storage::Backend& backend,
+                                               const std::vector<core::FinalizeItem>& items,
+                                               const std::vector<bool>& succeeded, int64_t now_us,
+                                               int64_t max_attempts);
+// The plugin's table has finalize_done_batch (appended within ABI 2; an older plugin lacks it).
+bool has_finalize_batch(const storage::Backend& backend);
 
 struct RecoverCounts {
     std::optional<std::string> error;

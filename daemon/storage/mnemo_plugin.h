@@ -279,19 +279,37 @@ typedef struct mnemo_session_delete_req {
     int hard; /* 1: purge now (events, state, summaries, tracks); 0: soft delete */
 } mnemo_session_delete_req;
 /* A soft delete marks the session for finalize (MNEMO_FINALIZE_DELETED); the
- * sweep purges it after purge_after once finalized. A hard delete sends the
- * session through session() before purging it, so mnemod can finalize it. */
+ * sweep purges it after purge_after once finalized. A hard delete purges the
+ * events, state, summaries and tracks at once; then:
+ *  - a persistent backend (MNEMO_CAP_PERSISTENT) keeps the session row as a
+ *    tombstone when its finalize is not done yet, in the same transaction:
+ *    deleted_at = 1 (deleted long ago, so the sweep purges it at its first
+ *    step after the finalize is done, whatever purge_after says),
+ *    event_count = 0 and a finalize mark (MNEMO_FINALIZE_DELETED unless
+ *    already marked), so finalize_list returns it and a crash loses no
+ *    finalize; a session already finalized is removed. A tombstone is
+ *    invisible like any deleted row, and a create of its id replaces it.
+ *    Nothing goes through the sink;
+ *  - a non-persistent backend sends the session through session() before
+ *    removing it, and mnemod keeps it in memory until it is finalized. */
 
 typedef struct mnemo_user_purge_req {
     mnemo_str app;
     mnemo_str user;
     int64_t now_us;
 } mnemo_user_purge_req;
-/* Result: every purged session that was never finalized (live, or marked
- * and not yet finalized) through session(), so mnemod can finalize it with
- * reason deleted; then counts "sessions", "events", "summaries", "tracks",
- * "lanes" (the user's lanes, removed too), "state_keys"; soft-deleted rows
- * count too. */
+/* Sessions never finalized (live, or marked and not yet finalized) still
+ * get their finalize, with reason deleted unless already marked:
+ *  - a persistent backend (MNEMO_CAP_PERSISTENT) leaves a finalize mark
+ *    instead: their rows stay as tombstones, exactly as a hard delete leaves
+ *    them (see mnemo_session_delete_req), in the same transaction; the other
+ *    sessions are removed. Nothing goes through session();
+ *  - a non-persistent backend sends each of them through session() before
+ *    removing everything, so mnemod finalizes them from memory.
+ * Result: counts "sessions", "events", "summaries", "tracks", "lanes" (the
+ * user's lanes, removed too), "state_keys"; soft-deleted rows and the
+ * sessions left as tombstones count as purged; tombstones of earlier hard
+ * deletes do not count again. */
 
 typedef struct mnemo_append_req {
     mnemo_key key;
@@ -537,6 +555,27 @@ typedef struct mnemo_finalize_done_req {
 /* Finalize state is stored, so a restart never finalizes a session twice.
  * Result: count("finalized", 0|1). */
 
+/* One session's finalize outcome in a batch. */
+typedef struct mnemo_finalize_outcome {
+    mnemo_key key;
+    int succeeded; /* 1: finalized; 0: one failed attempt (attempts += 1) */
+} mnemo_finalize_outcome;
+
+typedef struct mnemo_finalize_done_batch_req {
+    const mnemo_finalize_outcome *items;
+    size_t n_items;
+    int64_t max_attempts; /* as in mnemo_finalize_done_req, for every item */
+    int64_t now_us;
+} mnemo_finalize_done_batch_req;
+/* finalize_done for every item, all in one transaction (one commit for a
+ * whole finalize pass instead of one per session). An item that cannot be
+ * recorded (its session is gone, or was never marked) is skipped and does
+ * not fail the others. Result: per item, in request order,
+ * count("outcome", v) with v 1: finalized (now or before), 0: still pending
+ * (a failed attempt counted), -MNEMO_E_NOT_FOUND: no such session,
+ * -MNEMO_E_INVALID: not marked for finalize; then count("finalized", n),
+ * the number of items whose outcome is 1. */
+
 /* ---- search (MNEMO_CAP_SEARCH) ------------------------------------------ */
 
 typedef struct mnemo_search_req {
@@ -707,6 +746,10 @@ typedef struct mnemo_storage_ops {
     int (*export_step)(mnemo_backend *backend, const struct mnemo_export_req *req,
                        const struct mnemo_record_sink *sink, mnemo_error *err);
     int (*import_records)(mnemo_backend *backend, const struct mnemo_import_req *req, mnemo_error *err);
+
+    /* ---- appended within ABI 2 (found through ops_size) ---- */
+    int (*finalize_done_batch)(mnemo_backend *backend, const struct mnemo_finalize_done_batch_req *req,
+                               const mnemo_sink *sink, mnemo_error *err);
 
     /* Later additions are appended here (found through ops_size). */
 } mnemo_storage_ops;

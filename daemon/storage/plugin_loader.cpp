@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cstddef>
 #include <filesystem>
 
 namespace mnemo::storage {
@@ -17,6 +18,11 @@ bool is_path(const std::string& plugin) {
 bool readable(const std::string& path) { return ::access(path.c_str(), R_OK) == 0; }
 
 LoadOutcome refuse(std::string message) { return LoadOutcome{nullptr, std::move(message)}; }
+
+// Every operation of ABI version 2 as it was first published; operations
+// appended later within the version (finalize_done_batch on) may be missing
+// from an older plugin's table, and callers check ops_size before using them.
+constexpr size_t kAbiBaseOpsSize = offsetof(mnemo_storage_ops, finalize_done_batch);
 
 // The install's plugin folder found from where the running binary is, so an
 // install that was moved (or staged under DESTDIR) still finds its plugins.
@@ -83,11 +89,11 @@ LoadOutcome load_plugin(const std::string& plugin, const std::string& plugin_dir
                                   "{}; rebuild the plugin against this mnemod's mnemo_plugin.h",
                                   path, found, MNEMO_PLUGIN_ABI_VERSION));
     }
-    if (descriptor->ops->ops_size < sizeof(mnemo_storage_ops)) {
+    if (descriptor->ops->ops_size < kAbiBaseOpsSize) {
         ::dlclose(handle);
         return refuse(fmt::format("storage plugin {} has an operation table of {} bytes, this mnemod needs "
-                                  "{}; rebuild the plugin against this mnemod's mnemo_plugin.h",
-                                  path, descriptor->ops->ops_size, sizeof(mnemo_storage_ops)));
+                                  "at least {}; rebuild the plugin against this mnemod's mnemo_plugin.h",
+                                  path, descriptor->ops->ops_size, kAbiBaseOpsSize));
     }
     auto loaded = std::make_unique<LoadedPlugin>();
     loaded->path = path;

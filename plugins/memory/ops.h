@@ -51,6 +51,8 @@ int finalize_list(mnemo_backend* backend, const mnemo_finalize_list_req* req, co
                   mnemo_error* err);
 int finalize_done(mnemo_backend* backend, const mnemo_finalize_done_req* req, const mnemo_sink* sink,
                   mnemo_error* err);
+int finalize_done_batch(mnemo_backend* backend, const mnemo_finalize_done_batch_req* req, const mnemo_sink* sink,
+                        mnemo_error* err);
 
 int search(mnemo_backend* backend, const mnemo_search_req* req, const mnemo_sink* sink, mnemo_error* err);
 

@@ -67,6 +67,7 @@ const mnemo_storage_ops kOps = {
     guarded<search>,
     guarded<export_step>,
     guarded<import_records>,
+    guarded<finalize_done_batch>,
 };
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "finalize_rows.h"
 
+#include "rules.h"
+
 namespace mnemo::mysql {
 
 FinalizeState load_finalize(Conn& conn, int64_t sid) {
@@ -24,6 +26,13 @@ void save_finalize(Conn& conn, int64_t sid, const FinalizeState& state) {
     Query(conn, "UPDATE sessions SET finalize_attempts = ?, finalized_at = ? WHERE sid = ?")
         .args(state.attempts, state.finalized_at_us, sid)
         .run();
+}
+
+void entomb_session(Conn& conn, int64_t sid, int64_t now_us) {
+    Query(conn, "UPDATE sessions SET deleted_at = ?, event_count = 0, state_bytes = 0 WHERE sid = ?")
+        .args(kTombstoneDeletedAtUs, sid)
+        .run();
+    mark_finalize(conn, sid, MNEMO_FINALIZE_DELETED, now_us);
 }
 
 }  // namespace mnemo::mysql

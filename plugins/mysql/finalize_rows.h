@@ -1,6 +1,7 @@
 // finalize_rows.h -- the finalize mark of a session row (reason, mark time,
-// failed attempts, finalized_at) and the soft delete that sets one. A session
-// is marked at most once: whatever ends it later finds it marked already.
+// failed attempts, finalized_at), and the soft delete and the tombstone that
+// set one. A session is marked at most once: whatever ends it later finds it
+// marked already.
 #pragma once
 
 #include "connection.h"
@@ -19,5 +20,9 @@ void mark_finalize(Conn& conn, int64_t sid, int reason, int64_t now_us);
 // deleted_at = now and a finalize mark MNEMO_FINALIZE_DELETED.
 void soft_delete_session(Conn& conn, int64_t sid, int64_t now_us);
 void save_finalize(Conn& conn, int64_t sid, const FinalizeState& state);
+// The row of a purged session whose finalize is owed: deleted_at =
+// kTombstoneDeletedAtUs, event_count and state_bytes 0 (its children are
+// gone), a finalize mark MNEMO_FINALIZE_DELETED unless already marked.
+void entomb_session(Conn& conn, int64_t sid, int64_t now_us);
 
 }  // namespace mnemo::mysql

@@ -36,6 +36,7 @@ void lane_write(Conn& conn, const mnemo_lane_write_req& req, Output& out);
 void lane_recover(Conn& conn, const mnemo_lane_recover_req& req, Output& out);
 void sweep_step(Conn& conn, const mnemo_sweep_req& req, Output& out);
 void finalize_done(Conn& conn, const mnemo_finalize_done_req& req, Output& out);
+void finalize_done_batch(Conn& conn, const mnemo_finalize_done_batch_req& req, Output& out);
 // Lists pending finalizes and claims them for this backend instance (see
 // ops_lifecycle.cpp): a write, so two processes never list the same session.
 void finalize_list(Conn& conn, const mnemo_finalize_list_req& req, Output& out);

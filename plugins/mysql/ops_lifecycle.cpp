@@ -1,7 +1,8 @@
-// The session lifecycle: one bounded step of the expiry sweep, the list of
-// sessions waiting for finalize, and recording a finalize's outcome. Every
-// statement that picks rows is an index range scan over exactly the rows due
-// (hot_queries.h), so a step costs O(rows handled), never O(live rows).
+// The session lifecycle: one bounded step of the expiry sweep and the list
+// of sessions waiting for finalize (their outcomes are recorded by
+// sql_common/ops_finalize.cpp). Every statement that picks rows is an index
+// range scan over exactly the rows due (hot_queries.h), so a step costs
+// O(rows handled), never O(live rows).
 //
 // Several processes may share the database: the sweep runs under a named
 // server lock (plugin_entry.cpp), and finalize_list claims what it lists for
@@ -127,20 +128,6 @@ void finalize_list(Conn& conn, const mnemo_finalize_list_req& req, Output& out) 
         Query(conn, "UPDATE sessions SET finalize_owner = ?, finalize_claim_until = ? WHERE sid = ?")
             .args(conn.owner_id(), req.now_us + kFinalizeLeaseUs, sid)
             .run();
-}
-
-// A session already finalized answers finalized 1 again: mnemod may retry a
-// lost answer.
-void finalize_done(Conn& conn, const mnemo_finalize_done_req& req, Output& out) {
-    std::optional<SessionMeta> meta = find_session(conn, req.key);
-    if (!meta) throw StoreError(MNEMO_E_NOT_FOUND, describe(req.key) + " not found");
-    FinalizeState state = load_finalize(conn, meta->sid);
-    if (state.reason == 0) throw StoreError(MNEMO_E_INVALID, describe(req.key) + " is not marked for finalize");
-    if (state.pending() && !req.succeeded) state.attempts += 1;
-    const bool give_up = req.max_attempts > 0 && state.attempts >= req.max_attempts;
-    if (state.pending() && (req.succeeded || give_up)) state.finalized_at_us = req.now_us;
-    save_finalize(conn, meta->sid, state);
-    out.count("finalized", state.pending() ? 0 : 1);
 }
 
 }  // namespace mnemo::mysql

@@ -50,16 +50,17 @@ void session_list(Conn& conn, const mnemo_session_list_req& req, Output& out) {
     while (rows.step()) emit_session_row(rows, out);
 }
 
-// A hard delete shows the session to mnemod first: nothing is left to finalize later.
-void session_delete(Conn& conn, const mnemo_session_delete_req& req, Output& out) {
+// A hard delete keeps a tombstone while the session's finalize is owed (mnemo_session_delete_req),
+// so the finalize survives a crash: nothing goes through the sink.
+void session_delete(Conn& conn, const mnemo_session_delete_req& req, Output&) {
     SessionMeta meta = require_live(conn, req.key, req.now_us);
     if (!req.hard) return soft_delete_session(conn, meta.sid, req.now_us);
-    emit_session(conn, meta.sid, out);
-    purge_session(conn, meta.sid);
+    purge_session_for_finalize(conn, meta.sid, req.now_us);
 }
 
+// Sessions never finalized stay as tombstones, so their finalize hook still runs (reason deleted).
 void user_purge(Conn& conn, const mnemo_user_purge_req& req, Output& out) {
-    PurgeCounts counts = purge_user_sessions(conn, req.app, req.user);
+    PurgeCounts counts = purge_user_sessions_for_finalize(conn, req.app, req.user, req.now_us);
     int64_t state_keys = purge_user_state(conn, req.app, req.user);
     int64_t lanes = Query(conn, "DELETE FROM lanes WHERE app = ? AND user = ?").args(req.app, req.user).run();
     out.count("sessions", counts.sessions);

@@ -149,6 +149,7 @@ const mnemo_storage_ops kOps = {
     MNEMO_READ(search, mnemo_search_req),
     op_export,
     MNEMO_SILENT_WRITE(import_records, mnemo_import_req),
+    MNEMO_WRITE(finalize_done_batch, mnemo_finalize_done_batch_req),
 };
 
 const mnemo_plugin kPlugin = {

@@ -1,5 +1,6 @@
 #include "session_rows.h"
 
+#include "finalize_rows.h"
 #include "hot_queries.h"
 
 #include <vector>
@@ -25,10 +26,10 @@ SessionMeta meta_of(const Query& row) {
     return meta;
 }
 
-// Deletes one session's children, then the session, each by the sid at the
-// head of its primary key (a subquery in DELETE would scan whole tables on
-// MariaDB 10.x, which cannot turn it into a join).
-PurgeCounts purge_one(Conn& conn, int64_t sid) {
+// Deletes one session's children, each by the sid at the head of its
+// primary key (a subquery in DELETE would scan whole tables on MariaDB 10.x,
+// which cannot turn it into a join).
+PurgeCounts purge_children(Conn& conn, int64_t sid) {
     auto remove = [&](const char* table) {
         return Query(conn, std::string("DELETE FROM ") + table + " WHERE sid = ?").args(sid).run();
     };
@@ -37,7 +38,30 @@ PurgeCounts purge_one(Conn& conn, int64_t sid) {
     counts.summaries = remove("summaries");
     counts.tracks = remove("track_events");
     remove("session_state");
-    counts.sessions = remove("sessions");
+    return counts;
+}
+
+PurgeCounts purge_one(Conn& conn, int64_t sid) {
+    PurgeCounts counts = purge_children(conn, sid);
+    counts.sessions = Query(conn, "DELETE FROM sessions WHERE sid = ?").args(sid).run();
+    return counts;
+}
+
+// The children go; the row stays as a tombstone while the finalize is owed.
+// An earlier tombstone (purged once already) is not counted again.
+PurgeCounts purge_or_entomb(Conn& conn, int64_t sid, int64_t now_us) {
+    Query row(conn, std::string("SELECT deleted_at, ") + kOwesFinalizeSql + " FROM sessions WHERE sid = ?");
+    row.args(sid);
+    if (!row.step()) return PurgeCounts{};
+    const bool counted = row.i64(0) != kTombstoneDeletedAtUs;
+    const bool owed = row.i64(1) != 0;
+    PurgeCounts counts = purge_children(conn, sid);
+    if (owed) {
+        entomb_session(conn, sid, now_us);
+    } else {
+        Query(conn, "DELETE FROM sessions WHERE sid = ?").args(sid).run();
+    }
+    counts.sessions = counted ? 1 : 0;
     return counts;
 }
 
@@ -144,7 +168,11 @@ PurgeCounts purge_session(Conn& conn, int64_t sid) {
     return purge_one(conn, sid);
 }
 
-PurgeCounts purge_user_sessions(Conn& conn, mnemo_str app, mnemo_str user) {
+PurgeCounts purge_session_for_finalize(Conn& conn, int64_t sid, int64_t now_us) {
+    return purge_or_entomb(conn, sid, now_us);
+}
+
+PurgeCounts purge_user_sessions_for_finalize(Conn& conn, mnemo_str app, mnemo_str user, int64_t now_us) {
     std::vector<int64_t> sids;
     {
         Query rows(conn, "SELECT sid FROM sessions WHERE app = ? AND user = ? FOR UPDATE");
@@ -153,7 +181,7 @@ PurgeCounts purge_user_sessions(Conn& conn, mnemo_str app, mnemo_str user) {
     }
     PurgeCounts total;
     for (int64_t sid : sids) {
-        PurgeCounts counts = purge_one(conn, sid);
+        PurgeCounts counts = purge_or_entomb(conn, sid, now_us);
         total.sessions += counts.sessions;
         total.events += counts.events;
         total.summaries += counts.summaries;

@@ -49,7 +49,13 @@ void save_session(Conn& conn, const SessionMeta& meta);
 void emit_session(Conn& conn, int64_t sid, Output& out);
 // Emits the current row of a query selecting kSessionColumns.
 void emit_session_row(const Query& row, Output& out);
+// Removes the session and everything hanging off it.
 PurgeCounts purge_session(Conn& conn, int64_t sid);
-PurgeCounts purge_user_sessions(Conn& conn, mnemo_str app, mnemo_str user);
+// A hard delete and a user purge: everything hanging off the sessions goes,
+// and a session whose finalize is still owed keeps its row as a tombstone
+// (entomb_session) so finalize_list hands it to mnemod even after a crash;
+// the others go whole. Tombstones of earlier purges are not counted again.
+PurgeCounts purge_session_for_finalize(Conn& conn, int64_t sid, int64_t now_us);
+PurgeCounts purge_user_sessions_for_finalize(Conn& conn, mnemo_str app, mnemo_str user, int64_t now_us);
 
 }  // namespace mnemo::mysql

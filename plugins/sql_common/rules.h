@@ -32,6 +32,17 @@ inline bool same_bytes(mnemo_str a, mnemo_str b) {
     return (a.ptr == nullptr) == (b.ptr == nullptr) && view(a) == view(b);
 }
 
+// A purge (hard delete, user purge) keeps the row of a session whose finalize
+// is still owed as a tombstone with this deleted_at: "deleted long ago", so
+// the sweep removes it at its first step after the finalize is done,
+// whatever purge_after says. Only tombstones have it (no real delete happens
+// 1 us after the epoch).
+inline constexpr int64_t kTombstoneDeletedAtUs = 1;
+// The sessions whose finalize is owed: never marked and not deleted (live or
+// expired before the sweep saw it), or marked and not yet finalized.
+inline constexpr const char* kOwesFinalizeSql =
+    "((finalize_reason = 0 AND deleted_at = 0) OR (finalize_reason > 0 AND finalized_at = 0))";
+
 // "session u1/s9 in app shop", the way API.md names a session.
 inline std::string describe(const mnemo_key& key) {
     return "session " + text(key.user) + "/" + text(key.session_id) + " in app " + text(key.app);

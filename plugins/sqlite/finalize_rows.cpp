@@ -1,5 +1,7 @@
 #include "finalize_rows.h"
 
+#include "rules.h"
+
 namespace mnemo::sqlite {
 
 FinalizeState load_finalize(Conn& conn, int64_t sid) {
@@ -25,6 +27,13 @@ void save_finalize(Conn& conn, int64_t sid, const FinalizeState& state) {
     Query(conn, "UPDATE sessions SET finalize_attempts = ?2, finalized_at = ?3 WHERE sid = ?1")
         .args(sid, state.attempts, state.finalized_at_us)
         .run();
+}
+
+void entomb_session(Conn& conn, int64_t sid, int64_t now_us) {
+    Query(conn, "UPDATE sessions SET deleted_at = ?2, event_count = 0, state_bytes = 0 WHERE sid = ?1")
+        .args(sid, kTombstoneDeletedAtUs)
+        .run();
+    mark_finalize(conn, sid, MNEMO_FINALIZE_DELETED, now_us);
 }
 
 }  // namespace mnemo::sqlite

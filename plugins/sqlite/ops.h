@@ -35,6 +35,7 @@ void lane_write(Conn& conn, const mnemo_lane_write_req& req, Output& out);
 void lane_recover(Conn& conn, const mnemo_lane_recover_req& req, Output& out);
 void sweep_step(Conn& conn, const mnemo_sweep_req& req, Output& out);
 void finalize_done(Conn& conn, const mnemo_finalize_done_req& req, Output& out);
+void finalize_done_batch(Conn& conn, const mnemo_finalize_done_batch_req& req, Output& out);
 
 // Reads.
 void session_get(Conn& conn, const mnemo_session_get_req& req, Output& out);

@@ -6,7 +6,6 @@
 #include "state_rows.h"
 
 #include <limits>
-#include <vector>
 
 namespace mnemo::sqlite {
 
@@ -44,25 +43,17 @@ void session_list(Conn& conn, const mnemo_session_list_req& req, Output& out) {
     while (rows.step()) emit_session_row(rows, out);
 }
 
-// A hard delete shows the session to mnemod first: nothing is left to finalize later.
-void session_delete(Conn& conn, const mnemo_session_delete_req& req, Output& out) {
+// A hard delete keeps a tombstone while the session's finalize is owed (mnemo_session_delete_req),
+// so the finalize survives a crash: nothing goes through the sink.
+void session_delete(Conn& conn, const mnemo_session_delete_req& req, Output&) {
     SessionMeta meta = require_live(conn, req.key, req.now_us);
     if (!req.hard) return soft_delete_session(conn, meta.sid, req.now_us);
-    emit_session(conn, meta.sid, out);
-    purge_session(conn, meta.sid);
+    purge_session_for_finalize(conn, meta.sid, req.now_us);
 }
 
+// Sessions never finalized stay as tombstones, so their finalize hook still runs (reason deleted).
 void user_purge(Conn& conn, const mnemo_user_purge_req& req, Output& out) {
-    // Sessions never finalized are shown to mnemod before they go, so their
-    // finalize hook still runs (reason deleted).
-    Query owed(conn,
-               "SELECT sid FROM sessions WHERE app = ?1 AND user = ?2 AND "
-               "((finalize_reason = 0 AND deleted_at = 0) OR (finalize_reason > 0 AND finalized_at = 0))");
-    owed.args(req.app, req.user);
-    std::vector<int64_t> sids;
-    while (owed.step()) sids.push_back(owed.i64(0));
-    for (int64_t sid : sids) emit_session(conn, sid, out);
-    PurgeCounts counts = purge_user_sessions(conn, req.app, req.user);
+    PurgeCounts counts = purge_user_sessions_for_finalize(conn, req.app, req.user, req.now_us);
     int64_t state_keys = purge_user_state(conn, req.app, req.user);
     Query(conn, "DELETE FROM lanes WHERE app = ?1 AND user = ?2").args(req.app, req.user).run();
     int64_t lanes = conn.changes();

@@ -1,6 +1,10 @@
 #include "session_rows.h"
 
+#include "finalize_rows.h"
 #include "hot_queries.h"
+
+#include <string>
+#include <vector>
 
 namespace mnemo::sqlite {
 namespace {
@@ -21,10 +25,10 @@ SessionMeta meta_of(const Query& row) {
     return meta;
 }
 
-// Deletes the children of the sessions `selection` picks, then the sessions;
-// the selection is a constant SQL text so each statement stays cached.
+// Deletes the children of the sessions `selection` picks; the selection is a
+// constant SQL text so each statement stays cached.
 template <typename... Args>
-PurgeCounts purge_where(Conn& conn, const std::string& selection, const Args&... args) {
+PurgeCounts purge_children_where(Conn& conn, const std::string& selection, const Args&... args) {
     auto remove = [&](const char* table) {
         Query(conn, std::string("DELETE FROM ") + table + " WHERE sid IN (" + selection + ")").args(args...).run();
         return conn.changes();
@@ -34,7 +38,37 @@ PurgeCounts purge_where(Conn& conn, const std::string& selection, const Args&...
     counts.summaries = remove("summaries");
     counts.tracks = remove("track_events");
     remove("session_state");
-    counts.sessions = remove("sessions");
+    return counts;
+}
+
+template <typename... Args>
+PurgeCounts purge_where(Conn& conn, const std::string& selection, const Args&... args) {
+    PurgeCounts counts = purge_children_where(conn, selection, args...);
+    Query(conn, "DELETE FROM sessions WHERE sid IN (" + selection + ")").args(args...).run();
+    counts.sessions = conn.changes();
+    return counts;
+}
+
+// As purge_where, but the sessions still owing their finalize stay as
+// tombstones; earlier tombstones (already purged once) are not counted again.
+template <typename... Args>
+PurgeCounts entomb_where(Conn& conn, int64_t now_us, const std::string& selection, const Args&... args) {
+    auto sids_where = [&](const std::string& condition) {
+        std::vector<int64_t> sids;
+        Query rows(conn, "SELECT sid FROM sessions WHERE sid IN (" + selection + ") AND " + condition);
+        rows.args(args...);
+        while (rows.step()) sids.push_back(rows.i64(0));
+        return sids;
+    };
+    const int64_t counted = static_cast<int64_t>(
+        sids_where("deleted_at <> " + std::to_string(kTombstoneDeletedAtUs)).size());
+    const std::vector<int64_t> owed = sids_where(kOwesFinalizeSql);
+    PurgeCounts counts = purge_children_where(conn, selection, args...);
+    Query(conn, "DELETE FROM sessions WHERE sid IN (" + selection + ") AND NOT " + kOwesFinalizeSql)
+        .args(args...)
+        .run();
+    for (int64_t sid : owed) entomb_session(conn, sid, now_us);
+    counts.sessions = counted;
     return counts;
 }
 
@@ -130,8 +164,12 @@ PurgeCounts purge_session(Conn& conn, int64_t sid) {
     return purge_where(conn, "SELECT ?1", sid);
 }
 
-PurgeCounts purge_user_sessions(Conn& conn, mnemo_str app, mnemo_str user) {
-    return purge_where(conn, "SELECT sid FROM sessions WHERE app = ?1 AND user = ?2", app, user);
+PurgeCounts purge_session_for_finalize(Conn& conn, int64_t sid, int64_t now_us) {
+    return entomb_where(conn, now_us, "SELECT ?1", sid);
+}
+
+PurgeCounts purge_user_sessions_for_finalize(Conn& conn, mnemo_str app, mnemo_str user, int64_t now_us) {
+    return entomb_where(conn, now_us, "SELECT sid FROM sessions WHERE app = ?1 AND user = ?2", app, user);
 }
 
 }  // namespace mnemo::sqlite

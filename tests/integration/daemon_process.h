@@ -16,6 +16,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mnemo::integration {
@@ -74,6 +75,8 @@ public:
     std::string config_path() const { return dir_.path() + "/mnemod.yaml"; }
     // Replaces the config file (same placeholders) without signalling.
     void rewrite_config(const std::string& yaml_template);
+    // The template the next start() writes (a restart with another config).
+    void set_template(std::string yaml_template) { yaml_template_ = std::move(yaml_template); }
 
     void send_signal(int signal) const;
     // The exit code once the process ends within wait; nullopt if still running or killed by a signal.

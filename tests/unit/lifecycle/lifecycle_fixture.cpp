@@ -2,6 +2,10 @@
 
 #include "storage/plugin_loader.h"
 
+#ifdef MNEMO_LIFECYCLE_MYSQL
+#include "mariadb_server.h"
+#endif
+
 #include <simdjson.h>
 
 #include <filesystem>
@@ -20,10 +24,46 @@ LifecycleTest::LifecycleTest() {
     });
 }
 
+#ifdef MNEMO_LIFECYCLE_MYSQL
+namespace {
+
+class StopMariadbAtExit : public ::testing::Environment {
+public:
+    void TearDown() override { mysql_fixture::stop_shared_server(); }
+};
+const auto* const kStopMariadb = ::testing::AddGlobalTestEnvironment(new StopMariadbAtExit);
+
+}  // namespace
+#endif
+
+std::vector<std::string> persistent_backends() {
+#ifdef MNEMO_LIFECYCLE_MYSQL
+    return {"sqlite", "mysql"};
+#else
+    return {"sqlite"};
+#endif
+}
+
 LifecycleTest::~LifecycleTest() {
     close();
     uv_loop_close(&loop_);
     std::filesystem::remove_all(dir_);
+#ifdef MNEMO_LIFECYCLE_MYSQL
+    if (!database_.empty()) mysql_fixture::shared_server().drop_database(database_);
+#endif
+}
+
+std::string LifecycleTest::storage_yaml() {
+    std::string yaml = "storage:\n  plugin: " + GetParam() + "\n";
+    if (GetParam() == "sqlite") return yaml + "  options: {path: " + dir_ + "/mnemo.db}\n";
+#ifdef MNEMO_LIFECYCLE_MYSQL
+    if (GetParam() == "mysql") {
+        auto& server = mysql_fixture::shared_server();
+        if (database_.empty()) database_ = server.create_database("lifecycle");
+        return yaml + "  options: " + server.yaml_options(database_, 2) + "\n";
+    }
+#endif
+    return yaml;
 }
 
 void LifecycleTest::close() {
@@ -35,14 +75,19 @@ void LifecycleTest::close() {
 
 void LifecycleTest::open(const std::string& extra_yaml) {
     close();
-    std::string yaml = "server: {admin_socket: " + dir_ + "/admin.sock}\nstorage:\n  plugin: " + GetParam() +
-                       "\n" + (GetParam() == "sqlite" ? "  options: {path: " + dir_ + "/mnemo.db}\n" : "") +
-                       extra_yaml;
+    std::string yaml = "server: {admin_socket: " + dir_ + "/admin.sock}\n" + storage_yaml() + extra_yaml;
     auto loaded = config::load_string(yaml, "lifecycle.yaml", dir_);
     ASSERT_TRUE(loaded.config) << (loaded.errors.empty() ? "?" : loaded.errors.front());
     config_ = loaded.config;
     auto plugin = storage::load_plugin(GetParam(), MNEMO_BUILD_PLUGIN_DIR);
     ASSERT_TRUE(plugin.plugin) << plugin.error;
+    if (ops_tweak_) {
+        tweaked_ops_ = *plugin.plugin->descriptor->ops;
+        ops_tweak_(tweaked_ops_);
+        tweaked_descriptor_ = *plugin.plugin->descriptor;
+        tweaked_descriptor_.ops = &tweaked_ops_;
+        plugin.plugin->descriptor = &tweaked_descriptor_;
+    }
     std::string error;
     backend_ = storage::Backend::open(std::move(plugin.plugin), config_->storage.options_json, &error);
     ASSERT_TRUE(backend_) << error;
@@ -100,6 +145,13 @@ std::string field(const std::string& json, const char* pointer) {
     std::string_view out;
     if (parser.parse(json).at_pointer(pointer).get_string().get(out) != simdjson::SUCCESS) return "";
     return std::string(out);
+}
+
+int64_t number(const std::string& json, const char* pointer) {
+    simdjson::dom::parser parser;
+    int64_t out = -1;
+    if (parser.parse(json).at_pointer(pointer).get_int64().get(out) != simdjson::SUCCESS) return -1;
+    return out;
 }
 
 bool flag(const std::string& json, const char* pointer) {

@@ -15,6 +15,7 @@
 #include <uv.h>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,7 +48,14 @@ protected:
     uint64_t swept(const std::string& kind) const;  // from the metrics text
     int calls_for(const std::string& id) const;
 
+    std::string storage_yaml();  // the storage section's plugin and options lines
+    // Set before open(): changes a copy of the plugin's operation table the backend then uses
+    // (counting wrappers, a table without the later appended operations).
+    std::function<void(mnemo_storage_ops&)> ops_tweak_;
+    mnemo_storage_ops tweaked_ops_{};
+    mnemo_plugin tweaked_descriptor_{};
     std::string dir_;
+    std::string database_;  // mysql: this test's database, created at the first open
     uv_loop_t loop_{};
     core::ManualClock clock_{1'790'000'000 * kSecond};
     metrics::Registry metrics_;
@@ -61,8 +69,12 @@ protected:
     std::unique_ptr<Sweeper> sweeper_;
 };
 
+// The persistent plugins built here: sqlite, and mysql when it is built.
+std::vector<std::string> persistent_backends();
+
 // A JSON string field of an Outcome body, "" when absent.
 std::string field(const std::string& json, const char* pointer);
 bool flag(const std::string& json, const char* pointer);
+int64_t number(const std::string& json, const char* pointer);  // -1 when absent
 
 }  // namespace mnemo::lifecycle

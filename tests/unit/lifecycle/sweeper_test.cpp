@@ -4,12 +4,38 @@
 
 #include "core/state_delta.h"
 
+#include <cstddef>
+
 namespace mnemo::lifecycle {
 namespace {
 
 using core::FinalizeReason;
 
 class Sweep : public LifecycleTest {};
+
+// Counting wrappers around the plugin's finalize_done and finalize_done_batch (plain C pointers, so
+// the counters and the real functions are file-level; tests run one at a time).
+struct DoneCalls {
+    static inline int single = 0, batch = 0;
+    static inline decltype(mnemo_storage_ops::finalize_done) real_single = nullptr;
+    static inline decltype(mnemo_storage_ops::finalize_done_batch) real_batch = nullptr;
+
+    static void wrap(mnemo_storage_ops& ops) {
+        single = batch = 0;
+        real_single = ops.finalize_done;
+        real_batch = ops.finalize_done_batch;
+        ops.finalize_done = [](mnemo_backend* b, const mnemo_finalize_done_req* r, const mnemo_sink* s,
+                               mnemo_error* e) {
+            ++single;
+            return real_single(b, r, s, e);
+        };
+        ops.finalize_done_batch = [](mnemo_backend* b, const mnemo_finalize_done_batch_req* r, const mnemo_sink* s,
+                                     mnemo_error* e) {
+            ++batch;
+            return real_batch(b, r, s, e);
+        };
+    }
+};
 
 TEST_P(Sweep, ExpiredSessionsAreSweptAndFinalizedOnceEach) {
     open("ttl: {session: 10}\n");
@@ -53,6 +79,38 @@ TEST_P(Sweep, SlowFinalizeHooksGetSmallerBatches) {
     EXPECT_EQ(swept("finalized"), 200u);
     // 64, 32, 16 and 8 one-millisecond hooks each overrun 5 ms; 4 fit.
     EXPECT_LE(sweeper_->finalize_limit(), 4) << "a batch of 64 slow hooks would stall the loop for 64 ms";
+}
+
+TEST_P(Sweep, TheFinalizePassRecordsABatchInOneCall) {
+    ops_tweak_ = DoneCalls::wrap;
+    open("ttl: {session: 10}\nsweep: {batch: 64}\n");
+    for (int i = 0; i < 5; ++i) create("s" + std::to_string(i));
+    clock_.advance(11 * kSecond);
+    sweep();
+    EXPECT_EQ(calls_.size(), 5u);
+    EXPECT_EQ(swept("finalized"), 5u);
+    EXPECT_EQ(DoneCalls::batch, 1);
+    EXPECT_EQ(DoneCalls::single, 0);
+    sweep();
+    EXPECT_EQ(calls_.size(), 5u) << "every outcome was recorded";
+}
+
+// An older plugin's table ends before finalize_done_batch: one finalize_done per session.
+TEST_P(Sweep, APluginWithoutTheBatchIsMarkedOneSessionAtATime) {
+    ops_tweak_ = [](mnemo_storage_ops& ops) {
+        DoneCalls::wrap(ops);
+        ops.ops_size = offsetof(mnemo_storage_ops, finalize_done_batch);
+    };
+    open("ttl: {session: 10}\nsweep: {batch: 64, finalize_retries: 2}\n");
+    for (int i = 0; i < 3; ++i) create("s" + std::to_string(i));
+    clock_.advance(11 * kSecond);
+    hook_ok_ = false;
+    sweep();
+    sweep();
+    EXPECT_EQ(calls_.size(), 6u) << "two attempts each, then forced";
+    EXPECT_EQ(swept("finalized"), 3u);
+    EXPECT_EQ(DoneCalls::batch, 0);
+    EXPECT_EQ(DoneCalls::single, 6);
 }
 
 TEST_P(Sweep, ExpiredStateScopesAreRemoved) {
@@ -172,12 +230,72 @@ TEST_P(SweepPersistent, APendingFinalizeIsFinishedAfterAReopen) {
     ASSERT_EQ(calls_for(old_id), 1);
     open("sweep: {finalize_retries: 5}\n");
     hook_ok_ = true;
+    // The reopened backend is a new claim holder on mysql: the first one's claim on what it listed
+    // lapses after its lease (a minute) before another holder lists the session again.
+    clock_.advance(61 * kSecond);
     sweep();
     sweep();
     EXPECT_EQ(calls_for(old_id), 2);
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, SweepPersistent, ::testing::Values("sqlite"),
+// A persistent backend keeps a tombstone for a hard delete: nothing waits in the in-memory inbox,
+// so a crash before the next sweep (the inbox dropped, the backend reopened) loses no finalize.
+TEST_P(SweepPersistent, AHardDeleteIsFinalizedOnceAfterACrash) {
+    open("");
+    create("gone");
+    create("kept");
+    ASSERT_FALSE(core::delete_session(env(), core::SessionRef{"shop", "u1", "gone"}, true).error);
+    EXPECT_FALSE(readable("gone")) << "404 at once";
+    EXPECT_TRUE(inbox_.take().empty()) << "the finalize must not depend on memory";
+    open("");
+    sweep();
+    ASSERT_EQ(calls_for("gone"), 1);
+    EXPECT_EQ(calls_.front().reason, FinalizeReason::Deleted);
+    EXPECT_EQ(calls_for("kept"), 0);
+    sweep();
+    EXPECT_EQ(calls_for("gone"), 1);
+    EXPECT_EQ(swept("purged_sessions"), 1u) << "the tombstone goes at the sweep after its finalize";
+    EXPECT_TRUE(readable("kept"));
+}
+
+TEST_P(SweepPersistent, AUserPurgeIsFinalizedOnceAfterACrash) {
+    open("");
+    create("a");
+    create("b");
+    create("other", "u2");
+    auto purged = core::purge_user(env(), "shop", "u1");
+    ASSERT_FALSE(purged.error) << purged.error->message;
+    EXPECT_EQ(number(purged.body, "/sessions"), 2) << "tombstones count as purged: " << purged.body;
+    EXPECT_FALSE(readable("a"));
+    EXPECT_TRUE(inbox_.take().empty());
+    open("");
+    sweep();
+    sweep();
+    EXPECT_EQ(calls_for("a"), 1);
+    EXPECT_EQ(calls_for("b"), 1);
+    EXPECT_EQ(calls_for("other"), 0);
+    for (const auto& call : calls_) EXPECT_EQ(call.reason, FinalizeReason::Deleted);
+    EXPECT_EQ(swept("purged_sessions"), 2u);
+}
+
+// The finalize pass records a whole batch in one finalize_done_batch call; outcomes still come per session.
+TEST_P(SweepPersistent, AFailingBatchKeepsItsPerSessionOutcomes) {
+    open("ttl: {session: 10}\nsweep: {finalize_retries: 2}\n");
+    create("s1");
+    create("s2");
+    clock_.advance(11 * kSecond);
+    hook_ok_ = false;
+    sweep();
+    EXPECT_EQ(swept("finalized"), 0u) << "one failed attempt each, still pending";
+    sweep();
+    EXPECT_EQ(calls_for("s1"), 2);
+    EXPECT_EQ(calls_for("s2"), 2);
+    EXPECT_EQ(swept("finalized"), 2u) << "forced at finalize_retries";
+    sweep();
+    EXPECT_EQ(calls_.size(), 4u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, SweepPersistent, ::testing::ValuesIn(persistent_backends()),
                          [](const auto& info) { return info.param; });
 
 }  // namespace

@@ -31,6 +31,7 @@ TEST(MemoryPluginDescriptor, EveryOperationIsPresent) {
         ops->lane_write != nullptr,    ops->lane_list != nullptr,      ops->lane_recover != nullptr,
         ops->sweep_step != nullptr,    ops->finalize_list != nullptr,  ops->finalize_done != nullptr,
         ops->search != nullptr,        ops->export_step != nullptr,    ops->import_records != nullptr,
+        ops->finalize_done_batch != nullptr,
     };
     static_assert(sizeof present / sizeof present[0] ==
                       (sizeof(mnemo_storage_ops) - sizeof(size_t)) / sizeof(void (*)()),

@@ -1,6 +1,9 @@
 // Finalize marks through the ABI: which deletes mark, once per session,
-// attempts counted and forced at max_attempts, state kept across reopen.
+// attempts counted and forced at max_attempts, state kept across reopen,
+// tombstones of hard deletes and user purges (persistent plugins), batches.
 #include "lifecycle_fixture.h"
+
+#include <algorithm>
 
 namespace mnemo::lifecycle_test {
 namespace {
@@ -18,6 +21,7 @@ TEST_F(FinalizeTest, ASoftDeleteMarksTheSessionDeleted) {
 }
 
 TEST_F(FinalizeTest, AHardDeleteSendsTheSessionThenPurgesItWithoutAMark) {
+    if (persistent()) GTEST_SKIP() << "a persistent plugin keeps a tombstone instead";
     ASSERT_EQ(create("u1", "s1").rc, MNEMO_OK);
     ASSERT_EQ(append("u1", "s1", 2).rc, MNEMO_OK);
     Answer removed = remove("u1", "s1", true);
@@ -27,6 +31,135 @@ TEST_F(FinalizeTest, AHardDeleteSendsTheSessionThenPurgesItWithoutAMark) {
     EXPECT_EQ(removed.sessions[0].event_count, 2);
     EXPECT_TRUE(finalize_list().sessions.empty());
     EXPECT_EQ(finalize_done("u1", "s1", true).rc, MNEMO_E_NOT_FOUND);
+}
+
+TEST_F(FinalizeTest, AHardDeleteLeavesATombstoneMarkedDeletedLongAgo) {
+    if (!persistent()) GTEST_SKIP() << "a non-persistent plugin hands the session over instead";
+    ASSERT_EQ(create("u1", "s1").rc, MNEMO_OK);
+    ASSERT_EQ(append("u1", "s1", 2).rc, MNEMO_OK);
+    Answer removed = remove("u1", "s1", true, kNow + kSecond);
+    ASSERT_EQ(removed.rc, MNEMO_OK);
+    EXPECT_TRUE(removed.sessions.empty()) << "nothing for an in-memory inbox";
+    EXPECT_EQ(get("u1", "s1").rc, MNEMO_E_NOT_FOUND);
+    EXPECT_EQ(remove("u1", "s1", true).rc, MNEMO_E_NOT_FOUND);
+    EXPECT_EQ(stats().count("sessions"), 0);
+    Answer pending = finalize_list();
+    ASSERT_EQ(pending.sessions.size(), 1u);
+    EXPECT_EQ(pending.sessions[0].id, "s1");
+    EXPECT_EQ(pending.sessions[0].deleted_at, 1) << "deleted long ago: purged right after its finalize";
+    EXPECT_EQ(pending.sessions[0].event_count, 0);
+    EXPECT_EQ(pending.count("finalize_reason"), MNEMO_FINALIZE_DELETED);
+    EXPECT_EQ(sweep(kNow + 2 * kSecond, 10, kNow - 3600 * kSecond).count("purged_sessions"), 0)
+        << "not before its finalize";
+    ASSERT_EQ(finalize_done("u1", "s1", true).count("finalized"), 1);
+    EXPECT_EQ(sweep(kNow + 2 * kSecond, 10, kNow - 3600 * kSecond).count("purged_sessions"), 1)
+        << "whatever purge_after says";
+    EXPECT_TRUE(finalize_list().sessions.empty());
+}
+
+TEST_F(FinalizeTest, ATombstoneSurvivesAReopen) {
+    if (!persistent()) GTEST_SKIP() << "this plugin keeps nothing across close";
+    ASSERT_EQ(create("u1", "s1").rc, MNEMO_OK);
+    ASSERT_EQ(remove("u1", "s1", true).rc, MNEMO_OK);
+    reopen();
+    Answer pending = finalize_list();
+    ASSERT_EQ(pending.sessions.size(), 1u);
+    EXPECT_EQ(pending.sessions[0].id, "s1");
+    EXPECT_EQ(get("u1", "s1").rc, MNEMO_E_NOT_FOUND);
+}
+
+TEST_F(FinalizeTest, AHardDeleteOfAFinalizedSessionLeavesNothing) {
+    if (!persistent()) GTEST_SKIP() << "no tombstones in this plugin";
+    ASSERT_EQ(write_lane(LaneSpec{}).rc, MNEMO_OK);
+    ASSERT_EQ(write_lane(LaneSpec{.session_id = "s2"},
+                         LaneWrite{.expected_version = 1, .finalize_session_id = std::string("s1")})
+                  .rc,
+              MNEMO_OK);
+    ASSERT_EQ(finalize_done("u1", "s1", true).count("finalized"), 1);
+    ASSERT_EQ(remove("u1", "s1", true).rc, MNEMO_OK);
+    EXPECT_TRUE(finalize_list().sessions.empty());
+    EXPECT_EQ(finalize_done("u1", "s1", true).rc, MNEMO_E_NOT_FOUND) << "the row went at once";
+}
+
+TEST_F(FinalizeTest, AHardDeleteKeepsAPendingResetMark) {
+    if (!persistent()) GTEST_SKIP() << "no tombstones in this plugin";
+    ASSERT_EQ(write_lane(LaneSpec{}).rc, MNEMO_OK);
+    ASSERT_EQ(write_lane(LaneSpec{.session_id = "s2"},
+                         LaneWrite{.expected_version = 1, .finalize_session_id = std::string("s1")})
+                  .rc,
+              MNEMO_OK);
+    ASSERT_EQ(remove("u1", "s1", true).rc, MNEMO_OK);
+    Answer pending = finalize_list();
+    ASSERT_EQ(pending.sessions.size(), 1u);
+    EXPECT_EQ(pending.count("finalize_reason"), MNEMO_FINALIZE_RESET);
+}
+
+TEST_F(FinalizeTest, CreatingTheIdOfATombstoneReplacesIt) {
+    if (!persistent()) GTEST_SKIP() << "no tombstones in this plugin";
+    ASSERT_EQ(create("u1", "s1").rc, MNEMO_OK);
+    ASSERT_EQ(append("u1", "s1", 2).rc, MNEMO_OK);
+    ASSERT_EQ(remove("u1", "s1", true).rc, MNEMO_OK);
+    Answer fresh = create("u1", "s1");
+    ASSERT_EQ(fresh.rc, MNEMO_OK) << fresh.err.message;
+    EXPECT_EQ(fresh.sessions.at(0).version, 1);
+    EXPECT_EQ(fresh.sessions.at(0).deleted_at, 0);
+    EXPECT_EQ(get("u1", "s1").rc, MNEMO_OK);
+}
+
+TEST_F(FinalizeTest, AUserPurgeLeavesTombstonesForTheFinalizesItOwes) {
+    if (!persistent()) GTEST_SKIP() << "a non-persistent plugin hands the sessions over instead";
+    ASSERT_EQ(create("u1", "live").rc, MNEMO_OK);
+    ASSERT_EQ(append("u1", "live", 3).rc, MNEMO_OK);
+    ASSERT_EQ(write_lane(LaneSpec{.session_id = "old"}).rc, MNEMO_OK);
+    ASSERT_EQ(write_lane(LaneSpec{.session_id = "new"},
+                         LaneWrite{.expected_version = 1, .finalize_session_id = std::string("old")})
+                  .rc,
+              MNEMO_OK);
+    ASSERT_EQ(finalize_done("u1", "old", true).count("finalized"), 1);
+    ASSERT_EQ(create("u2", "other").rc, MNEMO_OK);
+    Answer purged = purge_user("u1");
+    ASSERT_EQ(purged.rc, MNEMO_OK) << purged.err.message;
+    EXPECT_TRUE(purged.sessions.empty());
+    EXPECT_EQ(purged.count("sessions"), 3) << "live, old (finalized) and new all purged";
+    EXPECT_EQ(purged.count("events"), 3);
+    EXPECT_EQ(purged.count("lanes"), 1);
+    Answer pending = finalize_list();
+    std::vector<std::string> ids;
+    for (const auto& session : pending.sessions) ids.push_back(session.id);
+    std::sort(ids.begin(), ids.end());
+    EXPECT_EQ(ids, (std::vector<std::string>{"live", "new"}));
+    EXPECT_EQ(get("u1", "live").rc, MNEMO_E_NOT_FOUND);
+    EXPECT_EQ(purge_user("u1").count("sessions"), 0) << "tombstones are not purged twice";
+    EXPECT_EQ(finalize_list().sessions.size(), 2u) << "a second purge keeps the owed finalizes";
+}
+
+TEST_F(FinalizeTest, ABatchRecordsEveryOutcomeInOrder) {
+    for (const char* id : {"ok", "failing", "unmarked"}) ASSERT_EQ(create("u1", id).rc, MNEMO_OK);
+    ASSERT_EQ(remove("u1", "ok", false).rc, MNEMO_OK);
+    ASSERT_EQ(remove("u1", "failing", false).rc, MNEMO_OK);
+    Answer done = finalize_done_batch(
+        {{"u1", "ok", true}, {"u1", "failing", false}, {"u1", "absent", true}, {"u1", "unmarked", true}}, 3);
+    ASSERT_EQ(done.rc, MNEMO_OK) << done.err.message;
+    EXPECT_EQ(outcomes(done), (std::vector<int64_t>{1, 0, -MNEMO_E_NOT_FOUND, -MNEMO_E_INVALID}));
+    EXPECT_EQ(done.count("finalized"), 1);
+    EXPECT_EQ(done.order, "CCCCC") << "one outcome per item, then the total";
+    Answer pending = finalize_list();
+    ASSERT_EQ(pending.sessions.size(), 1u);
+    EXPECT_EQ(pending.sessions[0].id, "failing");
+    EXPECT_EQ(pending.count("finalize_attempts"), 1);
+}
+
+TEST_F(FinalizeTest, ABatchForcesAtMaxAttemptsAndAnswersFinalizedAgain) {
+    ASSERT_EQ(create("u1", "s1").rc, MNEMO_OK);
+    ASSERT_EQ(remove("u1", "s1", false).rc, MNEMO_OK);
+    EXPECT_EQ(outcomes(finalize_done_batch({{"u1", "s1", false}}, 2)), (std::vector<int64_t>{0}));
+    Answer forced = finalize_done_batch({{"u1", "s1", false}}, 2);
+    EXPECT_EQ(outcomes(forced), (std::vector<int64_t>{1}));
+    EXPECT_EQ(forced.count("finalized"), 1);
+    EXPECT_TRUE(finalize_list().sessions.empty());
+    EXPECT_EQ(outcomes(finalize_done_batch({{"u1", "s1", true}})), (std::vector<int64_t>{1}))
+        << "a retried answer stays finalized";
+    EXPECT_EQ(finalize_done_batch({}).count("finalized"), 0);
 }
 
 TEST_F(FinalizeTest, ListsOldestMarkFirstUpToTheLimit) {

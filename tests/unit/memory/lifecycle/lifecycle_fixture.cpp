@@ -253,6 +253,23 @@ Answer LifecycleTest::finalize_done(const std::string& user, const std::string& 
     return answer;
 }
 
+Answer LifecycleTest::finalize_done_batch(const std::vector<Done>& items, int64_t max_attempts, int64_t now) {
+    std::vector<mnemo_finalize_outcome> outcomes;
+    for (const Done& item : items) outcomes.push_back({key(item.user, item.id), item.succeeded ? 1 : 0});
+    mnemo_finalize_done_batch_req req{outcomes.data(), outcomes.size(), max_attempts, now};
+    Answer answer;
+    mnemo_sink sink = answer.sink();
+    answer.rc = ops().finalize_done_batch(backend, &req, &sink, &answer.err);
+    return answer;
+}
+
+std::vector<int64_t> LifecycleTest::outcomes(const Answer& answer) const {
+    std::vector<int64_t> values;
+    for (const auto& [name, value] : answer.counts)
+        if (name == "outcome") values.push_back(value);
+    return values;
+}
+
 Answer LifecycleTest::purge_user(const std::string& user) {
     mnemo_user_purge_req req{s(app), s(user), kNow};
     Answer answer;

@@ -108,6 +108,13 @@ protected:
     Answer finalize_list(int64_t limit = 100);
     Answer finalize_done(const std::string& user, const std::string& id, bool succeeded, int64_t max_attempts = 3,
                          int64_t now = kNow);
+    // (user, id, succeeded) per item, in one finalize_done_batch call.
+    struct Done {
+        std::string user, id;
+        bool succeeded = true;
+    };
+    Answer finalize_done_batch(const std::vector<Done>& items, int64_t max_attempts = 3, int64_t now = kNow);
+    std::vector<int64_t> outcomes(const Answer& answer) const;  // every count("outcome"), in order
     Answer purge_user(const std::string& user);
     Answer stats(int64_t now = kNow);
 
