@@ -237,9 +237,45 @@ TEST(SqliteMigration, AVersionThreeFileGetsSearchTextAndIndexes) {
               1);
     EXPECT_EQ(migrated.number("SELECT search_text = 'ghost' FROM events WHERE seq = 2"), 1);
     EXPECT_EQ(migrated.number("SELECT count(*) FROM events_words WHERE events_words MATCH 'needle'"), 1);
-    EXPECT_EQ(migrated.number("SELECT count(*) FROM events_trigrams WHERE events_trigrams MATCH '\"/srv/app\"'"), 1);
+    EXPECT_EQ(migrated.number("SELECT count(*) FROM events_words WHERE events_words MATCH '\"/srv/app\"'"), 1);
+    EXPECT_EQ(migrated.number("SELECT count(*) FROM events_trigrams"), 0) << "v5: trigrams for CJK text only";
     EXPECT_EQ(migrated.number("SELECT count(*) FROM events_words WHERE events_words MATCH 'ghost'"), 0)
         << "soft-deleted rows are not indexed";
+}
+
+// v5 rebuilds the indexes: every visible row in events_words, rows with
+// non-ASCII text (a superset of those with CJK) flagged and in
+// events_trigrams; new rows are flagged by their CJK text alone.
+TEST(SqliteMigration, AVersionFourFileKeepsTrigramsForNonAsciiRowsOnly) {
+    TempDir dir;
+    std::string path = dir.file("v4.db");
+    {
+        RawDb v4(path);
+        v4.exec(kSchemaVersionTable);
+        for (size_t i = 0; i < 4; ++i) v4.exec(kMigrations[i].sql);
+        v4.exec("INSERT INTO schema_version (version) VALUES (1), (2), (3), (4)");
+        v4.exec("INSERT INTO sessions (sid, app, user, id, created_at, updated_at, last_seq, event_count) "
+                "VALUES (1, 'shop', 'u1', 's1', 1, 1, 3, 3)");
+        v4.exec("INSERT INTO events (sid, seq, id, author, role, content, timestamp_us, search_text) VALUES "
+                "(1, 1, 'e1', 'user', 'user', '\"x\"', 5, 'edit /etc/hosts now'), "
+                "(1, 2, 'e2', 'user', 'user', '\"x\"', 6, '東京の天気'), "
+                "(1, 3, 'e3', 'user', 'user', '\"x\"', 7, 'Mädchen')");
+    }
+    mnemo_backend* backend = nullptr;
+    mnemo_error err{};
+    std::string options = R"({"path": ")" + path + R"("})";
+    ASSERT_EQ(plugin().ops->open(options.c_str(), &backend, &err), MNEMO_OK) << err.message;
+    plugin().ops->close(backend);
+    RawDb migrated(path);
+    EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
+    EXPECT_EQ(migrated.number("SELECT count(*) FROM events WHERE search_trigrams = 1"), 2);
+    EXPECT_EQ(migrated.number("SELECT count(*) FROM events_words WHERE events_words MATCH 'hosts'"), 1);
+    EXPECT_EQ(migrated.number("SELECT count(*) FROM events_words WHERE events_words MATCH 'madchen'"), 1);
+    EXPECT_EQ(migrated.number("SELECT rowid FROM events_trigrams WHERE events_trigrams MATCH '\"の天気\"'"),
+              migrated.number("SELECT rowid FROM events WHERE seq = 2"));
+    EXPECT_EQ(migrated.number("SELECT count(*) FROM events_trigrams WHERE events_trigrams MATCH 'hosts'"), 0);
+    migrated.exec("INSERT INTO events_words (events_words) VALUES ('integrity-check')");
+    migrated.exec("INSERT INTO events_trigrams (events_trigrams) VALUES ('integrity-check')");
 }
 
 TEST(SqliteMigration, ANewerSchemaIsRefusedNamingFileAndVersions) {
