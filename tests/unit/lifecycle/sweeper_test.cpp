@@ -3,6 +3,7 @@
 #include "lifecycle_fixture.h"
 
 #include "core/state_delta.h"
+#include "lifecycle/storage_steps.h"
 
 #include <cstddef>
 
@@ -207,6 +208,26 @@ TEST_P(Sweep, StopWaitsForTheSweepInFlight) {
 
 INSTANTIATE_TEST_SUITE_P(Backends, Sweep, ::testing::Values("memory", "sqlite"),
                          [](const auto& info) { return info.param; });
+
+// A plugin built before finalize_done_batch was appended (its table ends at import_records) loads,
+// and the finalize pass falls back to one finalize_done per session.
+class OlderPlugin : public LifecycleTest {};
+
+TEST_P(OlderPlugin, LoadsAndIsFinalizedOneSessionAtATime) {
+    ops_tweak_ = DoneCalls::wrap;
+    open("ttl: {session: 10}\nsweep: {batch: 64}\n");
+    EXPECT_FALSE(has_finalize_batch(*backend_));
+    for (int i = 0; i < 3; ++i) create("s" + std::to_string(i));
+    clock_.advance(11 * kSecond);
+    sweep();
+    EXPECT_EQ(calls_.size(), 3u);
+    EXPECT_EQ(swept("finalized"), 3u);
+    EXPECT_EQ(DoneCalls::single, 3);
+    EXPECT_EQ(DoneCalls::batch, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, OlderPlugin, ::testing::Values(MNEMO_BUILD_PLUGIN_DIR "/mnemo_older_table.so"),
+                         [](const auto&) { return std::string("older_table"); });
 
 class SweepPersistent : public LifecycleTest {};
 
