@@ -331,8 +331,61 @@ WHEN new.deleted_at = 0 AND new.search_text <> '' AND new.search_trigrams = 1 AN
 END;
 )sql";
 
-inline constexpr std::array<Migration, 5> kMigrations{
-    {{1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}, {5, kSchemaV5}}};
+// v6: the search indexes are written once per write transaction, not once
+// per event. FTS5 flushes its pending terms into a new index segment at every
+// savepoint, and every statement inside a larger transaction is one (a
+// statement journal), so v5's triggers, writing the FTS5 tables directly,
+// made one segment per event and flushed it again at each later statement:
+// the index cost more than the events themselves. The triggers now only note
+// the change in search_queue (same conditions as v5: `words` and `trigrams`
+// say which index takes part); the writer moves the queue into both indexes,
+// in order, just before COMMIT (search_queue.h). Readers never see a queued
+// row: the queue is empty at every commit.
+inline constexpr const char* kSchemaV6 = R"sql(
+CREATE TABLE search_queue (
+  qid INTEGER PRIMARY KEY,
+  doc INTEGER NOT NULL,
+  added INTEGER NOT NULL,
+  words INTEGER NOT NULL,
+  trigrams INTEGER NOT NULL,
+  search_text TEXT NOT NULL
+);
+DROP TRIGGER events_search_insert;
+DROP TRIGGER events_search_delete;
+DROP TRIGGER events_search_hide;
+DROP TRIGGER events_search_show;
+DROP TRIGGER events_trigram_insert;
+DROP TRIGGER events_trigram_delete;
+DROP TRIGGER events_trigram_hide;
+DROP TRIGGER events_trigram_show;
+CREATE TRIGGER events_search_insert AFTER INSERT ON events
+WHEN new.deleted_at = 0 AND new.search_text <> '' BEGIN
+  INSERT INTO search_queue (doc, added, words, trigrams, search_text)
+  VALUES (new.rowid, 1, 1, new.search_trigrams = 1, new.search_text);
+END;
+CREATE TRIGGER events_search_delete AFTER DELETE ON events
+WHEN old.deleted_at = 0 AND old.search_text <> '' BEGIN
+  INSERT INTO search_queue (doc, added, words, trigrams, search_text)
+  VALUES (old.rowid, 0, 1, old.search_trigrams = 1, old.search_text);
+END;
+CREATE TRIGGER events_search_hide AFTER UPDATE OF deleted_at, search_text, search_trigrams ON events
+WHEN old.deleted_at = 0 AND old.search_text <> '' AND (new.deleted_at <> 0 OR new.search_text <> old.search_text OR
+  (old.search_trigrams = 1 AND new.search_trigrams <> 1)) BEGIN
+  INSERT INTO search_queue (doc, added, words, trigrams, search_text)
+  VALUES (old.rowid, 0, new.deleted_at <> 0 OR new.search_text <> old.search_text, old.search_trigrams = 1,
+          old.search_text);
+END;
+CREATE TRIGGER events_search_show AFTER UPDATE OF deleted_at, search_text, search_trigrams ON events
+WHEN new.deleted_at = 0 AND new.search_text <> '' AND (old.deleted_at <> 0 OR new.search_text <> old.search_text OR
+  (new.search_trigrams = 1 AND old.search_trigrams <> 1)) BEGIN
+  INSERT INTO search_queue (doc, added, words, trigrams, search_text)
+  VALUES (new.rowid, 1, old.deleted_at <> 0 OR new.search_text <> old.search_text, new.search_trigrams = 1,
+          new.search_text);
+END;
+)sql";
+
+inline constexpr std::array<Migration, 6> kMigrations{
+    {{1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}, {5, kSchemaV5}, {6, kSchemaV6}}};
 inline constexpr int kSchemaVersion = kMigrations.back().version;
 
 // The bookkeeping table itself is not a migration: it must exist to read the

@@ -1,6 +1,7 @@
 #include "sqlite_store.h"
 
 #include "schema.h"
+#include "search_queue.h"
 
 #include <filesystem>
 
@@ -31,7 +32,7 @@ std::unique_ptr<Conn> open_writer(const Options& options, const RetryPolicy& ret
 Store::Store(const Options& options) : options_(options) {
     std::unique_ptr<Conn> writer_conn = open_writer(options_, retry_);
     readers_ = std::make_unique<ReaderPool>(options_, retry_);
-    writer_ = std::make_unique<Writer>(std::move(writer_conn), retry_);
+    writer_ = std::make_unique<Writer>(std::move(writer_conn), retry_, flush_search_queue);
 }
 
 void Store::read(const mnemo_sink* sink, const Step& step) {

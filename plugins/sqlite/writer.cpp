@@ -2,8 +2,8 @@
 
 namespace mnemo::sqlite {
 
-Writer::Writer(std::unique_ptr<Conn> conn, RetryPolicy retry)
-    : conn_(std::move(conn)), retry_(retry), thread_([this] { loop(); }) {}
+Writer::Writer(std::unique_ptr<Conn> conn, RetryPolicy retry, Work before_commit)
+    : conn_(std::move(conn)), retry_(retry), before_commit_(std::move(before_commit)), thread_([this] { loop(); }) {}
 
 Writer::~Writer() {
     {
@@ -76,6 +76,7 @@ void Writer::run_in_savepoint(Job& job) {
 
 bool Writer::commit(std::vector<JobPtr>& group) {
     try {
+        before_commit_(*conn_);
         retry_while_busy(retry_, "committing to sqlite database " + conn_->path(), [this] { conn_->exec("COMMIT"); });
         return true;
     } catch (...) {

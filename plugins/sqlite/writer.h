@@ -2,7 +2,8 @@
 // write of every caller thread is queued here; the thread takes all queued
 // requests, runs each in its own SAVEPOINT inside one transaction, commits
 // once, and only then wakes the callers. A request that fails rolls back its
-// own savepoint and nothing else.
+// own savepoint and nothing else. Before each COMMIT, outside every request's
+// savepoint, it runs the store's pre-commit step (the search index flush).
 #pragma once
 
 #include "connection.h"
@@ -23,7 +24,9 @@ namespace mnemo::sqlite {
 class Writer {
 public:
     using Work = std::function<void(Conn&)>;
-    Writer(std::unique_ptr<Conn> conn, RetryPolicy retry);
+    // before_commit runs once per group, after its last request; when it
+    // throws, the group rolls back and every request in it fails.
+    Writer(std::unique_ptr<Conn> conn, RetryPolicy retry, Work before_commit);
     ~Writer();  // finishes the queued requests, then stops the thread
     Writer(const Writer&) = delete;
     Writer& operator=(const Writer&) = delete;
@@ -51,6 +54,7 @@ private:
 
     std::unique_ptr<Conn> conn_;
     RetryPolicy retry_;
+    Work before_commit_;
     std::mutex mutex_;
     std::condition_variable wake_;
     std::deque<JobPtr> queue_;

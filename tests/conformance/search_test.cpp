@@ -242,6 +242,33 @@ TEST_P(Search, EvictedAndExpiredEventsAreNeverFound) {
     EXPECT_EQ(found("delta"), Found{});
 }
 
+// CJK text is matched inside words (sqlite and memory keep trigrams for it):
+// those entries leave with their event on every path, for long queries and
+// for those under three characters.
+TEST_P(Search, CjkEventsLeaveTheIndexWithTheirEvent) {
+    reconfigure("limits: {event_limit: 2}\n");
+    if (IsSkipped()) return;
+    create("c1");
+    say("c1", "東京の天気は晴れ");
+    say("c1", "大阪の天気は雨", "bot");
+    EXPECT_EQ(found("の天気は"), (Found{"c1#1", "c1#2"}));
+    say("c1", "京都の天気は雪");  // evicts seq 1
+    EXPECT_EQ(found("東京の天気"), Found{});
+    EXPECT_EQ(found("東京"), Found{});
+    EXPECT_EQ(found("の天気は"), (Found{"c1#2", "c1#3"}));
+    ASSERT_EQ(h->post(session("c1") + "/rewind", R"({"turns":1})").status, 200);  // seq 3
+    EXPECT_EQ(found("京都の天気"), Found{});
+    EXPECT_EQ(found("京都"), Found{});
+    ASSERT_EQ(h->put(session("c1") + "/events", R"({"events":[{"author":"user","content":"名古屋の天気"}]})").status,
+              200);
+    EXPECT_EQ(found("大阪の天気"), Found{});
+    EXPECT_EQ(found("大阪"), Found{});
+    EXPECT_EQ(found("名古屋の天気"), (Found{"c1#4"}));
+    ASSERT_EQ(h->del(session("c1") + "?hard=true").status, 204);
+    EXPECT_EQ(found("名古屋の天気"), Found{});
+    EXPECT_EQ(found("名古屋"), Found{});
+}
+
 TEST_P(Search, ShortAndPunctuationOnlyQueries) {
     fixture();
     EXPECT_EQ(found("東京"), (Found{"ja1#1"}));

@@ -3,14 +3,21 @@
 // It creates a fresh database with the sqlite plugin's own schema
 // (plugins/sqlite/migrations.h) in WAL mode, creates 1,000 sessions, then for
 // the given time inserts one events row (a ~500-byte event JSON as content)
-// into a random session and updates that session's row, exactly the two rows
-// the plugin writes per appended event, through prepared statements, with
-// `batch` events per transaction. Prints one machine-readable line:
-//   RAW batch=64 synchronous=normal events=... seconds=... events_per_s=... bytes_per_1000_events=...
+// into a random session and updates that session's row, exactly the rows the
+// plugin writes per appended event, through prepared statements, with `batch`
+// events per transaction. With --search-index yes (the default) the events
+// row carries its search text as the plugin's does, so the schema's triggers
+// queue it and each transaction moves the queue into the FTS5 indexes before
+// COMMIT, as the plugin's writer does (search_queue.h); with no, the text is
+// left empty and nothing is indexed (the reference before search existed).
+// Prints one machine-readable line:
+//   RAW batch=64 synchronous=normal search_index=yes events=... seconds=... events_per_s=... bytes_per_1000_events=...
 #include "migrations.h"
+#include "search_queue.h"
 
 #include <sqlite3.h>
 
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -29,12 +36,14 @@ struct Settings {
     std::string synchronous = "normal";
     int batch = 64;
     double seconds = 10;
+    bool search_index = true;
 };
 
 [[noreturn]] void usage(const char* why) {
     std::fprintf(stderr,
                  "raw_sqlite: %s\n"
                  "usage: raw_sqlite --db FILE [--synchronous off|normal|full] [--batch N] [--seconds S]\n"
+                 "                  [--search-index yes|no]\n"
                  "FILE must not exist yet; its folder must.\n",
                  why);
     std::exit(64);
@@ -48,6 +57,7 @@ Settings parse_args(int argc, char** argv) {
         else if (key == "--synchronous") settings.synchronous = value;
         else if (key == "--batch") settings.batch = std::atoi(value.c_str());
         else if (key == "--seconds") settings.seconds = std::atof(value.c_str());
+        else if (key == "--search-index" && (value == "yes" || value == "no")) settings.search_index = value == "yes";
         else usage(("unknown option " + key).c_str());
     }
     if (argc % 2 == 0) usage("every option takes a value");
@@ -86,12 +96,12 @@ private:
     sqlite3* db_ = nullptr;
 };
 
-// The benchmark event of BENCH.md (tests/bench/payload.lua): 480 ASCII characters of text.
-std::string event_content() {
+// The benchmark event's text (BENCH.md, tests/bench/payload.lua): 480 ASCII characters.
+std::string event_text() {
     const std::string sentence = "The quick brown fox jumps over the lazy dog while the agent keeps notes. ";
     std::string text;
     while (text.size() < 480) text += sentence;
-    return R"({"text":")" + text.substr(0, 480) + R"("})";
+    return text.substr(0, 480);
 }
 
 void create_schema(Db& db, const std::string& synchronous) {
@@ -114,14 +124,17 @@ int64_t now_us() {
 // keeps it in the session row it has just read.
 class Appender {
 public:
-    explicit Appender(Db& db)
+    // search_text: what mnemod's core::search_text() makes of the content
+    // {"text": T} (its one string, T); empty for no index.
+    Appender(Db& db, bool search_index)
         : db_(db),
-          insert_(db.prepare("INSERT INTO events (sid, seq, id, author, role, content, timestamp_us) "
-                             "VALUES (?1, ?2, ?3, 'user', 'user', ?4, ?5)")),
+          insert_(db.prepare("INSERT INTO events (sid, seq, id, author, role, content, timestamp_us, search_text) "
+                             "VALUES (?1, ?2, ?3, 'user', 'user', ?4, ?5, ?6)")),
           update_(db.prepare("UPDATE sessions SET updated_at = ?2, version = version + 1, "
                              "event_count = event_count + 1, last_seq = ?3 WHERE sid = ?1")),
           last_seq_(kSessions + 1, 0),
-          content_(event_content()) {}
+          search_text_(search_index ? event_text() : ""),
+          content_(R"({"text":")" + event_text() + R"("})") {}
     ~Appender() {
         sqlite3_finalize(insert_);
         sqlite3_finalize(update_);
@@ -138,6 +151,7 @@ public:
         sqlite3_bind_text(insert_, 3, id.c_str(), static_cast<int>(id.size()), SQLITE_TRANSIENT);
         sqlite3_bind_text(insert_, 4, content_.c_str(), static_cast<int>(content_.size()), SQLITE_STATIC);
         sqlite3_bind_int64(insert_, 5, timestamp);
+        sqlite3_bind_text(insert_, 6, search_text_.c_str(), static_cast<int>(search_text_.size()), SQLITE_STATIC);
         db_.step_done(insert_);
         sqlite3_bind_int(update_, 1, sid);
         sqlite3_bind_int64(update_, 2, timestamp);
@@ -150,12 +164,36 @@ private:
     sqlite3_stmt* insert_;
     sqlite3_stmt* update_;
     std::vector<int64_t> last_seq_;
+    std::string search_text_;
     std::string content_;
+};
+
+// The plugin's pre-commit step (search_queue.cpp), as prepared statements.
+class SearchFlusher {
+public:
+    explicit SearchFlusher(Db& db)
+        : db_(db),
+          steps_{db.prepare(mnemo::sqlite::kSearchQueueWords), db.prepare(mnemo::sqlite::kSearchQueueTrigrams),
+                 db.prepare(mnemo::sqlite::kSearchQueueClear)} {}
+    ~SearchFlusher() {
+        for (sqlite3_stmt* step : steps_) sqlite3_finalize(step);
+    }
+    SearchFlusher(const SearchFlusher&) = delete;
+    SearchFlusher& operator=(const SearchFlusher&) = delete;
+
+    void flush() {
+        for (sqlite3_stmt* step : steps_) db_.step_done(step);
+    }
+
+private:
+    Db& db_;
+    std::array<sqlite3_stmt*, 3> steps_;
 };
 
 // Transactions of `batch` events until the time is up; returns the events committed.
 int64_t run(Db& db, const Settings& settings) {
-    Appender appender(db);
+    Appender appender(db, settings.search_index);
+    SearchFlusher flusher(db);
     std::minstd_rand rng(12345);
     std::uniform_int_distribution<int> pick(1, kSessions);
     auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(settings.seconds);
@@ -163,6 +201,7 @@ int64_t run(Db& db, const Settings& settings) {
     while (std::chrono::steady_clock::now() < deadline) {
         db.exec("BEGIN IMMEDIATE");
         for (int i = 0; i < settings.batch; ++i) appender.append(pick(rng), events + i);
+        if (settings.search_index) flusher.flush();
         db.exec("COMMIT");
         events += settings.batch;
     }
@@ -190,8 +229,9 @@ int main(int argc, char** argv) {
             seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         }  // closing checkpoints the WAL into the file, so its size counts every row
         double bytes = static_cast<double>(file_size_or_zero(settings.path) + file_size_or_zero(settings.path + "-wal"));
-        std::printf("RAW batch=%d synchronous=%s events=%lld seconds=%.3f events_per_s=%.1f bytes_per_1000_events=%.0f\n",
-                    settings.batch, settings.synchronous.c_str(), static_cast<long long>(events), seconds,
+        std::printf("RAW batch=%d synchronous=%s search_index=%s events=%lld seconds=%.3f events_per_s=%.1f bytes_per_1000_events=%.0f\n",
+                    settings.batch, settings.synchronous.c_str(), settings.search_index ? "yes" : "no",
+                    static_cast<long long>(events), seconds,
                     static_cast<double>(events) / seconds, events > 0 ? bytes * 1000.0 / static_cast<double>(events) : 0.0);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "raw_sqlite: %s\n", e.what());

@@ -143,6 +143,7 @@ mnemo_event to_abi(const EventSpec& spec) {
     e.filter_key = S(spec.filter_key);
     e.timestamp_us = spec.timestamp;
     e.usage = spec.usage;
+    e.search_text = S(spec.search_text);
     return e;
 }
 

@@ -79,6 +79,7 @@ struct EventSpec {
     std::string filter_key;
     int64_t timestamp = kNow;
     mnemo_usage usage{};
+    std::string search_text;  // what mnemod's core::search_text() would make; "" for nothing searchable
 };
 mnemo_event to_abi(const EventSpec& spec);
 // n copies of spec, each with its own generated id.

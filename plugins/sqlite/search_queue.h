@@ -1,0 +1,34 @@
+// search_queue.h -- moving the changes the events triggers queued (schema v6,
+// migrations.h) into the FTS5 indexes events_words and events_trigrams.
+//
+// Why a queue: FTS5 writes its pending terms out as a new index segment at
+// every savepoint, and each statement inside a transaction is one. Written
+// from the triggers, every event became a segment of its own and every later
+// statement of the transaction paid for a flush. Moved here once per write
+// transaction, a whole group commit's events make one segment per index.
+//
+// The writer calls flush_search_queue() just before every COMMIT, so the
+// queue is empty in every committed state and searches (which read only
+// committed snapshots) see the indexes in step with the events.
+#pragma once
+
+namespace mnemo::sqlite {
+
+class Conn;
+
+// In queue order, so an event added and removed in one transaction is added
+// first; then empties the queue. Throws StoreError; the caller rolls back.
+void flush_search_queue(Conn& conn);
+
+// The statements flush_search_queue() runs, for programs that write the
+// schema without the plugin (tests/bench/sqlite/raw_sqlite.cpp). A NULL
+// command column is FTS5's plain insert; 'delete' takes the indexed text.
+inline constexpr const char* kSearchQueueWords =
+    "INSERT INTO events_words (events_words, rowid, search_text) "
+    "SELECT CASE WHEN added = 0 THEN 'delete' END, doc, search_text FROM search_queue WHERE words = 1 ORDER BY qid";
+inline constexpr const char* kSearchQueueTrigrams =
+    "INSERT INTO events_trigrams (events_trigrams, rowid, search_text) "
+    "SELECT CASE WHEN added = 0 THEN 'delete' END, doc, search_text FROM search_queue WHERE trigrams = 1 ORDER BY qid";
+inline constexpr const char* kSearchQueueClear = "DELETE FROM search_queue";
+
+}  // namespace mnemo::sqlite

@@ -1,0 +1,215 @@
+// The search indexes as schema v6 keeps them (migrations.h, search_queue.h),
+// seen in the database file: every write leaves search_queue empty and both
+// FTS5 tables consistent with the visible events (FTS5's own integrity-check,
+// which compares an external-content index with its table), a batch of events
+// becomes one index segment, and a version 5 file keeps what it had indexed.
+#include "backend_fixture.h"
+#include "migrations.h"
+
+#include <sqlite3.h>
+
+namespace mnemo::sqlite::test {
+namespace {
+
+// A connection of its own to the plugin's file (WAL lets it read and run
+// integrity checks while the plugin keeps the file open).
+class File {
+public:
+    explicit File(const std::string& path) { EXPECT_EQ(sqlite3_open(path.c_str(), &db_), SQLITE_OK); }
+    ~File() { sqlite3_close(db_); }
+    File(const File&) = delete;
+    File& operator=(const File&) = delete;
+
+    // "" when the statement ran, else SQLite's message.
+    std::string exec(const std::string& sql) {
+        char* message = nullptr;
+        int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message);
+        std::string error = rc == SQLITE_OK ? "" : (message ? message : sqlite3_errstr(rc));
+        sqlite3_free(message);
+        return error;
+    }
+    int64_t number(const std::string& sql) {
+        sqlite3_stmt* stmt = nullptr;
+        EXPECT_EQ(sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt, nullptr), SQLITE_OK) << sqlite3_errmsg(db_);
+        int64_t value = sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : -1;
+        sqlite3_finalize(stmt);
+        return value;
+    }
+    int64_t matches(const std::string& table, const std::string& query) {
+        return number("SELECT count(*) FROM " + table + " WHERE " + table + " MATCH '" + query + "'");
+    }
+    // FTS5 segments of one index: its %_data rows past the structure record
+    // hold pages keyed (segment id << 37) + page number.
+    int64_t segments(const std::string& table) {
+        return number("SELECT count(DISTINCT rowid >> 37) FROM " + table + "_data WHERE rowid >= (1 << 37)");
+    }
+
+private:
+    sqlite3* db_ = nullptr;
+};
+
+class SearchQueueTest : public SqliteBackend {
+protected:
+    static EventSpec says(const std::string& text, const std::string& role = "user") {
+        EventSpec event;
+        event.role = role;
+        event.content = "{\"text\": \"" + text + "\"}";
+        event.search_text = text;
+        return event;
+    }
+    // The state every committed write must leave behind.
+    void expect_in_step(const std::string& after) {
+        File file(db_path());
+        EXPECT_EQ(file.number("SELECT count(*) FROM search_queue"), 0) << after;
+        EXPECT_EQ(file.exec("INSERT INTO events_words (events_words) VALUES ('integrity-check')"), "") << after;
+        EXPECT_EQ(file.exec("INSERT INTO events_trigrams (events_trigrams) VALUES ('integrity-check')"), "") << after;
+        EXPECT_EQ(file.matches("events_trigrams", "の天気"),
+                  file.number("SELECT count(*) FROM events WHERE deleted_at = 0 AND search_text LIKE '%の天気%'"))
+            << after << ": the trigram index holds exactly the visible CJK events";
+    }
+    Answer rewind(const std::string& session, int64_t turns) {
+        mnemo_rewind_req req{key(session), kNow + kSecond, turns, 0, 0};
+        Answer answer;
+        mnemo_sink sink = answer.out.sink();
+        answer.rc = ops().events_rewind(backend_, &req, &sink, &answer.err);
+        return answer;
+    }
+    Answer rewrite(const std::string& session, const std::vector<EventSpec>& transcript) {
+        std::vector<mnemo_event> fresh;
+        for (const EventSpec& event : transcript) fresh.push_back(to_abi(event));
+        mnemo_rewrite_req req{key(session), kNow + kSecond, 0, 0, fresh.data(), fresh.size(), 0};
+        Answer answer;
+        mnemo_sink sink = answer.out.sink();
+        answer.rc = ops().events_rewrite(backend_, &req, &sink, &answer.err);
+        return answer;
+    }
+    Answer purge_user(const std::string& user) {
+        mnemo_key k = key("", user);
+        mnemo_user_purge_req req{k.app, k.user, kNow};
+        Answer answer;
+        mnemo_sink sink = answer.out.sink();
+        answer.rc = ops().user_purge(backend_, &req, &sink, &answer.err);
+        return answer;
+    }
+};
+
+TEST_F(SearchQueueTest, ABatchOfEventsBecomesOneSegmentOfEachIndex) {
+    ASSERT_EQ(create("s1").rc, MNEMO_OK);
+    std::vector<EventSpec> batch;
+    for (int i = 0; i < 50; ++i) batch.push_back(says(i % 2 ? "東京の天気 " + std::to_string(i) : "zebra " + std::to_string(i)));
+    AppendAnswer appended = append("s1", batch);
+    ASSERT_EQ(appended.rc, MNEMO_OK) << appended.err.message;
+    File file(db_path());
+    EXPECT_EQ(file.segments("events_words"), 1) << "one flush for the whole transaction, not one per event";
+    EXPECT_EQ(file.segments("events_trigrams"), 1);
+    EXPECT_EQ(file.matches("events_words", "zebra"), 25);
+    EXPECT_EQ(file.matches("events_trigrams", "の天気"), 25);
+    expect_in_step("after the batch");
+}
+
+TEST_F(SearchQueueTest, EveryWayAnEventLeavesTakesItOutOfBothIndexes) {
+    ASSERT_EQ(create("s1").rc, MNEMO_OK);
+    ASSERT_EQ(append("s1", {says("東京の天気は晴れ"), says("zebra one", "assistant")}).rc, MNEMO_OK);
+    expect_in_step("append");
+    AppendAnswer evicting = append("s1", {says("大阪の天気は雨"), says("zebra two", "assistant")}, {.event_limit = 2});
+    ASSERT_EQ(evicting.rc, MNEMO_OK) << evicting.err.message;
+    EXPECT_EQ(evicting.result.evicted, 2);
+    expect_in_step("eviction");
+    Answer rewound = rewind("s1", 1);
+    ASSERT_EQ(rewound.rc, MNEMO_OK) << rewound.err.message;
+    EXPECT_EQ(rewound.out.count("rewound_count"), 2);
+    expect_in_step("rewind");
+    ASSERT_EQ(append("s1", {says("京都の天気は雪")}).rc, MNEMO_OK);
+    Answer rewritten = rewrite("s1", {says("名古屋の天気"), says("zebra three", "assistant")});
+    ASSERT_EQ(rewritten.rc, MNEMO_OK) << rewritten.err.message;
+    expect_in_step("rewrite");
+    {
+        File file(db_path());
+        EXPECT_EQ(file.matches("events_trigrams", "名古屋"), 1);
+        EXPECT_EQ(file.matches("events_trigrams", "京都の"), 0);
+        EXPECT_EQ(file.matches("events_words", "zebra"), 1);
+    }
+    ASSERT_EQ(create("s2").rc, MNEMO_OK);
+    ASSERT_EQ(append("s2", {says("札幌の天気"), says("zebra four")}).rc, MNEMO_OK);
+    ASSERT_EQ(remove("s2", true).rc, MNEMO_OK);
+    expect_in_step("hard delete");
+    ASSERT_EQ(remove("s1", false).rc, MNEMO_OK);
+    expect_in_step("soft delete (the rows stay indexed until purged; search skips the session)");
+    ASSERT_EQ(create("s3").rc, MNEMO_OK);
+    ASSERT_EQ(append("s3", {says("福岡の天気")}).rc, MNEMO_OK);
+    ASSERT_EQ(purge_user("u1").rc, MNEMO_OK);
+    expect_in_step("user purge");
+    File file(db_path());
+    EXPECT_EQ(file.matches("events_trigrams", "福岡の天気"), 0);
+    EXPECT_EQ(file.matches("events_words", "four"), 0);
+}
+
+TEST_F(SearchQueueTest, AFailedRequestQueuesNothing) {
+    ASSERT_EQ(create("s1").rc, MNEMO_OK);
+    AppendAnswer conflict = append("s1", {says("zebra 東京の天気")}, {.expected_version = 9});
+    EXPECT_EQ(conflict.rc, MNEMO_E_CONFLICT);
+    AppendAnswer stored = append("s1", {says("okapi")});
+    ASSERT_EQ(stored.rc, MNEMO_OK) << stored.err.message;
+    File file(db_path());
+    EXPECT_EQ(file.matches("events_words", "zebra"), 0);
+    EXPECT_EQ(file.matches("events_words", "okapi"), 1);
+    expect_in_step("a conflict, then an append");
+}
+
+// A version 5 file: its rows stay indexed, the v5 triggers (which wrote the
+// FTS5 tables directly) are gone, and new rows reach the indexes through the
+// queue.
+TEST(SqliteMigration, AVersionFiveFileKeepsItsIndexesAndQueuesFromNowOn) {
+    TempDir dir;
+    std::string path = dir.file("v5.db");
+    {
+        File v5(path);
+        ASSERT_EQ(v5.exec(kSchemaVersionTable), "");
+        for (size_t i = 0; i < 5; ++i) ASSERT_EQ(v5.exec(kMigrations[i].sql), "") << "v" << i + 1;
+        ASSERT_EQ(v5.exec("INSERT INTO schema_version (version) VALUES (1), (2), (3), (4), (5)"), "");
+        ASSERT_EQ(v5.exec("INSERT INTO sessions (sid, app, user, id, created_at, updated_at, last_seq, event_count) "
+                          "VALUES (1, 'shop', 'u1', 's1', 1, 1, 2, 2)"),
+                  "");
+        ASSERT_EQ(v5.exec("INSERT INTO events (sid, seq, id, author, role, content, timestamp_us, search_text, "
+                          "search_trigrams) VALUES (1, 1, 'e1', 'user', 'user', '\"x\"', 5, 'edit /etc/hosts', 0), "
+                          "(1, 2, 'e2', 'user', 'user', '\"x\"', 6, '東京の天気', 1)"),
+                  "");
+    }
+    mnemo_backend* backend = nullptr;
+    mnemo_error err{};
+    std::string options = R"({"path": ")" + path + R"("})";
+    ASSERT_EQ(plugin().ops->open(options.c_str(), &backend, &err), MNEMO_OK) << err.message;
+    std::string session_id = "s1";
+    EventSpec event;
+    event.search_text = "okapi 京都の天気";
+    mnemo_event abi_event = to_abi(event);
+    mnemo_append_req req{};
+    req.key = mnemo_key{S("shop"), S("u1"), S(session_id)};
+    req.now_us = kNow;
+    req.events = &abi_event;
+    req.n_events = 1;
+    int64_t seq = -1, timestamp = -1;
+    mnemo_append_result result{};
+    result.seqs = &seq;
+    result.timestamps_us = &timestamp;
+    Collected out;
+    mnemo_sink sink = out.sink();
+    ASSERT_EQ(plugin().ops->events_append(backend, &req, &result, &sink, &err), MNEMO_OK) << err.message;
+    EXPECT_EQ(seq, 3);
+    plugin().ops->close(backend);
+
+    File migrated(path);
+    EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
+    EXPECT_EQ(migrated.number("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND "
+                              "(sql LIKE '%INTO events_words%' OR sql LIKE '%INTO events_trigrams%')"),
+              0);
+    EXPECT_EQ(migrated.number("SELECT count(*) FROM search_queue"), 0);
+    EXPECT_EQ(migrated.matches("events_words", "hosts"), 1);
+    EXPECT_EQ(migrated.matches("events_words", "okapi"), 1);
+    EXPECT_EQ(migrated.matches("events_trigrams", "の天気"), 2);
+    EXPECT_EQ(migrated.exec("INSERT INTO events_words (events_words) VALUES ('integrity-check')"), "");
+    EXPECT_EQ(migrated.exec("INSERT INTO events_trigrams (events_trigrams) VALUES ('integrity-check')"), "");
+}
+
+}  // namespace
+}  // namespace mnemo::sqlite::test
