@@ -2,6 +2,8 @@
 
 #include "options.h"
 
+#include <algorithm>
+
 namespace mnemo::sqlite {
 namespace {
 
@@ -55,8 +57,10 @@ Conn::~Conn() {
 
 void Conn::apply_pragmas(const Options& options, Mode mode) {
     sqlite3_busy_timeout(db_, static_cast<int>(options.busy_timeout_ms));
+    int64_t cache_bytes =
+        mode == Mode::ReadWrite ? std::min(options.cache_size_bytes, kWriterCacheBytes) : options.cache_size_bytes;
     std::string setup = "PRAGMA synchronous = " + options.synchronous +
-                        "; PRAGMA cache_size = " + std::to_string(-(options.cache_size_bytes / 1024)) +
+                        "; PRAGMA cache_size = " + std::to_string(-(cache_bytes / 1024)) +
                         "; PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = OFF;";
     if (mode == Mode::ReadOnly) setup += " PRAGMA query_only = ON;";
     exec(setup.c_str());

@@ -1,12 +1,14 @@
 // sqlite_store.h -- the SQLite storage backend of mnemod (the embedded
 // default). It owns one database file in WAL mode: a single writer thread
 // that group-commits every caller's write (one SAVEPOINT per request inside a
-// shared transaction, callers woken after COMMIT), a pool of read-only
-// connections for reads, schema migrations at open, and the domain rules the
+// shared transaction, callers woken after COMMIT), a checkpointer thread that
+// copies the WAL back into the file, a pool of read-only connections for
+// reads, schema migrations at open, and the domain rules the
 // plugin ABI (mnemo_plugin.h) leaves to backends. The plugin's entry point
 // (plugin_entry.cpp) maps each ABI function onto Store::read or Store::write.
 #pragma once
 
+#include "checkpointer.h"
 #include "connection.h"
 #include "options.h"
 #include "output.h"
@@ -37,6 +39,7 @@ public:
 private:
     Options options_;
     RetryPolicy retry_;
+    std::unique_ptr<Checkpointer> checkpointer_;  // outlives the writer, whose commits wake it
     std::unique_ptr<Writer> writer_;
     std::unique_ptr<ReaderPool> readers_;
 };

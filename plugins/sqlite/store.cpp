@@ -32,6 +32,8 @@ std::unique_ptr<Conn> open_writer(const Options& options, const RetryPolicy& ret
 Store::Store(const Options& options) : options_(options) {
     std::unique_ptr<Conn> writer_conn = open_writer(options_, retry_);
     readers_ = std::make_unique<ReaderPool>(options_, retry_);
+    checkpointer_ = std::make_unique<Checkpointer>(options_);
+    checkpointer_->install(*writer_conn);
     writer_ = std::make_unique<Writer>(std::move(writer_conn), retry_, flush_search_queue);
 }
 
