@@ -2,17 +2,21 @@
 # Runs BENCH.md workload C: workload A (append one ~500-byte event to one of
 # 1,000 sessions, wrk, 50 keep-alive connections) against mnemod on the sqlite
 # backend with synchronous normal and then full, alternating each run with the
-# raw SQLite reference (sqlite/raw_sqlite.cpp: the same rows, prepared
-# statements, WAL; 64 events per transaction with normal, 1 with full).
+# raw SQLite reference (sqlite/raw_sqlite.cpp: the same rows, search index
+# included, prepared statements, WAL; 64 events per transaction with normal,
+# 1 with full) and, for context, the raw rows without the search index.
+# Then synchronous full again on a disk whose flush costs BENCH_FLUSH_US more
+# (sqlite/slow_flush.c preloaded into both sides; this VM flushes in ~0.1 ms).
 # Also measures reading the newest 50 events of a session of BENCH_READ_EVENTS
 # events against one of 100 (p50 ratio) and the database size per 1,000
 # events. Prints one table of medians. A manual tool: never run in CI.
 # Settings (environment): BENCH_SECONDS (30), BENCH_ROUNDS (3),
 # BENCH_CONNECTIONS (50), BENCH_THREADS (2, wrk threads),
-# BENCH_READ_EVENTS (100000), BENCH_READ_CONNECTIONS (1),
-# BENCH_BUILD_DIR (build-bench; needs daemon/mnemod, plugins/mnemo_sqlite.so
-# and tests/bench/sqlite/mnemo_bench_raw_sqlite), BENCH_RAW (the reference
-# binary, to override), BENCH_KEEP=1 keeps the work folder.
+# BENCH_READ_EVENTS (100000), BENCH_READ_CONNECTIONS (1), BENCH_FLUSH_US
+# (2000; 0 skips the slow-flush runs), BENCH_BUILD_DIR (build-bench; needs
+# daemon/mnemod, plugins/mnemo_sqlite.so and tests/bench/sqlite/
+# mnemo_bench_raw_sqlite, mnemo_bench_slow_flush.so), BENCH_RAW (the
+# reference binary, to override), BENCH_KEEP=1 keeps the work folder.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -25,6 +29,8 @@ connections=${BENCH_CONNECTIONS:-50}
 wrk_threads=${BENCH_THREADS:-2}
 read_events=${BENCH_READ_EVENTS:-100000}
 read_connections=${BENCH_READ_CONNECTIONS:-1}
+flush_us=${BENCH_FLUSH_US:-2000}
+slow_flush=$build_dir/tests/bench/sqlite/mnemo_bench_slow_flush.so
 small_events=100
 
 work=$(mktemp -d /tmp/mnemo-bench-c.XXXXXX)
@@ -56,6 +62,8 @@ require_tools() {
   [[ -x $build_dir/daemon/mnemod && -f $build_dir/plugins/mnemo_sqlite.so ]] ||
     fail "$build_dir/daemon/mnemod or plugins/mnemo_sqlite.so not found; build them: cmake -S $root -B $build_dir -DCMAKE_BUILD_TYPE=Release -DMNEMO_TESTS=OFF -DMNEMO_BENCH=ON && cmake --build $build_dir --target mnemod mnemo_sqlite mnemo_bench_raw_sqlite"
   [[ -x $raw ]] || fail "$raw not found; build the target mnemo_bench_raw_sqlite (-DMNEMO_BENCH=ON) or set BENCH_RAW"
+  [[ $flush_us == 0 || -f $slow_flush ]] ||
+    fail "$slow_flush not found; build the target mnemo_bench_slow_flush (-DMNEMO_BENCH=ON) or set BENCH_FLUSH_US=0"
 }
 
 # sqlite backend in its own folder, loopback only, no hooks (empty scripts
@@ -84,10 +92,21 @@ log:
 EOF
 }
 
+# Commands run with with_disk: plain, or with the slow-flush shim when
+# disk_flush_us is set.
+disk_flush_us=0
+with_disk() {
+  if [[ $disk_flush_us == 0 ]]; then
+    "$@"
+  else
+    LD_PRELOAD=$slow_flush MNEMO_BENCH_FLUSH_US=$disk_flush_us "$@"
+  fi
+}
+
 start_mnemod() {  # folder synchronous event_limit
   mnemod_port=$(free_port)
   write_mnemod_config "$1" "$mnemod_port" "$2" "$3"
-  "$build_dir/daemon/mnemod" --config "$1/mnemod.yaml" >"$1/mnemod.log" 2>&1 &
+  with_disk "$build_dir/daemon/mnemod" --config "$1/mnemod.yaml" >"$1/mnemod.log" 2>&1 &
   mnemod_pid=$!
   for _ in $(seq 100); do
     curl -sf "http://127.0.0.1:$mnemod_port/readyz" >/dev/null 2>&1 && {
@@ -119,31 +138,36 @@ file_bytes() { stat -c %s "$1" 2>/dev/null || echo 0; }
 
 # --- workload A against mnemod, alternating with the raw reference ------------
 
-run_raw() {  # synchronous batch round
-  local out=$work/raw-$1-$3.txt
-  "$raw" --db "$work/raw-$1-$3.db" --synchronous "$1" --batch "$2" --seconds "$run_seconds" >"$out" 2>&1 ||
-    fail "the raw reference failed; see $out"
-  local rate size
+run_raw() {  # phase synchronous batch index(yes|no) round
+  local name=$1-$4-$5
+  local out=$work/raw-$name.txt
+  with_disk "$raw" --db "$work/raw-$name.db" --synchronous "$2" --batch "$3" --search-index "$4" \
+    --seconds "$run_seconds" >"$out" 2>&1 || fail "the raw reference failed; see $out"
+  local rate size system=raw-index
+  [[ $4 == yes ]] || system=raw-plain
   rate=$(tr ' ' '\n' <"$out" | awk -F= '$1 == "events_per_s" {print $2}')
   size=$(tr ' ' '\n' <"$out" | awk -F= '$1 == "bytes_per_1000_events" {print $2}')
-  printf 'write\t%s\traw\t%s\t%s\t0\t0\t0\n' "$1" "$3" "$rate" >>"$results"
-  printf 'size\traw-%s\t%s\n' "$2" "$size" >>"$results"
-  rm -f "$work/raw-$1-$3.db"*
+  printf 'write\t%s\t%s\t%s\t%s\t0\t0\t0\n' "$1" "$system" "$5" "$rate" >>"$results"
+  printf 'size\t%s-%s\t%s\n' "$system" "$3" "$size" >>"$results"
+  rm -f "$work/raw-$name.db"*
 }
 
-run_append() {  # synchronous round
+run_append() {  # phase round
   local out=$work/wrk-$1-$2.txt
   run_wrk "$out" "$wrk_threads" "$connections" "$here/append.lua" "http://127.0.0.1:$mnemod_port" 1000
   printf 'write\t%s\tmnemod\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(bench_field "$out" rps)" \
     "$(bench_field "$out" p50_us)" "$(bench_field "$out" p99_us)" "$(errors_of "$out")" >>"$results"
 }
 
-workload_c() {  # synchronous batch
+# One phase: rounds of raw with the index, raw without (skipped on the slow
+# disk, where it adds nothing), then mnemod.
+workload_c() {  # phase synchronous batch
   local folder=$work/mnemod-$1 round
-  start_mnemod "$folder" "$1" 1000
+  start_mnemod "$folder" "$2" 1000
   for round in $(seq "$rounds"); do
-    log "synchronous $1, round $round/$rounds: raw SQLite ($2 per transaction), then mnemod (${run_seconds} s each)"
-    run_raw "$1" "$2" "$round"
+    log "$1, round $round/$rounds: raw SQLite ($3 per transaction), then mnemod (${run_seconds} s each)"
+    run_raw "$1" "$2" "$3" yes "$round"
+    [[ $disk_flush_us != 0 ]] || run_raw "$1" "$2" "$3" no "$round"
     run_append "$1" "$round"
   done
   stop_mnemod
@@ -181,8 +205,13 @@ reads_and_size() {
 
 main() {
   require_tools
-  workload_c normal 64
-  workload_c full 1
+  workload_c normal normal 64
+  workload_c full full 1
+  if [[ $flush_us != 0 ]]; then
+    disk_flush_us=$flush_us
+    workload_c "full+${flush_us}us" full 1
+    disk_flush_us=0
+  fi
   reads_and_size
   python3 "$here/sqlite/table_c.py" "$results" --seconds "$run_seconds" --connections "$connections" \
     --read-events "$read_events"

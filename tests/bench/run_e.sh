@@ -15,6 +15,7 @@
 # query run), BENCH_A_SECONDS (30, per append run), BENCH_ROUNDS (3),
 # BENCH_CONNECTIONS (50, workload A), BENCH_THREADS (2, wrk threads for A),
 # BENCH_FILL_CONNECTIONS (2), BENCH_BACKENDS ("sqlite memory"),
+# BENCH_PARTS ("queries indexing": either alone runs one half),
 # BENCH_BUILD_DIR (build-bench-e; needs daemon/mnemod and the plugins),
 # BENCH_KEEP=1 keeps the work folder.
 set -euo pipefail
@@ -30,6 +31,7 @@ connections=${BENCH_CONNECTIONS:-50}
 wrk_threads=${BENCH_THREADS:-2}
 fill_connections=${BENCH_FILL_CONNECTIONS:-2}
 backends=${BENCH_BACKENDS:-sqlite memory}
+parts=${BENCH_PARTS:-queries indexing}
 
 word_query="/v1/apps/bench/search?q=rollback&limit=10&context=1"
 path_query="/v1/apps/bench/search?q=%2Fetc%2Fnginx%2Fnginx.conf&limit=10&context=1"
@@ -191,8 +193,10 @@ indexing_cost() {
 main() {
   require_tools
   local backend
-  for backend in $backends; do workload_e "$backend"; done
-  [[ " $backends " == *" sqlite "* ]] && indexing_cost
+  if [[ " $parts " == *" queries "* ]]; then
+    for backend in $backends; do workload_e "$backend"; done
+  fi
+  if [[ " $parts " == *" indexing "* && " $backends " == *" sqlite "* ]]; then indexing_cost; fi
   python3 "$here/search/table_e.py" "$results" --events "$events" --seconds "$query_seconds" \
     --append-seconds "$append_seconds" --connections "$connections"
 }
