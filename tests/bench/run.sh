@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs BENCH.md workloads A (append) and B (read newest 50) against mnemod on
 # the memory backend and against redis-server as the reference measured in the
-# same run, alternating the two, and prints one table of medians.
-# Settings (environment): BENCH_SECONDS (30), BENCH_ROUNDS (3),
+# same run, alternating the two, and prints one table of medians. With
+# BENCH_STORAGE=sqlite, mnemod runs on sqlite (synchronous normal) and redis
+# with appendonly yes, appendfsync everysec, as BENCH.md pairs them.
+# Settings (environment): BENCH_STORAGE (memory), BENCH_SECONDS (30), BENCH_ROUNDS (3),
 # BENCH_CONNECTIONS (50), BENCH_THREADS (2, wrk threads), BENCH_WORKLOADS ("A B"),
 # BENCH_READ_SESSIONS (1000; sessions pre-filled with 1,000 events for B),
 # BENCH_BUILD_DIR (build-bench), BENCH_KEEP=1 keeps the work folder.
@@ -17,6 +19,8 @@ connections=${BENCH_CONNECTIONS:-50}
 wrk_threads=${BENCH_THREADS:-2}
 workloads=${BENCH_WORKLOADS:-"A B"}
 read_sessions=${BENCH_READ_SESSIONS:-1000}
+storage=${BENCH_STORAGE:-memory}
+[[ $storage == memory || $storage == sqlite ]] || { echo "BENCH_STORAGE must be memory or sqlite" >&2; exit 64; }
 append_sessions=1000
 events_per_session=1000
 redis_value=$(printf 'v%.0s' $(seq 500))
@@ -55,8 +59,8 @@ require_tools() {
     fail "$build_dir/daemon/mnemod not found; build it: cmake -S $root -B $build_dir -DCMAKE_BUILD_TYPE=Release -DMNEMO_TESTS=OFF && cmake --build $build_dir --target mnemod mnemo_memory"
 }
 
-# Memory backend, loopback only, no hooks (empty scripts folder) and no
-# summaries: the reference does neither, and workload F measures hooks.
+# BENCH_STORAGE's backend, loopback only, no hooks (empty scripts folder)
+# and no summaries: the reference does neither, and workload F measures hooks.
 write_mnemod_config() {
   mkdir -p "$work/scripts"
   cat >"$work/mnemod.yaml" <<EOF
@@ -64,8 +68,9 @@ server:
   listen: ["127.0.0.1:$1"]
   admin_socket: $work/admin.sock
 storage:
-  plugin: memory
+  plugin: $storage
   plugin_dir: $build_dir/plugins
+  options: $([[ $storage == sqlite ]] && echo "{path: $work/mnemo.db, synchronous: normal}" || echo "{}")
 summary:
   enabled: false
 scripts:
@@ -95,7 +100,9 @@ start_mnemod() {
 
 start_redis() {
   redis_port=$(free_port)
-  redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no \
+  local persistence=(--appendonly no)
+  [[ $storage == sqlite ]] && persistence=(--appendonly yes --appendfsync everysec)
+  redis-server --port "$redis_port" --bind 127.0.0.1 --save "" "${persistence[@]}" \
     --dir "$work" --logfile "$work/redis.log" &
   redis_pid=$!
   wait_until "redis-server on port $redis_port" redis-cli -p "$redis_port" ping
@@ -213,8 +220,10 @@ main() {
       *) fail "unknown workload '$workload' in BENCH_WORKLOADS; known: A B" ;;
     esac
   done
+  local compared="memory backend vs redis-server, no persistence"
+  [[ $storage == sqlite ]] && compared="sqlite backend, synchronous normal, vs redis-server, appendfsync everysec"
   python3 "$here/table.py" "$results" --seconds "$run_seconds" --connections "$connections" \
-    --read-sessions "$read_sessions"
+    --read-sessions "$read_sessions" --storage "$compared"
 }
 
 main "$@"

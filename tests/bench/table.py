@@ -66,11 +66,13 @@ def main():
     parser.add_argument("--seconds", type=int, required=True)
     parser.add_argument("--connections", type=int, required=True)
     parser.add_argument("--read-sessions", type=int, required=True)
+    parser.add_argument("--storage", default="memory backend vs redis-server",
+                        help="what the header says was compared")
     args = parser.parse_args()
     runs = read_rows(args.results)
     rounds = max(len(r) for r in runs.values())
-    print("\nmnemod (memory backend) vs redis-server, %d connections, ~%d s per run, median of %d rounds"
-          % (args.connections, args.seconds, rounds))
+    print("\nmnemod (%s), %d connections, ~%d s per run, median of %d rounds"
+          % (args.storage, args.connections, args.seconds, rounds))
     print("A: %s" % WORKLOADS["A"])
     print("B: %s; %d sessions pre-filled (N in 1..%d)" % (WORKLOADS["B"], args.read_sessions, args.read_sessions))
     print("ratios are mnemod/redis: req/s above 1 is faster; p99 and CPU per request below 1 are better")
