@@ -4,6 +4,7 @@
 #include "memory_store.h"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 
 namespace mnemo::memory {
@@ -149,6 +150,23 @@ std::vector<EventKey> SearchIndex::keys_of(const Piece& piece) const {
     return keys;
 }
 
+// keys (sorted) less those not in list. A lookup per key walks the list's
+// tree; once the keys are more than a small fraction of the list, one merge
+// of both in order is cheaper (a path query over 1,000,000 events: 48,000
+// keys against a list of 61,000 took 50 ms by lookups).
+namespace {
+void keep_only(std::vector<EventKey>& keys, const Postings& list) {
+    constexpr size_t kLookupsPerMergeStep = 16;  // ~ depth of a large set's tree
+    if (keys.size() * kLookupsPerMergeStep < list.size()) {
+        std::erase_if(keys, [&](const EventKey& key) { return list.count(key) == 0; });
+        return;
+    }
+    std::vector<EventKey> both;
+    std::set_intersection(keys.begin(), keys.end(), list.begin(), list.end(), std::back_inserter(both));
+    keys.swap(both);
+}
+}  // namespace
+
 // The events of the rarest piece that every other piece also holds: each
 // piece is a necessary condition, so the intersection is still a superset.
 // A prefix or suffix piece much larger than the running set costs more to
@@ -166,7 +184,7 @@ std::optional<std::vector<EventKey>> SearchIndex::exact_candidates(std::string_v
         if (piece.kind == Piece::Term) {
             const Postings* list = find(piece.text);
             if (list == nullptr) return std::vector<EventKey>{};
-            std::erase_if(keys, [&](const EventKey& key) { return list->count(key) == 0; });
+            keep_only(keys, *list);
         } else if (by_size[i].first <= kMaxListedFactor * keys.size()) {
             std::vector<EventKey> listed = keys_of(piece);
             std::erase_if(keys, [&](const EventKey& key) {

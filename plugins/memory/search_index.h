@@ -18,6 +18,8 @@
 
 #include "event_log.h"
 
+#include <absl/container/btree_set.h>
+
 #include <map>
 #include <optional>
 #include <set>
@@ -35,7 +37,8 @@ struct EventKey {
     auto operator<=>(const EventKey&) const = default;
 };
 
-using Postings = std::set<EventKey>;
+// Ordered, so prefix pieces can be merged and intersected in one pass.
+using Postings = absl::btree_set<EventKey>;
 
 class SearchIndex {
 public:
