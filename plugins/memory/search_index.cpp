@@ -4,6 +4,7 @@
 #include "memory_store.h"
 
 #include <algorithm>
+#include <cctype>
 #include <iterator>
 #include <limits>
 
@@ -13,6 +14,7 @@ namespace {
 namespace sw = core::search_words;
 
 constexpr char kCharMark = '\x01';
+constexpr char kPairMark = '\x02';
 // A prefix or suffix piece is listed to narrow the candidates when it holds
 // at most this many times as many events as they are.
 constexpr size_t kMaxListedFactor = 8;
@@ -24,6 +26,23 @@ void add_cjk_terms(std::string_view word, std::vector<std::string>& terms) {
         sw::CodePoint cp = sw::decode(word, pos);
         if (sw::is_cjk(cp.value)) terms.push_back(kCharMark + std::string(word.substr(pos, cp.length)));
         pos += cp.length;
+    }
+}
+
+bool is_ascii_punct(unsigned char c) { return c < 0x80 && std::ispunct(c); }
+bool is_ascii_space(unsigned char c) { return c < 0x80 && std::isspace(c); }
+char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+// Every two adjacent bytes of text with ASCII punctuation in them and no
+// space, ASCII letters lowered (exact matching is ASCII case-insensitive),
+// marked with a leading '\x02': `-n`, `()`, `/e`, `--`. An exact query made
+// of punctuation and word edges (`()`, `-n`, `?=`) has no whole word to
+// narrow by; its pairs do, since every text holding the query holds them.
+void add_punct_pairs(std::string_view text, std::vector<std::string>& terms) {
+    for (size_t i = 0; i + 1 < text.size(); ++i) {
+        auto a = static_cast<unsigned char>(text[i]), b = static_cast<unsigned char>(text[i + 1]);
+        if (is_ascii_space(a) || is_ascii_space(b) || !(is_ascii_punct(a) || is_ascii_punct(b))) continue;
+        terms.push_back(std::string{kPairMark, ascii_lower(text[i]), ascii_lower(text[i + 1])});
     }
 }
 
@@ -49,6 +68,7 @@ std::vector<std::string> search_terms(std::string_view search_text) {
         terms.push_back(sw::fold(word));
         add_cjk_terms(word, terms);
     });
+    add_punct_pairs(search_text, terms);
     std::sort(terms.begin(), terms.end());
     terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
     return terms;
@@ -58,7 +78,7 @@ void SearchIndex::add(const SessionRec& session, const EventRec& event) {
     for (std::string& term : search_terms(event.search_text)) {
         auto [slot, created] = postings_.try_emplace(term);
         slot->second.insert(EventKey{&session, event.seq});
-        if (!created || term.front() == kCharMark) continue;
+        if (!created || term.front() == kCharMark || term.front() == kPairMark) continue;
         words_.insert(term);
         reversed_.insert(reversed(term));
     }
@@ -100,9 +120,11 @@ std::vector<EventKey> SearchIndex::with_all(const std::vector<std::string>& term
 
 // A run bounded by non-word characters on both sides inside the query is a
 // whole word of any text holding the query; a run at the query's start may
-// be the end of a longer word, one at its end the start of one.
+// be the end of a longer word, one at its end the start of one. A query with
+// no whole word narrows by its punctuation pairs instead.
 std::vector<SearchIndex::Piece> SearchIndex::pieces_of(std::string_view exact) const {
     std::vector<Piece> pieces;
+    bool has_term = false;
     sw::for_each_word(exact, [&](size_t begin, size_t end) {
         std::string_view run = exact.substr(begin, end - begin);
         bool left = begin > 0, right = end < exact.size();
@@ -110,14 +132,22 @@ std::vector<SearchIndex::Piece> SearchIndex::pieces_of(std::string_view exact) c
             std::vector<std::string> chars;
             add_cjk_terms(run, chars);
             for (auto& c : chars) pieces.push_back(Piece{Piece::Term, std::move(c)});
+            has_term = has_term || !chars.empty();
         } else if (left && right) {
             pieces.push_back(Piece{Piece::Term, sw::fold(run)});
+            has_term = true;
         } else if (left) {
             pieces.push_back(Piece{Piece::Prefix, sw::fold(run)});
         } else if (right) {
             pieces.push_back(Piece{Piece::Suffix, reversed(sw::fold(run))});
         }
     });
+    if (has_term) return pieces;
+    std::vector<std::string> pairs;
+    add_punct_pairs(exact, pairs);
+    std::sort(pairs.begin(), pairs.end());
+    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+    for (auto& pair : pairs) pieces.push_back(Piece{Piece::Term, std::move(pair)});
     return pieces;
 }
 
@@ -150,11 +180,11 @@ std::vector<EventKey> SearchIndex::keys_of(const Piece& piece) const {
     return keys;
 }
 
-// keys (sorted) less those not in list. A lookup per key walks the list's
-// tree; once the keys are more than a small fraction of the list, one merge
-// of both in order is cheaper (a path query over 1,000,000 events: 48,000
-// keys against a list of 61,000 took 50 ms by lookups).
 namespace {
+
+// keys (sorted) less those not in list. A lookup per key descends the
+// list's tree; once the keys are more than a small fraction of the list, one
+// in-order merge of both is cheaper.
 void keep_only(std::vector<EventKey>& keys, const Postings& list) {
     constexpr size_t kLookupsPerMergeStep = 16;  // ~ depth of a large set's tree
     if (keys.size() * kLookupsPerMergeStep < list.size()) {
@@ -165,6 +195,7 @@ void keep_only(std::vector<EventKey>& keys, const Postings& list) {
     std::set_intersection(keys.begin(), keys.end(), list.begin(), list.end(), std::back_inserter(both));
     keys.swap(both);
 }
+
 }  // namespace
 
 // The events of the rarest piece that every other piece also holds: each

@@ -7,8 +7,9 @@
 // order and reversed, so an exact query's partial words at its edges find
 // their candidates by prefix and suffix. Word queries are answered by the
 // postings alone; exact queries take the events every piece holds (rarest
-// piece first) and verify each against the text. A query with no word at all
-// (`()`, `--`) scans the app's visible events.
+// piece first) and verify each against the text. A query with no whole word
+// (`()`, `-n`) narrows by its punctuation pairs; only a query of a single
+// character (`(`) scans the app's visible events.
 //
 // Every path that makes an event visible or takes it away calls
 // index_event / unindex_event with the event as stored (its search_text):
@@ -64,8 +65,10 @@ private:
     std::set<std::string> reversed_;  // folded words byte-reversed, for suffix ranges
 };
 
-// The terms an event is indexed under: its distinct folded words and, for
-// each CJK character, that character alone (marked with a leading '\x01').
+// The terms an event is indexed under: its distinct folded words, for each
+// CJK character that character alone (marked with a leading '\x01'), and
+// each pair of adjacent bytes holding ASCII punctuation and no space
+// (marked '\x02'), for exact queries with no whole word.
 std::vector<std::string> search_terms(std::string_view search_text);
 
 // The calls every write path makes (the import of ops_export* too): after an

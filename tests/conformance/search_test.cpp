@@ -269,6 +269,28 @@ TEST_P(Search, CjkEventsLeaveTheIndexWithTheirEvent) {
     EXPECT_EQ(found("名古屋"), Found{});
 }
 
+// Exact queries whose whole words are common in some events and rare in
+// others: every holder is found whatever the words' frequencies (backends
+// narrow by the rarest word first and intersect in more than one way).
+TEST_P(Search, ExactQueriesFindEveryHolderWhateverTheWordsFrequencies) {
+    create("f1");
+    std::string events = "[";
+    for (int i = 0; i < 60; ++i) {
+        std::string text = i % 3 == 0   ? "see /alpha/beta/gamma/ now " + std::to_string(i)
+                           : i % 3 == 1 ? "alpha beta gamma apart " + std::to_string(i)
+                                        : "/gamma/beta/alpha/ reversed " + std::to_string(i);
+        if (i == 7 || i == 29) text += " and /rare/alpha/ too";
+        events += std::string(i ? "," : "") + R"({"author":"user","content":")" + text + R"("})";
+    }
+    events += "]";
+    ASSERT_EQ(h->post(session("f1") + "/events", R"({"events":)" + events + "}").status, 200);
+    Found every_third;
+    for (int i = 0; i < 60; i += 3) every_third.insert("f1#" + std::to_string(i + 1));
+    EXPECT_EQ(found("/alpha/beta/gamma/"), every_third);
+    EXPECT_EQ(found("/rare/alpha/"), (Found{"f1#8", "f1#30"}));
+    EXPECT_EQ(found("/beta/alpha/ reversed 5"), (Found{"f1#6", "f1#51", "f1#54", "f1#57", "f1#60"}));
+}
+
 TEST_P(Search, ShortAndPunctuationOnlyQueries) {
     fixture();
     EXPECT_EQ(found("東京"), (Found{"ja1#1"}));
