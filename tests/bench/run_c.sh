@@ -106,7 +106,8 @@ with_disk() {
 start_mnemod() {  # folder synchronous event_limit
   mnemod_port=$(free_port)
   write_mnemod_config "$1" "$mnemod_port" "$2" "$3"
-  with_disk "$build_dir/daemon/mnemod" --config "$1/mnemod.yaml" >"$1/mnemod.log" 2>&1 &
+  # exec: the background job becomes mnemod itself, so $! is its pid.
+  with_disk exec "$build_dir/daemon/mnemod" --config "$1/mnemod.yaml" >"$1/mnemod.log" 2>&1 &
   mnemod_pid=$!
   for _ in $(seq 100); do
     curl -sf "http://127.0.0.1:$mnemod_port/readyz" >/dev/null 2>&1 && {
