@@ -186,7 +186,7 @@ namespace {
 // list's tree; once the keys are more than a small fraction of the list, one
 // in-order merge of both is cheaper.
 void keep_only(std::vector<EventKey>& keys, const Postings& list) {
-    constexpr size_t kLookupsPerMergeStep = 16;  // ~ depth of a large set's tree
+    constexpr size_t kLookupsPerMergeStep = 16;  // merge steps one lookup costs, about
     if (keys.size() * kLookupsPerMergeStep < list.size()) {
         std::erase_if(keys, [&](const EventKey& key) { return list.count(key) == 0; });
         return;

@@ -1,6 +1,7 @@
 #include "backend_fixture.h"
 
 #include <dlfcn.h>
+#include <sqlite3.h>
 
 #include <atomic>
 #include <cstdlib>
@@ -151,6 +152,31 @@ std::vector<mnemo_state_op> to_abi(const std::vector<StateOp>& ops) {
     std::vector<mnemo_state_op> out;
     for (const StateOp& op : ops) out.push_back(mnemo_state_op{op.scope, S(op.key), maybe(op.value)});
     return out;
+}
+
+RawDb::RawDb(const std::string& path) {
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+    EXPECT_EQ(sqlite3_open(path.c_str(), &db_), SQLITE_OK);
+}
+
+RawDb::~RawDb() { sqlite3_close(db_); }
+
+void RawDb::exec(const std::string& sql) { EXPECT_EQ(error_of(sql), "") << sql; }
+
+std::string RawDb::error_of(const std::string& sql) {
+    char* message = nullptr;
+    int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message);
+    std::string error = rc == SQLITE_OK ? "" : (message ? message : sqlite3_errstr(rc));
+    sqlite3_free(message);
+    return error;
+}
+
+int64_t RawDb::number(const std::string& sql) {
+    sqlite3_stmt* stmt = nullptr;
+    EXPECT_EQ(sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt, nullptr), SQLITE_OK) << sqlite3_errmsg(db_);
+    int64_t value = sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : -1;
+    sqlite3_finalize(stmt);
+    return value;
 }
 
 TempDir::TempDir() {

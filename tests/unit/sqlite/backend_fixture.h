@@ -6,6 +6,8 @@
 
 #include "mnemo_plugin.h"
 
+#include <sqlite3.h>
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -136,6 +138,24 @@ public:
 
 private:
     std::string path_;
+};
+
+// A connection of its own to a database file, for building fixtures and
+// inspecting what the plugin wrote (WAL lets it read, and run FTS5
+// integrity checks, while the plugin keeps the file open).
+class RawDb {
+public:
+    explicit RawDb(const std::string& path);  // creates the file's folder
+    ~RawDb();
+    RawDb(const RawDb&) = delete;
+    RawDb& operator=(const RawDb&) = delete;
+
+    void exec(const std::string& sql);           // the statement must run
+    std::string error_of(const std::string& sql);  // "" when it ran, else SQLite's message
+    int64_t number(const std::string& sql);      // the first column of the first row; -1 for none
+
+private:
+    sqlite3* db_ = nullptr;
 };
 
 class SqliteBackend : public ::testing::Test {

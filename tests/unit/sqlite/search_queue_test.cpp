@@ -11,42 +11,16 @@
 namespace mnemo::sqlite::test {
 namespace {
 
-// A connection of its own to the plugin's file (WAL lets it read and run
-// integrity checks while the plugin keeps the file open).
-class File {
-public:
-    explicit File(const std::string& path) { EXPECT_EQ(sqlite3_open(path.c_str(), &db_), SQLITE_OK); }
-    ~File() { sqlite3_close(db_); }
-    File(const File&) = delete;
-    File& operator=(const File&) = delete;
+// How many events of an FTS5 index match query.
+int64_t matches(RawDb& db, const std::string& table, const std::string& query) {
+    return db.number("SELECT count(*) FROM " + table + " WHERE " + table + " MATCH '" + query + "'");
+}
 
-    // "" when the statement ran, else SQLite's message.
-    std::string exec(const std::string& sql) {
-        char* message = nullptr;
-        int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message);
-        std::string error = rc == SQLITE_OK ? "" : (message ? message : sqlite3_errstr(rc));
-        sqlite3_free(message);
-        return error;
-    }
-    int64_t number(const std::string& sql) {
-        sqlite3_stmt* stmt = nullptr;
-        EXPECT_EQ(sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt, nullptr), SQLITE_OK) << sqlite3_errmsg(db_);
-        int64_t value = sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : -1;
-        sqlite3_finalize(stmt);
-        return value;
-    }
-    int64_t matches(const std::string& table, const std::string& query) {
-        return number("SELECT count(*) FROM " + table + " WHERE " + table + " MATCH '" + query + "'");
-    }
-    // FTS5 segments of one index: its %_data rows past the structure record
-    // hold pages keyed (segment id << 37) + page number.
-    int64_t segments(const std::string& table) {
-        return number("SELECT count(DISTINCT rowid >> 37) FROM " + table + "_data WHERE rowid >= (1 << 37)");
-    }
-
-private:
-    sqlite3* db_ = nullptr;
-};
+// FTS5 segments of one index: its %_data rows past the structure record hold
+// pages keyed (segment id << 37) + page number.
+int64_t segments(RawDb& db, const std::string& table) {
+    return db.number("SELECT count(DISTINCT rowid >> 37) FROM " + table + "_data WHERE rowid >= (1 << 37)");
+}
 
 class SearchQueueTest : public SqliteBackend {
 protected:
@@ -59,11 +33,11 @@ protected:
     }
     // The state every committed write must leave behind.
     void expect_in_step(const std::string& after) {
-        File file(db_path());
+        RawDb file(db_path());
         EXPECT_EQ(file.number("SELECT count(*) FROM search_queue"), 0) << after;
-        EXPECT_EQ(file.exec("INSERT INTO events_words (events_words) VALUES ('integrity-check')"), "") << after;
-        EXPECT_EQ(file.exec("INSERT INTO events_trigrams (events_trigrams) VALUES ('integrity-check')"), "") << after;
-        EXPECT_EQ(file.matches("events_trigrams", "の天気"),
+        EXPECT_EQ(file.error_of("INSERT INTO events_words (events_words) VALUES ('integrity-check')"), "") << after;
+        EXPECT_EQ(file.error_of("INSERT INTO events_trigrams (events_trigrams) VALUES ('integrity-check')"), "") << after;
+        EXPECT_EQ(matches(file, "events_trigrams", "の天気"),
                   file.number("SELECT count(*) FROM events WHERE deleted_at = 0 AND search_text LIKE '%の天気%'"))
             << after << ": the trigram index holds exactly the visible CJK events";
     }
@@ -99,11 +73,11 @@ TEST_F(SearchQueueTest, ABatchOfEventsBecomesOneSegmentOfEachIndex) {
     for (int i = 0; i < 50; ++i) batch.push_back(says(i % 2 ? "東京の天気 " + std::to_string(i) : "zebra " + std::to_string(i)));
     AppendAnswer appended = append("s1", batch);
     ASSERT_EQ(appended.rc, MNEMO_OK) << appended.err.message;
-    File file(db_path());
-    EXPECT_EQ(file.segments("events_words"), 1) << "one flush for the whole transaction, not one per event";
-    EXPECT_EQ(file.segments("events_trigrams"), 1);
-    EXPECT_EQ(file.matches("events_words", "zebra"), 25);
-    EXPECT_EQ(file.matches("events_trigrams", "の天気"), 25);
+    RawDb file(db_path());
+    EXPECT_EQ(segments(file, "events_words"), 1) << "one flush for the whole transaction, not one per event";
+    EXPECT_EQ(segments(file, "events_trigrams"), 1);
+    EXPECT_EQ(matches(file, "events_words", "zebra"), 25);
+    EXPECT_EQ(matches(file, "events_trigrams", "の天気"), 25);
     expect_in_step("after the batch");
 }
 
@@ -124,10 +98,10 @@ TEST_F(SearchQueueTest, EveryWayAnEventLeavesTakesItOutOfBothIndexes) {
     ASSERT_EQ(rewritten.rc, MNEMO_OK) << rewritten.err.message;
     expect_in_step("rewrite");
     {
-        File file(db_path());
-        EXPECT_EQ(file.matches("events_trigrams", "名古屋"), 1);
-        EXPECT_EQ(file.matches("events_trigrams", "京都の"), 0);
-        EXPECT_EQ(file.matches("events_words", "zebra"), 1);
+        RawDb file(db_path());
+        EXPECT_EQ(matches(file, "events_trigrams", "名古屋"), 1);
+        EXPECT_EQ(matches(file, "events_trigrams", "京都の"), 0);
+        EXPECT_EQ(matches(file, "events_words", "zebra"), 1);
     }
     ASSERT_EQ(create("s2").rc, MNEMO_OK);
     ASSERT_EQ(append("s2", {says("札幌の天気"), says("zebra four")}).rc, MNEMO_OK);
@@ -139,9 +113,9 @@ TEST_F(SearchQueueTest, EveryWayAnEventLeavesTakesItOutOfBothIndexes) {
     ASSERT_EQ(append("s3", {says("福岡の天気")}).rc, MNEMO_OK);
     ASSERT_EQ(purge_user("u1").rc, MNEMO_OK);
     expect_in_step("user purge");
-    File file(db_path());
-    EXPECT_EQ(file.matches("events_trigrams", "福岡の天気"), 0);
-    EXPECT_EQ(file.matches("events_words", "four"), 0);
+    RawDb file(db_path());
+    EXPECT_EQ(matches(file, "events_trigrams", "福岡の天気"), 0);
+    EXPECT_EQ(matches(file, "events_words", "four"), 0);
 }
 
 TEST_F(SearchQueueTest, AFailedRequestQueuesNothing) {
@@ -150,9 +124,9 @@ TEST_F(SearchQueueTest, AFailedRequestQueuesNothing) {
     EXPECT_EQ(conflict.rc, MNEMO_E_CONFLICT);
     AppendAnswer stored = append("s1", {says("okapi")});
     ASSERT_EQ(stored.rc, MNEMO_OK) << stored.err.message;
-    File file(db_path());
-    EXPECT_EQ(file.matches("events_words", "zebra"), 0);
-    EXPECT_EQ(file.matches("events_words", "okapi"), 1);
+    RawDb file(db_path());
+    EXPECT_EQ(matches(file, "events_words", "zebra"), 0);
+    EXPECT_EQ(matches(file, "events_words", "okapi"), 1);
     expect_in_step("a conflict, then an append");
 }
 
@@ -163,14 +137,14 @@ TEST(SqliteMigration, AVersionFiveFileKeepsItsIndexesAndQueuesFromNowOn) {
     TempDir dir;
     std::string path = dir.file("v5.db");
     {
-        File v5(path);
-        ASSERT_EQ(v5.exec(kSchemaVersionTable), "");
-        for (size_t i = 0; i < 5; ++i) ASSERT_EQ(v5.exec(kMigrations[i].sql), "") << "v" << i + 1;
-        ASSERT_EQ(v5.exec("INSERT INTO schema_version (version) VALUES (1), (2), (3), (4), (5)"), "");
-        ASSERT_EQ(v5.exec("INSERT INTO sessions (sid, app, user, id, created_at, updated_at, last_seq, event_count) "
+        RawDb v5(path);
+        ASSERT_EQ(v5.error_of(kSchemaVersionTable), "");
+        for (size_t i = 0; i < 5; ++i) ASSERT_EQ(v5.error_of(kMigrations[i].sql), "") << "v" << i + 1;
+        ASSERT_EQ(v5.error_of("INSERT INTO schema_version (version) VALUES (1), (2), (3), (4), (5)"), "");
+        ASSERT_EQ(v5.error_of("INSERT INTO sessions (sid, app, user, id, created_at, updated_at, last_seq, event_count) "
                           "VALUES (1, 'shop', 'u1', 's1', 1, 1, 2, 2)"),
                   "");
-        ASSERT_EQ(v5.exec("INSERT INTO events (sid, seq, id, author, role, content, timestamp_us, search_text, "
+        ASSERT_EQ(v5.error_of("INSERT INTO events (sid, seq, id, author, role, content, timestamp_us, search_text, "
                           "search_trigrams) VALUES (1, 1, 'e1', 'user', 'user', '\"x\"', 5, 'edit /etc/hosts', 0), "
                           "(1, 2, 'e2', 'user', 'user', '\"x\"', 6, '東京の天気', 1)"),
                   "");
@@ -198,17 +172,17 @@ TEST(SqliteMigration, AVersionFiveFileKeepsItsIndexesAndQueuesFromNowOn) {
     EXPECT_EQ(seq, 3);
     plugin().ops->close(backend);
 
-    File migrated(path);
+    RawDb migrated(path);
     EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
     EXPECT_EQ(migrated.number("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND "
                               "(sql LIKE '%INTO events_words%' OR sql LIKE '%INTO events_trigrams%')"),
               0);
     EXPECT_EQ(migrated.number("SELECT count(*) FROM search_queue"), 0);
-    EXPECT_EQ(migrated.matches("events_words", "hosts"), 1);
-    EXPECT_EQ(migrated.matches("events_words", "okapi"), 1);
-    EXPECT_EQ(migrated.matches("events_trigrams", "の天気"), 2);
-    EXPECT_EQ(migrated.exec("INSERT INTO events_words (events_words) VALUES ('integrity-check')"), "");
-    EXPECT_EQ(migrated.exec("INSERT INTO events_trigrams (events_trigrams) VALUES ('integrity-check')"), "");
+    EXPECT_EQ(matches(migrated, "events_words", "hosts"), 1);
+    EXPECT_EQ(matches(migrated, "events_words", "okapi"), 1);
+    EXPECT_EQ(matches(migrated, "events_trigrams", "の天気"), 2);
+    EXPECT_EQ(migrated.error_of("INSERT INTO events_words (events_words) VALUES ('integrity-check')"), "");
+    EXPECT_EQ(migrated.error_of("INSERT INTO events_trigrams (events_trigrams) VALUES ('integrity-check')"), "");
 }
 
 }  // namespace

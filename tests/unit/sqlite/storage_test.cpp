@@ -13,31 +13,6 @@ namespace {
 
 using StorageTest = SqliteBackend;
 
-// A raw connection for building fixtures and inspecting files.
-class RawDb {
-public:
-    explicit RawDb(const std::string& path) {
-        std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-        EXPECT_EQ(sqlite3_open(path.c_str(), &db_), SQLITE_OK);
-    }
-    ~RawDb() { sqlite3_close(db_); }
-    void exec(const std::string& sql) {
-        char* message = nullptr;
-        EXPECT_EQ(sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message), SQLITE_OK) << (message ? message : "");
-        sqlite3_free(message);
-    }
-    int64_t number(const std::string& sql) {
-        sqlite3_stmt* stmt = nullptr;
-        EXPECT_EQ(sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt, nullptr), SQLITE_OK) << sqlite3_errmsg(db_);
-        int64_t value = sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : -1;
-        sqlite3_finalize(stmt);
-        return value;
-    }
-
-private:
-    sqlite3* db_ = nullptr;
-};
-
 int open_with(const std::string& options, mnemo_error& err) {
     mnemo_backend* backend = nullptr;
     int rc = plugin().ops->open(options.c_str(), &backend, &err);
