@@ -11,6 +11,7 @@
 #include "core/search_words.h"
 #include "event_rows.h"
 #include "ops.h"
+#include "search_hits.h"
 #include "search_sql.h"
 #include "search_tokens.h"
 #include "session_rows.h"
@@ -139,16 +140,7 @@ void rank(std::vector<Group>& groups) {
 void emit_groups(Conn& conn, const mnemo_search_req& req, std::vector<Group>& groups, Output& out) {
     rank(groups);
     if (static_cast<int64_t>(groups.size()) > req.limit) groups.resize(static_cast<size_t>(req.limit));
-    for (Group& group : groups) {
-        std::sort(group.seqs.begin(), group.seqs.end());
-        if (static_cast<int64_t>(group.seqs.size()) > req.max_hits)
-            group.seqs.resize(static_cast<size_t>(req.max_hits));
-        emit_session(conn, group.sid, out);
-        for (int64_t seq : group.seqs) {
-            out.count("hit", seq);
-            emit_context(conn, group.sid, seq, std::max<int64_t>(req.context, 0), out);
-        }
-    }
+    for (Group& group : groups) emit_session_hits(conn, req, group.sid, group.seqs, out);
 }
 
 void emit_recent(Conn& conn, const mnemo_search_req& req, Output& out) {

@@ -21,6 +21,7 @@
 #include "event_rows.h"
 #include "hot_queries.h"
 #include "ops.h"
+#include "search_hits.h"
 #include "session_rows.h"
 #include "word_tokenizer.h"
 
@@ -157,15 +158,7 @@ void emit_groups(Conn& conn, const mnemo_search_req& req, std::vector<Group>& gr
         return std::tie(a.best, b.updated_at_us, b.sid) < std::tie(b.best, a.updated_at_us, a.sid);
     });
     if (static_cast<int64_t>(groups.size()) > req.limit) groups.resize(static_cast<size_t>(req.limit));
-    for (Group& group : groups) {
-        std::sort(group.seqs.begin(), group.seqs.end());
-        if (static_cast<int64_t>(group.seqs.size()) > req.max_hits) group.seqs.resize(static_cast<size_t>(req.max_hits));
-        emit_session(conn, group.sid, out);
-        for (int64_t seq : group.seqs) {
-            out.count("hit", seq);
-            emit_context(conn, group.sid, seq, std::max<int64_t>(req.context, 0), out);
-        }
-    }
+    for (Group& group : groups) emit_session_hits(conn, req, group.sid, group.seqs, out);
 }
 
 // Empty q: the most recently updated live sessions passing the filters.

@@ -1,0 +1,22 @@
+// search_hits.h -- the end of a search both SQL backends share: one ranked
+// session's hits, cut to the request's max_hits and written as the ABI's
+// search rows (mnemo_plugin.h): the session, then for each hit, oldest first,
+// count("hit", seq) and its context events. Ranking and the session limit
+// stay with each backend (sqlite ranks by bm25, mysql by hit count).
+#pragma once
+
+#include "mnemo_plugin.h"
+#include "output.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace mnemo::MNEMO_SQL_BACKEND {
+
+class Conn;
+
+// Sorts and cuts seqs in place.
+void emit_session_hits(Conn& conn, const mnemo_search_req& req, int64_t sid, std::vector<int64_t>& seqs,
+                       Output& out);
+
+}  // namespace mnemo::MNEMO_SQL_BACKEND
