@@ -43,7 +43,9 @@ int main(int argc, char** argv) {
     std::signal(SIGPIPE, SIG_IGN);
     // Storage work of a blocking backend runs on libuv's pool, one parked
     // thread per request while the backend's writer groups them: the pool
-    // size bounds a group commit. 64 covers the benchmark's 50 connections.
+    // size bounds a group commit of writes other than appends (appends reach
+    // a backend with events_append_async without a thread). 64 covers the
+    // benchmark's 50 connections.
     setenv("UV_THREADPOOL_SIZE", "64", 0);
     mnemo::log::init(loaded.config->log.level, loaded.config->log.format == mnemo::config::LogConfig::Format::Json
                                                    ? mnemo::log::Format::Json

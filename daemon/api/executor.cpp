@@ -1,5 +1,7 @@
 #include "api/executor.h"
 
+#include "api/async_inbox.h"
+
 #include <memory>
 
 namespace mnemo::api {
@@ -28,6 +30,22 @@ void after_work_cb(uv_work_t* request, int status) {
 }
 
 }  // namespace
+
+Executor::Executor(uv_loop_t* loop, bool run_inline) : loop_(loop), inline_(run_inline) {}
+
+Executor::~Executor() = default;
+
+void Executor::run_async(const Start& start, Finish finish, Done done) {
+    if (!inbox_) inbox_ = std::make_unique<AsyncInbox>(loop_);
+    ++in_flight_;
+    AsyncInbox::Entry* entry =
+        inbox_->expect([this, finish = std::move(finish), done = std::move(done)](int status) {
+            --in_flight_;
+            done(finish(status));
+        });
+    int status = start(&AsyncInbox::deliver, entry);
+    if (status != MNEMO_OK) inbox_->complete_now(entry, status);
+}
 
 void Executor::run(Job job, Done done) {
     if (inline_) {

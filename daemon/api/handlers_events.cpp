@@ -6,22 +6,43 @@
 
 namespace mnemo::api::handlers {
 
+namespace {
+
+// The storage part of an append. A backend that queues appends itself gets
+// the prepared request straight from the loop; any other runs the whole
+// operation through the executor.
+void store_append(Api& api, const Call& call, const std::shared_ptr<core::AppendInput>& in, Executor::Done done) {
+    core::Env env = api.env(call);
+    std::shared_ptr<core::PendingAppend> pending;
+    if (api.backend().async_append()) pending = core::PendingAppend::begin(env, *in);
+    if (!pending) {
+        api.executor().run([env, in] { return core::append_events(env, *in); }, std::move(done));
+        return;
+    }
+    // `in` rides along: the request points into its events until finish.
+    api.executor().run_async([pending](mnemo_done_fn backend_done, void* ctx) { return pending->start(backend_done, ctx); },
+                             [pending, in](int status) { return pending->finish(status); }, std::move(done));
+}
+
+}  // namespace
+
 void append_events(Api& api, CallPtr call) {
     auto in = std::make_shared<core::AppendInput>();
     in->ref = session_ref(*call);
     const auto& limits = call->config->limits_for(in->ref.app);
     if (auto error = core::decode_append(call->request.body, limits, *in)) return api.fail(*call, std::move(*error));
     scripting::Scripting* scripting = api.scripting();
-    if (scripting == nullptr) return api.run(call, [env = api.env(*call), in] { return core::append_events(env, *in); });
+    if (scripting == nullptr) {
+        return store_append(api, *call, in, [&api, call](core::Outcome&& outcome) { api.finish(*call, std::move(outcome)); });
+    }
     // Append hooks run here, on the loop, between decoding and the storage job.
     if (scripting->has(scripting::Hook::Append)) {
         if (auto error = scripting->append_hooks(*in, limits)) return api.fail(*call, std::move(*error));
     }
-    api.executor().run([env = api.env(*call), in] { return core::append_events(env, *in); },
-                       [&api, call, in, scripting](core::Outcome&& outcome) {
-                           if (!outcome.error) scripting->after_append(*in, outcome.body);
-                           api.finish(*call, std::move(outcome));
-                       });
+    store_append(api, *call, in, [&api, call, in, scripting](core::Outcome&& outcome) {
+        if (!outcome.error) scripting->after_append(*in, outcome.body);
+        api.finish(*call, std::move(outcome));
+    });
 }
 
 void list_events(Api& api, CallPtr call) {

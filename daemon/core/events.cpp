@@ -100,13 +100,32 @@ std::optional<std::string> target_text_of(const storage::EventRow& event) {
 
 }  // namespace
 
-Outcome append_events(const Env& env, AppendInput& in) {
+// What one append's storage call reads and writes; it stays put during the
+// call (req points into batch, result into seqs and timestamps).
+struct AppendCall {
+    AppendCall(const Env& env_, AppendInput& in_) : env(env_), in(in_) {}
+    Env env;
+    AppendInput& in;
+    StoredBatch batch;
+    mnemo_append_req req{};
+    std::vector<int64_t> seqs, timestamps;
+    mnemo_append_result result{};
+    storage::Collector collector;
+    mnemo_error err{};
+};
+
+namespace {
+
+// nullptr when the batch holds only partial events.
+std::unique_ptr<AppendCall> prepare_append(const Env& env, AppendInput& in) {
+    auto call = std::make_unique<AppendCall>(env, in);
     int64_t now = env.clock.now_us();
-    StoredBatch batch = prepare_batch(in.events, now);
-    if (batch.events.empty()) return answer_partial_only(env, in, batch.skipped_partial);
+    call->batch = prepare_batch(in.events, now);
+    StoredBatch& batch = call->batch;
+    if (batch.events.empty()) return nullptr;
     const auto& ttl = env.config->ttl_for(in.ref.app);
     const auto& limits = env.config->limits_for(in.ref.app);
-    mnemo_append_req req{};
+    mnemo_append_req& req = call->req;
     req.key = key_of(in.ref);
     req.now_us = now;
     req.has_expected_version = in.expected_version ? 1 : 0;
@@ -122,26 +141,60 @@ Outcome append_events(const Env& env, AppendInput& in) {
     req.user_state_ttl_us = ttl.user_state_us;
     req.max_state_bytes = static_cast<int64_t>(limits.max_state_bytes);
     req.want_state = batch.any_delta ? 1 : 0;
-    std::vector<int64_t> seqs(batch.views.size()), timestamps(batch.views.size());
-    mnemo_append_result result{};
-    result.seqs = seqs.data();
-    result.timestamps_us = timestamps.data();
-    storage::Collector collector;
-    if (auto failed = run_storage(env, [&](mnemo_error* err) {
-            return env.backend.ops().events_append(env.backend.handle(), &req, &result, collector.sink(), err);
-        })) {
-        return *failed;
-    }
+    call->seqs.resize(batch.views.size());
+    call->timestamps.resize(batch.views.size());
+    call->result.seqs = call->seqs.data();
+    call->result.timestamps_us = call->timestamps.data();
+    call->err.current_version = -1;
+    return call;
+}
+
+Outcome render_append(AppendCall& call) {
+    const StoredBatch& batch = call.batch;
     std::string body;
     body.reserve(128 + 96 * batch.events.size());
     JsonWriter w(body);
-    w.begin_object().field("version", result.version);
-    write_appended(w, batch, seqs, timestamps);
-    w.field("skipped_partial", batch.skipped_partial).field("dropped", in.dropped).field("evicted", result.evicted);
-    w.field("summary_enqueued", false);
-    if (batch.any_delta) w.raw_field("state", merged_state_json(collector.result().state, batch.temps));
+    w.begin_object().field("version", call.result.version);
+    write_appended(w, batch, call.seqs, call.timestamps);
+    w.field("skipped_partial", batch.skipped_partial).field("dropped", call.in.dropped);
+    w.field("evicted", call.result.evicted).field("summary_enqueued", false);
+    if (batch.any_delta) w.raw_field("state", merged_state_json(call.collector.result().state, batch.temps));
     w.end_object();
     return Outcome::ok(std::move(body));
+}
+
+}  // namespace
+
+Outcome append_events(const Env& env, AppendInput& in) {
+    std::unique_ptr<AppendCall> call = prepare_append(env, in);
+    if (!call) return answer_partial_only(env, in, static_cast<int64_t>(in.events.size()));
+    if (auto failed = run_storage(env, [&](mnemo_error* err) {
+            return env.backend.ops().events_append(env.backend.handle(), &call->req, &call->result,
+                                                   call->collector.sink(), err);
+        })) {
+        return *failed;
+    }
+    return render_append(*call);
+}
+
+std::unique_ptr<PendingAppend> PendingAppend::begin(const Env& env, AppendInput& in) {
+    std::unique_ptr<AppendCall> call = prepare_append(env, in);
+    if (!call) return nullptr;
+    return std::unique_ptr<PendingAppend>(new PendingAppend(std::move(call)));
+}
+
+PendingAppend::PendingAppend(std::unique_ptr<AppendCall> call) : call_(std::move(call)) {}
+PendingAppend::~PendingAppend() = default;
+
+int PendingAppend::start(mnemo_done_fn done, void* done_ctx) {
+    const storage::Backend& backend = call_->env.backend;
+    return backend.ops().events_append_async(backend.handle(), &call_->req, &call_->result, call_->collector.sink(),
+                                             &call_->err, done, done_ctx);
+}
+
+Outcome PendingAppend::finish(int status) {
+    if (status != MNEMO_OK) return Outcome::fail(from_storage(storage::Backend::error_of(status, call_->err)));
+    return render_append(*call_);
 }
 
 Outcome list_events(const Env& env, const ListEventsInput& in) {

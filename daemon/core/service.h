@@ -94,6 +94,28 @@ struct AppendInput {
 };
 Outcome append_events(const Env& env, AppendInput& in);
 
+// append_events split around its storage call, for a backend that queues
+// appends itself (Backend::async_append): begin() prepares the request on the
+// caller's thread, start() hands it to events_append_async, finish() renders
+// the answer from the status the backend's done callback gave. `in` and the
+// PendingAppend stay alive and untouched from start() until that callback.
+struct AppendCall;
+class PendingAppend {
+public:
+    // nullptr when the batch holds only partial events: call append_events.
+    static std::unique_ptr<PendingAppend> begin(const Env& env, AppendInput& in);
+    ~PendingAppend();
+    PendingAppend(const PendingAppend&) = delete;
+    PendingAppend& operator=(const PendingAppend&) = delete;
+    // The backend's immediate status: non-zero means done will never be called.
+    int start(mnemo_done_fn done, void* done_ctx);
+    Outcome finish(int status);
+
+private:
+    explicit PendingAppend(std::unique_ptr<AppendCall> call);
+    std::unique_ptr<AppendCall> call_;
+};
+
 struct ListEventsInput {
     SessionRef ref;
     int64_t after_seq = 0;

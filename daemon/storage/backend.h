@@ -11,6 +11,7 @@
 #include "storage/mnemo_plugin.h"
 #include "storage/plugin_loader.h"
 
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,6 +38,13 @@ public:
     const mnemo_plugin& descriptor() const { return *plugin_->descriptor; }
     const std::string& path() const { return plugin_->path; }
     bool nonblocking() const { return (descriptor().capabilities & MNEMO_CAP_NONBLOCKING) != 0; }
+    // The plugin queues appends itself (events_append_async, appended within ABI 2).
+    bool async_append() const {
+        const auto& table = ops();
+        return !nonblocking() &&
+               table.ops_size >= offsetof(mnemo_storage_ops, events_append_async) + sizeof table.events_append_async &&
+               table.events_append_async != nullptr;
+    }
 
     // Runs one operation: fn(mnemo_error*) -> int. Returns the error, or nullopt.
     template <typename Fn>
@@ -45,6 +53,10 @@ public:
         err.current_version = -1;
         int rc = fn(&err);
         if (rc == MNEMO_OK) return std::nullopt;
+        return error_of(rc, err);
+    }
+    // What a call that returned rc (not MNEMO_OK) with err filled failed with.
+    static StorageError error_of(int rc, const mnemo_error& err) {
         StorageError out;
         out.code = err.code != 0 ? err.code : rc;
         out.message = err.message[0] ? std::string(err.message) : std::string("storage error");

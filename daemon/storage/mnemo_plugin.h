@@ -671,6 +671,25 @@ typedef struct mnemo_import_req {
 
 typedef struct mnemo_backend mnemo_backend; /* opaque, the plugin's own */
 
+/* ---- asynchronous append (optional, appended within ABI 2) ---------------
+ * A backend that funnels writes through threads of its own (the sqlite
+ * writer and its group commit) may take appends without a host thread parked
+ * on each one: events_append_async queues the append and returns at once.
+ *  - It returns MNEMO_OK once the append is queued; later, on one of the
+ *    backend's threads, it fills result, calls sink and fills err exactly as
+ *    events_append would, then calls done(done_ctx, status) once, with
+ *    status MNEMO_OK only when the append is durable (its transaction
+ *    committed), else the code it put in err.
+ *  - A non-zero return means it failed at once (err filled); done is then
+ *    never called.
+ *  - req (and every buffer it points to), result, sink and err stay valid,
+ *    and untouched by the host, until done is called. done must not block:
+ *    the host only hands the completion to its event loop.
+ *  - The host never closes the backend while a queued append has not seen
+ *    done. Without this operation the host calls events_append on a worker
+ *    thread; it is never called on a MNEMO_CAP_NONBLOCKING backend. */
+typedef void (*mnemo_done_fn)(void *done_ctx, int status);
+
 /*
  * The operation table. Every operation returns 0 (MNEMO_OK) or fills *err
  * and returns its code. The sink pointer may be NULL where no result is
@@ -750,6 +769,11 @@ typedef struct mnemo_storage_ops {
     /* ---- appended within ABI 2 (found through ops_size) ---- */
     int (*finalize_done_batch)(mnemo_backend *backend, const struct mnemo_finalize_done_batch_req *req,
                                const mnemo_sink *sink, mnemo_error *err);
+
+    /* Optional (NULL: unsupported); see "asynchronous append" above. */
+    int (*events_append_async)(mnemo_backend *backend, const mnemo_append_req *req,
+                               mnemo_append_result *result, const mnemo_sink *sink, mnemo_error *err,
+                               mnemo_done_fn done, void *done_ctx);
 
     /* Later additions are appended here (found through ops_size). */
 } mnemo_storage_ops;

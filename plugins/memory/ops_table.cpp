@@ -68,6 +68,7 @@ const mnemo_storage_ops kOps = {
     guarded<export_step>,
     guarded<import_records>,
     guarded<finalize_done_batch>,
+    nullptr,  // events_append_async: never called on a non-blocking backend
 };
 
 }  // namespace

@@ -150,6 +150,7 @@ const mnemo_storage_ops kOps = {
     op_export,
     MNEMO_SILENT_WRITE(import_records, mnemo_import_req),
     MNEMO_WRITE(finalize_done_batch, mnemo_finalize_done_batch_req),
+    nullptr,  // events_append_async: every call holds a pooled connection anyway
 };
 
 const mnemo_plugin kPlugin = {

@@ -17,11 +17,10 @@ void fill_error(mnemo_error* err, int code, const char* message, int64_t current
     std::snprintf(err->message, sizeof err->message, "%s", message);
 }
 
-template <typename Body>
-int guarded(mnemo_error* err, Body&& body) {
+// The ABI status of an exception thrown by a step, with err filled.
+int status_of(const std::exception_ptr& failure, mnemo_error* err) {
     try {
-        body();
-        return MNEMO_OK;
+        std::rethrow_exception(failure);
     } catch (const StoreError& e) {
         fill_error(err, e.code(), e.what(), e.current_version());
         return e.code();
@@ -33,6 +32,16 @@ int guarded(mnemo_error* err, Body&& body) {
         fill_error(err, MNEMO_E_INTERNAL, "sqlite backend: unknown failure", -1);
     }
     return MNEMO_E_INTERNAL;
+}
+
+template <typename Body>
+int guarded(mnemo_error* err, Body&& body) {
+    try {
+        body();
+        return MNEMO_OK;
+    } catch (...) {
+        return status_of(std::current_exception(), err);
+    }
 }
 
 // Adapters from an ops.h step to the Store's Step signature.
@@ -53,7 +62,16 @@ int silent_write_op(mnemo_backend* backend, const Req* req, mnemo_error* err, vo
     return guarded(err, [&] { backend->store.write(nullptr, [&](Conn& conn, Output&) { step(conn, *req); }); });
 }
 
+// SQLite's memory statistics take a process-wide mutex on every allocation,
+// and nothing reads them. Only possible before SQLite is first used in the
+// process; later (another user of SQLite opened it) the call just fails.
+void turn_off_memory_statistics() {
+    static const int once = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    (void)once;
+}
+
 int op_open(const char* options_json, mnemo_backend** out, mnemo_error* err) {
+    turn_off_memory_statistics();
     return guarded(err, [&] { *out = new mnemo_backend(parse_options(options_json)); });
 }
 
@@ -65,6 +83,17 @@ int op_ping(mnemo_backend* backend, mnemo_error* err) {
     return guarded(err, [&] { backend->store.ping(); });
 }
 
+void copy_append_result(const mnemo_append_req& req, const AppendOutcome& outcome, mnemo_append_result& result) {
+    result.version = outcome.version;
+    for (size_t i = 0; i < outcome.seqs.size() && i < req.n_events; ++i) {
+        if (result.seqs) result.seqs[i] = outcome.seqs[i];
+        if (result.timestamps_us) result.timestamps_us[i] = outcome.timestamps_us[i];
+    }
+    result.evicted = outcome.evicted;
+    result.retried = outcome.retried ? 1 : 0;
+    result.created = outcome.created ? 1 : 0;
+}
+
 int op_append(mnemo_backend* backend, const mnemo_append_req* req, mnemo_append_result* result, const mnemo_sink* sink,
               mnemo_error* err) {
     return guarded(err, [&] {
@@ -73,14 +102,29 @@ int op_append(mnemo_backend* backend, const mnemo_append_req* req, mnemo_append_
             outcome = AppendOutcome{};
             events_append(conn, *req, outcome, out);
         });
-        result->version = outcome.version;
-        for (size_t i = 0; i < outcome.seqs.size() && i < req->n_events; ++i) {
-            if (result->seqs) result->seqs[i] = outcome.seqs[i];
-            if (result->timestamps_us) result->timestamps_us[i] = outcome.timestamps_us[i];
-        }
-        result->evicted = outcome.evicted;
-        result->retried = outcome.retried ? 1 : 0;
-        result->created = outcome.created ? 1 : 0;
+        copy_append_result(*req, outcome, *result);
+    });
+}
+
+// The host keeps req, result, sink and err alive until done (mnemo_plugin.h).
+int op_append_async(mnemo_backend* backend, const mnemo_append_req* req, mnemo_append_result* result,
+                    const mnemo_sink* sink, mnemo_error* err, mnemo_done_fn done, void* done_ctx) {
+    return guarded(err, [&] {
+        auto outcome = std::make_shared<AppendOutcome>();
+        backend->store.write_async(
+            sink,
+            [req, outcome](Conn& conn, Output& out) {
+                *outcome = AppendOutcome{};
+                events_append(conn, *req, *outcome, out);
+            },
+            [req, result, err, outcome, done, done_ctx](const std::exception_ptr& failure) {
+                int status = MNEMO_OK;
+                if (failure)
+                    status = status_of(failure, err);
+                else
+                    copy_append_result(*req, *outcome, *result);
+                done(done_ctx, status);
+            });
     });
 }
 
@@ -131,6 +175,7 @@ const mnemo_storage_ops kOps = {
     op_export,
     MNEMO_SILENT_WRITE(import_records, mnemo_import_req),
     MNEMO_WRITE(finalize_done_batch, mnemo_finalize_done_batch_req),
+    op_append_async,
 };
 
 const mnemo_plugin kPlugin = {

@@ -33,6 +33,11 @@ public:
     // Runs step as one atomic write of the next group commit; its rows reach
     // sink only after the group committed.
     void write(const mnemo_sink* sink, const Step& step);
+    // write() without waiting: queues step for the next group commit and
+    // returns. On the writer thread, once the group committed, step's rows
+    // reach sink and then finished(nullptr) runs; on failure finished gets
+    // the error and sink nothing. Throws StoreError when the store is closing.
+    void write_async(const mnemo_sink* sink, Step step, Writer::Finished finished);
     // A trivial read, so readiness checks notice a broken file.
     void ping();
 

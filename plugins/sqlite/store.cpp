@@ -52,6 +52,26 @@ void Store::write(const mnemo_sink* sink, const Step& step) {
     recorded.replay(out);
 }
 
+void Store::write_async(const mnemo_sink* sink, Step step, Writer::Finished finished) {
+    auto recorded = std::make_shared<RecordedOutput>();
+    writer_->submit(
+        [recorded, step = std::move(step)](Conn& conn) {
+            recorded->clear();
+            step(conn, *recorded);
+        },
+        [recorded, sink, finished = std::move(finished)](std::exception_ptr failure) {
+            if (!failure) {
+                try {
+                    SinkOutput out(sink);
+                    recorded->replay(out);
+                } catch (...) {
+                    failure = std::current_exception();
+                }
+            }
+            finished(failure);
+        });
+}
+
 void Store::ping() {
     readers_->run([](Conn& conn) { Query(conn, "SELECT 1").run(); });
 }

@@ -15,22 +15,36 @@ Writer::~Writer() {
 }
 
 void Writer::run(const Work& work) {
-    auto job = std::make_shared<Job>();
-    job->work = &work;
-    std::future<void> done = job->done.get_future();
+    // Shared with the callback, so the writer never touches a promise this
+    // thread already dropped after waking.
+    auto done = std::make_shared<std::promise<void>>();
+    std::future<void> committed = done->get_future();
+    submit([&work](Conn& conn) { work(conn); },
+           [done](const std::exception_ptr& failure) {
+               if (failure)
+                   done->set_exception(failure);
+               else
+                   done->set_value();
+           });
+    committed.get();
+}
+
+void Writer::submit(Work work, Finished finished) {
+    auto job = std::make_unique<Job>();
+    job->work = std::move(work);
+    job->finished = std::move(finished);
     {
         std::lock_guard lock(mutex_);
         if (stopping_) throw StoreError(MNEMO_E_UNAVAILABLE, "sqlite database " + conn_->path() + " is closing");
-        queue_.push_back(job);
+        queue_.push_back(std::move(job));
     }
     wake_.notify_one();
-    done.get();
 }
 
 std::vector<Writer::JobPtr> Writer::take_group() {
     std::unique_lock lock(mutex_);
     wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-    std::vector<JobPtr> group(queue_.begin(), queue_.end());
+    std::vector<JobPtr> group(std::make_move_iterator(queue_.begin()), std::make_move_iterator(queue_.end()));
     queue_.clear();
     return group;
 }
@@ -62,7 +76,7 @@ void Writer::run_in_savepoint(Job& job) {
     try {
         // Prepared once (Query's cache): two statements of every request.
         Query(*conn_, "SAVEPOINT request").run();
-        (*job.work)(*conn_);
+        job.work(*conn_);
         Query(*conn_, "RELEASE request").run();
     } catch (...) {
         job.error = std::current_exception();
@@ -91,10 +105,11 @@ bool Writer::commit(std::vector<JobPtr>& group) {
 // requests that ran are lost and fail; the ones not run yet go back to the
 // front of the queue for the next group.
 void Writer::lost_transaction(std::vector<JobPtr>& group, size_t ran) {
-    std::vector<JobPtr> failed(group.begin(), group.begin() + static_cast<ptrdiff_t>(ran));
+    auto not_run = group.begin() + static_cast<ptrdiff_t>(ran);
+    std::vector<JobPtr> failed(std::make_move_iterator(group.begin()), std::make_move_iterator(not_run));
     {
         std::lock_guard lock(mutex_);
-        queue_.insert(queue_.begin(), group.begin() + static_cast<ptrdiff_t>(ran), group.end());
+        queue_.insert(queue_.begin(), std::make_move_iterator(not_run), std::make_move_iterator(group.end()));
     }
     std::string reason = sqlite3_errmsg(conn_->db());
     finish(failed, std::make_exception_ptr(StoreError(
@@ -104,14 +119,8 @@ void Writer::lost_transaction(std::vector<JobPtr>& group, size_t ran) {
 
 // A request's own error wins over the group's outcome: it was rolled back
 // either way.
-void Writer::finish(const std::vector<JobPtr>& group, const std::exception_ptr& failure) {
-    for (const JobPtr& job : group) {
-        std::exception_ptr error = job->error ? job->error : failure;
-        if (error)
-            job->done.set_exception(error);
-        else
-            job->done.set_value();
-    }
+void Writer::finish(std::vector<JobPtr>& group, const std::exception_ptr& failure) {
+    for (JobPtr& job : group) job->finished(job->error ? job->error : failure);
 }
 
 }  // namespace mnemo::sqlite

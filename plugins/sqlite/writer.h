@@ -4,6 +4,8 @@
 // once, and only then wakes the callers. A request that fails rolls back its
 // own savepoint and nothing else. Before each COMMIT, outside every request's
 // savepoint, it runs the store's pre-commit step (the search index flush).
+// Callers either wait (run) or are called back on the writer thread (submit),
+// so an event loop can queue writes without parking a thread on each.
 #pragma once
 
 #include "connection.h"
@@ -35,22 +37,28 @@ public:
     // (or the group's, when the transaction itself failed).
     void run(const Work& work);
 
+    // Called once on the writer thread: nullptr once the group holding the
+    // request committed, else the request's (or the group's) error. It must
+    // not block: the next group waits for it.
+    using Finished = std::function<void(std::exception_ptr failure)>;
+    // Queues `work` and returns at once; throws StoreError when the writer is
+    // stopping (`finished` is then never called).
+    void submit(Work work, Finished finished);
+
 private:
     struct Job {
-        const Work* work = nullptr;
-        std::promise<void> done;
+        Work work;
+        Finished finished;
         std::exception_ptr error;
     };
-    // Shared by the caller and the writer, so neither frees the promise while
-    // the other still touches it.
-    using JobPtr = std::shared_ptr<Job>;
+    using JobPtr = std::unique_ptr<Job>;
     void loop();
     std::vector<JobPtr> take_group();
     void run_group(std::vector<JobPtr>& group);
     void run_in_savepoint(Job& job);
     bool commit(std::vector<JobPtr>& group);
     void lost_transaction(std::vector<JobPtr>& group, size_t ran);
-    static void finish(const std::vector<JobPtr>& group, const std::exception_ptr& failure);
+    static void finish(std::vector<JobPtr>& group, const std::exception_ptr& failure);
 
     std::unique_ptr<Conn> conn_;
     RetryPolicy retry_;
