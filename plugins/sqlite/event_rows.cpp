@@ -63,9 +63,7 @@ void insert_event(Conn& conn, int64_t sid, int64_t seq, const mnemo_event& event
 }
 
 std::optional<StoredEvent> find_visible_by_id(Conn& conn, int64_t sid, const mnemo_event& event) {
-    Query row(conn,
-              "SELECT seq, timestamp_us, author, role, content FROM events "
-              "WHERE sid = ?1 AND id = ?2 AND deleted_at = 0");
+    Query row(conn, kFindClientIdSql);
     row.args(sid, event.id);
     if (!row.step()) return std::nullopt;
     bool identical = same_bytes(row.str(2), event.author) && same_bytes(row.str(3), event.role) &&

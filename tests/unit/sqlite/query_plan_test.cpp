@@ -62,6 +62,11 @@ TEST_F(QueryPlanTest, ReadingTheNewestEventsIsARangeScan) {
     expect_indexed(event_select_sql(filtered), "events");
 }
 
+TEST_F(QueryPlanTest, AClientIdIsFoundThroughTheClientIdIndex) {
+    expect_indexed(kFindClientIdSql, "events");
+    expect_uses_index(kFindClientIdSql, "events_client_id");
+}
+
 TEST_F(QueryPlanTest, EvictionFindsAndRemovesTheOldestThroughTheIndex) {
     expect_indexed(kEvictCutoffSql, "events");
     expect_indexed(kEvictSql, "events");

@@ -254,6 +254,60 @@ TEST(SqliteMigration, AVersionFourFileKeepsTrigramsForNonAsciiRowsOnly) {
     migrated.exec("INSERT INTO events_trigrams (events_trigrams) VALUES ('integrity-check')");
 }
 
+// v7: the client-id index keeps client ids only; a retry of a client id
+// stored before the migration is still recognised, and a generated id no
+// longer takes part.
+TEST(SqliteMigration, AVersionSixFileIndexesClientIdsOnly) {
+    TempDir dir;
+    std::string path = dir.file("v6.db");
+    {
+        RawDb v6(path);
+        v6.exec(kSchemaVersionTable);
+        for (size_t i = 0; i < 6; ++i) v6.exec(kMigrations[i].sql);
+        v6.exec("INSERT INTO schema_version (version) VALUES (1), (2), (3), (4), (5), (6)");
+        v6.exec("INSERT INTO sessions (sid, app, user, id, created_at, updated_at, version, last_seq, event_count) "
+                "VALUES (1, 'shop', 'u1', 's1', 1, 1, 3, 2, 2)");
+        v6.exec("INSERT INTO events (sid, seq, id, id_from_client, author, role, content, timestamp_us) VALUES "
+                "(1, 1, 'm-1', 1, 'user', 'user', '\"once\"', 5), "
+                "(1, 2, '0193aaaa-0000-7000-8000-000000000000', 0, 'bot', 'assistant', '\"hi\"', 6)");
+    }
+    mnemo_backend* backend = nullptr;
+    mnemo_error err{};
+    std::string options = R"({"path": ")" + path + R"("})";
+    ASSERT_EQ(plugin().ops->open(options.c_str(), &backend, &err), MNEMO_OK) << err.message;
+    auto append_client_event = [&](const std::string& id, const std::string& content, int64_t* seq) {
+        EventSpec spec;
+        spec.id = id;
+        spec.from_client = true;
+        spec.content = content;
+        mnemo_event event = to_abi(spec);
+        std::string session = "s1";
+        mnemo_append_req req{};
+        req.key = mnemo_key{S("shop"), S("u1"), S(session)};
+        req.now_us = kNow;
+        req.events = &event;
+        req.n_events = 1;
+        int64_t timestamp = 0;
+        mnemo_append_result result{};
+        result.seqs = seq;
+        result.timestamps_us = &timestamp;
+        EXPECT_EQ(plugin().ops->events_append(backend, &req, &result, nullptr, &err), MNEMO_OK) << err.message;
+        return result.retried;
+    };
+    int64_t seq = 0;
+    EXPECT_EQ(append_client_event("m-1", "\"once\"", &seq), 1) << "a retry of the stored client id";
+    EXPECT_EQ(seq, 1);
+    EXPECT_EQ(append_client_event("0193aaaa-0000-7000-8000-000000000000", "\"mine\"", &seq), 0)
+        << "a generated id is not a client id";
+    EXPECT_EQ(seq, 3);
+    plugin().ops->close(backend);
+    RawDb migrated(path);
+    EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
+    EXPECT_EQ(migrated.number("SELECT count(*) FROM sqlite_master WHERE name = 'events_client_id' AND "
+                              "sql LIKE '%id_from_client = 1%'"),
+              1);
+}
+
 TEST(SqliteMigration, ANewerSchemaIsRefusedNamingFileAndVersions) {
     TempDir dir;
     std::string path = dir.file("new.db");
