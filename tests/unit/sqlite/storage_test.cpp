@@ -97,6 +97,15 @@ TEST_F(StorageTest, OpeningTwiceIsIdempotent) {
     EXPECT_EQ(raw.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
 }
 
+// A file as mnemod left it at schema `version`: migrations 1..version, recorded.
+void migrate_to(RawDb& db, size_t version) {
+    db.exec(kSchemaVersionTable);
+    for (size_t i = 0; i < version; ++i) {
+        db.exec(kMigrations[i].sql);
+        db.exec("INSERT INTO schema_version (version) VALUES (" + std::to_string(kMigrations[i].version) + ")");
+    }
+}
+
 TEST(SqliteMigration, AVersionOneFileIsMigratedWithItsDataIntact) {
     TempDir dir;
     std::string path = dir.file("old.db");
@@ -188,9 +197,7 @@ TEST(SqliteMigration, AVersionThreeFileGetsSearchTextAndIndexes) {
     std::string path = dir.file("v3.db");
     {
         RawDb v3(path);
-        v3.exec(kSchemaVersionTable);
-        for (size_t i = 0; i < 3; ++i) v3.exec(kMigrations[i].sql);
-        v3.exec("INSERT INTO schema_version (version) VALUES (1), (2), (3)");
+        migrate_to(v3, 3);
         v3.exec("INSERT INTO sessions (sid, app, user, id, created_at, updated_at, last_seq, event_count) "
                 "VALUES (1, 'shop', 'u1', 's1', 1, 1, 2, 1)");
         v3.exec("INSERT INTO events (sid, seq, id, author, role, content, tool_calls, media, timestamp_us) "
@@ -227,9 +234,7 @@ TEST(SqliteMigration, AVersionFourFileKeepsTrigramsForNonAsciiRowsOnly) {
     std::string path = dir.file("v4.db");
     {
         RawDb v4(path);
-        v4.exec(kSchemaVersionTable);
-        for (size_t i = 0; i < 4; ++i) v4.exec(kMigrations[i].sql);
-        v4.exec("INSERT INTO schema_version (version) VALUES (1), (2), (3), (4)");
+        migrate_to(v4, 4);
         v4.exec("INSERT INTO sessions (sid, app, user, id, created_at, updated_at, last_seq, event_count) "
                 "VALUES (1, 'shop', 'u1', 's1', 1, 1, 3, 3)");
         v4.exec("INSERT INTO events (sid, seq, id, author, role, content, timestamp_us, search_text) VALUES "
@@ -262,9 +267,7 @@ TEST(SqliteMigration, AVersionSixFileIndexesClientIdsOnly) {
     std::string path = dir.file("v6.db");
     {
         RawDb v6(path);
-        v6.exec(kSchemaVersionTable);
-        for (size_t i = 0; i < 6; ++i) v6.exec(kMigrations[i].sql);
-        v6.exec("INSERT INTO schema_version (version) VALUES (1), (2), (3), (4), (5), (6)");
+        migrate_to(v6, 6);
         v6.exec("INSERT INTO sessions (sid, app, user, id, created_at, updated_at, version, last_seq, event_count) "
                 "VALUES (1, 'shop', 'u1', 's1', 1, 1, 3, 2, 2)");
         v6.exec("INSERT INTO events (sid, seq, id, id_from_client, author, role, content, timestamp_us) VALUES "
