@@ -20,8 +20,9 @@ void store_append(Api& api, const Call& call, const std::shared_ptr<core::Append
         return;
     }
     // `in` rides along: the request points into its events until finish.
-    api.executor().run_async([pending](mnemo_done_fn backend_done, void* ctx) { return pending->start(backend_done, ctx); },
-                             [pending, in](int status) { return pending->finish(status); }, std::move(done));
+    api.executor().run_async(
+        [pending](mnemo_done_fn backend_done, void* ctx) { return pending->start(backend_done, ctx); },
+        [pending, in](int status) { return pending->finish(status); }, std::move(done));
 }
 
 }  // namespace
@@ -33,7 +34,8 @@ void append_events(Api& api, CallPtr call) {
     if (auto error = core::decode_append(call->request.body, limits, *in)) return api.fail(*call, std::move(*error));
     scripting::Scripting* scripting = api.scripting();
     if (scripting == nullptr) {
-        return store_append(api, *call, in, [&api, call](core::Outcome&& outcome) { api.finish(*call, std::move(outcome)); });
+        return store_append(api, *call, in,
+                            [&api, call](core::Outcome&& outcome) { api.finish(*call, std::move(outcome)); });
     }
     // Append hooks run here, on the loop, between decoding and the storage job.
     if (scripting->has(scripting::Hook::Append)) {
