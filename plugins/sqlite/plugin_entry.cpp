@@ -5,6 +5,7 @@
 #include "sqlite_store.h"
 
 #include <cstdio>
+#include <memory>
 #include <new>
 
 namespace mnemo::sqlite {
@@ -94,15 +95,21 @@ void copy_append_result(const mnemo_append_req& req, const AppendOutcome& outcom
     result.created = outcome.created ? 1 : 0;
 }
 
+// The append's step, for the waiting and the queued call alike; each run
+// starts from an empty outcome, as Store clears its recorded rows.
+Store::Step append_step(const mnemo_append_req* req, const std::shared_ptr<AppendOutcome>& outcome) {
+    return [req, outcome](Conn& conn, Output& out) {
+        *outcome = AppendOutcome{};
+        events_append(conn, *req, *outcome, out);
+    };
+}
+
 int op_append(mnemo_backend* backend, const mnemo_append_req* req, mnemo_append_result* result, const mnemo_sink* sink,
               mnemo_error* err) {
     return guarded(err, [&] {
-        AppendOutcome outcome;
-        backend->store.write(sink, [&](Conn& conn, Output& out) {
-            outcome = AppendOutcome{};
-            events_append(conn, *req, outcome, out);
-        });
-        copy_append_result(*req, outcome, *result);
+        auto outcome = std::make_shared<AppendOutcome>();
+        backend->store.write(sink, append_step(req, outcome));
+        copy_append_result(*req, *outcome, *result);
     });
 }
 
@@ -112,11 +119,7 @@ int op_append_async(mnemo_backend* backend, const mnemo_append_req* req, mnemo_a
     return guarded(err, [&] {
         auto outcome = std::make_shared<AppendOutcome>();
         backend->store.write_async(
-            sink,
-            [req, outcome](Conn& conn, Output& out) {
-                *outcome = AppendOutcome{};
-                events_append(conn, *req, *outcome, out);
-            },
+            sink, append_step(req, outcome),
             [req, result, err, outcome, done, done_ctx](const std::exception_ptr& failure) {
                 int status = MNEMO_OK;
                 if (failure)

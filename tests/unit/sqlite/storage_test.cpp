@@ -261,12 +261,11 @@ TEST(SqliteMigration, AVersionFourFileKeepsTrigramsForNonAsciiRowsOnly) {
 
 // v7: the client-id index keeps client ids only; a retry of a client id
 // stored before the migration is still recognised, and a generated id no
-// longer takes part.
-TEST(SqliteMigration, AVersionSixFileIndexesClientIdsOnly) {
-    TempDir dir;
-    std::string path = dir.file("v6.db");
-    {
-        RawDb v6(path);
+// longer takes part. The fixture's file is written at v6 before it opens.
+class MigrationFromVersionSix : public SqliteBackend {
+protected:
+    void SetUp() override {
+        RawDb v6(db_path());
         migrate_to(v6, 6);
         v6.exec("INSERT INTO sessions (sid, app, user, id, created_at, updated_at, version, last_seq, event_count) "
                 "VALUES (1, 'shop', 'u1', 's1', 1, 1, 3, 2, 2)");
@@ -274,37 +273,27 @@ TEST(SqliteMigration, AVersionSixFileIndexesClientIdsOnly) {
                 "(1, 1, 'm-1', 1, 'user', 'user', '\"once\"', 5), "
                 "(1, 2, '0193aaaa-0000-7000-8000-000000000000', 0, 'bot', 'assistant', '\"hi\"', 6)");
     }
-    mnemo_backend* backend = nullptr;
-    mnemo_error err{};
-    std::string options = R"({"path": ")" + path + R"("})";
-    ASSERT_EQ(plugin().ops->open(options.c_str(), &backend, &err), MNEMO_OK) << err.message;
-    auto append_client_event = [&](const std::string& id, const std::string& content, int64_t* seq) {
+    static EventSpec client_event(const std::string& id, const std::string& content) {
         EventSpec spec;
         spec.id = id;
         spec.from_client = true;
         spec.content = content;
-        mnemo_event event = to_abi(spec);
-        std::string session = "s1";
-        mnemo_append_req req{};
-        req.key = mnemo_key{S("shop"), S("u1"), S(session)};
-        req.now_us = kNow;
-        req.events = &event;
-        req.n_events = 1;
-        int64_t timestamp = 0;
-        mnemo_append_result result{};
-        result.seqs = seq;
-        result.timestamps_us = &timestamp;
-        EXPECT_EQ(plugin().ops->events_append(backend, &req, &result, nullptr, &err), MNEMO_OK) << err.message;
-        return result.retried;
-    };
-    int64_t seq = 0;
-    EXPECT_EQ(append_client_event("m-1", "\"once\"", &seq), 1) << "a retry of the stored client id";
-    EXPECT_EQ(seq, 1);
-    EXPECT_EQ(append_client_event("0193aaaa-0000-7000-8000-000000000000", "\"mine\"", &seq), 0)
-        << "a generated id is not a client id";
-    EXPECT_EQ(seq, 3);
-    plugin().ops->close(backend);
-    RawDb migrated(path);
+        return spec;
+    }
+};
+
+TEST_F(MigrationFromVersionSix, TheClientIdIndexHoldsClientIdsOnly) {
+    ASSERT_EQ(open(), MNEMO_OK);
+    AppendAnswer retry = append("s1", {client_event("m-1", "\"once\"")});
+    ASSERT_EQ(retry.rc, MNEMO_OK) << retry.err.message;
+    EXPECT_EQ(retry.result.retried, 1) << "a retry of the stored client id";
+    EXPECT_EQ(retry.seqs, (std::vector<int64_t>{1}));
+    AppendAnswer same_as_generated = append("s1", {client_event("0193aaaa-0000-7000-8000-000000000000", "\"mine\"")});
+    ASSERT_EQ(same_as_generated.rc, MNEMO_OK) << "a generated id is not a client id: " << same_as_generated.err.message;
+    EXPECT_EQ(same_as_generated.result.retried, 0);
+    EXPECT_EQ(same_as_generated.seqs, (std::vector<int64_t>{3}));
+    close();
+    RawDb migrated(db_path());
     EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
     EXPECT_EQ(migrated.number("SELECT count(*) FROM sqlite_master WHERE name = 'events_client_id' AND "
                               "sql LIKE '%id_from_client = 1%'"),
