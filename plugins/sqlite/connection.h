@@ -5,6 +5,7 @@
 #pragma once
 
 #include "mnemo_plugin.h"
+#include "search_backlog.h"
 #include "store_error.h"
 
 #include <sqlite3.h>
@@ -36,6 +37,9 @@ public:
     bool in_transaction() const { return sqlite3_get_autocommit(db_) == 0; }
     // Throws the StoreError that matches rc, naming the file and `what`.
     [[noreturn]] void fail(int rc, std::string_view what) const;
+    // The events this connection's open write transaction inserted that the
+    // search indexes do not hold yet (the writer's connection only).
+    SearchBacklog& search_backlog() { return search_backlog_; }
 
 private:
     friend class Query;
@@ -49,6 +53,7 @@ private:
 
     sqlite3* db_ = nullptr;
     std::string path_;
+    SearchBacklog search_backlog_;
     // Looked up by the SQL text without copying it (heterogeneous lookup).
     struct TextHash {
         using is_transparent = void;

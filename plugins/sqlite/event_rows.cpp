@@ -45,12 +45,13 @@ void insert_event(Conn& conn, int64_t sid, int64_t seq, const mnemo_event& event
         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, "
         "?23)");
     std::string_view search_text(event.search_text.ptr ? event.search_text.ptr : "", event.search_text.len);
+    bool trigrams = core::search_words::has_cjk(search_text);
     insert.args(sid, seq, event.id, event.id_from_client ? 1 : 0, event.invocation_id, event.author, event.role,
                 event.content_json, event.state_delta_json, event.usage_json, event.tool_calls_json, event.media_json,
                 event.metadata_json, event.filter_key.ptr ? event.filter_key : str(""), event.timestamp_us,
                 event.usage.input_tokens, event.usage.output_tokens, event.usage.cache_read_tokens,
                 event.usage.cache_write_tokens, event.usage.total_tokens, event.usage.cost_usd,
-                search_text, core::search_words::has_cjk(search_text) ? 1 : 0);
+                search_text, trigrams ? 1 : 0);
     try {
         insert.run();
     } catch (const StoreError& e) {
@@ -60,6 +61,7 @@ void insert_event(Conn& conn, int64_t sid, int64_t seq, const mnemo_event& event
                                               " is given twice to one session; ids must "
                                               "be unique among its visible events");
     }
+    conn.search_backlog().inserted(conn, sqlite3_last_insert_rowid(conn.db()), search_text, trigrams);
 }
 
 std::optional<StoredEvent> find_visible_by_id(Conn& conn, int64_t sid, const mnemo_event& event) {

@@ -1,5 +1,7 @@
 // search_queue.h -- moving the changes the events triggers queued (schema v6,
 // migrations.h) into the FTS5 indexes events_words and events_trigrams.
+// Since v8 inserts reach the indexes through the writer's SearchBacklog
+// (search_backlog.h); the triggers take deletes and updates.
 //
 // Why a queue: FTS5 writes its pending terms out as a new index segment at
 // every savepoint, and each statement inside a transaction is one. Written
@@ -7,9 +9,9 @@
 // statement of the transaction paid for a flush. Moved here once per write
 // transaction, a whole group commit's events make one segment per index.
 //
-// The writer calls flush_search_queue() just before every COMMIT, so the
-// queue is empty in every committed state and searches (which read only
-// committed snapshots) see the indexes in step with the events.
+// SearchBacklog::flush() calls flush_search_queue() just before every
+// COMMIT, so the queue is empty in every committed state and searches (which
+// read only committed snapshots) see the indexes in step with the events.
 #pragma once
 
 namespace mnemo::sqlite {
@@ -30,5 +32,8 @@ inline constexpr const char* kSearchQueueTrigrams =
     "INSERT INTO events_trigrams (events_trigrams, rowid, search_text) "
     "SELECT CASE WHEN added = 0 THEN 'delete' END, doc, search_text FROM search_queue WHERE trigrams = 1 ORDER BY qid";
 inline constexpr const char* kSearchQueueClear = "DELETE FROM search_queue";
+// An insert queued behind the queue's earlier changes to its (reused) rowid.
+inline constexpr const char* kSearchQueueAdd =
+    "INSERT INTO search_queue (doc, added, words, trigrams, search_text) VALUES (?1, 1, 1, ?2, ?3)";
 
 }  // namespace mnemo::sqlite

@@ -1,7 +1,6 @@
 #include "sqlite_store.h"
 
 #include "schema.h"
-#include "search_queue.h"
 
 #include <filesystem>
 
@@ -34,7 +33,7 @@ Store::Store(const Options& options) : options_(options) {
     readers_ = std::make_unique<ReaderPool>(options_, retry_);
     checkpointer_ = std::make_unique<Checkpointer>(options_);
     checkpointer_->install(*writer_conn);
-    writer_ = std::make_unique<Writer>(std::move(writer_conn), retry_, flush_search_queue);
+    writer_ = std::make_unique<Writer>(std::move(writer_conn), retry_);
 }
 
 void Store::read(const mnemo_sink* sink, const Step& step) {

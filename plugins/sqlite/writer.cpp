@@ -2,8 +2,8 @@
 
 namespace mnemo::sqlite {
 
-Writer::Writer(std::unique_ptr<Conn> conn, RetryPolicy retry, Work before_commit)
-    : conn_(std::move(conn)), retry_(retry), before_commit_(std::move(before_commit)), thread_([this] { loop(); }) {}
+Writer::Writer(std::unique_ptr<Conn> conn, RetryPolicy retry)
+    : conn_(std::move(conn)), retry_(retry), thread_([this] { loop(); }) {}
 
 Writer::~Writer() {
     {
@@ -61,7 +61,9 @@ void Writer::run_group(std::vector<JobPtr>& group) {
     try {
         retry_while_busy(retry_, "writing to sqlite database " + conn_->path(),
                          [this] { conn_->exec("BEGIN IMMEDIATE"); });
+        conn_->search_backlog().begin(*conn_);
     } catch (...) {
+        if (conn_->in_transaction()) sqlite3_exec(conn_->db(), "ROLLBACK", nullptr, nullptr, nullptr);
         finish(group, std::current_exception());
         return;
     }
@@ -73,6 +75,8 @@ void Writer::run_group(std::vector<JobPtr>& group) {
 }
 
 void Writer::run_in_savepoint(Job& job) {
+    SearchBacklog& backlog = conn_->search_backlog();
+    size_t backlog_mark = backlog.mark();
     try {
         // Prepared once (Query's cache): two statements of every request.
         Query(*conn_, "SAVEPOINT request").run();
@@ -80,6 +84,7 @@ void Writer::run_in_savepoint(Job& job) {
         Query(*conn_, "RELEASE request").run();
     } catch (...) {
         job.error = std::current_exception();
+        backlog.roll_back_to(backlog_mark);
         // Undo this request only; when SQLite already dropped the whole
         // transaction there is nothing to roll back to.
         if (conn_->in_transaction()) {
@@ -91,7 +96,7 @@ void Writer::run_in_savepoint(Job& job) {
 
 bool Writer::commit(std::vector<JobPtr>& group) {
     try {
-        before_commit_(*conn_);
+        conn_->search_backlog().flush(*conn_);
         retry_while_busy(retry_, "committing to sqlite database " + conn_->path(), [this] { conn_->exec("COMMIT"); });
         return true;
     } catch (...) {
@@ -106,6 +111,7 @@ bool Writer::commit(std::vector<JobPtr>& group) {
 // front of the queue for the next group.
 void Writer::lost_transaction(std::vector<JobPtr>& group, size_t ran) {
     auto not_run = group.begin() + static_cast<ptrdiff_t>(ran);
+    conn_->search_backlog().clear();
     std::vector<JobPtr> failed(std::make_move_iterator(group.begin()), std::make_move_iterator(not_run));
     {
         std::lock_guard lock(mutex_);

@@ -3,7 +3,9 @@
 // requests, runs each in its own SAVEPOINT inside one transaction, commits
 // once, and only then wakes the callers. A request that fails rolls back its
 // own savepoint and nothing else. Before each COMMIT, outside every request's
-// savepoint, it runs the store's pre-commit step (the search index flush).
+// savepoint, it moves the connection's search backlog into the search
+// indexes (search_backlog.h), keeping the backlog in step with each
+// savepoint that rolls back.
 // Callers either wait (run) or are called back on the writer thread (submit),
 // so an event loop can queue writes without parking a thread on each.
 #pragma once
@@ -26,9 +28,7 @@ namespace mnemo::sqlite {
 class Writer {
 public:
     using Work = std::function<void(Conn&)>;
-    // before_commit runs once per group, after its last request; when it
-    // throws, the group rolls back and every request in it fails.
-    Writer(std::unique_ptr<Conn> conn, RetryPolicy retry, Work before_commit);
+    Writer(std::unique_ptr<Conn> conn, RetryPolicy retry);
     ~Writer();  // finishes the queued requests, then stops the thread
     Writer(const Writer&) = delete;
     Writer& operator=(const Writer&) = delete;
@@ -62,7 +62,6 @@ private:
 
     std::unique_ptr<Conn> conn_;
     RetryPolicy retry_;
-    Work before_commit_;
     std::mutex mutex_;
     std::condition_variable wake_;
     std::deque<JobPtr> queue_;

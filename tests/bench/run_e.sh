@@ -8,9 +8,11 @@
 # connection, BENCH_ROUNDS rounds each; for sqlite also the size of the
 # search index (FTS5 tables, by dbstat) against the rest of the database.
 # Then the cost of indexing on workload A: append.lua (50 connections) on a
-# fresh sqlite database as shipped, alternating with one whose FTS triggers
-# were dropped (search/drop_search_triggers.py) so it stores events without
-# indexing them. Prints one table of medians. A manual tool: never run in CI.
+# fresh sqlite database as shipped, alternating with the same backend built
+# to store events without indexing them (mnemo_sqlite_unindexed.so, whose
+# inserts skip the search backlog) on a database whose search triggers were
+# dropped (search/drop_search_triggers.py). Prints one table of medians. A
+# manual tool: never run in CI.
 # Settings (environment): BENCH_EVENTS (1000000), BENCH_SECONDS (10, per
 # query run), BENCH_A_SECONDS (30, per append run), BENCH_ROUNDS (3),
 # BENCH_CONNECTIONS (50, workload A), BENCH_THREADS (2, wrk threads for A),
@@ -62,16 +64,19 @@ require_tools() {
   for tool in wrk python3 curl; do
     command -v "$tool" >/dev/null || fail "$tool not found; install it (Debian: apt-get install wrk python3 curl)"
   done
-  for plugin in $backends; do
+  local plugins=$backends
+  [[ " $parts " == *" indexing "* && " $backends " == *" sqlite "* ]] && plugins+=" sqlite_unindexed"
+  for plugin in $plugins; do
     [[ -x $build_dir/daemon/mnemod && -f $build_dir/plugins/mnemo_$plugin.so ]] ||
-      fail "$build_dir/daemon/mnemod or plugins/mnemo_$plugin.so not found; build them: cmake -S $root -B $build_dir -DCMAKE_BUILD_TYPE=Release -DMNEMO_TESTS=OFF && cmake --build $build_dir --target mnemod mnemo_sqlite mnemo_memory"
+      fail "$build_dir/daemon/mnemod or plugins/mnemo_$plugin.so not found; build them: cmake -S $root -B $build_dir -DCMAKE_BUILD_TYPE=Release -DMNEMO_TESTS=OFF -DMNEMO_BENCH=ON && cmake --build $build_dir --target mnemod mnemo_sqlite mnemo_sqlite_unindexed mnemo_memory"
   done
 }
 
 # Loopback only, no hooks (empty scripts folder), no summaries, no eviction.
 write_mnemod_config() {  # folder port plugin
-  local options="{}"
-  [[ $3 == sqlite ]] && options="{path: $1/mnemo.db, synchronous: normal}"
+  local options="{}" plugin=$3
+  [[ $3 == sqlite* ]] && options="{path: $1/mnemo.db, synchronous: normal}"
+  [[ $3 == sqlite_unindexed ]] && plugin=$build_dir/plugins/mnemo_sqlite_unindexed.so  # not a built-in name
   mkdir -p "$1/scripts"
   cat >"$1/mnemod.yaml" <<EOF_CONFIG
 server:
@@ -79,7 +84,7 @@ server:
   idle_timeout: 3s
   admin_socket: $1/admin.sock
 storage:
-  plugin: $3
+  plugin: $plugin
   plugin_dir: $build_dir/plugins
   options: $options
 limits:
@@ -165,14 +170,15 @@ workload_e() {  # backend
 # --- the cost of indexing on workload A ----------------------------------------
 
 prepare_unindexed() {  # folder
-  start_mnemod "$1" sqlite  # creates the database at the current schema
+  start_mnemod "$1" sqlite_unindexed  # creates the database at the current schema
   stop_mnemod
   python3 "$here/search/drop_search_triggers.py" "$1/mnemo.db" || fail "dropping the FTS triggers failed"
 }
 
 run_append() {  # indexed|unindexed folder round
-  local out=$work/append-$1-$3.txt
-  start_mnemod "$2" sqlite
+  local out=$work/append-$1-$3.txt plugin=sqlite
+  [[ $1 == unindexed ]] && plugin=sqlite_unindexed
+  start_mnemod "$2" "$plugin"
   run_wrk "$out" "$append_seconds" "$wrk_threads" "$connections" "$here/append.lua" \
     "http://127.0.0.1:$mnemod_port" 1000
   stop_mnemod

@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """Turn search indexing off in a stopped mnemod sqlite database.
 
-For workload E's indexing cost: drops the triggers that queue every change
-of the events table for the FTS5 indexes (migration v6 of plugins/sqlite), so
-appends store events (and their search_text column) without indexing them:
-the queue stays empty and the writer's pre-commit flush finds nothing. The
-database is for benchmarking only afterwards. Standard library only.
+For workload E's indexing cost: drops the triggers that queue the events
+table's deletes and updates for the FTS5 indexes (migrations v6 and v8 of
+plugins/sqlite), so that, written by mnemo_sqlite_unindexed.so (whose
+inserts skip the search backlog), the database stores events (and their
+search_text column) without indexing them: the queue stays empty and the
+writer's pre-commit flush finds nothing. The database is for benchmarking
+only afterwards. Standard library only.
 """
 import sqlite3
 import sys
 
-TRIGGERS = ["events_search_insert", "events_search_delete", "events_search_hide", "events_search_show"]
+TRIGGERS = ["events_search_delete", "events_search_hide", "events_search_show"]
 
 
 def main():

@@ -6,18 +6,18 @@
 // into a random session and updates that session's row, exactly the rows the
 // plugin writes per appended event, through prepared statements, with `batch`
 // events per transaction. With --search-index yes (the default) the events
-// row carries its search text as the plugin's does, so the schema's triggers
-// queue it and each transaction moves the queue into the FTS5 indexes before
-// COMMIT, as the plugin's writer does (search_queue.h); with no, the text is
-// left empty and nothing is indexed (the reference before search existed).
+// row carries its search text as the plugin's does, and each transaction
+// inserts its events' texts into the FTS5 index before COMMIT, as the
+// plugin's writer moves its search backlog (search_backlog.h); with no, the
+// text is left empty and nothing is indexed (the reference before search
+// existed).
 // Prints one machine-readable line:
 //   RAW batch=64 synchronous=normal search_index=yes events=... seconds=... events_per_s=... bytes_per_1000_events=...
 #include "migrations.h"
-#include "search_queue.h"
+#include "search_backlog.h"
 
 #include <sqlite3.h>
 
-#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -25,6 +25,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -88,6 +89,7 @@ public:
         if (sqlite3_step(stmt) != SQLITE_DONE) fail(sqlite3_sql(stmt));
         sqlite3_reset(stmt);
     }
+    sqlite3* handle() const { return db_; }
     [[noreturn]] void fail(const std::string& what) const {
         throw std::runtime_error(what + ": " + sqlite3_errmsg(db_));
     }
@@ -142,6 +144,10 @@ public:
     Appender(const Appender&) = delete;
     Appender& operator=(const Appender&) = delete;
 
+    // The rowids appended since the last call (the transaction's backlog).
+    std::vector<int64_t> take_appended() { return std::exchange(appended_, {}); }
+    const std::string& search_text() const { return search_text_; }
+
     void append(int sid, int64_t serial) {
         int64_t seq = ++last_seq_[static_cast<size_t>(sid)];
         int64_t timestamp = now_us();
@@ -153,6 +159,7 @@ public:
         sqlite3_bind_int64(insert_, 5, timestamp);
         sqlite3_bind_text(insert_, 6, search_text_.c_str(), static_cast<int>(search_text_.size()), SQLITE_STATIC);
         db_.step_done(insert_);
+        if (!search_text_.empty()) appended_.push_back(sqlite3_last_insert_rowid(db_.handle()));
         sqlite3_bind_int(update_, 1, sid);
         sqlite3_bind_int64(update_, 2, timestamp);
         sqlite3_bind_int64(update_, 3, seq);
@@ -166,28 +173,30 @@ private:
     std::vector<int64_t> last_seq_;
     std::string search_text_;
     std::string content_;
+    std::vector<int64_t> appended_;
 };
 
-// The plugin's pre-commit step (search_queue.cpp), as prepared statements.
+// The plugin's pre-commit step (SearchBacklog::flush), as one prepared
+// statement: the benchmark's text is ASCII, so only events_words takes it,
+// and nothing is ever queued (no deletes).
 class SearchFlusher {
 public:
-    explicit SearchFlusher(Db& db)
-        : db_(db),
-          steps_{db.prepare(mnemo::sqlite::kSearchQueueWords), db.prepare(mnemo::sqlite::kSearchQueueTrigrams),
-                 db.prepare(mnemo::sqlite::kSearchQueueClear)} {}
-    ~SearchFlusher() {
-        for (sqlite3_stmt* step : steps_) sqlite3_finalize(step);
-    }
+    explicit SearchFlusher(Db& db) : db_(db), insert_(db.prepare(mnemo::sqlite::kBacklogWordsSql)) {}
+    ~SearchFlusher() { sqlite3_finalize(insert_); }
     SearchFlusher(const SearchFlusher&) = delete;
     SearchFlusher& operator=(const SearchFlusher&) = delete;
 
-    void flush() {
-        for (sqlite3_stmt* step : steps_) db_.step_done(step);
+    void flush(const std::vector<int64_t>& rowids, const std::string& search_text) {
+        for (int64_t rowid : rowids) {
+            sqlite3_bind_int64(insert_, 1, rowid);
+            sqlite3_bind_text(insert_, 2, search_text.c_str(), static_cast<int>(search_text.size()), SQLITE_STATIC);
+            db_.step_done(insert_);
+        }
     }
 
 private:
     Db& db_;
-    std::array<sqlite3_stmt*, 3> steps_;
+    sqlite3_stmt* insert_;
 };
 
 // Transactions of `batch` events until the time is up; returns the events committed.
@@ -201,7 +210,7 @@ int64_t run(Db& db, const Settings& settings) {
     while (std::chrono::steady_clock::now() < deadline) {
         db.exec("BEGIN IMMEDIATE");
         for (int i = 0; i < settings.batch; ++i) appender.append(pick(rng), events + i);
-        if (settings.search_index) flusher.flush();
+        if (settings.search_index) flusher.flush(appender.take_appended(), appender.search_text());
         db.exec("COMMIT");
         events += settings.batch;
     }

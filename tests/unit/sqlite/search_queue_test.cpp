@@ -1,5 +1,6 @@
-// The search indexes as schema v6 keeps them (migrations.h, search_queue.h),
-// seen in the database file: every write leaves search_queue empty and both
+// The search indexes as schemas v6 and v8 keep them (migrations.h,
+// search_queue.h, search_backlog.h), seen in the database file through the
+// plugin's ABI: every write leaves search_queue empty and both
 // FTS5 tables consistent with the visible events (FTS5's own integrity-check,
 // which compares an external-content index with its table), a batch of events
 // becomes one index segment, and a version 5 file keeps what it had indexed.
@@ -130,9 +131,42 @@ TEST_F(SearchQueueTest, AFailedRequestQueuesNothing) {
     expect_in_step("a conflict, then an append");
 }
 
+// Eviction runs after the batch's inserts, in the same request: events the
+// append itself pushed out were inserted from the backlog and removed through
+// the queue, in that order, and never reach a committed index.
+TEST_F(SearchQueueTest, EventsEvictedByTheirOwnAppendAreNeverIndexed) {
+    ASSERT_EQ(create("s1").rc, MNEMO_OK);
+    AppendAnswer appended =
+        append("s1", {says("zebra 東京の天気"), says("zebra two"), says("okapi 大阪の天気")}, {.event_limit = 1});
+    ASSERT_EQ(appended.rc, MNEMO_OK) << appended.err.message;
+    EXPECT_EQ(appended.result.evicted, 2);
+    expect_in_step("an append evicting its own events");
+    RawDb file(db_path());
+    EXPECT_EQ(matches(file, "events_words", "zebra"), 0);
+    EXPECT_EQ(matches(file, "events_words", "okapi"), 1);
+    EXPECT_EQ(matches(file, "events_trigrams", "東京の"), 0);
+}
+
+// The batch's state is over its limit, which is found after its events were
+// inserted: the request rolls back, and so do those events' backlog entries,
+// whose rowids the next append takes.
+TEST_F(SearchQueueTest, ABatchRolledBackAfterItsInsertsLeavesNothingIndexed) {
+    ASSERT_EQ(create("s1").rc, MNEMO_OK);
+    AppendAnswer refused = append("s1", {says("zebra 東京の天気"), says("zebra again")},
+                                  {.state_ops = {{MNEMO_SCOPE_SESSION, "k", "\"0123456789\""}}, .max_state_bytes = 8});
+    EXPECT_EQ(refused.rc, MNEMO_E_TOO_LARGE) << refused.err.message;
+    AppendAnswer stored = append("s1", {says("okapi 大阪の天気")});
+    ASSERT_EQ(stored.rc, MNEMO_OK) << stored.err.message;
+    expect_in_step("a refused batch, then an append");
+    RawDb file(db_path());
+    EXPECT_EQ(matches(file, "events_words", "zebra"), 0);
+    EXPECT_EQ(matches(file, "events_words", "okapi"), 1);
+    EXPECT_EQ(matches(file, "events_trigrams", "東京の"), 0);
+}
+
 // A version 5 file: its rows stay indexed, the v5 triggers (which wrote the
-// FTS5 tables directly) are gone, and new rows reach the indexes through the
-// queue.
+// FTS5 tables directly) are gone, so is v6's insert trigger (v8), and new
+// rows reach the indexes from the writer.
 TEST(SqliteMigration, AVersionFiveFileKeepsItsIndexesAndQueuesFromNowOn) {
     TempDir dir;
     std::string path = dir.file("v5.db");
@@ -176,6 +210,9 @@ TEST(SqliteMigration, AVersionFiveFileKeepsItsIndexesAndQueuesFromNowOn) {
     EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
     EXPECT_EQ(migrated.number("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND "
                               "(sql LIKE '%INTO events_words%' OR sql LIKE '%INTO events_trigrams%')"),
+              0);
+    EXPECT_EQ(migrated.number("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events' "
+                              "AND sql LIKE '%AFTER INSERT%'"),
               0);
     EXPECT_EQ(migrated.number("SELECT count(*) FROM search_queue"), 0);
     EXPECT_EQ(matches(migrated, "events_words", "hosts"), 1);
