@@ -5,6 +5,15 @@
 namespace mnemo::sqlite {
 namespace {
 
+// A NULL command column is FTS5's plain insert; 'delete' takes the indexed text.
+constexpr const char* kSearchQueueWords =
+    "INSERT INTO events_words (events_words, rowid, search_text) "
+    "SELECT CASE WHEN added = 0 THEN 'delete' END, doc, search_text FROM search_queue WHERE words = 1 ORDER BY qid";
+constexpr const char* kSearchQueueTrigrams =
+    "INSERT INTO events_trigrams (events_trigrams, rowid, search_text) "
+    "SELECT CASE WHEN added = 0 THEN 'delete' END, doc, search_text FROM search_queue WHERE trigrams = 1 ORDER BY qid";
+constexpr const char* kSearchQueueClear = "DELETE FROM search_queue";
+
 bool has_queued(Conn& conn) {
     Query pending(conn, "SELECT EXISTS (SELECT 1 FROM search_queue)");
     return pending.step() && pending.i64(0) != 0;

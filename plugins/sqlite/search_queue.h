@@ -22,16 +22,6 @@ class Conn;
 // first; then empties the queue. Throws StoreError; the caller rolls back.
 void flush_search_queue(Conn& conn);
 
-// The statements flush_search_queue() runs, for programs that write the
-// schema without the plugin (tests/bench/sqlite/raw_sqlite.cpp). A NULL
-// command column is FTS5's plain insert; 'delete' takes the indexed text.
-inline constexpr const char* kSearchQueueWords =
-    "INSERT INTO events_words (events_words, rowid, search_text) "
-    "SELECT CASE WHEN added = 0 THEN 'delete' END, doc, search_text FROM search_queue WHERE words = 1 ORDER BY qid";
-inline constexpr const char* kSearchQueueTrigrams =
-    "INSERT INTO events_trigrams (events_trigrams, rowid, search_text) "
-    "SELECT CASE WHEN added = 0 THEN 'delete' END, doc, search_text FROM search_queue WHERE trigrams = 1 ORDER BY qid";
-inline constexpr const char* kSearchQueueClear = "DELETE FROM search_queue";
 // An insert queued behind the queue's earlier changes to its (reused) rowid.
 inline constexpr const char* kSearchQueueAdd =
     "INSERT INTO search_queue (doc, added, words, trigrams, search_text) VALUES (?1, 1, 1, ?2, ?3)";
