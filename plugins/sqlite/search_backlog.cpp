@@ -39,14 +39,9 @@ void SearchBacklog::roll_back_to(size_t mark) {
 }
 
 void SearchBacklog::flush(Conn& conn) {
-    try {
-        flush_into(conn, kBacklogWordsSql, false);
-        flush_into(conn, kBacklogTrigramsSql, true);
-        flush_search_queue(conn);
-    } catch (...) {
-        entries_.clear();
-        throw;
-    }
+    flush_into(conn, kBacklogWordsSql, false);
+    flush_into(conn, kBacklogTrigramsSql, true);
+    flush_search_queue(conn);
     entries_.clear();
 }
 

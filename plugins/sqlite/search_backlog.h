@@ -30,7 +30,9 @@ class Conn;
 
 class SearchBacklog {
 public:
-    // At BEGIN: the largest rowid of events is the first high mark.
+    // At BEGIN: the largest rowid of events is the first high mark. Entries
+    // left by a transaction that never committed (rolled back, lost, or its
+    // flush failed) are dropped here, the one place every group passes.
     void begin(Conn& conn);
     // insert_event() stored a visible event with this rowid and search text;
     // trigrams says it also belongs in events_trigrams.
@@ -44,8 +46,6 @@ public:
     // Just before COMMIT: the backlog, then search_queue, into both indexes;
     // leaves both empty. Throws StoreError; the caller rolls back.
     void flush(Conn& conn);
-    // The transaction is gone (rolled back): so are its entries.
-    void clear() { entries_.clear(); }
 
 private:
     struct Entry {

@@ -111,7 +111,6 @@ bool Writer::commit(std::vector<JobPtr>& group) {
 // front of the queue for the next group.
 void Writer::lost_transaction(std::vector<JobPtr>& group, size_t ran) {
     auto not_run = group.begin() + static_cast<ptrdiff_t>(ran);
-    conn_->search_backlog().clear();
     std::vector<JobPtr> failed(std::make_move_iterator(group.begin()), std::make_move_iterator(not_run));
     {
         std::lock_guard lock(mutex_);

@@ -127,11 +127,12 @@ TEST_F(SearchBacklogTest, ARolledBackRequestTakesItsEntriesAlong) {
     EXPECT_EQ(matches("events_words", "okapi"), 1);
 }
 
+// No clear() after the ROLLBACK, as the writer calls none: begin() drops
+// what a transaction that never committed left behind.
 TEST_F(SearchBacklogTest, ALostTransactionLeavesNothingForTheNext) {
     begin();
     insert("zebra");
     conn_->exec("ROLLBACK");
-    backlog().clear();
     begin();
     insert("okapi");
     commit();
