@@ -10,7 +10,9 @@
 namespace mnemo::admin {
 namespace {
 
-std::string errno_text(int error) { return std::strerror(error); }
+std::string errno_text(int error) {
+    return std::strerror(error);
+}
 
 std::vector<std::string> split_lines(std::string_view text) {
     std::vector<std::string> lines;
@@ -31,7 +33,9 @@ ConsoleClient::~ConsoleClient() {
 }
 
 ConsoleClient::ConsoleClient(ConsoleClient&& other) noexcept
-    : fd_(other.fd_), path_(std::move(other.path_)), decoder_(std::move(other.decoder_)),
+    : fd_(other.fd_),
+      path_(std::move(other.path_)),
+      decoder_(std::move(other.decoder_)),
       ready_(std::move(other.ready_)) {
     other.fd_ = -1;
 }

@@ -12,8 +12,8 @@ using simdjson::dom::element;
 using simdjson::dom::element_type;
 
 constexpr std::array<std::string_view, 22> kReservedWords = {
-    "and",  "break", "do",     "else", "elseif", "end",   "false", "for",  "function", "goto", "if",
-    "in",   "local", "nil",    "not",  "or",     "repeat", "return", "then", "true",     "until", "while"};
+    "and", "break", "do",  "else", "elseif", "end",    "false",  "for",  "function", "goto",  "if",
+    "in",  "local", "nil", "not",  "or",     "repeat", "return", "then", "true",     "until", "while"};
 
 bool is_identifier(std::string_view key) {
     if (key.empty() || (key[0] >= '0' && key[0] <= '9')) return false;
@@ -29,12 +29,23 @@ bool is_identifier(std::string_view key) {
 
 void append_escaped(std::string& out, char c) {
     switch (c) {
-        case '"': out += "\\\""; return;
-        case '\\': out += "\\\\"; return;
-        case '\n': out += "\\n"; return;
-        case '\r': out += "\\r"; return;
-        case '\t': out += "\\t"; return;
-        default: break;
+        case '"':
+            out += "\\\"";
+            return;
+        case '\\':
+            out += "\\\\";
+            return;
+        case '\n':
+            out += "\\n";
+            return;
+        case '\r':
+            out += "\\r";
+            return;
+        case '\t':
+            out += "\\t";
+            return;
+        default:
+            break;
     }
     auto byte = static_cast<unsigned char>(c);
     if (byte < 0x20 || byte == 0x7f) {
@@ -123,9 +134,12 @@ std::string lua_float_text(double number) {
 
 std::string number_text(element value) {
     switch (value.type()) {
-        case element_type::INT64: return std::to_string(int64_t(value));
-        case element_type::UINT64: return std::to_string(uint64_t(value));
-        default: return lua_float_text(double(value));
+        case element_type::INT64:
+            return std::to_string(int64_t(value));
+        case element_type::UINT64:
+            return std::to_string(uint64_t(value));
+        default:
+            return lua_float_text(double(value));
     }
 }
 
@@ -137,11 +151,16 @@ std::string bare_text(element value) {
 std::string lua_literal(element value, size_t column, size_t width) {
     switch (value.type()) {
         case element_type::ARRAY:
-        case element_type::OBJECT: return literal_at(value, column, column, width);
-        case element_type::STRING: return quoted(std::string_view(value));
-        case element_type::BOOL: return bool(value) ? "true" : "false";
-        case element_type::NULL_VALUE: return "nil";
-        default: return number_text(value);
+        case element_type::OBJECT:
+            return literal_at(value, column, column, width);
+        case element_type::STRING:
+            return quoted(std::string_view(value));
+        case element_type::BOOL:
+            return bool(value) ? "true" : "false";
+        case element_type::NULL_VALUE:
+            return "nil";
+        default:
+            return number_text(value);
     }
 }
 

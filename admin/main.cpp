@@ -100,8 +100,8 @@ int main(int argc, char** argv) {
                    "the config whose server.admin_socket to use (default: ./mnemod.yaml, then "
                    "/etc/mnemod/mnemod.yaml)")
         ->type_name("FILE");
-    auto* chunk = cli.add_option("-e", options.chunk, "run this Lua chunk, print what it returns, exit")
-                      ->type_name("CHUNK");
+    auto* chunk =
+        cli.add_option("-e", options.chunk, "run this Lua chunk, print what it returns, exit")->type_name("CHUNK");
     auto* script = cli.add_option("-f", options.script, "run this Lua file's chunk, print what it returns, exit")
                        ->type_name("FILE");
     script->excludes(chunk);

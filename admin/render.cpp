@@ -18,7 +18,9 @@ std::string value_as_text(element value) {
     return text;
 }
 
-std::string value_as_json(element value) { return simdjson::minify(value) + "\n"; }
+std::string value_as_json(element value) {
+    return simdjson::minify(value) + "\n";
+}
 
 }  // namespace
 

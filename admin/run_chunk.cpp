@@ -57,9 +57,13 @@ int run_chunk(ConsoleClient& client, std::string_view chunkname, std::string_vie
     };
     ChunkOutcome outcome = client.run(chunkname, source, on_print);
     switch (outcome.kind) {
-        case ChunkOutcome::Kind::Result: return print_result(outcome.payload, output);
-        case ChunkOutcome::Kind::Error: say(output.err, "error: ", outcome.payload); return kExitLuaError;
-        case ChunkOutcome::Kind::Lost: break;
+        case ChunkOutcome::Kind::Result:
+            return print_result(outcome.payload, output);
+        case ChunkOutcome::Kind::Error:
+            say(output.err, "error: ", outcome.payload);
+            return kExitLuaError;
+        case ChunkOutcome::Kind::Lost:
+            break;
     }
     say(output.err, "mnemoctl: ", outcome.payload);
     return kExitUnreachable;

@@ -35,10 +35,13 @@ Cell cell_of(element value) {
     switch (value.type()) {
         case element_type::INT64:
         case element_type::UINT64:
-        case element_type::DOUBLE: return {number_text(value), true};
+        case element_type::DOUBLE:
+            return {number_text(value), true};
         case element_type::ARRAY:
-        case element_type::OBJECT: return {lua_literal(value, 0, static_cast<size_t>(-1)), false};
-        default: return {bare_text(value), false};
+        case element_type::OBJECT:
+            return {lua_literal(value, 0, static_cast<size_t>(-1)), false};
+        default:
+            return {bare_text(value), false};
     }
 }
 
@@ -55,9 +58,8 @@ Row row_cells(element row, const std::vector<std::string>& keys) {
 
 // Display columns of UTF-8 text: every byte that does not continue a character.
 size_t display_width(std::string_view text) {
-    return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-    }));
+    return static_cast<size_t>(
+        std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 // Cells are one line each: a newline would break the alignment of every row.
@@ -85,8 +87,8 @@ bool is_rows(element value) {
     if (value.type() != element_type::ARRAY) return false;
     auto array = value.get_array().value_unsafe();
     if (array.size() == 0) return false;
-    bool all_objects = std::all_of(array.begin(), array.end(),
-                                   [](element row) { return row.type() == element_type::OBJECT; });
+    bool all_objects =
+        std::all_of(array.begin(), array.end(), [](element row) { return row.type() == element_type::OBJECT; });
     // Rows without a single key would make a table without columns.
     return all_objects && std::any_of(array.begin(), array.end(),
                                       [](element row) { return row.get_object().value_unsafe().size() > 0; });

@@ -24,7 +24,8 @@ int main(int argc, char** argv) {
     CLI::App cli{"mnemod: the session and memory daemon for AI agents"};
     std::string config_path;
     bool check_only = false;
-    cli.add_option("-c,--config", config_path, "configuration file (default: ./mnemod.yaml, then /etc/mnemod/mnemod.yaml)");
+    cli.add_option("-c,--config", config_path,
+                   "configuration file (default: ./mnemod.yaml, then /etc/mnemod/mnemod.yaml)");
     cli.add_flag("--check-config", check_only, "validate the configuration and exit 0 (valid) or 78 (invalid)");
     cli.set_version_flag("--version", MNEMO_VERSION);
     CLI11_PARSE(cli, argc, argv);

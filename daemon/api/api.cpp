@@ -15,18 +15,29 @@ constexpr std::string_view kSession = "/v1/apps/{app}/users/{user}/sessions/{ses
 int http_status(core::ErrorCode code) {
     using core::ErrorCode;
     switch (code) {
-    case ErrorCode::InvalidArgument: return 400;
-    case ErrorCode::Unauthenticated: return 401;
-    case ErrorCode::PermissionDenied: return 403;
-    case ErrorCode::NotFound: return 404;
-    case ErrorCode::MethodNotAllowed: return 405;
-    case ErrorCode::AlreadyExists:
-    case ErrorCode::Conflict: return 409;
-    case ErrorCode::PayloadTooLarge: return 413;
-    case ErrorCode::Rejected: return 422;
-    case ErrorCode::Overloaded: return 429;
-    case ErrorCode::Internal: return 500;
-    case ErrorCode::Unavailable: return 503;
+        case ErrorCode::InvalidArgument:
+            return 400;
+        case ErrorCode::Unauthenticated:
+            return 401;
+        case ErrorCode::PermissionDenied:
+            return 403;
+        case ErrorCode::NotFound:
+            return 404;
+        case ErrorCode::MethodNotAllowed:
+            return 405;
+        case ErrorCode::AlreadyExists:
+        case ErrorCode::Conflict:
+            return 409;
+        case ErrorCode::PayloadTooLarge:
+            return 413;
+        case ErrorCode::Rejected:
+            return 422;
+        case ErrorCode::Overloaded:
+            return 429;
+        case ErrorCode::Internal:
+            return 500;
+        case ErrorCode::Unavailable:
+            return 503;
     }
     return 500;
 }
@@ -135,8 +146,8 @@ std::optional<core::Error> Api::authorize(const Call& call, bool per_app) const 
     if (!per_app || it->second.empty()) return std::nullopt;
     const std::string& app = call.params.get("app");
     if (it->second != app) {
-        return core::Error{core::ErrorCode::PermissionDenied,
-                           fmt::format("the token is not valid for app {}", app), "{}"};
+        return core::Error{core::ErrorCode::PermissionDenied, fmt::format("the token is not valid for app {}", app),
+                           "{}"};
     }
     return std::nullopt;
 }
@@ -150,18 +161,21 @@ void Api::handle(net::Request&& request, net::Responder respond) {
     auto match = router_.match(call->request.method, call->request.path);
     call->route = match.pattern.empty() ? "unmatched" : match.pattern;
     switch (match.kind) {
-    case RouteMatch::Kind::NotFound:
-        return fail(*call, core::not_found(fmt::format("no route for {} {}", call->request.method, call->request.path)));
-    case RouteMatch::Kind::BadName: return fail(*call, core::invalid(match.problem));
-    case RouteMatch::Kind::WrongMethod: {
-        auto body = error_body("method_not_allowed",
-                               fmt::format("{} is not allowed on {}; use {}", call->request.method,
-                                           call->request.path, match.allow),
-                               "{}");
-        net::Response response{405, {{"Allow", match.allow}}, std::move(body), "application/json"};
-        return reply(*call, std::move(response));
-    }
-    case RouteMatch::Kind::Found: break;
+        case RouteMatch::Kind::NotFound:
+            return fail(*call,
+                        core::not_found(fmt::format("no route for {} {}", call->request.method, call->request.path)));
+        case RouteMatch::Kind::BadName:
+            return fail(*call, core::invalid(match.problem));
+        case RouteMatch::Kind::WrongMethod: {
+            auto body = error_body(
+                "method_not_allowed",
+                fmt::format("{} is not allowed on {}; use {}", call->request.method, call->request.path, match.allow),
+                "{}");
+            net::Response response{405, {{"Allow", match.allow}}, std::move(body), "application/json"};
+            return reply(*call, std::move(response));
+        }
+        case RouteMatch::Kind::Found:
+            break;
     }
     call->params = std::move(match.params);
     auto [handler, per_app] = handlers_[static_cast<size_t>(match.route_index)];
@@ -179,14 +193,16 @@ void Api::run(std::shared_ptr<Call> call, Executor::Job job) {
 
 void Api::finish(Call& call, core::Outcome&& outcome) {
     if (outcome.error) return fail(call, std::move(*outcome.error));
-    int status = outcome.success == core::Success::Created ? 201 : outcome.success == core::Success::NoContent ? 204 : 200;
+    int status = outcome.success == core::Success::Created     ? 201
+                 : outcome.success == core::Success::NoContent ? 204
+                                                               : 200;
     reply(call, net::Response{status, {}, std::move(outcome.body), "application/json"});
 }
 
 void Api::fail(Call& call, core::Error error) {
     int status = http_status(error.code);
-    net::Response response{status, {}, error_body(core::code_name(error.code), error.message, error.details_json),
-                           "application/json"};
+    net::Response response{
+        status, {}, error_body(core::code_name(error.code), error.message, error.details_json), "application/json"};
     if (status == 429 || status == 503) response.headers.emplace_back("Retry-After", "1");
     if (status >= 500) {
         metrics_.add_storage_error();

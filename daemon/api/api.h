@@ -56,7 +56,8 @@ public:
 
     // Used by handlers.
     core::Env env(const Call& call) const {
-        return core::Env{backend_, call.config, clock_, finalize_inbox_, scripting_ ? scripting_->lane_moves() : nullptr};
+        return core::Env{backend_, call.config, clock_, finalize_inbox_,
+                         scripting_ ? scripting_->lane_moves() : nullptr};
     }
     // The Lua runtime (hooks, summaries); null when the daemon runs without one (unit tests).
     void set_scripting(scripting::Scripting* scripting) { scripting_ = scripting; }
@@ -86,7 +87,7 @@ private:
     metrics::Registry& metrics_;
     Executor executor_;
     Router router_;
-    std::vector<std::pair<HandlerFn, bool>> handlers_;  // by route index: handler, needs {app} auth
+    std::vector<std::pair<HandlerFn, bool>> handlers_;           // by route index: handler, needs {app} auth
     std::map<std::string, std::string, std::less<>> token_app_;  // token -> app ("" for admin)
     bool draining_ = false;
     core::FinalizeInbox* finalize_inbox_ = nullptr;

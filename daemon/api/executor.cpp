@@ -38,11 +38,10 @@ Executor::~Executor() = default;
 void Executor::run_async(const Start& start, Finish finish, Done done) {
     if (!inbox_) inbox_ = std::make_unique<AsyncInbox>(loop_);
     ++in_flight_;
-    AsyncInbox::Entry* entry =
-        inbox_->expect([this, finish = std::move(finish), done = std::move(done)](int status) {
-            --in_flight_;
-            done(finish(status));
-        });
+    AsyncInbox::Entry* entry = inbox_->expect([this, finish = std::move(finish), done = std::move(done)](int status) {
+        --in_flight_;
+        done(finish(status));
+    });
     int status = start(&AsyncInbox::deliver, entry);
     if (status != MNEMO_OK) inbox_->complete_now(entry, status);
 }

@@ -6,7 +6,9 @@
 namespace mnemo::api::handlers {
 namespace {
 
-core::LaneRef lane_ref(const Call& call) { return core::LaneRef{call.params.get("app"), call.params.get("lane")}; }
+core::LaneRef lane_ref(const Call& call) {
+    return core::LaneRef{call.params.get("app"), call.params.get("lane")};
+}
 
 }  // namespace
 

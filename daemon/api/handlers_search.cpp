@@ -21,7 +21,8 @@ std::optional<core::Error> read_name(const Query& q, std::string_view param, std
 std::optional<core::Error> read_role(const Query& q, std::optional<std::string>& out) {
     out = q.get("role");
     if (out && !core::valid_role(*out)) {
-        return core::invalid(fmt::format("role: unknown role '{}'; use user, assistant, system, tool or summary", *out));
+        return core::invalid(
+            fmt::format("role: unknown role '{}'; use user, assistant, system, tool or summary", *out));
     }
     return std::nullopt;
 }
@@ -48,7 +49,8 @@ std::optional<core::Error> decode_search(const Query& q, core::SearchInput& in) 
     if (!error) error = read_count(q, "max_hits", 1, core::kSearchMaxHits, in.max_hits);
     if (error) return error;
     in.channel = q.get("channel");
-    if (in.channel && in.channel->empty()) return core::invalid("channel: must not be empty; leave it out to search every channel");
+    if (in.channel && in.channel->empty())
+        return core::invalid("channel: must not be empty; leave it out to search every channel");
     return std::nullopt;
 }
 

@@ -78,7 +78,8 @@ void list_app_sessions(Api& api, CallPtr call) {
 void delete_session(Api& api, CallPtr call) {
     bool hard = false;
     if (auto error = call->query.flag("hard", hard)) return api.fail(*call, std::move(*error));
-    api.run(call, [env = api.env(*call), ref = session_ref(*call), hard] { return core::delete_session(env, ref, hard); });
+    api.run(call,
+            [env = api.env(*call), ref = session_ref(*call), hard] { return core::delete_session(env, ref, hard); });
 }
 
 void purge_user(Api& api, CallPtr call) {

@@ -26,12 +26,26 @@ void delete_key(Api& api, CallPtr call, int scope) {
 
 }  // namespace
 
-void patch_session_state(Api& api, CallPtr call) { patch(api, std::move(call), MNEMO_SCOPE_SESSION); }
-void get_app_state(Api& api, CallPtr call) { get_scope(api, std::move(call), MNEMO_SCOPE_APP); }
-void patch_app_state(Api& api, CallPtr call) { patch(api, std::move(call), MNEMO_SCOPE_APP); }
-void delete_app_state_key(Api& api, CallPtr call) { delete_key(api, std::move(call), MNEMO_SCOPE_APP); }
-void get_user_state(Api& api, CallPtr call) { get_scope(api, std::move(call), MNEMO_SCOPE_USER); }
-void patch_user_state(Api& api, CallPtr call) { patch(api, std::move(call), MNEMO_SCOPE_USER); }
-void delete_user_state_key(Api& api, CallPtr call) { delete_key(api, std::move(call), MNEMO_SCOPE_USER); }
+void patch_session_state(Api& api, CallPtr call) {
+    patch(api, std::move(call), MNEMO_SCOPE_SESSION);
+}
+void get_app_state(Api& api, CallPtr call) {
+    get_scope(api, std::move(call), MNEMO_SCOPE_APP);
+}
+void patch_app_state(Api& api, CallPtr call) {
+    patch(api, std::move(call), MNEMO_SCOPE_APP);
+}
+void delete_app_state_key(Api& api, CallPtr call) {
+    delete_key(api, std::move(call), MNEMO_SCOPE_APP);
+}
+void get_user_state(Api& api, CallPtr call) {
+    get_scope(api, std::move(call), MNEMO_SCOPE_USER);
+}
+void patch_user_state(Api& api, CallPtr call) {
+    patch(api, std::move(call), MNEMO_SCOPE_USER);
+}
+void delete_user_state_key(Api& api, CallPtr call) {
+    delete_key(api, std::move(call), MNEMO_SCOPE_USER);
+}
 
 }  // namespace mnemo::api::handlers

@@ -35,7 +35,8 @@ std::optional<core::Error> decode_summarize(std::string& body, SummarizeInput& o
     for (auto field : object) {
         std::string_view key;
         od::value value;
-        if (field.unescaped_key().get(key) || field.value().get(value)) return core::invalid("request body is not valid JSON");
+        if (field.unescaped_key().get(key) || field.value().get(value))
+            return core::invalid("request body is not valid JSON");
         std::optional<core::Error> error;
         if (key == "filter_key") {
             core::Error type_error;
@@ -86,7 +87,8 @@ void answer_outcome(Api& api, Call& call, scripting::SummaryOutcome&& outcome) {
 
 void enqueue(Api& api, CallPtr call, scripting::Scripting& scripting, const SummarizeInput& in) {
     scripting::Summaries::Done done;
-    if (in.wait) done = [&api, call](scripting::SummaryOutcome&& outcome) { answer_outcome(api, *call, std::move(outcome)); };
+    if (in.wait)
+        done = [&api, call](scripting::SummaryOutcome&& outcome) { answer_outcome(api, *call, std::move(outcome)); };
     if (!scripting.enqueue_summary(scripting::SummaryJob{in.ref, in.filter_key, in.force, 0}, std::move(done))) {
         return api.fail(*call, core::Error{core::ErrorCode::Overloaded,
                                            fmt::format("the summary queue is full (summary.queue_size {}); retry later",
@@ -99,7 +101,8 @@ void enqueue(Api& api, CallPtr call, scripting::Scripting& scripting, const Summ
 void after_checkpoint(Api& api, CallPtr call, const SummarizeInput& in, core::Outcome&& read) {
     if (read.error) return api.fail(*call, std::move(*read.error));
     scripting::Scripting* scripting = api.scripting();
-    if (scripting == nullptr) return api.fail(*call, core::Error{core::ErrorCode::Unavailable, "summaries are not running", "{}"});
+    if (scripting == nullptr)
+        return api.fail(*call, core::Error{core::ErrorCode::Unavailable, "summaries are not running", "{}"});
     Checkpoint checkpoint = read_checkpoint(read.body);
     if (!in.force && !checkpoint.has_events) {
         if (checkpoint.summary_json != "null") {
@@ -118,15 +121,17 @@ void summarize(Api& api, CallPtr call) {
     in->ref = session_ref(*call);
     if (auto error = decode_summarize(call->request.body, *in)) return api.fail(*call, std::move(*error));
     scripting::Scripting* scripting = api.scripting();
-    if (scripting == nullptr) return api.fail(*call, core::Error{core::ErrorCode::Unavailable, "summaries are not running", "{}"});
+    if (scripting == nullptr)
+        return api.fail(*call, core::Error{core::ErrorCode::Unavailable, "summaries are not running", "{}"});
     if (auto error = scripting->can_summarize()) return api.fail(*call, std::move(*error));
     core::GetSessionInput read;
     read.ref = in->ref;
     read.num_recent_events = 1;
     read.from_checkpoint = true;
     read.filter_key = in->filter_key;
-    api.executor().run([env = api.env(*call), read = std::move(read)] { return core::get_session(env, read); },
-                       [&api, call, in](core::Outcome&& outcome) { after_checkpoint(api, call, *in, std::move(outcome)); });
+    api.executor().run(
+        [env = api.env(*call), read = std::move(read)] { return core::get_session(env, read); },
+        [&api, call, in](core::Outcome&& outcome) { after_checkpoint(api, call, *in, std::move(outcome)); });
 }
 
 }  // namespace mnemo::api::handlers

@@ -80,7 +80,8 @@ std::optional<core::Error> Query::timestamp(std::string_view name, int64_t& out_
     auto text = get(name);
     if (!text) return std::nullopt;
     auto us = core::parse_timestamp_us(*text);
-    if (!us) return core::invalid(fmt::format("{}: expected an RFC 3339 timestamp or Unix seconds, got '{}'", name, *text));
+    if (!us)
+        return core::invalid(fmt::format("{}: expected an RFC 3339 timestamp or Unix seconds, got '{}'", name, *text));
     out_us = *us;
     return std::nullopt;
 }

@@ -22,7 +22,9 @@ std::vector<std::string_view> split_path(std::string_view path) {
     }
 }
 
-bool is_param(std::string_view segment) { return segment.size() > 2 && segment.front() == '{'; }
+bool is_param(std::string_view segment) {
+    return segment.size() > 2 && segment.front() == '{';
+}
 
 int hex_value(char c) {
     if (c >= '0' && c <= '9') return c - '0';
@@ -109,8 +111,8 @@ RouteMatch Router::match(std::string_view method, std::string_view raw_path) con
         bool ok = percent_decode(raw[i], decoded, false);
         if (!ok || !core::valid_name(decoded)) {
             result.kind = RouteMatch::Kind::BadName;
-            result.problem = fmt::format("{} '{}' {}", name, raw[i],
-                                         ok ? core::name_problem(decoded) : "has a bad percent escape");
+            result.problem =
+                fmt::format("{} '{}' {}", name, raw[i], ok ? core::name_problem(decoded) : "has a bad percent escape");
             return result;
         }
         result.params.values.emplace_back(name, std::move(decoded));

@@ -24,10 +24,10 @@ struct Params {
 struct RouteMatch {
     enum class Kind { Found, NotFound, BadName, WrongMethod } kind = Kind::NotFound;
     int route_index = -1;
-    std::string pattern;        // the route pattern, for metrics ("/v1/apps/{app}/state")
+    std::string pattern;  // the route pattern, for metrics ("/v1/apps/{app}/state")
     Params params;
-    std::string allow;          // WrongMethod: "GET, POST"
-    std::string problem;        // BadName: which segment and why
+    std::string allow;    // WrongMethod: "GET, POST"
+    std::string problem;  // BadName: which segment and why
 };
 
 class Router {

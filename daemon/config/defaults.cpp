@@ -12,45 +12,45 @@ constexpr uint64_t kKiB = 1024;
 constexpr uint64_t kMiB = 1024 * kKiB;
 
 ServerConfig default_server() {
-  ServerConfig server;
-  server.listen = {std::get<Listen>(parse_listen("127.0.0.1:7420"))};
-  server.admin_socket = "./run/admin.sock";
-  server.admin_socket_mode = 0600;
-  server.max_body_bytes = 4 * kMiB;
-  server.max_connections = 10000;
-  server.idle_timeout_us = 60 * kSecond;
-  server.drain_timeout_us = 10 * kSecond;
-  return server;
+    ServerConfig server;
+    server.listen = {std::get<Listen>(parse_listen("127.0.0.1:7420"))};
+    server.admin_socket = "./run/admin.sock";
+    server.admin_socket_mode = 0600;
+    server.max_body_bytes = 4 * kMiB;
+    server.max_connections = 10000;
+    server.idle_timeout_us = 60 * kSecond;
+    server.drain_timeout_us = 10 * kSecond;
+    return server;
 }
 
 SummaryConfig default_summary() {
-  SummaryConfig summary;
-  summary.enabled = true;
-  summary.trigger = {true, 20, 4000, std::nullopt};
-  summary.workers = 2;
-  summary.queue_size = 100;
-  summary.summarizer = SummaryConfig::Summarizer::Lua;
-  summary.timeout_us = 30 * kSecond;
-  summary.max_words = 200;
-  return summary;
+    SummaryConfig summary;
+    summary.enabled = true;
+    summary.trigger = {true, 20, 4000, std::nullopt};
+    summary.workers = 2;
+    summary.queue_size = 100;
+    summary.summarizer = SummaryConfig::Summarizer::Lua;
+    summary.timeout_us = 30 * kSecond;
+    summary.max_words = 200;
+    return summary;
 }
 
 }  // namespace
 
 Config default_config() {
-  Config config;
-  config.server = default_server();
-  config.auth = {AuthConfig::Required::Auto, {}, false};
-  config.storage = {"sqlite", "", true, "{}"};
-  config.limits = {1000, 256 * kKiB, 256, 1 * kMiB};
-  config.ttl = {0, 0, 0};
-  config.sweep = {60 * kSecond, 5000, 1000, 7 * kDay, 0, 3};
-  config.reset = {"local", {ResetPolicy::Mode::Both, 4, 1440, true}, {}};
-  config.recovery = {120 * kSecond, 3};
-  config.summary = default_summary();
-  config.scripts = {"./scripts", 1000000, 64 * kMiB, 100000};
-  config.log = {"info", LogConfig::Format::Text};
-  return config;
+    Config config;
+    config.server = default_server();
+    config.auth = {AuthConfig::Required::Auto, {}, false};
+    config.storage = {"sqlite", "", true, "{}"};
+    config.limits = {1000, 256 * kKiB, 256, 1 * kMiB};
+    config.ttl = {0, 0, 0};
+    config.sweep = {60 * kSecond, 5000, 1000, 7 * kDay, 0, 3};
+    config.reset = {"local", {ResetPolicy::Mode::Both, 4, 1440, true}, {}};
+    config.recovery = {120 * kSecond, 3};
+    config.summary = default_summary();
+    config.scripts = {"./scripts", 1000000, 64 * kMiB, 100000};
+    config.log = {"info", LogConfig::Format::Text};
+    return config;
 }
 
 }  // namespace mnemo::config

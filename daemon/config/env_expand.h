@@ -10,7 +10,7 @@
 namespace mnemo::config {
 
 struct EnvError {
-  std::string message;  // e.g. "environment variable SHOP_TOKEN is not set (...)"
+    std::string message;  // e.g. "environment variable SHOP_TOKEN is not set (...)"
 };
 
 // Returns the variable's value, nullopt when unset. Tests pass a fake.

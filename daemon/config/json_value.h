@@ -14,43 +14,43 @@ namespace mnemo::config {
 struct JsonMember;
 
 class Json {
- public:
-  using Array = std::vector<Json>;
-  using Object = std::vector<JsonMember>;
+public:
+    using Array = std::vector<Json>;
+    using Object = std::vector<JsonMember>;
 
-  Json() = default;  // null
-  Json(bool value) : value_(value) {}
-  Json(int64_t value) : value_(value) {}
-  Json(uint64_t value) : value_(value) {}
-  Json(double value) : value_(value) {}
-  Json(std::string value) : value_(std::move(value)) {}
-  Json(const char* value) : value_(std::string(value)) {}
-  Json(Array value) : value_(std::move(value)) {}
-  Json(Object value) : value_(std::move(value)) {}
+    Json() = default;  // null
+    Json(bool value) : value_(value) {}
+    Json(int64_t value) : value_(value) {}
+    Json(uint64_t value) : value_(value) {}
+    Json(double value) : value_(value) {}
+    Json(std::string value) : value_(std::move(value)) {}
+    Json(const char* value) : value_(std::string(value)) {}
+    Json(Array value) : value_(std::move(value)) {}
+    Json(Object value) : value_(std::move(value)) {}
 
-  static Json object() { return Json(Object{}); }
-  // A whole number of microseconds as seconds: 5000000 -> 5, 5000 -> 0.005.
-  static Json seconds(int64_t microseconds);
-  static Json strings(const std::vector<std::string>& items);
+    static Json object() { return Json(Object{}); }
+    // A whole number of microseconds as seconds: 5000000 -> 5, 5000 -> 0.005.
+    static Json seconds(int64_t microseconds);
+    static Json strings(const std::vector<std::string>& items);
 
-  bool is_object() const { return std::holds_alternative<Object>(value_); }
-  const Object* as_object() const { return std::get_if<Object>(&value_); }
-  const Array* as_array() const { return std::get_if<Array>(&value_); }
-  // Appends (or replaces) a member; only on objects.
-  Json& set(std::string key, Json value);
-  const Json* find(std::string_view key) const;
+    bool is_object() const { return std::holds_alternative<Object>(value_); }
+    const Object* as_object() const { return std::get_if<Object>(&value_); }
+    const Array* as_array() const { return std::get_if<Array>(&value_); }
+    // Appends (or replaces) a member; only on objects.
+    Json& set(std::string key, Json value);
+    const Json* find(std::string_view key) const;
 
-  std::string dump() const;
-  // Parses JSON text as produced by dump(); nullopt when malformed.
-  static std::optional<Json> parse(std::string_view text);
+    std::string dump() const;
+    // Parses JSON text as produced by dump(); nullopt when malformed.
+    static std::optional<Json> parse(std::string_view text);
 
- private:
-  std::variant<std::monostate, bool, int64_t, uint64_t, double, std::string, Array, Object> value_;
+private:
+    std::variant<std::monostate, bool, int64_t, uint64_t, double, std::string, Array, Object> value_;
 };
 
 struct JsonMember {
-  std::string key;
-  Json value;
+    std::string key;
+    Json value;
 };
 
 }  // namespace mnemo::config

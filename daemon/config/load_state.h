@@ -16,25 +16,25 @@
 namespace mnemo::config {
 
 struct Deferred {
-  YAML::Node node;  // undefined when the key was absent
-  Place place;
+    YAML::Node node;  // undefined when the key was absent
+    Place place;
 };
 
 struct LoadState {
-  LoadState(Context& context, Config& target, std::string base)
-      : ctx(context), config(target), base_dir(std::move(base)) {}
+    LoadState(Context& context, Config& target, std::string base)
+        : ctx(context), config(target), base_dir(std::move(base)) {}
 
-  Context& ctx;
-  Config& config;
-  std::string base_dir;                   // absolute
-  std::vector<Place> listen_places;       // parallel to config.server.listen
-  std::optional<Place> auth_required_place;
-  std::optional<Place> summarizer_place;
-  std::optional<Place> command_place;
-  Deferred storage_options;
-  Deferred reset_overrides;
-  Deferred apps;
-  std::string scripts_dir_as_written = "./scripts";
+    Context& ctx;
+    Config& config;
+    std::string base_dir;              // absolute
+    std::vector<Place> listen_places;  // parallel to config.server.listen
+    std::optional<Place> auth_required_place;
+    std::optional<Place> summarizer_place;
+    std::optional<Place> command_place;
+    Deferred storage_options;
+    Deferred reset_overrides;
+    Deferred apps;
+    std::string scripts_dir_as_written = "./scripts";
 };
 
 // Field tables of the top-level sections (one file each).

@@ -9,38 +9,38 @@ constexpr size_t kMaxNameBytes = 128;
 
 // The API's name rule (API.md): 1..128 bytes of [A-Za-z0-9._:@-], not "." or "..".
 bool is_valid_app_name(std::string_view name) {
-  if (name.empty() || name.size() > kMaxNameBytes || name == "." || name == "..") return false;
-  for (char c : name) {
-    bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-              std::string_view("._:@-").find(c) != std::string_view::npos;
-    if (!ok) return false;
-  }
-  return true;
+    if (name.empty() || name.size() > kMaxNameBytes || name == "." || name == "..") return false;
+    for (char c : name) {
+        bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                  std::string_view("._:@-").find(c) != std::string_view::npos;
+        if (!ok) return false;
+    }
+    return true;
 }
 
 void read_app(LoadState& state, const MapEntry& entry) {
-  Context& ctx = state.ctx;
-  if (!is_valid_app_name(entry.key)) {
-    return ctx.error(entry.key_place,
-                     "app name must be 1..128 bytes of letters, digits and . _ : @ - (and not \".\" or \"..\")");
-  }
-  AppConfig app{{}, state.config.limits, state.config.ttl};
-  auto section = [&ctx](std::vector<Field> fields) {
-    return [&ctx, fields = std::move(fields)](const YAML::Node& n, const Place& p) { read_map(ctx, n, p, fields); };
-  };
-  read_map(ctx, entry.value, entry.place,
-           {{"tokens", token_list_field(ctx, app.tokens)},
-            {"limits", section(limits_fields(ctx, app.limits))},
-            {"ttl", section(ttl_fields(ctx, app.ttl))}});
-  state.config.apps[entry.key] = std::move(app);
+    Context& ctx = state.ctx;
+    if (!is_valid_app_name(entry.key)) {
+        return ctx.error(entry.key_place,
+                         "app name must be 1..128 bytes of letters, digits and . _ : @ - (and not \".\" or \"..\")");
+    }
+    AppConfig app{{}, state.config.limits, state.config.ttl};
+    auto section = [&ctx](std::vector<Field> fields) {
+        return [&ctx, fields = std::move(fields)](const YAML::Node& n, const Place& p) { read_map(ctx, n, p, fields); };
+    };
+    read_map(ctx, entry.value, entry.place,
+             {{"tokens", token_list_field(ctx, app.tokens)},
+              {"limits", section(limits_fields(ctx, app.limits))},
+              {"ttl", section(ttl_fields(ctx, app.ttl))}});
+    state.config.apps[entry.key] = std::move(app);
 }
 
 }  // namespace
 
 void read_apps(LoadState& state) {
-  const Deferred& apps = state.apps;
-  if (!apps.node.IsDefined() || apps.node.IsNull()) return;
-  for_each_entry(state.ctx, apps.node, apps.place, [&state](const MapEntry& entry) { read_app(state, entry); });
+    const Deferred& apps = state.apps;
+    if (!apps.node.IsDefined() || apps.node.IsNull()) return;
+    for_each_entry(state.ctx, apps.node, apps.place, [&state](const MapEntry& entry) { read_app(state, entry); });
 }
 
 }  // namespace mnemo::config

@@ -5,30 +5,33 @@ namespace mnemo::config {
 namespace {
 
 bool is_builtin_plugin(std::string_view name) {
-  return name == "memory" || name == "sqlite" || name == "mysql";
+    return name == "memory" || name == "sqlite" || name == "mysql";
 }
 
 void read_plugin(LoadState& state, const YAML::Node& node, const Place& place) {
-  auto text = read_scalar(state.ctx, node, place, "memory, sqlite, mysql or a path to a .so file");
-  if (!text) return;
-  if (!is_builtin_plugin(*text) && !(text->size() > 3 && text->ends_with(".so"))) {
-    state.ctx.error(place, "expected memory, sqlite, mysql or a path to a .so file, got \"" + *text + "\"");
-    state.config.storage.plugin.clear();  // so the options are not checked against the wrong plugin
-    return;
-  }
-  state.config.storage.plugin = std::move(*text);
+    auto text = read_scalar(state.ctx, node, place, "memory, sqlite, mysql or a path to a .so file");
+    if (!text) return;
+    if (!is_builtin_plugin(*text) && !(text->size() > 3 && text->ends_with(".so"))) {
+        state.ctx.error(place, "expected memory, sqlite, mysql or a path to a .so file, got \"" + *text + "\"");
+        state.config.storage.plugin.clear();  // so the options are not checked against the wrong plugin
+        return;
+    }
+    state.config.storage.plugin = std::move(*text);
 }
 
 }  // namespace
 
 std::vector<Field> storage_fields(LoadState& state) {
-  StorageConfig& storage = state.config.storage;
-  return {
-      {"plugin", [&state](const YAML::Node& n, const Place& p) { read_plugin(state, n, p); }},
-      {"plugin_dir", string_field(state.ctx, storage.plugin_dir)},
-      {"soft_delete", bool_field(state.ctx, storage.soft_delete)},
-      {"options", [&state](const YAML::Node& n, const Place& p) { state.storage_options = {n, p}; }},
-  };
+    StorageConfig& storage = state.config.storage;
+    return {
+        {"plugin", [&state](const YAML::Node& n, const Place& p) { read_plugin(state, n, p); }},
+        {"plugin_dir", string_field(state.ctx, storage.plugin_dir)},
+        {"soft_delete", bool_field(state.ctx, storage.soft_delete)},
+        {"options",
+         [&state](const YAML::Node& n, const Place& p) {
+             state.storage_options = {n, p};
+         }},
+    };
 }
 
 }  // namespace mnemo::config

@@ -9,127 +9,126 @@ namespace {
 constexpr int64_t kMicrosPerMilli = 1000;
 
 struct SqliteOptions {
-  std::string path = "./data/mnemo.db";
-  std::string synchronous = "normal";
-  int64_t busy_timeout_us = 5 * 1000000;
-  uint64_t cache_size = 64ull << 20;
-  uint32_t readers = 4;
+    std::string path = "./data/mnemo.db";
+    std::string synchronous = "normal";
+    int64_t busy_timeout_us = 5 * 1000000;
+    uint64_t cache_size = 64ull << 20;
+    uint32_t readers = 4;
 };
 
 struct MysqlOptions {
-  std::string host = "127.0.0.1";
-  uint16_t port = 3306;
-  std::string socket;
-  std::string user = "mnemo";
-  std::string password;
-  std::string database = "mnemo";
-  uint32_t pool_size = 8;
-  int64_t connect_timeout_us = 5 * 1000000;
-  bool tls = false;
+    std::string host = "127.0.0.1";
+    uint16_t port = 3306;
+    std::string socket;
+    std::string user = "mnemo";
+    std::string password;
+    std::string database = "mnemo";
+    uint32_t pool_size = 8;
+    int64_t connect_timeout_us = 5 * 1000000;
+    bool tls = false;
 };
 
 Json sqlite_options(LoadState& state) {
-  Context& ctx = state.ctx;
-  SqliteOptions options;
-  read_map(ctx, state.storage_options.node, state.storage_options.place,
-           {{"path", string_field(ctx, options.path)},
-            {"synchronous", enum_field(ctx, options.synchronous,
-                                       Choices<std::string>{{"off", "off"}, {"normal", "normal"}, {"full", "full"}})},
-            {"busy_timeout", duration_field(ctx, options.busy_timeout_us)},
-            {"cache_size", size_field(ctx, options.cache_size)},
-            {"readers", number_field(ctx, options.readers, 1, 1024)}});
-  Json json = Json::object();
-  json.set("path", absolute_against(state.base_dir, options.path));
-  json.set("synchronous", options.synchronous);
-  json.set("busy_timeout_ms", options.busy_timeout_us / kMicrosPerMilli);
-  json.set("cache_size_bytes", options.cache_size);
-  json.set("readers", static_cast<int64_t>(options.readers));
-  return json;
+    Context& ctx = state.ctx;
+    SqliteOptions options;
+    read_map(ctx, state.storage_options.node, state.storage_options.place,
+             {{"path", string_field(ctx, options.path)},
+              {"synchronous", enum_field(ctx, options.synchronous,
+                                         Choices<std::string>{{"off", "off"}, {"normal", "normal"}, {"full", "full"}})},
+              {"busy_timeout", duration_field(ctx, options.busy_timeout_us)},
+              {"cache_size", size_field(ctx, options.cache_size)},
+              {"readers", number_field(ctx, options.readers, 1, 1024)}});
+    Json json = Json::object();
+    json.set("path", absolute_against(state.base_dir, options.path));
+    json.set("synchronous", options.synchronous);
+    json.set("busy_timeout_ms", options.busy_timeout_us / kMicrosPerMilli);
+    json.set("cache_size_bytes", options.cache_size);
+    json.set("readers", static_cast<int64_t>(options.readers));
+    return json;
 }
 
 Json mysql_options(LoadState& state) {
-  Context& ctx = state.ctx;
-  MysqlOptions options;
-  read_map(ctx, state.storage_options.node, state.storage_options.place,
-           {{"host", string_field(ctx, options.host)},
-            {"port", number_field(ctx, options.port, 1)},
-            {"socket", string_field(ctx, options.socket)},
-            {"user", string_field(ctx, options.user)},
-            {"password", string_field(ctx, options.password)},
-            {"database", string_field(ctx, options.database)},
-            {"pool_size", number_field(ctx, options.pool_size, 1, 1024)},
-            {"connect_timeout", duration_field(ctx, options.connect_timeout_us, true)},
-            {"tls", bool_field(ctx, options.tls)}});
-  Json json = Json::object();
-  json.set("host", options.host);
-  json.set("port", static_cast<int64_t>(options.port));
-  json.set("socket", options.socket);
-  json.set("user", options.user);
-  json.set("password", options.password);
-  json.set("database", options.database);
-  json.set("pool_size", static_cast<int64_t>(options.pool_size));
-  json.set("connect_timeout_ms", options.connect_timeout_us / kMicrosPerMilli);
-  json.set("tls", options.tls);
-  return json;
+    Context& ctx = state.ctx;
+    MysqlOptions options;
+    read_map(ctx, state.storage_options.node, state.storage_options.place,
+             {{"host", string_field(ctx, options.host)},
+              {"port", number_field(ctx, options.port, 1)},
+              {"socket", string_field(ctx, options.socket)},
+              {"user", string_field(ctx, options.user)},
+              {"password", string_field(ctx, options.password)},
+              {"database", string_field(ctx, options.database)},
+              {"pool_size", number_field(ctx, options.pool_size, 1, 1024)},
+              {"connect_timeout", duration_field(ctx, options.connect_timeout_us, true)},
+              {"tls", bool_field(ctx, options.tls)}});
+    Json json = Json::object();
+    json.set("host", options.host);
+    json.set("port", static_cast<int64_t>(options.port));
+    json.set("socket", options.socket);
+    json.set("user", options.user);
+    json.set("password", options.password);
+    json.set("database", options.database);
+    json.set("pool_size", static_cast<int64_t>(options.pool_size));
+    json.set("connect_timeout_ms", options.connect_timeout_us / kMicrosPerMilli);
+    json.set("tls", options.tls);
+    return json;
 }
 
 Json memory_options(LoadState& state) {
-  read_map(state.ctx, state.storage_options.node, state.storage_options.place, {});
-  return Json::object();
+    read_map(state.ctx, state.storage_options.node, state.storage_options.place, {});
+    return Json::object();
 }
 
 // YAML plain scalars read as YAML 1.2 would type them; quoted ones stay strings.
 Json plain_scalar(const std::string& text) {
-  if (text == "true" || text == "false") return Json(text == "true");
-  if (text == "null" || text == "~") return Json();
-  if (auto parsed = Json::parse(text); parsed && !parsed->as_object() && !parsed->as_array()) return *parsed;
-  return Json(text);
+    if (text == "true" || text == "false") return Json(text == "true");
+    if (text == "null" || text == "~") return Json();
+    if (auto parsed = Json::parse(text); parsed && !parsed->as_object() && !parsed->as_array()) return *parsed;
+    return Json(text);
 }
 
 Json any_yaml(Context& ctx, const YAML::Node& node, const Place& place) {
-  if (node.IsMap()) {
-    Json json = Json::object();
-    for_each_entry(ctx, node, place, [&](const MapEntry& e) { json.set(e.key, any_yaml(ctx, e.value, e.place)); });
-    return json;
-  }
-  if (node.IsSequence()) {
-    Json::Array items;
-    for_each_item(ctx, node, place, [&](const YAML::Node& item, const Place& at) {
-      items.push_back(any_yaml(ctx, item, at));
-    });
-    return Json(std::move(items));
-  }
-  if (!node.IsScalar()) return Json();
-  auto text = read_scalar(ctx, node, place, "a value");
-  if (!text) return Json();
-  return node.Tag() == "!" ? Json(*text) : plain_scalar(*text);
+    if (node.IsMap()) {
+        Json json = Json::object();
+        for_each_entry(ctx, node, place, [&](const MapEntry& e) { json.set(e.key, any_yaml(ctx, e.value, e.place)); });
+        return json;
+    }
+    if (node.IsSequence()) {
+        Json::Array items;
+        for_each_item(ctx, node, place,
+                      [&](const YAML::Node& item, const Place& at) { items.push_back(any_yaml(ctx, item, at)); });
+        return Json(std::move(items));
+    }
+    if (!node.IsScalar()) return Json();
+    auto text = read_scalar(ctx, node, place, "a value");
+    if (!text) return Json();
+    return node.Tag() == "!" ? Json(*text) : plain_scalar(*text);
 }
 
 Json external_plugin_options(LoadState& state) {
-  const Deferred& options = state.storage_options;
-  if (!options.node.IsDefined() || options.node.IsNull()) return Json::object();
-  if (!options.node.IsMap()) {
-    state.ctx.error(options.place, "expected a map, got " + describe(options.node));
-    return Json::object();
-  }
-  return any_yaml(state.ctx, options.node, options.place);
+    const Deferred& options = state.storage_options;
+    if (!options.node.IsDefined() || options.node.IsNull()) return Json::object();
+    if (!options.node.IsMap()) {
+        state.ctx.error(options.place, "expected a map, got " + describe(options.node));
+        return Json::object();
+    }
+    return any_yaml(state.ctx, options.node, options.place);
 }
 
 }  // namespace
 
 void read_storage_options(LoadState& state) {
-  const std::string& plugin = state.config.storage.plugin;
-  Json options;
-  if (plugin == "sqlite") {
-    options = sqlite_options(state);
-  } else if (plugin == "mysql") {
-    options = mysql_options(state);
-  } else if (plugin == "memory") {
-    options = memory_options(state);
-  } else if (!plugin.empty()) {
-    options = external_plugin_options(state);
-  }
-  state.config.storage.options_json = options.dump();
+    const std::string& plugin = state.config.storage.plugin;
+    Json options;
+    if (plugin == "sqlite") {
+        options = sqlite_options(state);
+    } else if (plugin == "mysql") {
+        options = mysql_options(state);
+    } else if (plugin == "memory") {
+        options = memory_options(state);
+    } else if (!plugin.empty()) {
+        options = external_plugin_options(state);
+    }
+    state.config.storage.options_json = options.dump();
 }
 
 }  // namespace mnemo::config

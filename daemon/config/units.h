@@ -11,7 +11,7 @@ namespace mnemo::config {
 // A parse failure: the message says what was expected, e.g.
 // `expected a size like 512, 64KiB, 4MiB or 1GiB, got "4MB"`.
 struct UnitError {
-  std::string message;
+    std::string message;
 };
 
 // "250ms", "30s", "5m", "24h", "30d" or a whole number of seconds -> microseconds.

@@ -40,6 +40,8 @@ const std::string& help_text() {
     return text;
 }
 
-void install_help(lua_State* L) { lua_register(L, "help", help); }
+void install_help(lua_State* L) {
+    lua_register(L, "help", help);
+}
 
 }  // namespace mnemo::console

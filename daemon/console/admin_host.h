@@ -24,8 +24,8 @@ namespace mnemo::console {
 // The daemon's own numbers for stats().
 struct ServerFigures {
     double uptime_seconds = 0;
-    int64_t connections = 0;     // open HTTP connections
-    uint64_t requests_total = 0; // HTTP requests answered
+    int64_t connections = 0;      // open HTTP connections
+    uint64_t requests_total = 0;  // HTTP requests answered
 };
 
 // What the last finished sweep did (timer or console); at_us 0: none finished yet.

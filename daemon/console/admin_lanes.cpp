@@ -37,15 +37,23 @@ int lane_call(lua_State* L, LaneOperation operation, const char* field) {
     return field != nullptr ? admin.push_outcome_field(L, field) : admin.push_outcome(L);
 }
 
-int lanes_get(lua_State* L) { return lane_call(L, core::get_lane, nullptr); }
-int lanes_reset(lua_State* L) { return lane_call(L, core::reset_lane, "lane"); }
-int lanes_suspend(lua_State* L) { return lane_call(L, core::suspend_lane, nullptr); }
+int lanes_get(lua_State* L) {
+    return lane_call(L, core::get_lane, nullptr);
+}
+int lanes_reset(lua_State* L) {
+    return lane_call(L, core::reset_lane, "lane");
+}
+int lanes_suspend(lua_State* L) {
+    return lane_call(L, core::suspend_lane, nullptr);
+}
 
-constexpr luaL_Reg kLanes[] = {{"list", lanes_list},   {"get", lanes_get},       {"reset", lanes_reset},
-                               {"suspend", lanes_suspend}, {nullptr, nullptr}};
+constexpr luaL_Reg kLanes[] = {
+    {"list", lanes_list}, {"get", lanes_get}, {"reset", lanes_reset}, {"suspend", lanes_suspend}, {nullptr, nullptr}};
 
 }  // namespace
 
-void install_lane_api(lua_State* L) { register_table(L, "lanes", kLanes); }
+void install_lane_api(lua_State* L) {
+    register_table(L, "lanes", kLanes);
+}
 
 }  // namespace mnemo::console

@@ -8,11 +8,12 @@
 
 #include <fmt/format.h>
 
-
 namespace mnemo::console {
 namespace {
 
-core::Outcome ok_json(std::string body) { return core::Outcome::ok(std::move(body)); }
+core::Outcome ok_json(std::string body) {
+    return core::Outcome::ok(std::move(body));
+}
 
 // ---- sweep ----
 
@@ -113,10 +114,11 @@ void enqueue_summary(AdminHost& host, const core::SessionRef& ref, LoopCall::Don
         (*shared_done)(ok_json(std::move(outcome.summary_json)));
     };
     if (!scripting->enqueue_summary(scripting::SummaryJob{ref, "", true, 0}, deliver)) {
-        (*shared_done)(core::Outcome::fail(core::Error{
-            core::ErrorCode::Overloaded,
-            fmt::format("the summary queue is full (summary.queue_size {}); retry later", host.config()->summary.queue_size),
-            "{}"}));
+        (*shared_done)(core::Outcome::fail(
+            core::Error{core::ErrorCode::Overloaded,
+                        fmt::format("the summary queue is full (summary.queue_size {}); retry later",
+                                    host.config()->summary.queue_size),
+                        "{}"}));
     }
 }
 
@@ -147,10 +149,9 @@ int config_reload(lua_State* L) {
     admin.on_loop([](AdminHost& host, LoopCall::Done done) {
         auto problems = host.reload();
         if (problems.empty()) return done(ok_json("true"));
-        done(core::Outcome::fail(core::Error{core::ErrorCode::InvalidArgument,
-                                             fmt::format("reload refused, the old config keeps running: {}",
-                                                         fmt::join(problems, "; ")),
-                                             "{}"}));
+        done(core::Outcome::fail(core::Error{
+            core::ErrorCode::InvalidArgument,
+            fmt::format("reload refused, the old config keeps running: {}", fmt::join(problems, "; ")), "{}"}));
     });
     return admin.push_outcome(L);
 }
@@ -203,8 +204,8 @@ int log_level(lua_State* L) {
         std::string previous;
         core::JsonWriter(previous).string(log::level_name());
         if (!level.empty() && !log::set_level(level)) {
-            return done(core::Outcome::fail(core::invalid(
-                fmt::format("unknown log level '{}'; use trace, debug, info, warn or error", level))));
+            return done(core::Outcome::fail(
+                core::invalid(fmt::format("unknown log level '{}'; use trace, debug, info, warn or error", level))));
         }
         done(ok_json(std::move(previous)));
     });
@@ -218,8 +219,8 @@ constexpr luaL_Reg kLog[] = {{"level", log_level}, {nullptr, nullptr}};
 }  // namespace
 
 void install_ops_api(lua_State* L) {
-    for (const luaL_Reg& global : {luaL_Reg{"stats", stats}, luaL_Reg{"sweep", sweep}, luaL_Reg{"plugins", plugins},
-                                   luaL_Reg{"hooks", hooks}}) {
+    for (const luaL_Reg& global :
+         {luaL_Reg{"stats", stats}, luaL_Reg{"sweep", sweep}, luaL_Reg{"plugins", plugins}, luaL_Reg{"hooks", hooks}}) {
         lua_register(L, global.name, global.func);
     }
     register_table(L, "summaries", kSummaries);

@@ -72,15 +72,16 @@ int sessions_get(lua_State* L) {
         // Get hooks run on the loop on the storage answer, as for GET .../sessions/{session}.
         admin.on_loop([in](AdminHost& host, LoopCall::Done done) {
             scripting::Scripting* scripting = host.scripting();
-            host.executor().run([env = host.storage_env(), in] { return core::get_session(env, *in); },
-                                [in, scripting, done = std::move(done)](core::Outcome&& outcome) {
-                                    if (!outcome.error && scripting != nullptr && scripting->has(scripting::Hook::Get)) {
-                                        if (auto error = scripting->get_hooks(*in, outcome.body)) {
-                                            outcome = core::Outcome::fail(std::move(*error));
-                                        }
-                                    }
-                                    done(std::move(outcome));
-                                });
+            host.executor().run(
+                [env = host.storage_env(), in] { return core::get_session(env, *in); },
+                [in, scripting, done = std::move(done)](core::Outcome&& outcome) {
+                    if (!outcome.error && scripting != nullptr && scripting->has(scripting::Hook::Get)) {
+                        if (auto error = scripting->get_hooks(*in, outcome.body)) {
+                            outcome = core::Outcome::fail(std::move(*error));
+                        }
+                    }
+                    done(std::move(outcome));
+                });
         });
     }
     return admin.push_outcome(L);
@@ -92,7 +93,8 @@ int sessions_delete(lua_State* L) {
     const char* id = check_name(L, 3, "session");
     bool hard = opt_flag(L, 4, "hard");
     Admin& admin = Admin::of(L);
-    admin.storage([ref = ref_of(app, user, id), hard](const core::Env& env) { return core::delete_session(env, ref, hard); });
+    admin.storage(
+        [ref = ref_of(app, user, id), hard](const core::Env& env) { return core::delete_session(env, ref, hard); });
     return admin.push_outcome(L);
 }
 
@@ -141,15 +143,20 @@ int scope_state(lua_State* L, int scope, const char* app, const char* user) {
     return admin.push_outcome_field(L, "state");
 }
 
-int state_app(lua_State* L) { return scope_state(L, MNEMO_SCOPE_APP, check_name(L, 1, "app"), ""); }
+int state_app(lua_State* L) {
+    return scope_state(L, MNEMO_SCOPE_APP, check_name(L, 1, "app"), "");
+}
 
 int state_user(lua_State* L) {
     const char* app = check_name(L, 1, "app");
     return scope_state(L, MNEMO_SCOPE_USER, app, check_name(L, 2, "user"));
 }
 
-constexpr luaL_Reg kSessions[] = {{"list", sessions_list},     {"get", sessions_get}, {"delete", sessions_delete},
-                                  {"count", sessions_count},   {nullptr, nullptr}};
+constexpr luaL_Reg kSessions[] = {{"list", sessions_list},
+                                  {"get", sessions_get},
+                                  {"delete", sessions_delete},
+                                  {"count", sessions_count},
+                                  {nullptr, nullptr}};
 constexpr luaL_Reg kState[] = {{"app", state_app}, {"user", state_user}, {nullptr, nullptr}};
 
 }  // namespace

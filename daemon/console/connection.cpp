@@ -12,7 +12,9 @@ struct WriteRequest {
     bool close_after = false;
 };
 
-Client& client_of(uv_stream_t* stream) { return *static_cast<Client*>(stream->data); }
+Client& client_of(uv_stream_t* stream) {
+    return *static_cast<Client*>(stream->data);
+}
 
 }  // namespace
 

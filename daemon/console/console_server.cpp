@@ -46,8 +46,10 @@ std::optional<std::string> ConsoleServer::start(const config::Config& config) {
     }
     if (status != 0) {
         stop();
-        return fmt::format("cannot listen on the admin socket {}: {}; check server.admin_socket and its folder's "
-                           "permissions", path, uv_strerror(status));
+        return fmt::format(
+            "cannot listen on the admin socket {}: {}; check server.admin_socket and its folder's "
+            "permissions",
+            path, uv_strerror(status));
     }
     if (auto error = apply_socket_mode(path, config.server.admin_socket_mode)) {
         stop();
@@ -61,9 +63,8 @@ void ConsoleServer::stop() {
     if (stopped_) return;
     stopped_ = true;
     if (listener_ != nullptr) {
-        uv_close(reinterpret_cast<uv_handle_t*>(listener_), [](uv_handle_t* handle) {
-            delete reinterpret_cast<uv_pipe_t*>(handle);
-        });
+        uv_close(reinterpret_cast<uv_handle_t*>(listener_),
+                 [](uv_handle_t* handle) { delete reinterpret_cast<uv_pipe_t*>(handle); });
         listener_ = nullptr;
     }
     if (!path_.empty()) ::unlink(path_.c_str());
@@ -76,7 +77,8 @@ void ConsoleServer::accept() {
     client->id = next_id_++;
     uv_pipe_init(loop_, &client->pipe, 0);
     client->pipe.data = client;
-    if (stopped_ || uv_accept(reinterpret_cast<uv_stream_t*>(listener_), reinterpret_cast<uv_stream_t*>(&client->pipe)) != 0) {
+    if (stopped_ ||
+        uv_accept(reinterpret_cast<uv_stream_t*>(listener_), reinterpret_cast<uv_stream_t*>(&client->pipe)) != 0) {
         return close_handle(*client);
     }
     serve(*client);
@@ -94,7 +96,8 @@ void ConsoleServer::serve(Client& client) {
     if (clients_.size() >= kMaxConsoleConnections) {
         log::warn("admin socket {}: refused uid {} pid {}: {} console connections are open", path_, peer->uid,
                   peer->pid, clients_.size());
-        return refuse(client, fmt::format("too many console connections ({} open); close one and retry", clients_.size()));
+        return refuse(client,
+                      fmt::format("too many console connections ({} open); close one and retry", clients_.size()));
     }
     clients_[client.id] = &client;
     log::info("admin console: uid {} pid {} connected", peer->uid, peer->pid);

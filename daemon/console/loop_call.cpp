@@ -28,7 +28,9 @@ LoopCall::LoopCall(uv_loop_t* loop) : async_(new uv_async_t{}) {
     async_->data = this;
 }
 
-LoopCall::~LoopCall() { close(); }
+LoopCall::~LoopCall() {
+    close();
+}
 
 void LoopCall::run_queued() {
     std::deque<std::function<void()>> tasks;

@@ -53,17 +53,21 @@ std::optional<Peer> peer_of(int fd) {
 std::optional<std::string> refusal(const Peer& peer, const std::string& admin_group) {
     if (peer.uid == 0 || peer.uid == geteuid()) return std::nullopt;
     if (admin_group.empty()) {
-        return fmt::format("uid {} may not use the mnemod console: only root and uid {} may (server.admin_group "
-                           "is not set)", peer.uid, geteuid());
+        return fmt::format(
+            "uid {} may not use the mnemod console: only root and uid {} may (server.admin_group "
+            "is not set)",
+            peer.uid, geteuid());
     }
     auto group = group_id(admin_group);
     if (group && user_in_group(peer, *group)) return std::nullopt;
     if (!group) {
-        return fmt::format("uid {} may not use the mnemod console: server.admin_group '{}' does not exist",
-                           peer.uid, admin_group);
+        return fmt::format("uid {} may not use the mnemod console: server.admin_group '{}' does not exist", peer.uid,
+                           admin_group);
     }
-    return fmt::format("uid {} may not use the mnemod console: not root, not uid {}, not a member of group '{}' "
-                       "(server.admin_group)", peer.uid, geteuid(), admin_group);
+    return fmt::format(
+        "uid {} may not use the mnemod console: not root, not uid {}, not a member of group '{}' "
+        "(server.admin_group)",
+        peer.uid, geteuid(), admin_group);
 }
 
 }  // namespace mnemo::console

@@ -33,16 +33,18 @@ std::optional<std::string> create_parent(const std::string& path) {
     std::error_code error;
     std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);
     if (!error) return std::nullopt;
-    return fmt::format("cannot create the folder of server.admin_socket {}: {}; create it or choose another path",
-                       path, error.message());
+    return fmt::format("cannot create the folder of server.admin_socket {}: {}; create it or choose another path", path,
+                       error.message());
 }
 
 }  // namespace
 
 std::optional<std::string> prepare_socket_path(const std::string& path) {
     if (path.size() >= sizeof(sockaddr_un::sun_path)) {
-        return fmt::format("server.admin_socket {} is longer than the {} bytes a Unix socket path may have; "
-                           "choose a shorter path", path, sizeof(sockaddr_un::sun_path) - 1);
+        return fmt::format(
+            "server.admin_socket {} is longer than the {} bytes a Unix socket path may have; "
+            "choose a shorter path",
+            path, sizeof(sockaddr_un::sun_path) - 1);
     }
     if (auto error = create_parent(path)) return error;
     struct stat info {};
@@ -52,12 +54,14 @@ std::optional<std::string> prepare_socket_path(const std::string& path) {
     }
     int connected = try_connect(path);
     if (connected == 0) {
-        return fmt::format("another process listens on the admin socket {} (another mnemod?); stop it or set "
-                           "server.admin_socket to another path", path);
+        return fmt::format(
+            "another process listens on the admin socket {} (another mnemod?); stop it or set "
+            "server.admin_socket to another path",
+            path);
     }
     if (connected != ECONNREFUSED) {
-        return fmt::format("cannot tell whether the admin socket {} is in use: {}; remove it if no mnemod runs",
-                           path, std::strerror(connected));
+        return fmt::format("cannot tell whether the admin socket {} is in use: {}; remove it if no mnemod runs", path,
+                           std::strerror(connected));
     }
     if (::unlink(path.c_str()) != 0) {
         return fmt::format("cannot remove the stale admin socket {}: {}", path, std::strerror(errno));

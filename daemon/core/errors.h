@@ -37,9 +37,15 @@ struct Error {
 
 std::string_view code_name(ErrorCode code);  // "invalid_argument", ...
 
-inline Error invalid(std::string message) { return Error{ErrorCode::InvalidArgument, std::move(message), "{}"}; }
-inline Error not_found(std::string message) { return Error{ErrorCode::NotFound, std::move(message), "{}"}; }
-inline Error too_large(std::string message) { return Error{ErrorCode::PayloadTooLarge, std::move(message), "{}"}; }
+inline Error invalid(std::string message) {
+    return Error{ErrorCode::InvalidArgument, std::move(message), "{}"};
+}
+inline Error not_found(std::string message) {
+    return Error{ErrorCode::NotFound, std::move(message), "{}"};
+}
+inline Error too_large(std::string message) {
+    return Error{ErrorCode::PayloadTooLarge, std::move(message), "{}"};
+}
 
 // Maps a storage failure to the domain error the user sees.
 Error from_storage(const storage::StorageError& failure);

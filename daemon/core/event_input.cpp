@@ -14,7 +14,9 @@ constexpr size_t kMaxFilterKeyBytes = 256;
 // Keys that would carry raw media bytes; media is referenced by path/hash only.
 constexpr std::string_view kMediaByteKeys[] = {"data", "bytes", "base64", "content"};
 
-std::string sub(std::string_view path, std::string_view field) { return fmt::format("{}.{}", path, field); }
+std::string sub(std::string_view path, std::string_view field) {
+    return fmt::format("{}.{}", path, field);
+}
 
 std::optional<Error> read_short_string(od::value& v, std::string_view path, size_t max, bool allow_empty,
                                        std::string& out) {
@@ -87,9 +89,10 @@ std::optional<Error> check_media_item(od::value& item, std::string_view path) {
         if (field.unescaped_key().get(key)) return type_error(path, "an object");
         for (auto forbidden : kMediaByteKeys) {
             if (key == forbidden) {
-                return invalid(fmt::format("{}.{}: media bytes are not accepted; reference the file by path and "
-                                           "sha256",
-                                           path, key));
+                return invalid(
+                    fmt::format("{}.{}: media bytes are not accepted; reference the file by path and "
+                                "sha256",
+                                path, key));
             }
         }
     }
@@ -189,8 +192,7 @@ std::string default_role(std::string_view author) {
     return "assistant";
 }
 
-std::optional<Error> decode_event(od::value& value, std::string_view path, const EventLimits& limits,
-                                  EventInput& out) {
+std::optional<Error> decode_event(od::value& value, std::string_view path, const EventLimits& limits, EventInput& out) {
     od::object object;
     if (value.get_object().get(object) != simdjson::SUCCESS) return type_error(path, "an event object");
     std::string_view raw;
@@ -199,8 +201,8 @@ std::optional<Error> decode_event(od::value& value, std::string_view path, const
     }
     out.raw_bytes = raw.size();
     if (limits.max_event_bytes != 0 && raw.size() > limits.max_event_bytes) {
-        return too_large(fmt::format("{} is {} bytes, over limits.max_event_bytes ({})", path, raw.size(),
-                                     limits.max_event_bytes));
+        return too_large(
+            fmt::format("{} is {} bytes, over limits.max_event_bytes ({})", path, raw.size(), limits.max_event_bytes));
     }
     bool has_role = false;
     for (auto field : object) {

@@ -40,8 +40,7 @@ struct EventLimits {
 };
 
 // Decodes `value` (an element of "events") at `path` like "events[3]".
-std::optional<Error> decode_event(od::value& value, std::string_view path, const EventLimits& limits,
-                                  EventInput& out);
+std::optional<Error> decode_event(od::value& value, std::string_view path, const EventLimits& limits, EventInput& out);
 
 // Fills generated ids, default timestamps (`now_us` for both) and the
 // search text, from the event as it will be stored (after hooks).

@@ -9,9 +9,9 @@ namespace mnemo::core {
 namespace {
 
 struct StoredBatch {
-    std::vector<EventInput*> events;      // non-partial, in order
-    std::vector<mnemo_event> views;       // storage views of `events`
-    std::vector<mnemo_state_op> ops;      // every stored event's delta, in order
+    std::vector<EventInput*> events;  // non-partial, in order
+    std::vector<mnemo_event> views;   // storage views of `events`
+    std::vector<mnemo_state_op> ops;  // every stored event's delta, in order
     std::vector<const StateChange*> temps;
     bool any_delta = false;
     int64_t skipped_partial = 0;
@@ -246,8 +246,10 @@ Outcome rewrite_events(const Env& env, RewriteInput& in) {
     }
     const auto& result = collector.result();
     std::string body;
-    JsonWriter(body).begin_object().field("version", result.count("version")).field("replaced",
-                                                                                     result.count("replaced"))
+    JsonWriter(body)
+        .begin_object()
+        .field("version", result.count("version"))
+        .field("replaced", result.count("replaced"))
         .end_object();
     return Outcome::ok(std::move(body));
 }

@@ -20,13 +20,26 @@ using storage::str;
 
 void add_count(TransferCounts& counts, int kind) {
     switch (kind) {
-        case MNEMO_RECORD_SESSION: ++counts.sessions; break;
-        case MNEMO_RECORD_EVENT: ++counts.events; break;
-        case MNEMO_RECORD_STATE: ++counts.state; break;
-        case MNEMO_RECORD_SUMMARY: ++counts.summaries; break;
-        case MNEMO_RECORD_TRACK: ++counts.tracks; break;
-        case MNEMO_RECORD_LANE: ++counts.lanes; break;
-        default: break;
+        case MNEMO_RECORD_SESSION:
+            ++counts.sessions;
+            break;
+        case MNEMO_RECORD_EVENT:
+            ++counts.events;
+            break;
+        case MNEMO_RECORD_STATE:
+            ++counts.state;
+            break;
+        case MNEMO_RECORD_SUMMARY:
+            ++counts.summaries;
+            break;
+        case MNEMO_RECORD_TRACK:
+            ++counts.tracks;
+            break;
+        case MNEMO_RECORD_LANE:
+            ++counts.lanes;
+            break;
+        default:
+            break;
     }
 }
 
@@ -144,9 +157,8 @@ std::optional<Error> store_batch(const Env& env, const std::vector<NumberedRecor
     records.reserve(batch.size());
     for (size_t i = 0; i < batch.size(); ++i) records.push_back(record_view(batch[i].record, parts[i]));
     const mnemo_import_req req{env.clock.now_us(), records.data(), records.size()};
-    auto failure = run(env, call, [&](mnemo_error* err) {
-        return env.backend.ops().import_records(env.backend.handle(), &req, err);
-    });
+    auto failure = run(
+        env, call, [&](mnemo_error* err) { return env.backend.ops().import_records(env.backend.handle(), &req, err); });
     if (failure) {
         Error error = from_storage(*failure);
         error.message = fmt::format("{} lines {}-{}: {}", path, batch.front().line, batch.back().line, error.message);

@@ -25,7 +25,7 @@ namespace mnemo::core {
 
 // One decoded line, owning its bytes. Only the members of `kind` are used.
 struct JsonlRecord {
-    int kind = 0;  // enum mnemo_record_kind
+    int kind = 0;                       // enum mnemo_record_kind
     std::string app, user, session_id;  // the owner (event, state, summary, track)
     storage::SessionRow session;
     storage::EventRow event;

@@ -103,8 +103,10 @@ public:
         const std::string alias = std::string(name) + "_json";
         const Captured* c = find(alias, false);
         if (!c) return std::nullopt;
-        if (c->type != Captured::Type::String) fail(alias, "expected a string holding JSON");
-        else if (validate_json(c->text)) fail(alias, "does not hold valid JSON");
+        if (c->type != Captured::Type::String)
+            fail(alias, "expected a string holding JSON");
+        else if (validate_json(c->text))
+            fail(alias, "does not hold valid JSON");
         return c->text;
     }
     std::string required_raw(std::string_view name) {
@@ -156,8 +158,10 @@ mnemo_usage FieldReader::usage(std::string_view name) {
               object["cache_write_tokens"].get(out.cache_write_tokens) == simdjson::SUCCESS &&
               object["total_tokens"].get(out.total_tokens) == simdjson::SUCCESS &&
               object["cost_usd"].get(out.cost_usd) == simdjson::SUCCESS;
-    if (!ok) fail(name, "expected integer input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, "
-                        "total_tokens and a number cost_usd");
+    if (!ok)
+        fail(name,
+             "expected integer input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, "
+             "total_tokens and a number cost_usd");
     return out;
 }
 
@@ -268,12 +272,18 @@ int kind_of(std::string_view name) {
 
 void read_body(FieldReader& f, JsonlRecord& r) {
     switch (r.kind) {
-        case MNEMO_RECORD_SESSION: return read_session(f, r);
-        case MNEMO_RECORD_EVENT: return read_event(f, r);
-        case MNEMO_RECORD_STATE: return read_state(f, r);
-        case MNEMO_RECORD_SUMMARY: return read_summary(f, r);
-        case MNEMO_RECORD_TRACK: return read_track(f, r);
-        default: return read_lane(f, r);
+        case MNEMO_RECORD_SESSION:
+            return read_session(f, r);
+        case MNEMO_RECORD_EVENT:
+            return read_event(f, r);
+        case MNEMO_RECORD_STATE:
+            return read_state(f, r);
+        case MNEMO_RECORD_SUMMARY:
+            return read_summary(f, r);
+        case MNEMO_RECORD_TRACK:
+            return read_track(f, r);
+        default:
+            return read_lane(f, r);
     }
 }
 
@@ -340,7 +350,7 @@ mnemo_event event_view(const JsonlRecord& r) {
 }
 
 mnemo_summary summary_view(const storage::SummaryRow& s) {
-    return mnemo_summary{str(s.filter_key), str(s.text), s.from_seq,          s.up_to_seq,
+    return mnemo_summary{str(s.filter_key), str(s.text),     s.from_seq,   s.up_to_seq,
                          s.events_covered,  s.created_at_us, str(s.source)};
 }
 
@@ -393,8 +403,8 @@ mnemo_record record_view(const JsonlRecord& r, RecordParts& parts) {
             v.summary = &parts.summary;
             break;
         case MNEMO_RECORD_TRACK:
-            parts.track_event = mnemo_track_event{r.track_event.seq, str(r.track_event.payload_json),
-                                                  r.track_event.timestamp_us};
+            parts.track_event =
+                mnemo_track_event{r.track_event.seq, str(r.track_event.payload_json), r.track_event.timestamp_us};
             v.track = str(r.track);
             v.track_event = &parts.track_event;
             break;

@@ -108,13 +108,20 @@ void lane(JsonWriter& w, const mnemo_lane& l) {
 
 void body(JsonWriter& w, const mnemo_record& r) {
     switch (r.kind) {
-        case MNEMO_RECORD_SESSION: return session(w, *r.session);
-        case MNEMO_RECORD_EVENT: return event(w, r.key, *r.event);
-        case MNEMO_RECORD_STATE: return state(w, r);
-        case MNEMO_RECORD_SUMMARY: return summary(w, r.key, *r.summary);
-        case MNEMO_RECORD_TRACK: return track(w, r);
-        case MNEMO_RECORD_LANE: return lane(w, *r.lane);
-        default: return;
+        case MNEMO_RECORD_SESSION:
+            return session(w, *r.session);
+        case MNEMO_RECORD_EVENT:
+            return event(w, r.key, *r.event);
+        case MNEMO_RECORD_STATE:
+            return state(w, r);
+        case MNEMO_RECORD_SUMMARY:
+            return summary(w, r.key, *r.summary);
+        case MNEMO_RECORD_TRACK:
+            return track(w, r);
+        case MNEMO_RECORD_LANE:
+            return lane(w, *r.lane);
+        default:
+            return;
     }
 }
 
@@ -122,13 +129,20 @@ void body(JsonWriter& w, const mnemo_record& r) {
 
 const char* record_kind_name(int kind) {
     switch (kind) {
-        case MNEMO_RECORD_SESSION: return "session";
-        case MNEMO_RECORD_EVENT: return "event";
-        case MNEMO_RECORD_STATE: return "state";
-        case MNEMO_RECORD_SUMMARY: return "summary";
-        case MNEMO_RECORD_TRACK: return "track";
-        case MNEMO_RECORD_LANE: return "lane";
-        default: return "unknown";
+        case MNEMO_RECORD_SESSION:
+            return "session";
+        case MNEMO_RECORD_EVENT:
+            return "event";
+        case MNEMO_RECORD_STATE:
+            return "state";
+        case MNEMO_RECORD_SUMMARY:
+            return "summary";
+        case MNEMO_RECORD_TRACK:
+            return "track";
+        case MNEMO_RECORD_LANE:
+            return "lane";
+        default:
+            return "unknown";
     }
 }
 

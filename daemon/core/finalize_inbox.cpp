@@ -6,9 +6,12 @@ namespace mnemo::core {
 
 std::string_view finalize_reason_name(FinalizeReason reason) {
     switch (reason) {
-    case FinalizeReason::Expired: return "expired";
-    case FinalizeReason::Reset: return "reset";
-    case FinalizeReason::Deleted: return "deleted";
+        case FinalizeReason::Expired:
+            return "expired";
+        case FinalizeReason::Reset:
+            return "reset";
+        case FinalizeReason::Deleted:
+            return "deleted";
     }
     return "deleted";
 }

@@ -20,7 +20,11 @@
 
 namespace mnemo::core {
 
-enum class FinalizeReason { Expired = MNEMO_FINALIZE_EXPIRED, Reset = MNEMO_FINALIZE_RESET, Deleted = MNEMO_FINALIZE_DELETED };
+enum class FinalizeReason {
+    Expired = MNEMO_FINALIZE_EXPIRED,
+    Reset = MNEMO_FINALIZE_RESET,
+    Deleted = MNEMO_FINALIZE_DELETED
+};
 
 std::string_view finalize_reason_name(FinalizeReason reason);  // "expired" | "reset" | "deleted"
 

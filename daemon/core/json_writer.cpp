@@ -23,17 +23,31 @@ constexpr std::array<bool, 256> kNeedsEscape = [] {
 void append_escape(std::string& out, unsigned char c) {
     static constexpr char hex[] = "0123456789abcdef";
     switch (c) {
-    case '"': out.append("\\\""); break;
-    case '\\': out.append("\\\\"); break;
-    case '\n': out.append("\\n"); break;
-    case '\r': out.append("\\r"); break;
-    case '\t': out.append("\\t"); break;
-    case '\b': out.append("\\b"); break;
-    case '\f': out.append("\\f"); break;
-    default:
-        out.append("\\u00");
-        out.push_back(hex[c >> 4]);
-        out.push_back(hex[c & 15]);
+        case '"':
+            out.append("\\\"");
+            break;
+        case '\\':
+            out.append("\\\\");
+            break;
+        case '\n':
+            out.append("\\n");
+            break;
+        case '\r':
+            out.append("\\r");
+            break;
+        case '\t':
+            out.append("\\t");
+            break;
+        case '\b':
+            out.append("\\b");
+            break;
+        case '\f':
+            out.append("\\f");
+            break;
+        default:
+            out.append("\\u00");
+            out.push_back(hex[c >> 4]);
+            out.push_back(hex[c & 15]);
     }
 }
 

@@ -30,7 +30,7 @@ public:
     JsonWriter& number(double value);
     JsonWriter& boolean(bool value);
     JsonWriter& null();
-    JsonWriter& raw(std::string_view json);  // an already-encoded JSON value
+    JsonWriter& raw(std::string_view json);      // an already-encoded JSON value
     JsonWriter& raw_timestamp(int64_t unix_us);  // "2026-11-21T10:00:00.123456Z", needs no escaping
 
     // key + value shorthands

@@ -27,8 +27,8 @@ struct LaneRef {
 // A lane that moved to a new session (resolve by policy or force_new, explicit reset), for
 // SCRIPTING.md's `reset` hook. reason: idle | daily | suspended | force_new | reset.
 struct LaneMove {
-    storage::LaneRow lane;                          // after the move
-    std::optional<storage::SessionRow> old_session; // null when the old session was no longer live
+    storage::LaneRow lane;                           // after the move
+    std::optional<storage::SessionRow> old_session;  // null when the old session was no longer live
     storage::SessionRow new_session;
     std::string reason;
 };
@@ -46,7 +46,7 @@ struct ResolveLaneInput {
     std::optional<std::string> platform;   // absent: keep the lane's
     std::optional<std::string> chat_type;  // dm | group | channel | thread; absent: keep the lane's
     bool force_new = false;
-    std::string metadata_json = "{}";      // for a session resolve creates
+    std::string metadata_json = "{}";  // for a session resolve creates
 };
 
 struct ListLanesInput {

@@ -28,7 +28,9 @@ Outcome change_flags(const Env& env, const LaneRef& ref, const RowChange& change
     return Outcome::ok(lane_json(update.lane));
 }
 
-std::string encode_page_token(const storage::LaneRow& row) { return fmt::format("{}~{}", row.updated_at_us, row.lane); }
+std::string encode_page_token(const storage::LaneRow& row) {
+    return fmt::format("{}~{}", row.updated_at_us, row.lane);
+}
 
 bool decode_page_token(const std::string& token, int64_t& updated_at_us, std::string& lane) {
     auto tilde = token.find('~');
@@ -109,8 +111,8 @@ Outcome list_lanes(const Env& env, const ListLanesInput& in) {
     req.cursor_lane = storage::absent();
     if (in.page_token) {
         if (!decode_page_token(*in.page_token, req.cursor_updated_at_us, cursor_lane)) {
-            return Outcome::fail(invalid(fmt::format("page_token '{}' is not a token this API returned",
-                                                     *in.page_token)));
+            return Outcome::fail(
+                invalid(fmt::format("page_token '{}' is not a token this API returned", *in.page_token)));
         }
         req.cursor_lane = storage::str(cursor_lane);
     }

@@ -14,8 +14,8 @@ namespace {
 
 // A write that moves the lane to a new session, parented on the old one,
 // marking the old one for finalize when it is still live.
-LaneWrite move_write(const LaneSnapshot& current, const std::optional<std::string>& auto_reset_reason,
-                     int64_t now, const std::string& metadata_json) {
+LaneWrite move_write(const LaneSnapshot& current, const std::optional<std::string>& auto_reset_reason, int64_t now,
+                     const std::string& metadata_json) {
     LaneWrite write;
     bool had_activity = current.session && current.session_events > 0;
     write.row = moved_lane_row(current.lane, uuid_v7(now), had_activity, auto_reset_reason, now);
@@ -68,7 +68,8 @@ Outcome lane_and_session(const Env& env, const LaneUpdate& update, bool with_cre
     if (update.created) {
         session = *update.created;
         state = merged_state_json(update.created_state);
-    } else if (auto error = read_session(env, update.lane.app, update.lane.user, update.lane.session_id, session, state)) {
+    } else if (auto error =
+                   read_session(env, update.lane.app, update.lane.user, update.lane.session_id, session, state)) {
         return Outcome::fail(std::move(*error));
     }
     std::string body;
@@ -101,9 +102,8 @@ Outcome resolve_lane(const Env& env, const ResolveLaneInput& in) {
                                                env.config->reset.timezone),
                                    "{}"});
     }
-    auto update = update_lane(env, in.ref, [&](const std::optional<LaneSnapshot>& current) {
-        return plan_resolve(env, in, current, zone);
-    });
+    auto update = update_lane(
+        env, in.ref, [&](const std::optional<LaneSnapshot>& current) { return plan_resolve(env, in, current, zone); });
     if (update.error) return Outcome::fail(std::move(*update.error));
     report_move(env, update, "force_new");
     return lane_and_session(env, update, true);

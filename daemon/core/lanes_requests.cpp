@@ -72,9 +72,7 @@ std::optional<Error> read_token_count(od::value& v, std::string_view name) {
 
 std::optional<Error> decode_resolve_lane(std::string& body, ResolveLaneInput& out) {
     bool has_user = false;
-    auto error = for_each_field_or_empty(
-        body,
-        [&](std::string_view key, od::value& v) -> std::optional<Error> {
+    auto error = for_each_field_or_empty(body, [&](std::string_view key, od::value& v) -> std::optional<Error> {
         if (key == "user") {
             has_user = true;
             return read_user(v, out.user);
@@ -97,9 +95,7 @@ std::optional<Error> decode_resolve_lane(std::string& body, ResolveLaneInput& ou
 
 std::optional<Error> decode_switch_lane(std::string& body, std::string& session_id) {
     bool seen = false;
-    auto error = for_each_field_or_empty(
-        body,
-        [&](std::string_view key, od::value& v) -> std::optional<Error> {
+    auto error = for_each_field_or_empty(body, [&](std::string_view key, od::value& v) -> std::optional<Error> {
         if (key != "session_id") return std::nullopt;
         seen = true;
         Error type;
@@ -116,24 +112,24 @@ std::optional<Error> decode_switch_lane(std::string& body, std::string& session_
 
 std::optional<Error> decode_resume_pending(std::string& body, std::string& reason) {
     bool seen = false;
-    auto error = for_each_field_or_empty(
-        body,
-        [&](std::string_view key, od::value& v) -> std::optional<Error> {
+    auto error = for_each_field_or_empty(body, [&](std::string_view key, od::value& v) -> std::optional<Error> {
         if (key != "reason") return std::nullopt;
         seen = true;
         Error type;
         auto text = read_string(v, "reason", &type);
         if (!text) return type;
         if (!valid_resume_reason(*text)) {
-            return invalid(fmt::format("reason: '{}' is not one of restart_timeout, shutdown_timeout, "
-                                       "restart_interrupted",
-                                       *text));
+            return invalid(
+                fmt::format("reason: '{}' is not one of restart_timeout, shutdown_timeout, "
+                            "restart_interrupted",
+                            *text));
         }
         reason = std::string(*text);
         return std::nullopt;
     });
     if (error) return error;
-    if (!seen) return invalid("reason: required; send {\"reason\": \"restart_timeout|shutdown_timeout|restart_interrupted\"}");
+    if (!seen)
+        return invalid("reason: required; send {\"reason\": \"restart_timeout|shutdown_timeout|restart_interrupted\"}");
     return std::nullopt;
 }
 

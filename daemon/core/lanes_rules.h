@@ -55,7 +55,7 @@ storage::LaneRow moved_lane_row(const storage::LaneRow& old, std::string session
                                 const std::optional<std::string>& auto_reset_reason, int64_t now_us);
 
 // API.md's closed sets.
-bool valid_chat_type(std::string_view chat_type);      // dm | group | channel | thread
-bool valid_resume_reason(std::string_view reason);     // restart_timeout | shutdown_timeout | restart_interrupted
+bool valid_chat_type(std::string_view chat_type);   // dm | group | channel | thread
+bool valid_resume_reason(std::string_view reason);  // restart_timeout | shutdown_timeout | restart_interrupted
 
 }  // namespace mnemo::core

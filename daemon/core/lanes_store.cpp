@@ -14,7 +14,9 @@ namespace {
 // re-reads settle them, and a lane that keeps changing answers 409.
 constexpr int kMaxLaneAttempts = 8;
 
-int flag(bool value) { return value ? 1 : 0; }
+int flag(bool value) {
+    return value ? 1 : 0;
+}
 
 mnemo_lane to_mnemo(const storage::LaneRow& row) {
     mnemo_lane lane{};

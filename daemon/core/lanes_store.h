@@ -41,10 +41,10 @@ using LanePlanner = std::function<LanePlan(const std::optional<LaneSnapshot>& cu
 
 struct LaneUpdate {
     std::optional<Error> error;
-    storage::LaneRow lane;                          // as stored after the update (or as read)
-    std::optional<storage::SessionRow> created;     // the session the write created
+    storage::LaneRow lane;                       // as stored after the update (or as read)
+    std::optional<storage::SessionRow> created;  // the session the write created
     std::vector<storage::StateEntry> created_state;
-    std::optional<LaneSnapshot> before;             // what the winning attempt read
+    std::optional<LaneSnapshot> before;  // what the winning attempt read
 };
 
 // The lane, nullopt when absent; an Error when storage failed.

@@ -58,42 +58,46 @@ std::optional<Error> require_events(bool seen) {
 }  // namespace
 
 std::optional<Error> decode_create_session(std::string& body, CreateSessionInput& out) {
-    return for_each_field(body, [&](std::string_view key, od::value& v) -> std::optional<Error> {
-        Error error;
-        if (key == "id") {
-            if (is_null(v)) return std::nullopt;
-            auto id = read_string(v, "id", &error);
-            if (!id) return error;
-            if (!valid_name(*id)) return invalid(fmt::format("id: session id {}", name_problem(*id)));
-            out.id = std::string(*id);
-        } else if (key == "title") {
-            if (is_null(v)) return std::nullopt;
-            auto title = read_string(v, "title", &error);
-            if (!title) return error;
-            out.title = std::string(*title);
-        } else if (key == "parent_id") {
-            if (is_null(v)) return std::nullopt;
-            auto parent = read_string(v, "parent_id", &error);
-            if (!parent) return error;
-            if (!valid_name(*parent)) return invalid(fmt::format("parent_id: session id {}", name_problem(*parent)));
-            out.parent_id = std::string(*parent);
-        } else if (key == "metadata") {
-            if (is_null(v)) return std::nullopt;
-            od::json_type type;
-            if (v.type().get(type) || type != od::json_type::object) return type_error("metadata", "an object");
-            out.metadata_json = std::string(raw_value(v).value_or("{}"));
-        } else if (key == "state") {
-            if (is_null(v)) return std::nullopt;
-            return decode_delta(v, "state", true, MNEMO_SCOPE_SESSION, out.state);
-        } else if (key == "ttl_seconds") {
-            if (is_null(v)) return std::nullopt;
-            auto ttl = read_int(v, "ttl_seconds", &error);
-            if (!ttl) return error;
-            if (*ttl < 0) return invalid("ttl_seconds: must be 0 (never expires) or more");
-            out.ttl_seconds = *ttl;
-        }
-        return std::nullopt;
-    }, true);  // an empty body counts as {}
+    return for_each_field(
+        body,
+        [&](std::string_view key, od::value& v) -> std::optional<Error> {
+            Error error;
+            if (key == "id") {
+                if (is_null(v)) return std::nullopt;
+                auto id = read_string(v, "id", &error);
+                if (!id) return error;
+                if (!valid_name(*id)) return invalid(fmt::format("id: session id {}", name_problem(*id)));
+                out.id = std::string(*id);
+            } else if (key == "title") {
+                if (is_null(v)) return std::nullopt;
+                auto title = read_string(v, "title", &error);
+                if (!title) return error;
+                out.title = std::string(*title);
+            } else if (key == "parent_id") {
+                if (is_null(v)) return std::nullopt;
+                auto parent = read_string(v, "parent_id", &error);
+                if (!parent) return error;
+                if (!valid_name(*parent))
+                    return invalid(fmt::format("parent_id: session id {}", name_problem(*parent)));
+                out.parent_id = std::string(*parent);
+            } else if (key == "metadata") {
+                if (is_null(v)) return std::nullopt;
+                od::json_type type;
+                if (v.type().get(type) || type != od::json_type::object) return type_error("metadata", "an object");
+                out.metadata_json = std::string(raw_value(v).value_or("{}"));
+            } else if (key == "state") {
+                if (is_null(v)) return std::nullopt;
+                return decode_delta(v, "state", true, MNEMO_SCOPE_SESSION, out.state);
+            } else if (key == "ttl_seconds") {
+                if (is_null(v)) return std::nullopt;
+                auto ttl = read_int(v, "ttl_seconds", &error);
+                if (!ttl) return error;
+                if (*ttl < 0) return invalid("ttl_seconds: must be 0 (never expires) or more");
+                out.ttl_seconds = *ttl;
+            }
+            return std::nullopt;
+        },
+        true);  // an empty body counts as {}
 }
 
 std::optional<Error> decode_append(std::string& body, const config::LimitsConfig& limits, AppendInput& out) {
@@ -129,18 +133,21 @@ std::optional<Error> decode_rewrite(std::string& body, const config::LimitsConfi
 }
 
 std::optional<Error> decode_rewind(std::string& body, RewindInput& out) {
-    return for_each_field(body, [&](std::string_view key, od::value& v) -> std::optional<Error> {
-        if (key == "turns") {
-            Error e;
-            auto n = read_int(v, "turns", &e);
-            if (!n) return e;
-            if (*n < 1) return invalid("turns: must be 1 or more");
-            out.turns = *n;
-        } else if (key == "expected_version") {
-            return read_version(v, out.expected_version);
-        }
-        return std::nullopt;
-    }, true);  // an empty body counts as {}
+    return for_each_field(
+        body,
+        [&](std::string_view key, od::value& v) -> std::optional<Error> {
+            if (key == "turns") {
+                Error e;
+                auto n = read_int(v, "turns", &e);
+                if (!n) return e;
+                if (*n < 1) return invalid("turns: must be 1 or more");
+                out.turns = *n;
+            } else if (key == "expected_version") {
+                return read_version(v, out.expected_version);
+            }
+            return std::nullopt;
+        },
+        true);  // an empty body counts as {}
 }
 
 std::optional<Error> decode_patch_state(std::string& body, PatchStateInput& out) {

@@ -35,7 +35,9 @@ SysUs boundary_on(date::local_days day, int at_hour, const date::time_zone* zone
 
 }  // namespace
 
-std::string_view reset_reason_name(ResetReason reason) { return reason == ResetReason::Idle ? "idle" : "daily"; }
+std::string_view reset_reason_name(ResetReason reason) {
+    return reason == ResetReason::Idle ? "idle" : "daily";
+}
 
 const date::time_zone* find_time_zone(const std::string& name) {
     try {

@@ -171,9 +171,10 @@ std::optional<Error> check_search_query(std::string_view q) {
 
 Outcome search(const Env& env, const SearchInput& in) {
     if (!has_search_op(env.backend)) {
-        return Outcome::fail(invalid(fmt::format("the storage plugin '{}' does not support search; configure a "
-                                                 "storage plugin with search (memory, sqlite)",
-                                                 env.backend.descriptor().name)));
+        return Outcome::fail(
+            invalid(fmt::format("the storage plugin '{}' does not support search; configure a "
+                                "storage plugin with search (memory, sqlite)",
+                                env.backend.descriptor().name)));
     }
     sw::Query query = sw::parse_query(in.q);
     std::string_view trimmed = in.q;
@@ -194,15 +195,13 @@ Outcome search(const Env& env, const SearchInput& in) {
     Results results;
     results.query = &query;
     mnemo_sink sink = results.sink();
-    if (auto failed = run_storage(env, [&](mnemo_error* err) {
-            return env.backend.ops().search(env.backend.handle(), &req, &sink, err);
-        })) {
+    if (auto failed = run_storage(
+            env, [&](mnemo_error* err) { return env.backend.ops().search(env.backend.handle(), &req, &sink, err); })) {
         return *failed;
     }
     if (results.protocol_broken) {
         return Outcome::fail(Error{ErrorCode::Internal,
-                                   "the storage plugin answered search out of order (a hit before its session)",
-                                   "{}"});
+                                   "the storage plugin answered search out of order (a hit before its session)", "{}"});
     }
     std::string body;
     JsonWriter w(body);

@@ -12,16 +12,15 @@ struct Range {
 
 // Punctuation and symbol blocks outside ASCII: separators, like spaces.
 constexpr Range kSeparators[] = {
-    {0x80, 0xA9},     {0xAB, 0xB1},     {0xB4, 0xB4},     {0xB6, 0xB8},     {0xBB, 0xBB},
-    {0xBF, 0xBF},     {0xD7, 0xD7},     {0xF7, 0xF7},     {0x2000, 0x206F}, {0x20A0, 0x214F},
-    {0x2190, 0x2BFF}, {0x2E00, 0x2E7F}, {0x3000, 0x303F}, {0xFE10, 0xFE1F}, {0xFE30, 0xFE6F},
-    {0xFF00, 0xFF0F}, {0xFF1A, 0xFF20}, {0xFF3B, 0xFF40}, {0xFF5B, 0xFF65}, {0xFFF0, 0xFFFF},
-    {0x1F000, 0x1FAFF},
+    {0x80, 0xA9},     {0xAB, 0xB1},     {0xB4, 0xB4},       {0xB6, 0xB8},     {0xBB, 0xBB},     {0xBF, 0xBF},
+    {0xD7, 0xD7},     {0xF7, 0xF7},     {0x2000, 0x206F},   {0x20A0, 0x214F}, {0x2190, 0x2BFF}, {0x2E00, 0x2E7F},
+    {0x3000, 0x303F}, {0xFE10, 0xFE1F}, {0xFE30, 0xFE6F},   {0xFF00, 0xFF0F}, {0xFF1A, 0xFF20}, {0xFF3B, 0xFF40},
+    {0xFF5B, 0xFF65}, {0xFFF0, 0xFFFF}, {0x1F000, 0x1FAFF},
 };
 
 constexpr Range kCjk[] = {
-    {0x1100, 0x11FF}, {0x2E80, 0x2FDF}, {0x3040, 0x31FF},   {0x3400, 0x4DBF}, {0x4E00, 0x9FFF},
-    {0xA960, 0xA97F}, {0xAC00, 0xD7FF}, {0xF900, 0xFAFF},   {0xFF66, 0xFF9F}, {0x20000, 0x3FFFF},
+    {0x1100, 0x11FF}, {0x2E80, 0x2FDF}, {0x3040, 0x31FF}, {0x3400, 0x4DBF}, {0x4E00, 0x9FFF},
+    {0xA960, 0xA97F}, {0xAC00, 0xD7FF}, {0xF900, 0xFAFF}, {0xFF66, 0xFF9F}, {0x20000, 0x3FFFF},
 };
 
 bool in_ranges(char32_t c, const Range* begin, const Range* end) {
@@ -62,7 +61,9 @@ char32_t fold_char(char32_t c) {
     return c;
 }
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
 
 std::string_view trim(std::string_view q) {
     while (!q.empty() && is_space(q.front())) q.remove_prefix(1);
@@ -145,7 +146,9 @@ bool is_word_char(char32_t c) {
     return !in_ranges(c, std::begin(kSeparators), std::end(kSeparators));
 }
 
-bool is_cjk(char32_t c) { return in_ranges(c, std::begin(kCjk), std::end(kCjk)); }
+bool is_cjk(char32_t c) {
+    return in_ranges(c, std::begin(kCjk), std::end(kCjk));
+}
 
 bool has_cjk(std::string_view text) {
     for (size_t pos = 0; pos < text.size();) {
@@ -209,6 +212,8 @@ Match first_match(const Query& query, std::string_view text) {
     return at == std::string_view::npos ? Match{} : Match{at, query.exact.size()};
 }
 
-bool matches(const Query& query, std::string_view text) { return first_match(query, text).found(); }
+bool matches(const Query& query, std::string_view text) {
+    return first_match(query, text).found();
+}
 
 }  // namespace mnemo::core::search_words

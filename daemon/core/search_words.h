@@ -66,9 +66,9 @@ enum class QueryKind {
 
 struct Query {
     QueryKind kind = QueryKind::Recent;
-    std::vector<std::string> words;  // Words: distinct, folded, in query order
+    std::vector<std::string> words;      // Words: distinct, folded, in query order
     std::vector<std::string> raw_words;  // Words: as typed (for FTS engines that fold themselves)
-    std::string exact;               // Exact: q trimmed
+    std::string exact;                   // Exact: q trimmed
 };
 
 // Trims ASCII whitespace and classifies q (see core/search.h).

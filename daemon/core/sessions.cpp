@@ -82,8 +82,9 @@ Outcome get_session(const Env& env, const GetSessionInput& in) {
         return *failed;
     }
     auto& result = collector.result();
-    if (result.sessions.empty()) return Outcome::fail(not_found(fmt::format("session {}/{} not found in app {}",
-                                                                            in.ref.user, in.ref.id, in.ref.app)));
+    if (result.sessions.empty())
+        return Outcome::fail(
+            not_found(fmt::format("session {}/{} not found in app {}", in.ref.user, in.ref.id, in.ref.app)));
     std::string state = merged_state_json(result.state);
     std::string body;
     body.reserve(events.json.size() + state.size() + 1024);
@@ -110,8 +111,8 @@ Outcome list_sessions(const Env& env, const ListSessionsInput& in) {
     std::string cursor_id;
     if (in.page_token) {
         if (!decode_page_token(*in.page_token, req.cursor_updated_at_us, cursor_id)) {
-            return Outcome::fail(invalid(fmt::format("page_token '{}' is not a token this API returned",
-                                                     *in.page_token)));
+            return Outcome::fail(
+                invalid(fmt::format("page_token '{}' is not a token this API returned", *in.page_token)));
         }
         req.cursor_id = storage::str(cursor_id);
     } else {

@@ -22,8 +22,8 @@ namespace mnemo::core {
 inline constexpr int kScopeTemp = -1;
 
 struct StateChange {
-    int scope = MNEMO_SCOPE_SESSION;  // or kScopeTemp
-    std::string key;                  // without its prefix
+    int scope = MNEMO_SCOPE_SESSION;        // or kScopeTemp
+    std::string key;                        // without its prefix
     std::optional<std::string> value_json;  // nullopt deletes
 };
 

@@ -56,11 +56,15 @@ Outcome get_scope_state(const Env& env, int scope, const std::string& app, const
 Outcome delete_state_key(const Env& env, int scope, const std::string& app, const std::string& user,
                          const std::string& key) {
     const auto& ttl = env.config->ttl_for(app);
-    mnemo_state_delete_req req{scope,          storage::str(app),  storage::str(user), storage::str(key),
-                               env.clock.now_us(), ttl.app_state_us, ttl.user_state_us};
-    if (auto failed = run_storage(env, [&](mnemo_error* err) {
-            return env.backend.ops().state_delete(env.backend.handle(), &req, err);
-        })) {
+    mnemo_state_delete_req req{scope,
+                               storage::str(app),
+                               storage::str(user),
+                               storage::str(key),
+                               env.clock.now_us(),
+                               ttl.app_state_us,
+                               ttl.user_state_us};
+    if (auto failed = run_storage(
+            env, [&](mnemo_error* err) { return env.backend.ops().state_delete(env.backend.handle(), &req, err); })) {
         return *failed;
     }
     return Outcome::ok({}, Success::NoContent);

@@ -102,7 +102,8 @@ StorageStats storage_stats(const Env& env) {
 }
 
 std::optional<Error> ping(const Env& env) {
-    if (auto failure = env.backend.call([&](mnemo_error* err) { return env.backend.ops().ping(env.backend.handle(), err); })) {
+    if (auto failure =
+            env.backend.call([&](mnemo_error* err) { return env.backend.ops().ping(env.backend.handle(), err); })) {
         return from_storage(*failure);
     }
     return std::nullopt;

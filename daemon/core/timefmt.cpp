@@ -41,9 +41,9 @@ std::optional<int64_t> parse_rfc3339(std::string_view s) {
     size_t pos = 0;
     int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
     if (!read_digits(s, pos, 4, year) || !expect(s, pos, '-') || !read_digits(s, pos, 2, month) ||
-        !expect(s, pos, '-') || !read_digits(s, pos, 2, day) || !expect(s, pos, 'T') ||
-        !read_digits(s, pos, 2, hour) || !expect(s, pos, ':') || !read_digits(s, pos, 2, minute) ||
-        !expect(s, pos, ':') || !read_digits(s, pos, 2, second)) {
+        !expect(s, pos, '-') || !read_digits(s, pos, 2, day) || !expect(s, pos, 'T') || !read_digits(s, pos, 2, hour) ||
+        !expect(s, pos, ':') || !read_digits(s, pos, 2, minute) || !expect(s, pos, ':') ||
+        !read_digits(s, pos, 2, second)) {
         return std::nullopt;
     }
     if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) {

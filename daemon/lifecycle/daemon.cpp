@@ -80,7 +80,10 @@ int Daemon::start(std::string* error) {
     api_->set_finalize_inbox(&finalize_inbox_);
     if (int code = start_scripting(error); code != kExitOk) return code;
     server_ = std::make_unique<net::Server>(
-        &loop_, [this](net::Request&& request, net::Responder respond) { api_->handle(std::move(request), std::move(respond)); },
+        &loop_,
+        [this](net::Request&& request, net::Responder respond) {
+            api_->handle(std::move(request), std::move(respond));
+        },
         [this](int status, std::string_view code, std::string_view message) {
             return api_->error_response(status, code, message);
         },
@@ -91,8 +94,8 @@ int Daemon::start(std::string* error) {
         return kExitRuntime;
     }
     if (int code = open_listeners(*server_, *config_, error); code != kExitOk) return code;
-    sweeper_ = std::make_unique<Sweeper>(&loop_, *backend_, clock_, metrics_, finalize_callbacks_, finalize_inbox_,
-                                         config_);
+    sweeper_ =
+        std::make_unique<Sweeper>(&loop_, *backend_, clock_, metrics_, finalize_callbacks_, finalize_inbox_, config_);
     sweeper_->start();
     loop_meter_ = std::make_unique<LoopMeter>(&loop_, metrics_);
     install_signals();
@@ -151,14 +154,16 @@ bool Daemon::recover(std::string* error) {
     }
     if (report.skipped || report.clean) return true;
     if (report.resume_pending == 0 && report.suspended == 0) {
-        log::info("no clean-shutdown marker at {} (a first start, or the last stop was not graceful); "
-                  "no lane needed recovery",
-                  clean_shutdown_marker_path(*config_));
+        log::info(
+            "no clean-shutdown marker at {} (a first start, or the last stop was not graceful); "
+            "no lane needed recovery",
+            clean_shutdown_marker_path(*config_));
         return true;
     }
-    log::warn("no clean-shutdown marker at {}: the last stop was not graceful; {} lane(s) now resume_pending, "
-              "{} lane(s) suspended after recovery.stuck_after_restarts restarts",
-              clean_shutdown_marker_path(*config_), report.resume_pending, report.suspended);
+    log::warn(
+        "no clean-shutdown marker at {}: the last stop was not graceful; {} lane(s) now resume_pending, "
+        "{} lane(s) suspended after recovery.stuck_after_restarts restarts",
+        clean_shutdown_marker_path(*config_), report.resume_pending, report.suspended);
     return true;
 }
 
@@ -183,7 +188,8 @@ void Daemon::install_signals() {
     };
     uv_signal_start(&sigterm_, on_stop, SIGTERM);
     uv_signal_start(&sigint_, on_stop, SIGINT);
-    uv_signal_start(&sighup_, [](uv_signal_t* handle, int) { static_cast<Daemon*>(handle->data)->reload(); }, SIGHUP);
+    uv_signal_start(
+        &sighup_, [](uv_signal_t* handle, int) { static_cast<Daemon*>(handle->data)->reload(); }, SIGHUP);
 }
 
 void Daemon::begin_drain() {

@@ -24,7 +24,9 @@ int64_t micros_since(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
-bool Finalizer::call_hooks(const core::FinalizeItem& item) const { return callbacks_.run(item.session, item.reason); }
+bool Finalizer::call_hooks(const core::FinalizeItem& item) const {
+    return callbacks_.run(item.session, item.reason);
+}
 
 void Finalizer::report(const core::FinalizeItem& item, bool hook_ok, int64_t failures) const {
     const auto& s = item.session;
@@ -32,9 +34,10 @@ void Finalizer::report(const core::FinalizeItem& item, bool hook_ok, int64_t fai
     if (hook_ok) {
         log::debug("finalize session {}/{}/{} reason={}", s.app, s.user, s.id, reason);
     } else {
-        log::warn("finalize hook failed {} time(s) for session {}/{}/{} (reason={}); marked finalized anyway "
-                  "(sweep.finalize_retries)",
-                  failures, s.app, s.user, s.id, reason);
+        log::warn(
+            "finalize hook failed {} time(s) for session {}/{}/{} (reason={}); marked finalized anyway "
+            "(sweep.finalize_retries)",
+            failures, s.app, s.user, s.id, reason);
     }
     metrics_.add_swept("finalized", 1);
 }

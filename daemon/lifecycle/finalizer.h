@@ -32,7 +32,11 @@ class Finalizer {
 public:
     Finalizer(const storage::Backend& backend, api::Executor& executor, const core::Clock& clock,
               metrics::Registry& metrics, const FinalizeCallbacks& callbacks, core::FinalizeInbox& inbox)
-        : backend_(backend), executor_(executor), clock_(clock), metrics_(metrics), callbacks_(callbacks),
+        : backend_(backend),
+          executor_(executor),
+          clock_(clock),
+          metrics_(metrics),
+          callbacks_(callbacks),
           inbox_(inbox) {}
 
     // Hard-deleted sessions: finalized now; failures go back to the inbox for the next pass.

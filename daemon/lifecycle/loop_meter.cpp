@@ -11,7 +11,9 @@ LoopMeter::LoopMeter(uv_loop_t* loop, metrics::Registry& metrics) : loop_(loop),
     last_idle_ns_ = uv_metrics_idle_time(loop_);
 }
 
-LoopMeter::~LoopMeter() { uv_close(reinterpret_cast<uv_handle_t*>(&prepare_), nullptr); }
+LoopMeter::~LoopMeter() {
+    uv_close(reinterpret_cast<uv_handle_t*>(&prepare_), nullptr);
+}
 
 void LoopMeter::on_prepare() {
     uint64_t now = uv_hrtime();

@@ -65,9 +65,13 @@ void Notifier::start_watchdog() {
     uv_timer_start(&watchdog_timer_, &Notifier::on_watchdog, every_ms, every_ms);
 }
 
-void Notifier::on_watchdog(uv_timer_t*) { notify("WATCHDOG=1"); }
+void Notifier::on_watchdog(uv_timer_t*) {
+    notify("WATCHDOG=1");
+}
 
-void Notifier::on_status(uv_timer_t* timer) { static_cast<Notifier*>(timer->data)->sample_status(); }
+void Notifier::on_status(uv_timer_t* timer) {
+    static_cast<Notifier*>(timer->data)->sample_status();
+}
 
 void Notifier::sample_status() {
     if (sampling_) return;  // slow storage: the previous count has not come back yet
@@ -87,7 +91,9 @@ void Notifier::reloading(std::string_view source_path) {
     notify(fmt::format("RELOADING=1\nMONOTONIC_USEC={}\nSTATUS=reloading {}", monotonic_usec(), source_path));
 }
 
-void Notifier::reloaded() { notify("READY=1\nSTATUS=" + current_status_); }
+void Notifier::reloaded() {
+    notify("READY=1\nSTATUS=" + current_status_);
+}
 
 void Notifier::stopping(size_t connections) {
     status_active_ = false;

@@ -64,8 +64,8 @@ bool write_clean_shutdown_marker(const config::Config& config, std::string* erro
     out << "mnemod stopped cleanly\n";
     out.close();
     if (!out) {
-        *error = fmt::format("cannot write the clean-shutdown marker {}; the next start will treat this stop as a crash",
-                             marker);
+        *error = fmt::format(
+            "cannot write the clean-shutdown marker {}; the next start will treat this stop as a crash", marker);
         return false;
     }
     return true;

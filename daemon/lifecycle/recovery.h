@@ -27,8 +27,8 @@ std::string clean_shutdown_marker_path(const config::Config& config);
 
 struct RecoveryReport {
     std::optional<std::string> error;  // storage failed, or the marker could not be removed
-    bool skipped = false;               // nothing survives a restart with this backend
-    bool clean = false;                 // the marker was there: the last stop was graceful
+    bool skipped = false;              // nothing survives a restart with this backend
+    bool clean = false;                // the marker was there: the last stop was graceful
     int64_t resume_pending = 0, suspended = 0;
 };
 

@@ -31,7 +31,8 @@ bool describe(PassedListener& listener, std::string* error) {
     sockaddr_storage storage{};
     socklen_t length = sizeof storage;
     if (::getsockname(listener.fd, reinterpret_cast<sockaddr*>(&storage), &length) != 0) {
-        *error = fmt::format("socket activation: cannot read the address of fd {}: {}", listener.fd, std::strerror(errno));
+        *error =
+            fmt::format("socket activation: cannot read the address of fd {}: {}", listener.fd, std::strerror(errno));
         return false;
     }
     if (storage.ss_family == AF_INET) {
@@ -80,9 +81,10 @@ bool passed_listeners(std::vector<PassedListener>* out, std::string* error) {
     }
     for (int fd = SD_LISTEN_FDS_START; fd < SD_LISTEN_FDS_START + count; ++fd) {
         if (sd_is_socket(fd, AF_UNSPEC, SOCK_STREAM, 1) <= 0) {
-            *error = fmt::format("socket activation: fd {} is not a listening stream socket; mnemod serves HTTP "
-                                 "only on ListenStream= sockets (check mnemod.socket)",
-                                 fd);
+            *error = fmt::format(
+                "socket activation: fd {} is not a listening stream socket; mnemod serves HTTP "
+                "only on ListenStream= sockets (check mnemod.socket)",
+                fd);
             return false;
         }
         PassedListener listener;
@@ -98,11 +100,11 @@ std::optional<std::string> insecure_passed_listener(const std::vector<PassedList
     if (config.auth_required() || config.auth.allow_insecure) return std::nullopt;
     for (const auto& listener : passed) {
         if (listener.loopback) continue;
-        return fmt::format("socket activation: fd {} listens on {}, which is not loopback, but auth is off in {} "
-                           "(auth.required: auto only looks at server.listen); set auth.required: true (with "
-                           "tokens), or auth.allow_insecure: true to accept this",
-                           listener.fd, listener.address,
-                           config.source_path.empty() ? "the zero-config default" : config.source_path);
+        return fmt::format(
+            "socket activation: fd {} listens on {}, which is not loopback, but auth is off in {} "
+            "(auth.required: auto only looks at server.listen); set auth.required: true (with "
+            "tokens), or auth.allow_insecure: true to accept this",
+            listener.fd, listener.address, config.source_path.empty() ? "the zero-config default" : config.source_path);
     }
     return std::nullopt;
 }

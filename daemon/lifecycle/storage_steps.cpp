@@ -123,9 +123,8 @@ FinalizeBatch list_finalize(const storage::Backend& backend, int64_t now_us, int
     mnemo_finalize_list_req req{now_us, limit};
     FinalizeSink sink;
     FinalizeBatch batch;
-    if (auto failure = backend.call([&](mnemo_error* err) {
-            return backend.ops().finalize_list(backend.handle(), &req, &sink.sink, err);
-        })) {
+    if (auto failure = backend.call(
+            [&](mnemo_error* err) { return backend.ops().finalize_list(backend.handle(), &req, &sink.sink, err); })) {
         batch.error = describe(*failure, "finalize list");
         return batch;
     }
@@ -160,8 +159,8 @@ std::vector<FinalizeMark> mark_finalized_batch(const storage::Backend& backend,
     outcomes.reserve(items.size());
     for (size_t i = 0; i < items.size(); ++i) {
         const auto& s = items[i].session;
-        outcomes.push_back({mnemo_key{storage::str(s.app), storage::str(s.user), storage::str(s.id)},
-                            succeeded[i] ? 1 : 0});
+        outcomes.push_back(
+            {mnemo_key{storage::str(s.app), storage::str(s.user), storage::str(s.id)}, succeeded[i] ? 1 : 0});
     }
     mnemo_finalize_done_batch_req req{outcomes.data(), outcomes.size(), max_attempts, now_us};
     OutcomeSink sink;
@@ -174,9 +173,10 @@ std::vector<FinalizeMark> mark_finalized_batch(const storage::Backend& backend,
     }
     if (sink.outcomes.size() != items.size()) {
         for (auto& mark : marks)
-            mark.error = fmt::format("finalize done batch answered {} outcomes for {} sessions; the storage plugin "
-                                     "breaks the ABI (mnemo_finalize_done_batch_req)",
-                                     sink.outcomes.size(), items.size());
+            mark.error = fmt::format(
+                "finalize done batch answered {} outcomes for {} sessions; the storage plugin "
+                "breaks the ABI (mnemo_finalize_done_batch_req)",
+                sink.outcomes.size(), items.size());
         return marks;
     }
     for (size_t i = 0; i < items.size(); ++i) marks[i] = mark_of(sink.outcomes[i], items[i].session);

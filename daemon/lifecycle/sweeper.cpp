@@ -13,11 +13,13 @@ struct StepResult {
 
 namespace {
 
-uint64_t interval_ms(int64_t interval_us) { return static_cast<uint64_t>(std::max<int64_t>(1, interval_us / 1000)); }
+uint64_t interval_ms(int64_t interval_us) {
+    return static_cast<uint64_t>(std::max<int64_t>(1, interval_us / 1000));
+}
 
 void count_swept(metrics::Registry& metrics, const SweepCounts& counts) {
     const std::pair<const char*, int64_t> kinds[] = {
-        {"expired_sessions", counts.expired},      {"state_scopes", counts.state_scopes},
+        {"expired_sessions", counts.expired},        {"state_scopes", counts.state_scopes},
         {"purged_sessions", counts.purged_sessions}, {"purged_events", counts.purged_events},
         {"pruned_lanes", counts.pruned_lanes},
     };
@@ -28,24 +30,32 @@ void count_swept(metrics::Registry& metrics, const SweepCounts& counts) {
 
 }  // namespace
 
-Sweeper::Sweeper(uv_loop_t* loop, const storage::Backend& backend, const core::Clock& clock,
-                 metrics::Registry& metrics, const FinalizeCallbacks& callbacks, core::FinalizeInbox& inbox,
+Sweeper::Sweeper(uv_loop_t* loop, const storage::Backend& backend, const core::Clock& clock, metrics::Registry& metrics,
+                 const FinalizeCallbacks& callbacks, core::FinalizeInbox& inbox,
                  std::shared_ptr<const config::Config> config)
-    : loop_(loop), backend_(backend), clock_(clock), metrics_(metrics), config_(std::move(config)),
-      executor_(loop, backend.nonblocking()), finalizer_(backend, executor_, clock, metrics, callbacks, inbox) {
+    : loop_(loop),
+      backend_(backend),
+      clock_(clock),
+      metrics_(metrics),
+      config_(std::move(config)),
+      executor_(loop, backend.nonblocking()),
+      finalizer_(backend, executor_, clock, metrics, callbacks, inbox) {
     uv_timer_init(loop_, &interval_timer_);
     uv_timer_init(loop_, &yield_timer_);
     interval_timer_.data = yield_timer_.data = this;
     limit_ = finalize_limit_ = std::max<int64_t>(1, config_->sweep.batch);
 }
 
-Sweeper::~Sweeper() { close(); }
+Sweeper::~Sweeper() {
+    close();
+}
 
 bool Sweeper::start() {
     if (!lifecycle_supported(backend_)) {
-        log::warn("storage plugin {} has no sweep operations: expired items stay hidden but are never removed, "
-                  "and finalize hooks never run",
-                  backend_.descriptor().name);
+        log::warn(
+            "storage plugin {} has no sweep operations: expired items stay hidden but are never removed, "
+            "and finalize hooks never run",
+            backend_.descriptor().name);
         return false;
     }
     started_ = true;
@@ -56,7 +66,8 @@ bool Sweeper::start() {
 void Sweeper::arm_interval() {
     armed_interval_us_ = config_->sweep.interval_us;
     uint64_t period = interval_ms(armed_interval_us_);
-    uv_timer_start(&interval_timer_, [](uv_timer_t* t) { static_cast<Sweeper*>(t->data)->on_tick(); }, period, period);
+    uv_timer_start(
+        &interval_timer_, [](uv_timer_t* t) { static_cast<Sweeper*>(t->data)->on_tick(); }, period, period);
 }
 
 void Sweeper::set_config(std::shared_ptr<const config::Config> config) {

@@ -34,7 +34,7 @@ struct StepResult;  // one step's counts and duration (sweeper.cpp)
 
 // What the last finished sweep did: the console's stats() and sweep() show it.
 struct SweepReport {
-    int64_t at_us = 0;  // when it started; 0: no sweep finished yet
+    int64_t at_us = 0;      // when it started; 0: no sweep finished yet
     int64_t expired = 0;    // sessions that expired
     int64_t purged = 0;     // soft-deleted sessions purged
     int64_t finalized = 0;  // sessions finalized

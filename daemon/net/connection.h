@@ -20,86 +20,86 @@ namespace mnemo::net {
 class ServerCore;
 
 class Connection : public IdleEntry {
- public:
-  // Pipelined requests awaiting their answer; more are left unread until some are answered.
-  static constexpr size_t kMaxInFlight = 128;
-  // Answered bytes the peer has not taken yet; beyond this, reading pauses too.
-  static constexpr size_t kMaxQueuedOutput = 4 << 20;
+public:
+    // Pipelined requests awaiting their answer; more are left unread until some are answered.
+    static constexpr size_t kMaxInFlight = 128;
+    // Answered bytes the peer has not taken yet; beyond this, reading pauses too.
+    static constexpr size_t kMaxQueuedOutput = 4 << 20;
 
-  Connection(ServerCore& core, bool unix_socket);
-  Connection(const Connection&) = delete;
-  Connection& operator=(const Connection&) = delete;
+    Connection(ServerCore& core, bool unix_socket);
+    Connection(const Connection&) = delete;
+    Connection& operator=(const Connection&) = delete;
 
-  uv_stream_t* stream() { return &handle_.stream; }
-  size_t core_index = 0;  // position in the core's connection list
-  bool admitted() const { return admitted_; }
+    uv_stream_t* stream() { return &handle_.stream; }
+    size_t core_index = 0;  // position in the core's connection list
+    bool admitted() const { return admitted_; }
 
-  void start();                       // serve requests (after uv_accept)
-  void refuse(const Response& answer);  // answer once without reading a request, then close
-  void complete(uint64_t seq, Response&& response);  // a handler's answer, via the Responder
-  void begin_drain();                 // finish what is in flight, accept no new request
-  void set_limits(const CodecLimits& limits) { codec_.set_limits(limits); }
-  void close();                       // now; pending answers are dropped
-  void detach();                      // the core is going away: close and never call it again
+    void start();                                      // serve requests (after uv_accept)
+    void refuse(const Response& answer);               // answer once without reading a request, then close
+    void complete(uint64_t seq, Response&& response);  // a handler's answer, via the Responder
+    void begin_drain();                                // finish what is in flight, accept no new request
+    void set_limits(const CodecLimits& limits) { codec_.set_limits(limits); }
+    void close();   // now; pending answers are dropped
+    void detach();  // the core is going away: close and never call it again
 
- private:
-  union Handle {
-    uv_handle_t handle;
-    uv_stream_t stream;
-    uv_tcp_t tcp;
-    uv_pipe_t pipe;
-  };
+private:
+    union Handle {
+        uv_handle_t handle;
+        uv_stream_t stream;
+        uv_tcp_t tcp;
+        uv_pipe_t pipe;
+    };
 
-  static void on_alloc(uv_handle_t* handle, size_t suggested, uv_buf_t* buf);
-  static void on_read(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf);
-  static void on_write(uv_write_t* request, int status);
-  static void on_shutdown(uv_shutdown_t* request, int status);
-  static void on_closed(uv_handle_t* handle);
+    static void on_alloc(uv_handle_t* handle, size_t suggested, uv_buf_t* buf);
+    static void on_read(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf);
+    static void on_write(uv_write_t* request, int status);
+    static void on_shutdown(uv_shutdown_t* request, int status);
+    static void on_closed(uv_handle_t* handle);
 
-  // input (connection_input.cpp)
-  void on_data(const char* data, size_t length);
-  void on_eof();
-  size_t parse_and_dispatch(const char* data, size_t length);
-  void dispatch(Request&& request);
-  void on_codec_stopped();
-  void resume_input();
-  size_t request_room() const;
-  void start_reading();
-  void stop_reading();
-  void send_continue_if_asked();
+    // input (connection_input.cpp)
+    void on_data(const char* data, size_t length);
+    void on_eof();
+    size_t parse_and_dispatch(const char* data, size_t length);
+    void dispatch(Request&& request);
+    void on_codec_stopped();
+    void resume_input();
+    size_t request_room() const;
+    void start_reading();
+    void stop_reading();
+    void send_continue_if_asked();
 
-  // output (connection_output.cpp)
-  void flush_ready();
-  void start_write();
-  void after_progress();
-  void finish();
-  void start_linger();
-  void update_idle();
-  void queue_internal_error(uint64_t seq);
+    // output (connection_output.cpp)
+    void flush_ready();
+    void start_write();
+    void after_progress();
+    void finish();
+    void start_linger();
+    void update_idle();
+    void queue_internal_error(uint64_t seq);
 
-  ServerCore* core_;
-  Handle handle_;
-  HttpCodec codec_;
-  std::vector<Request> parsed_;  // reused between reads
-  SlotQueue slots_;
-  std::string backlog_;          // read but unparsed: held while kMaxInFlight requests wait
-  std::string out_pending_;      // answers queued behind the write in progress
-  std::string out_writing_;      // the bytes of the write in progress
-  uv_write_t write_request_;
-  uv_shutdown_t shutdown_request_;
-  ResponderKey responder_key_;
-  uint64_t lingered_bytes_ = 0;
-  bool admitted_ = false;
-  bool registered_ = false;
-  bool reading_ = false;
-  bool writing_ = false;
-  bool in_input_ = false;     // parsing and dispatching: answers are batched into one write
-  bool eof_ = false;          // the peer sent everything it will send
-  bool input_done_ = false;   // no request will be dispatched any more
-  bool linger_ = false;       // end with shutdown + discard, so unread input cannot reset the answer
-  bool lingering_ = false;
-  bool draining_ = false;
-  bool closing_ = false;
+    ServerCore* core_;
+    Handle handle_;
+    HttpCodec codec_;
+    std::vector<Request> parsed_;  // reused between reads
+    SlotQueue slots_;
+    std::string backlog_;      // read but unparsed: held while kMaxInFlight requests wait
+    std::string out_pending_;  // answers queued behind the write in progress
+    std::string out_writing_;  // the bytes of the write in progress
+    uv_write_t write_request_;
+    uv_shutdown_t shutdown_request_;
+    ResponderKey responder_key_;
+    uint64_t lingered_bytes_ = 0;
+    bool admitted_ = false;
+    bool registered_ = false;
+    bool reading_ = false;
+    bool writing_ = false;
+    bool in_input_ = false;    // parsing and dispatching: answers are batched into one write
+    bool eof_ = false;         // the peer sent everything it will send
+    bool input_done_ = false;  // no request will be dispatched any more
+    bool linger_ = false;      // end with shutdown + discard, so unread input cannot reset the answer
+    bool lingering_ = false;
+    bool draining_ = false;
+    bool closing_ = false;
 };
 
 }  // namespace mnemo::net

@@ -12,134 +12,134 @@ constexpr uint64_t kMaxLingerBytes = 1 << 20;
 }  // namespace
 
 void Connection::on_data(const char* data, size_t length) {
-  if (lingering_) {
-    lingered_bytes_ += length;
-    if (lingered_bytes_ > kMaxLingerBytes) close();
-    return;
-  }
-  if (input_done_) return;
-  core_->idle().touch(*this);
-  in_input_ = true;
-  size_t used = parse_and_dispatch(data, length);
-  if (used < length && !input_done_ && !closing_) {
-    backlog_.append(data + used, length - used);
-    stop_reading();
-  }
-  in_input_ = false;
-  if (closing_) return;
-  send_continue_if_asked();
-  start_write();
-  after_progress();
+    if (lingering_) {
+        lingered_bytes_ += length;
+        if (lingered_bytes_ > kMaxLingerBytes) close();
+        return;
+    }
+    if (input_done_) return;
+    core_->idle().touch(*this);
+    in_input_ = true;
+    size_t used = parse_and_dispatch(data, length);
+    if (used < length && !input_done_ && !closing_) {
+        backlog_.append(data + used, length - used);
+        stop_reading();
+    }
+    in_input_ = false;
+    if (closing_) return;
+    send_continue_if_asked();
+    start_write();
+    after_progress();
 }
 
 void Connection::on_eof() {
-  eof_ = true;
-  stop_reading();
-  if (lingering_) {
-    close();
-    return;
-  }
-  if (backlog_.empty()) input_done_ = true;  // a request cut short by the EOF is dropped
-  after_progress();
+    eof_ = true;
+    stop_reading();
+    if (lingering_) {
+        close();
+        return;
+    }
+    if (backlog_.empty()) input_done_ = true;  // a request cut short by the EOF is dropped
+    after_progress();
 }
 
 size_t Connection::parse_and_dispatch(const char* data, size_t length) {
-  size_t used = 0;
-  while (used < length && !input_done_ && !closing_) {
-    size_t room = request_room();
-    if (room == 0) break;
-    parsed_.clear();
-    size_t consumed = codec_.feed({data + used, length - used}, parsed_, room);
-    used += consumed;
-    for (Request& request : parsed_) {
-      dispatch(std::move(request));
-      if (closing_) break;
+    size_t used = 0;
+    while (used < length && !input_done_ && !closing_) {
+        size_t room = request_room();
+        if (room == 0) break;
+        parsed_.clear();
+        size_t consumed = codec_.feed({data + used, length - used}, parsed_, room);
+        used += consumed;
+        for (Request& request : parsed_) {
+            dispatch(std::move(request));
+            if (closing_) break;
+        }
+        parsed_.clear();
+        if (closing_) break;
+        if (codec_.stopped()) on_codec_stopped();
+        if (consumed == 0) break;
     }
-    parsed_.clear();
-    if (closing_) break;
-    if (codec_.stopped()) on_codec_stopped();
-    if (consumed == 0) break;
-  }
-  return used;
+    return used;
 }
 
 void Connection::dispatch(Request&& request) {
-  if (draining_) input_done_ = true;
-  uint64_t seq = slots_.next_seq();
-  ResponseSlot& slot = slots_.push_back();
-  slot.set_request_id(request.request_id);
-  slot.close = !request.keep_alive;
-  slot.announce_keep_alive = request.keep_alive && request.http_minor == 0;
-  slot.head = request.method == "HEAD";
-  core_->idle().remove(*this);
-  core_->count_request();
-  try {
-    core_->handler()(std::move(request), make_responder(responder_key_, seq));
-  } catch (const std::exception& error) {
-    core_->log(std::string("request handler threw: ") + error.what());
-    queue_internal_error(seq);
-  } catch (...) {
-    core_->log("request handler threw a non-standard exception");
-    queue_internal_error(seq);
-  }
+    if (draining_) input_done_ = true;
+    uint64_t seq = slots_.next_seq();
+    ResponseSlot& slot = slots_.push_back();
+    slot.set_request_id(request.request_id);
+    slot.close = !request.keep_alive;
+    slot.announce_keep_alive = request.keep_alive && request.http_minor == 0;
+    slot.head = request.method == "HEAD";
+    core_->idle().remove(*this);
+    core_->count_request();
+    try {
+        core_->handler()(std::move(request), make_responder(responder_key_, seq));
+    } catch (const std::exception& error) {
+        core_->log(std::string("request handler threw: ") + error.what());
+        queue_internal_error(seq);
+    } catch (...) {
+        core_->log("request handler threw a non-standard exception");
+        queue_internal_error(seq);
+    }
 }
 
 void Connection::queue_internal_error(uint64_t seq) {
-  ResponseSlot* slot = slots_.find(seq);
-  if (!slot || slot->response || closing_ || !core_) return;
-  complete(seq, core_->error_response(500, "internal", "the request handler failed; see the daemon log"));
+    ResponseSlot* slot = slots_.find(seq);
+    if (!slot || slot->response || closing_ || !core_) return;
+    complete(seq, core_->error_response(500, "internal", "the request handler failed; see the daemon log"));
 }
 
 // The codec produces no more requests: a "Connection: close" request, or a
 // request it refused, which is answered after everything before it.
 void Connection::on_codec_stopped() {
-  input_done_ = true;
-  const HttpError* error = codec_.error();
-  if (!error) return;
-  ResponseSlot& slot = slots_.push_back();
-  slot.response = core_->error_response(error->status, error->code, error->message);
-  slot.set_request_id(error->request_id);
-  slot.close = true;
-  linger_ = true;
-  flush_ready();
+    input_done_ = true;
+    const HttpError* error = codec_.error();
+    if (!error) return;
+    ResponseSlot& slot = slots_.push_back();
+    slot.response = core_->error_response(error->status, error->code, error->message);
+    slot.set_request_id(error->request_id);
+    slot.close = true;
+    linger_ = true;
+    flush_ready();
 }
 
 void Connection::resume_input() {
-  if (input_done_ || closing_ || in_input_ || lingering_) return;
-  if (!backlog_.empty()) {
-    if (request_room() == 0) return;
-    in_input_ = true;
-    size_t used = parse_and_dispatch(backlog_.data(), backlog_.size());
-    in_input_ = false;
-    if (closing_) return;
-    if (input_done_) {
-      backlog_.clear();
-    } else {
-      backlog_.erase(0, used);
+    if (input_done_ || closing_ || in_input_ || lingering_) return;
+    if (!backlog_.empty()) {
+        if (request_room() == 0) return;
+        in_input_ = true;
+        size_t used = parse_and_dispatch(backlog_.data(), backlog_.size());
+        in_input_ = false;
+        if (closing_) return;
+        if (input_done_) {
+            backlog_.clear();
+        } else {
+            backlog_.erase(0, used);
+        }
+        send_continue_if_asked();
+        start_write();
+        if (!backlog_.empty() || input_done_) return;
+        if (eof_) {
+            input_done_ = true;
+            return;
+        }
     }
-    send_continue_if_asked();
-    start_write();
-    if (!backlog_.empty() || input_done_) return;
-    if (eof_) {
-      input_done_ = true;
-      return;
-    }
-  }
-  if (!eof_) start_reading();
+    if (!eof_) start_reading();
 }
 
 size_t Connection::request_room() const {
-  if (draining_) return 1;  // only the request begun before the drain
-  size_t queued = out_pending_.size() + out_writing_.size();
-  if (slots_.size() >= kMaxInFlight || queued >= kMaxQueuedOutput) return 0;
-  return kMaxInFlight - slots_.size();
+    if (draining_) return 1;  // only the request begun before the drain
+    size_t queued = out_pending_.size() + out_writing_.size();
+    if (slots_.size() >= kMaxInFlight || queued >= kMaxQueuedOutput) return 0;
+    return kMaxInFlight - slots_.size();
 }
 
 // "100 Continue" goes out only when every earlier answer is already queued,
 // so it cannot overtake them; otherwise the client sends its body after its
 // own short wait.
 void Connection::send_continue_if_asked() {
-  if (codec_.take_continue_request() && slots_.empty() && !input_done_) out_pending_.append(kContinueResponse);
+    if (codec_.take_continue_request() && slots_.empty() && !input_done_) out_pending_.append(kContinueResponse);
 }
 
 }  // namespace mnemo::net

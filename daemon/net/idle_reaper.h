@@ -16,35 +16,35 @@ namespace mnemo::net {
 
 // Base of anything the reaper can watch (a connection).
 struct IdleEntry {
-  IdleEntry* idle_prev = nullptr;
-  IdleEntry* idle_next = nullptr;
-  uint64_t idle_since_ms = 0;
-  bool idle_linked = false;
+    IdleEntry* idle_prev = nullptr;
+    IdleEntry* idle_next = nullptr;
+    uint64_t idle_since_ms = 0;
+    bool idle_linked = false;
 };
 
 class IdleReaper {
- public:
-  using Expire = void (*)(IdleEntry& entry);  // the entry is already unlinked
+public:
+    using Expire = void (*)(IdleEntry& entry);  // the entry is already unlinked
 
-  IdleReaper(uv_loop_t* loop, uint64_t timeout_ms, Expire expire);
+    IdleReaper(uv_loop_t* loop, uint64_t timeout_ms, Expire expire);
 
-  // 0 disables reaping. A shorter timeout applies to entries already waiting.
-  void set_timeout_ms(uint64_t timeout_ms);
-  void add(IdleEntry& entry);    // became idle now; no-op when already watched
-  void touch(IdleEntry& entry);  // activity while idle: the wait restarts
-  void remove(IdleEntry& entry); // became busy or closed; no-op when not watched
+    // 0 disables reaping. A shorter timeout applies to entries already waiting.
+    void set_timeout_ms(uint64_t timeout_ms);
+    void add(IdleEntry& entry);     // became idle now; no-op when already watched
+    void touch(IdleEntry& entry);   // activity while idle: the wait restarts
+    void remove(IdleEntry& entry);  // became busy or closed; no-op when not watched
 
- private:
-  void link_back(IdleEntry& entry);
-  void arm();
-  void reap();
+private:
+    void link_back(IdleEntry& entry);
+    void arm();
+    void reap();
 
-  uv_loop_t* loop_;
-  uint64_t timeout_ms_;
-  Expire expire_;
-  IdleEntry* head_ = nullptr;
-  IdleEntry* tail_ = nullptr;
-  LoopTimer timer_;
+    uv_loop_t* loop_;
+    uint64_t timeout_ms_;
+    Expire expire_;
+    IdleEntry* head_ = nullptr;
+    IdleEntry* tail_ = nullptr;
+    LoopTimer timer_;
 };
 
 }  // namespace mnemo::net

@@ -9,11 +9,11 @@
 namespace mnemo::net {
 
 struct ListenSpec {
-  enum class Kind { tcp, unix_socket };
-  Kind kind = Kind::tcp;
-  std::string host;   // tcp: without brackets
-  uint16_t port = 0;  // tcp: 0 picks a free port
-  std::string path;   // unix_socket
+    enum class Kind { tcp, unix_socket };
+    Kind kind = Kind::tcp;
+    std::string host;   // tcp: without brackets
+    uint16_t port = 0;  // tcp: 0 picks a free port
+    std::string path;   // unix_socket
 };
 
 // nullopt with *error set ("listen \"x\": ...") when the text is not one of the three forms.

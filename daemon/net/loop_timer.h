@@ -11,21 +11,21 @@
 namespace mnemo::net {
 
 class LoopTimer {
- public:
-  LoopTimer(uv_loop_t* loop, std::function<void()> on_fire);
-  ~LoopTimer();
-  LoopTimer(const LoopTimer&) = delete;
-  LoopTimer& operator=(const LoopTimer&) = delete;
+public:
+    LoopTimer(uv_loop_t* loop, std::function<void()> on_fire);
+    ~LoopTimer();
+    LoopTimer(const LoopTimer&) = delete;
+    LoopTimer& operator=(const LoopTimer&) = delete;
 
-  void start(uint64_t delay_ms);  // restarts when already running
-  void stop();
-  bool active() const;
+    void start(uint64_t delay_ms);  // restarts when already running
+    void stop();
+    bool active() const;
 
- private:
-  static void on_timer(uv_timer_t* handle);
+private:
+    static void on_timer(uv_timer_t* handle);
 
-  uv_timer_t* handle_;
-  std::function<void()> on_fire_;
+    uv_timer_t* handle_;
+    std::function<void()> on_fire_;
 };
 
 }  // namespace mnemo::net

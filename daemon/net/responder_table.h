@@ -15,8 +15,8 @@ namespace mnemo::net {
 class Connection;
 
 struct ResponderKey {
-  uint32_t index = 0;
-  uint32_t generation = 0;
+    uint32_t index = 0;
+    uint32_t generation = 0;
 };
 
 ResponderKey register_connection(Connection& connection);

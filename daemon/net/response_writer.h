@@ -10,10 +10,10 @@ namespace mnemo::net {
 
 // How the response sits on its connection, decided by the connection.
 struct ResponseFraming {
-  std::string_view request_id;
-  bool close = false;              // "Connection: close": the connection ends after this response
-  bool announce_keep_alive = false;  // an HTTP/1.0 client asked for keep-alive: confirm it
-  bool head = false;               // answer to HEAD: headers only, Content-Length of the body
+    std::string_view request_id;
+    bool close = false;                // "Connection: close": the connection ends after this response
+    bool announce_keep_alive = false;  // an HTTP/1.0 client asked for keep-alive: confirm it
+    bool head = false;                 // answer to HEAD: headers only, Content-Length of the body
 };
 
 inline constexpr std::string_view kContinueResponse = "HTTP/1.1 100 Continue\r\n\r\n";

@@ -19,23 +19,31 @@ public:
     void format(const spdlog::details::log_msg& msg, const std::tm&, spdlog::memory_buf_t& dest) override {
         for (char c : std::string_view(msg.payload.data(), msg.payload.size())) {
             switch (c) {
-            case '"': dest.append(std::string_view("\\\"")); break;
-            case '\\': dest.append(std::string_view("\\\\")); break;
-            case '\n': dest.append(std::string_view("\\n")); break;
-            case '\r': dest.append(std::string_view("\\r")); break;
-            case '\t': dest.append(std::string_view("\\t")); break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    fmt::format_to(std::back_inserter(dest), "\\u{:04x}", static_cast<unsigned>(c));
-                } else {
-                    dest.push_back(c);
-                }
+                case '"':
+                    dest.append(std::string_view("\\\""));
+                    break;
+                case '\\':
+                    dest.append(std::string_view("\\\\"));
+                    break;
+                case '\n':
+                    dest.append(std::string_view("\\n"));
+                    break;
+                case '\r':
+                    dest.append(std::string_view("\\r"));
+                    break;
+                case '\t':
+                    dest.append(std::string_view("\\t"));
+                    break;
+                default:
+                    if (static_cast<unsigned char>(c) < 0x20) {
+                        fmt::format_to(std::back_inserter(dest), "\\u{:04x}", static_cast<unsigned>(c));
+                    } else {
+                        dest.push_back(c);
+                    }
             }
         }
     }
-    std::unique_ptr<custom_flag_formatter> clone() const override {
-        return std::make_unique<JsonMessageFlag>();
-    }
+    std::unique_ptr<custom_flag_formatter> clone() const override { return std::make_unique<JsonMessageFlag>(); }
 };
 
 // The message with line breaks escaped, so a text line is one event (journald
@@ -53,9 +61,7 @@ public:
             }
         }
     }
-    std::unique_ptr<custom_flag_formatter> clone() const override {
-        return std::make_unique<OneLineMessageFlag>();
-    }
+    std::unique_ptr<custom_flag_formatter> clone() const override { return std::make_unique<OneLineMessageFlag>(); }
 };
 
 // "<3>" for error ... "<7>" for debug and trace: the syslog priority journald
@@ -65,18 +71,21 @@ public:
     void format(const spdlog::details::log_msg& msg, const std::tm&, spdlog::memory_buf_t& dest) override {
         fmt::format_to(std::back_inserter(dest), "<{}>", priority(msg.level));
     }
-    std::unique_ptr<custom_flag_formatter> clone() const override {
-        return std::make_unique<SyslogPriorityFlag>();
-    }
+    std::unique_ptr<custom_flag_formatter> clone() const override { return std::make_unique<SyslogPriorityFlag>(); }
 
 private:
     static int priority(spdlog::level::level_enum level) {
         switch (level) {
-        case spdlog::level::critical: return 2;
-        case spdlog::level::err: return 3;
-        case spdlog::level::warn: return 4;
-        case spdlog::level::info: return 6;
-        default: return 7;
+            case spdlog::level::critical:
+                return 2;
+            case spdlog::level::err:
+                return 3;
+            case spdlog::level::warn:
+                return 4;
+            case spdlog::level::info:
+                return 6;
+            default:
+                return 7;
         }
     }
 };
@@ -114,18 +123,18 @@ std::unique_ptr<spdlog::formatter> make_formatter(Format format) {
 }  // namespace
 
 void init(std::string_view level, Format format) {
-    auto logger = std::make_shared<spdlog::logger>("mnemod",
-        std::make_shared<spdlog::sinks::stderr_sink_mt>());
+    auto logger = std::make_shared<spdlog::logger>("mnemod", std::make_shared<spdlog::sinks::stderr_sink_mt>());
     logger->set_formatter(make_formatter(format));
     spdlog::set_default_logger(logger);
     set_level(level);
 }
 
 bool set_level(std::string_view level) {
-    static constexpr std::pair<std::string_view, spdlog::level::level_enum> levels[] = {
-        {"trace", spdlog::level::trace}, {"debug", spdlog::level::debug},
-        {"info", spdlog::level::info},   {"warn", spdlog::level::warn},
-        {"error", spdlog::level::err}};
+    static constexpr std::pair<std::string_view, spdlog::level::level_enum> levels[] = {{"trace", spdlog::level::trace},
+                                                                                        {"debug", spdlog::level::debug},
+                                                                                        {"info", spdlog::level::info},
+                                                                                        {"warn", spdlog::level::warn},
+                                                                                        {"error", spdlog::level::err}};
     for (const auto& [name, value] : levels) {
         if (name == level) {
             spdlog::set_level(value);
@@ -137,8 +146,9 @@ bool set_level(std::string_view level) {
 
 std::string level_name() {
     auto level = spdlog::get_level();
-    return level == spdlog::level::err ? "error" : std::string(spdlog::level::to_string_view(level).data(),
-                                                               spdlog::level::to_string_view(level).size());
+    return level == spdlog::level::err
+               ? "error"
+               : std::string(spdlog::level::to_string_view(level).data(), spdlog::level::to_string_view(level).size());
 }
 
 }  // namespace mnemo::log

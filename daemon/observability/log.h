@@ -25,12 +25,20 @@ bool set_level(std::string_view level);
 std::string level_name();
 
 template <typename... Args>
-void info(fmt::format_string<Args...> f, Args&&... args) { spdlog::info(f, std::forward<Args>(args)...); }
+void info(fmt::format_string<Args...> f, Args&&... args) {
+    spdlog::info(f, std::forward<Args>(args)...);
+}
 template <typename... Args>
-void warn(fmt::format_string<Args...> f, Args&&... args) { spdlog::warn(f, std::forward<Args>(args)...); }
+void warn(fmt::format_string<Args...> f, Args&&... args) {
+    spdlog::warn(f, std::forward<Args>(args)...);
+}
 template <typename... Args>
-void error(fmt::format_string<Args...> f, Args&&... args) { spdlog::error(f, std::forward<Args>(args)...); }
+void error(fmt::format_string<Args...> f, Args&&... args) {
+    spdlog::error(f, std::forward<Args>(args)...);
+}
 template <typename... Args>
-void debug(fmt::format_string<Args...> f, Args&&... args) { spdlog::debug(f, std::forward<Args>(args)...); }
+void debug(fmt::format_string<Args...> f, Args&&... args) {
+    spdlog::debug(f, std::forward<Args>(args)...);
+}
 
 }  // namespace mnemo::log

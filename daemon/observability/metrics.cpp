@@ -17,8 +17,7 @@ void Histogram::observe(double seconds) {
     }
 }
 
-void Registry::observe_request(std::string_view route, std::string_view method, int status,
-                               double seconds) {
+void Registry::observe_request(std::string_view route, std::string_view method, int status, double seconds) {
     ++requests_total_;
     ++requests_[{std::string(route), std::string(method), status}];
     auto it = latency_.find(route);
@@ -53,15 +52,17 @@ void write_histogram(fmt::memory_buffer& out, std::string_view metric, const std
 std::string Registry::render(const Gauges& gauges) const {
     fmt::memory_buffer out;
     auto put = std::back_inserter(out);
-    fmt::format_to(put, "# HELP mnemo_http_requests_total HTTP requests by route pattern, method and status.\n"
-                        "# TYPE mnemo_http_requests_total counter\n");
+    fmt::format_to(put,
+                   "# HELP mnemo_http_requests_total HTTP requests by route pattern, method and status.\n"
+                   "# TYPE mnemo_http_requests_total counter\n");
     for (const auto& [key, n] : requests_) {
         const auto& [route, method, status] = key;
-        fmt::format_to(put, "mnemo_http_requests_total{{route=\"{}\",method=\"{}\",status=\"{}\"}} {}\n",
-                       route, method, status, n);
+        fmt::format_to(put, "mnemo_http_requests_total{{route=\"{}\",method=\"{}\",status=\"{}\"}} {}\n", route, method,
+                       status, n);
     }
-    fmt::format_to(put, "# HELP mnemo_http_request_duration_seconds Request latency by route pattern.\n"
-                        "# TYPE mnemo_http_request_duration_seconds histogram\n");
+    fmt::format_to(put,
+                   "# HELP mnemo_http_request_duration_seconds Request latency by route pattern.\n"
+                   "# TYPE mnemo_http_request_duration_seconds histogram\n");
     for (const auto& [route, h] : latency_) {
         write_histogram(out, "mnemo_http_request_duration_seconds", fmt::format("route=\"{}\",", route), h);
     }
@@ -70,10 +71,11 @@ std::string Registry::render(const Gauges& gauges) const {
                    "# HELP mnemo_events Visible events.\n# TYPE mnemo_events gauge\nmnemo_events {}\n"
                    "# HELP mnemo_lanes Lanes.\n# TYPE mnemo_lanes gauge\nmnemo_lanes {}\n",
                    gauges.sessions, gauges.events, gauges.lanes);
-    fmt::format_to(put, "# HELP mnemo_sweeps_total Expiry sweeps run.\n# TYPE mnemo_sweeps_total counter\n"
-                        "mnemo_sweeps_total {}\n"
-                        "# HELP mnemo_swept_total Items removed by sweeps, by kind.\n"
-                        "# TYPE mnemo_swept_total counter\n",
+    fmt::format_to(put,
+                   "# HELP mnemo_sweeps_total Expiry sweeps run.\n# TYPE mnemo_sweeps_total counter\n"
+                   "mnemo_sweeps_total {}\n"
+                   "# HELP mnemo_swept_total Items removed by sweeps, by kind.\n"
+                   "# TYPE mnemo_swept_total counter\n",
                    sweeps_);
     for (const auto& [kind, n] : swept_) fmt::format_to(put, "mnemo_swept_total{{kind=\"{}\"}} {}\n", kind, n);
     fmt::format_to(put,
@@ -84,11 +86,13 @@ std::string Registry::render(const Gauges& gauges) const {
                    "# HELP mnemo_storage_errors_total Storage calls that failed with unavailable or internal.\n"
                    "# TYPE mnemo_storage_errors_total counter\nmnemo_storage_errors_total {}\n",
                    summary_queue_depth_, summaries_skipped_, storage_errors_);
-    fmt::format_to(put, "# HELP mnemo_loop_busy_seconds Busy time of each event loop turn: how long the loop could not "
-                        "poll (a stall).\n# TYPE mnemo_loop_busy_seconds histogram\n");
+    fmt::format_to(put,
+                   "# HELP mnemo_loop_busy_seconds Busy time of each event loop turn: how long the loop could not "
+                   "poll (a stall).\n# TYPE mnemo_loop_busy_seconds histogram\n");
     write_histogram(out, "mnemo_loop_busy_seconds", "", loop_busy_);
-    fmt::format_to(put, "# HELP mnemo_loop_busy_max_seconds The longest event loop turn since start.\n"
-                        "# TYPE mnemo_loop_busy_max_seconds gauge\nmnemo_loop_busy_max_seconds {}\n",
+    fmt::format_to(put,
+                   "# HELP mnemo_loop_busy_max_seconds The longest event loop turn since start.\n"
+                   "# TYPE mnemo_loop_busy_max_seconds gauge\nmnemo_loop_busy_max_seconds {}\n",
                    loop_busy_max_);
     return fmt::to_string(out);
 }

@@ -18,8 +18,8 @@
 namespace mnemo::metrics {
 
 // Upper bounds in seconds of the latency histogram buckets.
-inline constexpr std::array<double, 12> kLatencyBuckets = {
-    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 2.5};
+inline constexpr std::array<double, 12> kLatencyBuckets = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005,
+                                                           0.01,   0.025,   0.05,   0.1,   0.5,    2.5};
 
 struct Histogram {
     std::array<uint64_t, kLatencyBuckets.size()> buckets{};  // non-cumulative

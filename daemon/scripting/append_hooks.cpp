@@ -18,9 +18,9 @@ namespace {
 
 namespace od = core::od;
 
-constexpr std::array<const char*, 12> kFields = {"id",    "invocation_id", "author", "role",     "content",
-                                                  "state_delta", "usage", "tool_calls", "media", "metadata",
-                                                  "filter_key",  "timestamp"};
+constexpr std::array<const char*, 12> kFields = {"id",      "invocation_id", "author",     "role",
+                                                 "content", "state_delta",   "usage",      "tool_calls",
+                                                 "media",   "metadata",      "filter_key", "timestamp"};
 
 struct Materialized {
     const char* field;
@@ -35,7 +35,7 @@ struct AppendRun {
     bool assigned = false;  // a field that was never read was set
     bool reached = false;   // the chain's end was reached: the event is stored
     std::string scratch;
-    const void* event_table = nullptr;    // this call's proxies: one kept from another call reads nothing
+    const void* event_table = nullptr;  // this call's proxies: one kept from another call reads nothing
     const void* session_table = nullptr;
 };
 
@@ -50,10 +50,14 @@ AppendRun& current(lua_State* L, const void*(AppendRun::*proxy)) {
 
 std::string_view scope_prefix(int scope) {
     switch (scope) {
-    case MNEMO_SCOPE_APP: return "app:";
-    case MNEMO_SCOPE_USER: return "user:";
-    case core::kScopeTemp: return "temp:";
-    default: return "";
+        case MNEMO_SCOPE_APP:
+            return "app:";
+        case MNEMO_SCOPE_USER:
+            return "user:";
+        case core::kScopeTemp:
+            return "temp:";
+        default:
+            return "";
     }
 }
 
@@ -73,7 +77,9 @@ std::string delta_json(const core::DecodedDelta& delta) {
     return out;
 }
 
-void push_string(lua_State* L, std::string_view text) { lua_pushlstring(L, text.data(), text.size()); }
+void push_string(lua_State* L, std::string_view text) {
+    lua_pushlstring(L, text.data(), text.size());
+}
 
 void push_raw(lua_State* L, const std::optional<std::string>& raw) {
     if (raw) {
@@ -160,7 +166,9 @@ int session_index(lua_State* L) {
     return 0;
 }
 
-int refuse_write(lua_State* L) { return luaL_error(L, "ctx.session is read-only"); }
+int refuse_write(lua_State* L) {
+    return luaL_error(L, "ctx.session is read-only");
+}
 
 void push_metatable(lua_State* L, int& ref, void (*fill)(lua_State*)) {
     if (ref == LUA_NOREF) {
@@ -233,8 +241,8 @@ int run_chain(lua_State* L, AppendRun& run, std::string& changed_json) {
     if (!run.reached) return 0;
     lua_getfield(L, ctx, "event");
     if (!lua_rawequal(L, -1, event)) {
-        if (!lua_istable(L, -1)) return luaL_error(L, "an append hook set ctx.event to a %s; it must stay a table",
-                                                   luaL_typename(L, -1));
+        if (!lua_istable(L, -1))
+            return luaL_error(L, "an append hook set ctx.event to a %s; it must stay a table", luaL_typename(L, -1));
         run.assigned = true;
         event = lua_gettop(L);
     }
@@ -247,7 +255,9 @@ int run_chain(lua_State* L, AppendRun& run, std::string& changed_json) {
     return 0;
 }
 
-core::Error rejected(std::string message) { return core::Error{core::ErrorCode::Rejected, std::move(message), "{}"}; }
+core::Error rejected(std::string message) {
+    return core::Error{core::ErrorCode::Rejected, std::move(message), "{}"};
+}
 
 // A changed event goes through the same per-event rules as one a client sent.
 std::optional<core::Error> decode_changed(std::string& text, size_t index, const config::LimitsConfig& limits,

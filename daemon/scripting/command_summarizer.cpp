@@ -59,7 +59,8 @@ void on_read(uv_stream_t* stream, ssize_t n, const uv_buf_t* buf) {
     auto* child = static_cast<Child*>(stream->data);
     if (n > 0) {
         child->output.append(buf->base, static_cast<size_t>(n));
-        if (child->output.size() > kMaxOutputBytes) child->kill(fmt::format("it printed more than {} bytes", kMaxOutputBytes));
+        if (child->output.size() > kMaxOutputBytes)
+            child->kill(fmt::format("it printed more than {} bytes", kMaxOutputBytes));
     } else if (n < 0) {
         close_handle(reinterpret_cast<uv_handle_t*>(stream));
     }
@@ -106,7 +107,8 @@ std::optional<std::string> spawn(Child& child, const std::vector<std::string>& a
 
 std::optional<std::string> failure(const Child& child, const std::string& program) {
     if (child.killed_because) return fmt::format("summary.command '{}' was killed: {}", program, *child.killed_because);
-    if (child.term_signal != 0) return fmt::format("summary.command '{}' died of signal {}", program, child.term_signal);
+    if (child.term_signal != 0)
+        return fmt::format("summary.command '{}' died of signal {}", program, child.term_signal);
     if (child.exit_status != 0) {
         return fmt::format("summary.command '{}' exited with status {}", program, child.exit_status);
     }
@@ -123,8 +125,8 @@ std::string trim(std::string_view text) {
     return std::string(text.substr(first, last - first + 1));
 }
 
-CommandOutcome run_summary_command(const std::vector<std::string>& argv, const std::string& input,
-                                   int64_t timeout_us, const std::atomic<bool>& stopping) {
+CommandOutcome run_summary_command(const std::vector<std::string>& argv, const std::string& input, int64_t timeout_us,
+                                   const std::atomic<bool>& stopping) {
     if (argv.empty()) return {"summary.summarizer is command but summary.command is empty; set the argv to run", {}};
     Child child;
     child.stopping = &stopping;

@@ -25,8 +25,8 @@ struct CommandOutcome {
 
 inline constexpr size_t kMaxOutputBytes = 1 << 20;
 
-CommandOutcome run_summary_command(const std::vector<std::string>& argv, const std::string& input,
-                                   int64_t timeout_us, const std::atomic<bool>& stopping);
+CommandOutcome run_summary_command(const std::vector<std::string>& argv, const std::string& input, int64_t timeout_us,
+                                   const std::atomic<bool>& stopping);
 
 // Surrounding whitespace removed.
 std::string trim(std::string_view text);

@@ -151,7 +151,8 @@ int run_chain(lua_State* L, GetRun& run) {
 
 std::string assemble(const GetRun& run, const RawParts& raw) {
     std::unordered_map<std::string_view, size_t> stored;
-    for (size_t i = 0; i < run.before_events.size() && i < raw.events.size(); ++i) stored.emplace(run.before_events[i], i);
+    for (size_t i = 0; i < run.before_events.size() && i < raw.events.size(); ++i)
+        stored.emplace(run.before_events[i], i);
     std::string body = "{\"session\":";
     body += run.after_session == run.before_session ? raw.session : run.after_session;
     body += ",\"events\":[";
@@ -170,7 +171,8 @@ std::string assemble(const GetRun& run, const RawParts& raw) {
 
 std::optional<core::Error> run_get_hooks(ScriptState& state, const core::GetSessionInput& in, std::string& body) {
     RawParts raw;
-    if (!split_body(body, raw)) return core::Error{core::ErrorCode::Internal, "get hook: unreadable session answer", "{}"};
+    if (!split_body(body, raw))
+        return core::Error{core::ErrorCode::Internal, "get hook: unreadable session answer", "{}"};
     GetRun run{&in, &body, {}, {}, {}, {}, {}, {}};
     if (auto error = state.bounded([&run](lua_State* L) { return run_chain(L, run); })) {
         return core::Error{core::ErrorCode::Internal, "get hook failed: " + *error, "{}"};

@@ -16,7 +16,9 @@ std::string session_json(const storage::SessionRow& session) {
     return out;
 }
 
-int do_nothing(lua_State*) { return 0; }
+int do_nothing(lua_State*) {
+    return 0;
+}
 
 struct FinalizeRun {
     std::string session;

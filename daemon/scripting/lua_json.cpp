@@ -65,17 +65,24 @@ void push_element(lua_State* L, dom::element element, int depth) {
     if (depth > kMaxDepth) luaL_error(L, "JSON nested deeper than %d levels", kMaxDepth);
     luaL_checkstack(L, 4, "JSON too deep");
     switch (element.type()) {
-    case dom::element_type::ARRAY: return push_array(L, element.get_array().value_unsafe(), depth);
-    case dom::element_type::OBJECT: return push_object(L, element.get_object().value_unsafe(), depth);
-    case dom::element_type::INT64: return lua_pushinteger(L, static_cast<lua_Integer>(element.get_int64().value_unsafe()));
-    case dom::element_type::UINT64: return lua_pushnumber(L, static_cast<lua_Number>(element.get_uint64().value_unsafe()));
-    case dom::element_type::DOUBLE: return lua_pushnumber(L, element.get_double().value_unsafe());
-    case dom::element_type::STRING: {
-        std::string_view text = element.get_string().value_unsafe();
-        return static_cast<void>(lua_pushlstring(L, text.data(), text.size()));
-    }
-    case dom::element_type::BOOL: return lua_pushboolean(L, element.get_bool().value_unsafe() ? 1 : 0);
-    case dom::element_type::NULL_VALUE: return push_null(L);
+        case dom::element_type::ARRAY:
+            return push_array(L, element.get_array().value_unsafe(), depth);
+        case dom::element_type::OBJECT:
+            return push_object(L, element.get_object().value_unsafe(), depth);
+        case dom::element_type::INT64:
+            return lua_pushinteger(L, static_cast<lua_Integer>(element.get_int64().value_unsafe()));
+        case dom::element_type::UINT64:
+            return lua_pushnumber(L, static_cast<lua_Number>(element.get_uint64().value_unsafe()));
+        case dom::element_type::DOUBLE:
+            return lua_pushnumber(L, element.get_double().value_unsafe());
+        case dom::element_type::STRING: {
+            std::string_view text = element.get_string().value_unsafe();
+            return static_cast<void>(lua_pushlstring(L, text.data(), text.size()));
+        }
+        case dom::element_type::BOOL:
+            return lua_pushboolean(L, element.get_bool().value_unsafe() ? 1 : 0);
+        case dom::element_type::NULL_VALUE:
+            return push_null(L);
     }
 }
 
@@ -91,29 +98,36 @@ struct Encoder {
     const char* object(int index, int depth);
     const char* field(int depth, bool& first);  // key at -2, value at -1; pops the value
     bool push_key_order(int index);             // the table's remembered keys, or nothing
-    int marker(int index);  // 1 array, 2 object, 0 none
+    int marker(int index);                      // 1 array, 2 object, 0 none
     lua_Integer sequence_length(int index);
 };
 
 const char* Encoder::encode(int index, int depth) {
     switch (lua_type(L, index)) {
-    case LUA_TNIL: out += "null"; return nullptr;
-    case LUA_TBOOLEAN: out += lua_toboolean(L, index) ? "true" : "false"; return nullptr;
-    case LUA_TNUMBER: return number(index);
-    case LUA_TSTRING: {
-        size_t length = 0;
-        const char* text = lua_tolstring(L, index, &length);
-        core::append_json_string(out, std::string_view(text, length));
-        return nullptr;
-    }
-    case LUA_TTABLE: return table(index, depth);
-    case LUA_TLIGHTUSERDATA:
-        if (is_null(L, index)) {
+        case LUA_TNIL:
             out += "null";
             return nullptr;
+        case LUA_TBOOLEAN:
+            out += lua_toboolean(L, index) ? "true" : "false";
+            return nullptr;
+        case LUA_TNUMBER:
+            return number(index);
+        case LUA_TSTRING: {
+            size_t length = 0;
+            const char* text = lua_tolstring(L, index, &length);
+            core::append_json_string(out, std::string_view(text, length));
+            return nullptr;
         }
-        return "cannot encode a userdata as JSON";
-    default: return "cannot encode a function, thread or userdata as JSON";
+        case LUA_TTABLE:
+            return table(index, depth);
+        case LUA_TLIGHTUSERDATA:
+            if (is_null(L, index)) {
+                out += "null";
+                return nullptr;
+            }
+            return "cannot encode a userdata as JSON";
+        default:
+            return "cannot encode a function, thread or userdata as JSON";
     }
 }
 
@@ -268,7 +282,9 @@ const char* encode_json(lua_State* L, int index, std::string& out) {
     return encoder.encode(lua_absindex(L, index), 0);
 }
 
-void push_null(lua_State* L) { lua_pushlightuserdata(L, nullptr); }
+void push_null(lua_State* L) {
+    lua_pushlightuserdata(L, nullptr);
+}
 
 bool is_null(lua_State* L, int index) {
     return lua_type(L, index) == LUA_TLIGHTUSERDATA && lua_touserdata(L, index) == nullptr;

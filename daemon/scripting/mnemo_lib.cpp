@@ -18,10 +18,18 @@ int log_line(lua_State* L) {
     const char* text = luaL_tolstring(L, 1, &length);
     std::string_view line(text, length);
     switch (level) {
-    case Level::Debug: log::debug("script: {}", line); break;
-    case Level::Info: log::info("script: {}", line); break;
-    case Level::Warn: log::warn("script: {}", line); break;
-    case Level::Error: log::error("script: {}", line); break;
+        case Level::Debug:
+            log::debug("script: {}", line);
+            break;
+        case Level::Info:
+            log::info("script: {}", line);
+            break;
+        case Level::Warn:
+            log::warn("script: {}", line);
+            break;
+        case Level::Error:
+            log::error("script: {}", line);
+            break;
     }
     return 0;
 }
@@ -48,8 +56,10 @@ int on(lua_State* L) {
     luaL_checktype(L, 2, LUA_TFUNCTION);
     auto hook = hook_by_name(std::string_view(name, length));
     if (!hook) {
-        return luaL_error(L, "mnemo.on: unknown hook '%s'; use append, get, should_summarize, summarize, finalize "
-                             "or reset", name);
+        return luaL_error(L,
+                          "mnemo.on: unknown hook '%s'; use append, get, should_summarize, summarize, finalize "
+                          "or reset",
+                          name);
     }
     ScriptState& state = ScriptState::of(L);
     state.push_chain(*hook);

@@ -8,9 +8,9 @@
 namespace mnemo::scripting {
 namespace {
 
-constexpr const char* kSafeBase[] = {"assert",       "error",        "ipairs",   "pairs",  "next",   "pcall",
-                                     "xpcall",       "select",       "tonumber", "tostring", "type", "setmetatable",
-                                     "getmetatable", "rawequal",     "rawget",   "rawset", "rawlen", "_VERSION"};
+constexpr const char* kSafeBase[] = {"assert",       "error",    "ipairs",   "pairs",    "next",   "pcall",
+                                     "xpcall",       "select",   "tonumber", "tostring", "type",   "setmetatable",
+                                     "getmetatable", "rawequal", "rawget",   "rawset",   "rawlen", "_VERSION"};
 constexpr const char* kSafeLibraries[] = {"string", "table", "math", "utf8", "coroutine"};
 constexpr const char* kSafeOs[] = {"time", "clock", "date"};
 
@@ -18,7 +18,7 @@ struct Library {
     const char* name;
     lua_CFunction open;
 };
-constexpr Library kOpened[] = {{LUA_GNAME, luaopen_base},    {LUA_STRLIBNAME, luaopen_string},
+constexpr Library kOpened[] = {{LUA_GNAME, luaopen_base},       {LUA_STRLIBNAME, luaopen_string},
                                {LUA_TABLIBNAME, luaopen_table}, {LUA_MATHLIBNAME, luaopen_math},
                                {LUA_UTF8LIBNAME, luaopen_utf8}, {LUA_COLIBNAME, luaopen_coroutine},
                                {LUA_OSLIBNAME, luaopen_os}};

@@ -13,7 +13,7 @@ namespace {
 // Instructions between two checks of the bounds.
 constexpr int kTickInstructions = 1000;
 
-constexpr std::array<std::string_view, kHookKinds> kHookNames = {"append",   "get",      "should_summarize",
+constexpr std::array<std::string_view, kHookKinds> kHookNames = {"append",    "get",      "should_summarize",
                                                                  "summarize", "finalize", "reset"};
 
 }  // namespace
@@ -22,7 +22,9 @@ Bounds bounds_of(const config::ScriptsConfig& scripts) {
     return Bounds{scripts.instruction_limit, scripts.memory_limit, scripts.timeout_us};
 }
 
-std::string_view hook_name(Hook hook) { return kHookNames[static_cast<size_t>(hook)]; }
+std::string_view hook_name(Hook hook) {
+    return kHookNames[static_cast<size_t>(hook)];
+}
 
 std::optional<Hook> hook_by_name(std::string_view name) {
     for (size_t i = 0; i < kHookNames.size(); ++i) {
@@ -56,7 +58,9 @@ ScriptState::~ScriptState() {
     if (L_ != nullptr) lua_close(L_);
 }
 
-ScriptState& ScriptState::of(lua_State* L) { return **static_cast<ScriptState**>(lua_getextraspace(L)); }
+ScriptState& ScriptState::of(lua_State* L) {
+    return **static_cast<ScriptState**>(lua_getextraspace(L));
+}
 
 void ScriptState::set_config(std::shared_ptr<const config::Config> config) {
     bounds_ = bounds_of(config->scripts);
@@ -91,8 +95,8 @@ void ScriptState::count_hook(lua_State* L, lua_Debug*) {
         if (limit > 0 && self.ticks_ * kTickInstructions > limit) {
             self.trip_message_ = fmt::format("script exceeded scripts.instruction_limit ({} instructions)", limit);
         } else if (self.bounds_.timeout_us > 0 && std::chrono::steady_clock::now() > self.deadline_) {
-            self.trip_message_ =
-                fmt::format("script exceeded scripts.timeout ({} ms)", static_cast<double>(self.bounds_.timeout_us) / 1000);
+            self.trip_message_ = fmt::format("script exceeded scripts.timeout ({} ms)",
+                                             static_cast<double>(self.bounds_.timeout_us) / 1000);
         }
         if (self.trip_message_.empty()) return;
     }
@@ -144,7 +148,9 @@ std::optional<std::string> ScriptState::trip_reason(const std::string& error) co
     return std::nullopt;
 }
 
-std::optional<std::string> ScriptState::protect(Body body, void* data) { return run_protected(body, data); }
+std::optional<std::string> ScriptState::protect(Body body, void* data) {
+    return run_protected(body, data);
+}
 
 std::optional<std::string> ScriptState::bounded(Body body, void* data) {
     arm();

@@ -66,9 +66,13 @@ public:
     // Lambda forms; the lambda may raise Lua errors, so it keeps no locals
     // with destructors across Lua calls that can raise.
     template <typename F>
-    std::optional<std::string> protect(F&& f) { return protect(&invoke<F>, &f); }
+    std::optional<std::string> protect(F&& f) {
+        return protect(&invoke<F>, &f);
+    }
     template <typename F>
-    std::optional<std::string> bounded(F&& f) { return bounded(&invoke<F>, &f); }
+    std::optional<std::string> bounded(F&& f) {
+        return bounded(&invoke<F>, &f);
+    }
 
     void set_config(std::shared_ptr<const config::Config> config);
     const std::shared_ptr<const config::Config>& config() const { return config_; }
@@ -101,7 +105,9 @@ public:
 
 private:
     template <typename F>
-    static int invoke(lua_State* L, void* data) { return (*static_cast<F*>(data))(L); }
+    static int invoke(lua_State* L, void* data) {
+        return (*static_cast<F*>(data))(L);
+    }
     static void* allocate(void* ud, void* ptr, size_t old_size, size_t new_size);
     static void count_hook(lua_State* L, lua_Debug* ar);
     void arm();

@@ -57,9 +57,15 @@ int call_should_summarize(lua_State* L, TriggerCall& call) {
 
 Scripting::Scripting(uv_loop_t* loop, const storage::Backend& backend, const core::Clock& clock,
                      metrics::Registry& metrics, std::shared_ptr<const config::Config> config)
-    : loop_(loop), clock_(clock), metrics_(metrics), config_(std::move(config)), summaries_(loop, backend, clock, metrics) {}
+    : loop_(loop),
+      clock_(clock),
+      metrics_(metrics),
+      config_(std::move(config)),
+      summaries_(loop, backend, clock, metrics) {}
 
-Scripting::~Scripting() { shutdown(); }
+Scripting::~Scripting() {
+    shutdown();
+}
 
 std::optional<std::string> Scripting::load(const std::shared_ptr<const config::Config>& config) {
     auto scripts = std::make_shared<ScriptSet>();
@@ -71,13 +77,15 @@ std::optional<std::string> Scripting::load(const std::shared_ptr<const config::C
     scripts_ = std::move(scripts);
     std::vector<std::string> names;
     for (const auto& file : scripts_->files) names.push_back(file.name);
-    log::info("scripts loaded from {}: {}", config->scripts.dir, names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", ")));
+    log::info("scripts loaded from {}: {}", config->scripts.dir,
+              names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", ")));
     return std::nullopt;
 }
 
 std::optional<std::string> Scripting::start() {
     if (auto error = load(config_)) return error;
-    uv_async_init(loop_, &moves_async_, [](uv_async_t* handle) { static_cast<Scripting*>(handle->data)->run_lane_moves(); });
+    uv_async_init(loop_, &moves_async_,
+                  [](uv_async_t* handle) { static_cast<Scripting*>(handle->data)->run_lane_moves(); });
     moves_async_.data = this;
     uv_unref(reinterpret_cast<uv_handle_t*>(&moves_async_));
     open_ = true;
@@ -104,7 +112,9 @@ void Scripting::shutdown() {
 
 std::optional<core::Error> Scripting::append_hooks(core::AppendInput& in, const config::LimitsConfig& limits) {
     auto error = run_append_hooks(*state_, in, limits);
-    if (error) log::warn("append hook rejected a batch for session {}/{}/{}: {}", in.ref.app, in.ref.user, in.ref.id, error->message);
+    if (error)
+        log::warn("append hook rejected a batch for session {}/{}/{}: {}", in.ref.app, in.ref.user, in.ref.id,
+                  error->message);
     return error;
 }
 

@@ -6,7 +6,9 @@ Summaries::Summaries(uv_loop_t* loop, const storage::Backend& backend, const cor
                      metrics::Registry& metrics)
     : loop_(loop), metrics_(metrics), workers_(backend, clock, [this](SummaryOutcome&& o) { deliver(std::move(o)); }) {}
 
-Summaries::~Summaries() { shutdown(); }
+Summaries::~Summaries() {
+    shutdown();
+}
 
 void Summaries::start(std::shared_ptr<const ScriptSet> scripts, std::shared_ptr<const config::Config> config) {
     config_ = config;

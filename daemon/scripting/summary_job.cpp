@@ -74,7 +74,9 @@ bool read_checkpoint(std::string& body, Checkpoint& out) {
     return true;
 }
 
-core::Error internal(std::string message) { return core::Error{core::ErrorCode::Internal, std::move(message), "{}"}; }
+core::Error internal(std::string message) {
+    return core::Error{core::ErrorCode::Internal, std::move(message), "{}"};
+}
 
 struct LuaSummary {
     const Checkpoint* checkpoint;
@@ -103,14 +105,17 @@ int call_summarize(lua_State* L, LuaSummary& run) {
 
 std::optional<core::Error> summarize_with_lua(ScriptState* state, const Checkpoint& checkpoint, std::string& text) {
     if (state == nullptr || !state->has(Hook::Summarize)) {
-        return core::Error{core::ErrorCode::Unavailable, "no summarizer registered: summary.summarizer is lua and no "
-                                                         "script calls mnemo.on(\"summarize\", fn)", "{}"};
+        return core::Error{core::ErrorCode::Unavailable,
+                           "no summarizer registered: summary.summarizer is lua and no "
+                           "script calls mnemo.on(\"summarize\", fn)",
+                           "{}"};
     }
     LuaSummary run{&checkpoint, std::nullopt};
     if (auto error = state->bounded([&run](lua_State* L) { return call_summarize(L, run); })) {
         return internal("summarize hook failed: " + *error);
     }
-    if (!run.text) return internal(fmt::format("the summarize hook returned a {}; it must return the text", run.returned_type));
+    if (!run.text)
+        return internal(fmt::format("the summarize hook returned a {}; it must return the text", run.returned_type));
     text = std::move(*run.text);
     return std::nullopt;
 }
@@ -128,7 +133,8 @@ std::optional<core::Error> summarize_with_command(const config::Config& config, 
     w.end_object();
     auto outcome = run_summary_command(config.summary.command, input, config.summary.timeout_us, stopping);
     if (outcome.error) return internal(*outcome.error);
-    if (outcome.text.empty()) return internal("summary.command '" + config.summary.command.front() + "' printed no text");
+    if (outcome.text.empty())
+        return internal("summary.command '" + config.summary.command.front() + "' printed no text");
     text = std::move(outcome.text);
     return std::nullopt;
 }
@@ -149,7 +155,8 @@ SummaryOutcome store(const core::Env& env, const SummaryJob& job, const Checkpoi
         })) {
         return SummaryOutcome{job.ticket, core::from_storage(*failure), {}};
     }
-    if (collector.result().summaries.empty()) return SummaryOutcome{job.ticket, internal("storage returned no summary"), {}};
+    if (collector.result().summaries.empty())
+        return SummaryOutcome{job.ticket, internal("storage returned no summary"), {}};
     SummaryOutcome outcome{job.ticket, std::nullopt, {}};
     core::JsonWriter w(outcome.summary_json);
     core::write_summary(w, collector.result().summaries.front());
@@ -175,7 +182,8 @@ SummaryOutcome run_summary_job(const SummaryJob& job, SummaryContext& context) {
     core::Outcome answer = core::get_session(context.env, read);
     if (answer.error) return SummaryOutcome{job.ticket, std::move(answer.error), {}};
     Checkpoint checkpoint;
-    if (!read_checkpoint(answer.body, checkpoint)) return SummaryOutcome{job.ticket, internal("unreadable session answer"), {}};
+    if (!read_checkpoint(answer.body, checkpoint))
+        return SummaryOutcome{job.ticket, internal("unreadable session answer"), {}};
     if (checkpoint.event_count == 0) return nothing_new(job, checkpoint);
     const config::Config& config = *context.env.config;
     bool lua = config.summary.summarizer == config::SummaryConfig::Summarizer::Lua;
@@ -183,8 +191,8 @@ SummaryOutcome run_summary_job(const SummaryJob& job, SummaryContext& context) {
     auto error = lua ? summarize_with_lua(context.lua, checkpoint, text)
                      : summarize_with_command(config, checkpoint, context.stopping, text);
     if (error) {
-        log::warn("summary of session {}/{}/{} (filter key '{}') not stored: {}", job.ref.app, job.ref.user,
-                  job.ref.id, job.filter_key, error->message);
+        log::warn("summary of session {}/{}/{} (filter key '{}') not stored: {}", job.ref.app, job.ref.user, job.ref.id,
+                  job.filter_key, error->message);
         return SummaryOutcome{job.ticket, std::move(error), {}};
     }
     return store(context.env, job, checkpoint, text, lua ? "lua" : "command");

@@ -23,8 +23,8 @@ namespace mnemo::scripting {
 struct SummaryJob {
     core::SessionRef ref;
     std::string filter_key;
-    bool force = false;    // summarize even with no event after the latest summary
-    uint64_t ticket = 0;   // who waits for the outcome on the loop; 0: nobody
+    bool force = false;   // summarize even with no event after the latest summary
+    uint64_t ticket = 0;  // who waits for the outcome on the loop; 0: nobody
 };
 
 struct SummaryOutcome {

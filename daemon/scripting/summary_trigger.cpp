@@ -23,7 +23,8 @@ TriggerStats TriggerTracker::record(const std::string& session_key, int64_t even
     Progress& p = it->second;
     TriggerStats stats;
     if (fresh) p.since_us = now_us;
-    if (!fresh && p.last_event_us != 0) stats.seconds_since_last_event = static_cast<double>(now_us - p.last_event_us) / 1e6;
+    if (!fresh && p.last_event_us != 0)
+        stats.seconds_since_last_event = static_cast<double>(now_us - p.last_event_us) / 1e6;
     p.events += events;
     p.tokens += tokens;
     p.last_event_us = now_us;

@@ -34,7 +34,9 @@ struct WorkerLua {
 SummaryWorkers::SummaryWorkers(const storage::Backend& backend, const core::Clock& clock, Deliver deliver)
     : backend_(backend), clock_(clock), deliver_(std::move(deliver)) {}
 
-SummaryWorkers::~SummaryWorkers() { stop(); }
+SummaryWorkers::~SummaryWorkers() {
+    stop();
+}
 
 void SummaryWorkers::start(size_t count, std::shared_ptr<const ScriptSet> scripts,
                            std::shared_ptr<const config::Config> config) {

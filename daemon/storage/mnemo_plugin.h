@@ -57,7 +57,7 @@ extern "C" {
 /* A byte string; not NUL-terminated. ptr == NULL means "absent" (JSON null
  * or not given), which is distinct from an empty string (ptr != NULL, len 0). */
 typedef struct mnemo_str {
-    const char *ptr;
+    const char* ptr;
     size_t len;
 } mnemo_str;
 
@@ -139,7 +139,7 @@ typedef struct mnemo_event {
     mnemo_str metadata_json;    /* ptr NULL: absent */
     mnemo_str filter_key;       /* "" when none */
     int64_t timestamp_us;
-    mnemo_usage usage; /* parsed from usage_json, for the session's sums */
+    mnemo_usage usage;     /* parsed from usage_json, for the session's sums */
     int64_t deleted_at_us; /* 0: visible */
     /* The event's searchable text, made by mnemod from content strings (not
      * JSON keys or punctuation), tool call names, arguments and result
@@ -176,27 +176,23 @@ typedef struct mnemo_track_event {
 typedef struct mnemo_lane {
     mnemo_str app, lane, user;
     mnemo_str session_id;
-    mnemo_str platform;          /* "" when none */
-    mnemo_str chat_type;         /* "" when none, else dm|group|channel|thread */
+    mnemo_str platform;  /* "" when none */
+    mnemo_str chat_type; /* "" when none, else dm|group|channel|thread */
     int64_t created_at_us;
     int64_t updated_at_us;
     int suspended;
     int resume_pending;
-    mnemo_str resume_reason;     /* ptr NULL: null */
+    mnemo_str resume_reason; /* ptr NULL: null */
     int was_auto_reset;
     mnemo_str auto_reset_reason; /* ptr NULL: null; else idle|daily|suspended */
     int reset_had_activity;
     int is_fresh_reset;
-    int64_t restart_count;       /* unclean restarts seen while resume_pending (recovery) */
-    int64_t version;             /* compare-and-set counter: 1 at creation, +1 per write */
+    int64_t restart_count; /* unclean restarts seen while resume_pending (recovery) */
+    int64_t version;       /* compare-and-set counter: 1 at creation, +1 per write */
 } mnemo_lane;
 
 /* Why a session is being finalized. */
-enum mnemo_finalize_reason {
-    MNEMO_FINALIZE_EXPIRED = 1,
-    MNEMO_FINALIZE_RESET = 2,
-    MNEMO_FINALIZE_DELETED = 3
-};
+enum mnemo_finalize_reason { MNEMO_FINALIZE_EXPIRED = 1, MNEMO_FINALIZE_RESET = 2, MNEMO_FINALIZE_DELETED = 3 };
 
 /*
  * Where results go. Every callback is set by mnemod. Pointers handed to a
@@ -209,28 +205,28 @@ enum mnemo_finalize_reason {
  *  - lane: a lane row
  */
 typedef struct mnemo_sink {
-    void *ctx;
-    void (*session)(void *ctx, const mnemo_session *session);
-    void (*state)(void *ctx, int scope, mnemo_str key, mnemo_str value_json);
-    void (*event)(void *ctx, const mnemo_event *event);
-    void (*summary)(void *ctx, const mnemo_summary *summary);
-    void (*track)(void *ctx, const mnemo_track_event *track);
-    void (*count)(void *ctx, const char *name, int64_t value);
-    void (*lane)(void *ctx, const mnemo_lane *lane);
+    void* ctx;
+    void (*session)(void* ctx, const mnemo_session* session);
+    void (*state)(void* ctx, int scope, mnemo_str key, mnemo_str value_json);
+    void (*event)(void* ctx, const mnemo_event* event);
+    void (*summary)(void* ctx, const mnemo_summary* summary);
+    void (*track)(void* ctx, const mnemo_track_event* track);
+    void (*count)(void* ctx, const char* name, int64_t value);
+    void (*lane)(void* ctx, const mnemo_lane* lane);
 } mnemo_sink;
 
 /* ---- requests ---------------------------------------------------------- */
 
 typedef struct mnemo_session_create_req {
-    mnemo_key key;           /* session_id always set (mnemod generates one when absent) */
-    mnemo_str title;         /* "" when none */
-    mnemo_str parent_id;     /* ptr NULL: null */
-    mnemo_str metadata_json; /* "{}" when none */
-    const mnemo_state_op *state_ops; /* initial state; any scope */
+    mnemo_key key;                   /* session_id always set (mnemod generates one when absent) */
+    mnemo_str title;                 /* "" when none */
+    mnemo_str parent_id;             /* ptr NULL: null */
+    mnemo_str metadata_json;         /* "{}" when none */
+    const mnemo_state_op* state_ops; /* initial state; any scope */
     size_t n_state_ops;
     int64_t ttl_us; /* 0: never expires */
     int64_t now_us;
-    int64_t app_state_ttl_us;  /* refresh of scopes touched by state_ops; 0: never */
+    int64_t app_state_ttl_us; /* refresh of scopes touched by state_ops; 0: never */
     int64_t user_state_ttl_us;
     int64_t max_state_bytes; /* 0: unlimited */
 } mnemo_session_create_req;
@@ -240,14 +236,14 @@ typedef struct mnemo_session_create_req {
 
 /* Event selection for reads. All fields combine (AND). */
 typedef struct mnemo_event_filter {
-    int64_t after_seq;       /* seq > after_seq; 0: from the start */
-    int64_t after_ts_us;     /* timestamp > after_ts_us; 0: no bound */
-    int64_t num_recent;      /* keep the newest N of what matches; 0: all */
-    int64_t limit;           /* at most this many, oldest first; 0: no limit */
-    mnemo_str roles;         /* comma-separated list; ptr NULL: any role */
-    mnemo_str filter_key;    /* ptr NULL or "": any; else filter_key == K or starts with K + "/" */
-    int include_deleted;     /* also soft-deleted (rewound, replaced) events */
-    int from_checkpoint;     /* also seq > latest summary's up_to_seq of filter_key */
+    int64_t after_seq;    /* seq > after_seq; 0: from the start */
+    int64_t after_ts_us;  /* timestamp > after_ts_us; 0: no bound */
+    int64_t num_recent;   /* keep the newest N of what matches; 0: all */
+    int64_t limit;        /* at most this many, oldest first; 0: no limit */
+    mnemo_str roles;      /* comma-separated list; ptr NULL: any role */
+    mnemo_str filter_key; /* ptr NULL or "": any; else filter_key == K or starts with K + "/" */
+    int include_deleted;  /* also soft-deleted (rewound, replaced) events */
+    int from_checkpoint;  /* also seq > latest summary's up_to_seq of filter_key */
 } mnemo_event_filter;
 
 typedef struct mnemo_session_get_req {
@@ -263,10 +259,10 @@ typedef struct mnemo_session_get_req {
 
 typedef struct mnemo_session_list_req {
     mnemo_str app;
-    mnemo_str user;             /* ptr NULL: every user of the app */
+    mnemo_str user; /* ptr NULL: every user of the app */
     int64_t now_us;
-    int64_t active_within_us;   /* 0: any; else updated_at >= now - active_within */
-    int64_t limit;              /* rows wanted; the backend returns at most limit */
+    int64_t active_within_us;     /* 0: any; else updated_at >= now - active_within */
+    int64_t limit;                /* rows wanted; the backend returns at most limit */
     int64_t cursor_updated_at_us; /* 0: first page; else rows strictly after this cursor */
     mnemo_str cursor_id;          /* in the order (updated_at desc, id desc) */
 } mnemo_session_list_req;
@@ -318,24 +314,24 @@ typedef struct mnemo_append_req {
     int64_t expected_version;
     int create_if_missing;
     int64_t new_session_ttl_us; /* ttl of a session created by create_if_missing */
-    const mnemo_event *events;  /* non-partial events, ids and timestamps set */
+    const mnemo_event* events;  /* non-partial events, ids and timestamps set */
     size_t n_events;
-    const mnemo_state_op *state_ops; /* every event's delta in order, temp: stripped */
+    const mnemo_state_op* state_ops; /* every event's delta in order, temp: stripped */
     size_t n_state_ops;
-    int64_t event_limit;        /* 0: unlimited */
-    int64_t app_state_ttl_us;   /* 0: never */
+    int64_t event_limit;      /* 0: unlimited */
+    int64_t app_state_ttl_us; /* 0: never */
     int64_t user_state_ttl_us;
-    int64_t max_state_bytes;    /* 0: unlimited */
-    int want_state;             /* 1: send the merged state entries to the sink after the write */
+    int64_t max_state_bytes; /* 0: unlimited */
+    int want_state;          /* 1: send the merged state entries to the sink after the write */
 } mnemo_append_req;
 
 typedef struct mnemo_append_result {
     int64_t version;
-    int64_t *seqs;          /* host-allocated, n_events long: the seq of each event */
-    int64_t *timestamps_us; /* host-allocated, n_events long: stored timestamp (original on retry) */
+    int64_t* seqs;          /* host-allocated, n_events long: the seq of each event */
+    int64_t* timestamps_us; /* host-allocated, n_events long: stored timestamp (original on retry) */
     int64_t evicted;
-    int retried;            /* 1: every event already existed; nothing was written */
-    int created;            /* 1: create_if_missing created the session */
+    int retried; /* 1: every event already existed; nothing was written */
+    int created; /* 1: create_if_missing created the session */
 } mnemo_append_result;
 /* Rules, all in one transaction (only visible events take part):
  *  - session absent: create_if_missing creates it (version 1, so the
@@ -364,7 +360,7 @@ typedef struct mnemo_rewrite_req {
     int64_t now_us;
     int has_expected_version;
     int64_t expected_version;
-    const mnemo_event *events; /* the new transcript */
+    const mnemo_event* events; /* the new transcript */
     size_t n_events;
     int64_t event_limit;
 } mnemo_rewrite_req;
@@ -388,12 +384,12 @@ typedef struct mnemo_rewind_req {
  * user event through event() (absent when nothing was undone). */
 
 typedef struct mnemo_state_patch_req {
-    int scope;       /* enum mnemo_scope: the endpoint's scope */
-    mnemo_key key;   /* app always; user for user and session scopes; session_id for session scope */
+    int scope;     /* enum mnemo_scope: the endpoint's scope */
+    mnemo_key key; /* app always; user for user and session scopes; session_id for session scope */
     int64_t now_us;
     int has_expected_version; /* session scope only */
     int64_t expected_version;
-    const mnemo_state_op *ops; /* any scope for session patches (app:/user: prefixes split) */
+    const mnemo_state_op* ops; /* any scope for session patches (app:/user: prefixes split) */
     size_t n_ops;
     int64_t app_state_ttl_us;
     int64_t user_state_ttl_us;
@@ -480,9 +476,9 @@ typedef struct mnemo_lane_get_req {
  * transaction. */
 typedef struct mnemo_lane_write_req {
     int64_t now_us;
-    int64_t expected_version;  /* 0: the lane must not exist; else its current version */
-    mnemo_lane lane;           /* the new row; version and created_at are set by the backend */
-    int create_session;        /* 1: create lane.session_id with `session` in the same transaction */
+    int64_t expected_version; /* 0: the lane must not exist; else its current version */
+    mnemo_lane lane;          /* the new row; version and created_at are set by the backend */
+    int create_session;       /* 1: create lane.session_id with `session` in the same transaction */
     mnemo_session_create_req session;
     mnemo_str finalize_session_id; /* ptr NULL: none; else mark this session of lane.user
                                       for finalize with MNEMO_FINALIZE_RESET */
@@ -494,7 +490,7 @@ typedef struct mnemo_lane_write_req {
 typedef struct mnemo_lane_list_req {
     mnemo_str app;
     int64_t now_us;
-    int64_t active_within_us;   /* 0: any; else updated_at >= now - active_within */
+    int64_t active_within_us; /* 0: any; else updated_at >= now - active_within */
     int64_t limit;
     int64_t cursor_updated_at_us; /* 0: first page; else rows strictly after (updated_at desc, lane desc) */
     mnemo_str cursor_lane;
@@ -549,7 +545,7 @@ typedef struct mnemo_finalize_list_req {
 typedef struct mnemo_finalize_done_req {
     mnemo_key key;
     int64_t now_us;
-    int succeeded;    /* 1: finalized; 0: one failed attempt (attempts += 1) */
+    int succeeded;        /* 1: finalized; 0: one failed attempt (attempts += 1) */
     int64_t max_attempts; /* with succeeded 0: attempts reaching this marks it finalized anyway */
 } mnemo_finalize_done_req;
 /* Finalize state is stored, so a restart never finalizes a session twice.
@@ -562,7 +558,7 @@ typedef struct mnemo_finalize_outcome {
 } mnemo_finalize_outcome;
 
 typedef struct mnemo_finalize_done_batch_req {
-    const mnemo_finalize_outcome *items;
+    const mnemo_finalize_outcome* items;
     size_t n_items;
     int64_t max_attempts; /* as in mnemo_finalize_done_req, for every item */
     int64_t now_us;
@@ -619,22 +615,22 @@ enum mnemo_record_kind {
 typedef struct mnemo_record {
     int kind; /* enum mnemo_record_kind */
     mnemo_key key;
-    const mnemo_session *session;
-    const mnemo_event *event;
+    const mnemo_session* session;
+    const mnemo_event* event;
     int scope; /* enum mnemo_scope, with MNEMO_RECORD_STATE */
     mnemo_str state_key;
     mnemo_str value_json;
     int64_t expires_at_us;
-    const mnemo_summary *summary;
+    const mnemo_summary* summary;
     mnemo_str track;
-    const mnemo_track_event *track_event;
-    const mnemo_lane *lane;
+    const mnemo_track_event* track_event;
+    const mnemo_lane* lane;
 } mnemo_record;
 
 typedef struct mnemo_record_sink {
-    void *ctx;
-    void (*record)(void *ctx, const mnemo_record *record);
-    void (*count)(void *ctx, const char *name, int64_t value);
+    void* ctx;
+    void (*record)(void* ctx, const mnemo_record* record);
+    void (*count)(void* ctx, const char* name, int64_t value);
 } mnemo_record_sink;
 
 typedef struct mnemo_export_req {
@@ -654,7 +650,7 @@ typedef struct mnemo_export_req {
 
 typedef struct mnemo_import_req {
     int64_t now_us;
-    const mnemo_record *records;
+    const mnemo_record* records;
     size_t n_records;
 } mnemo_import_req;
 /* Stores the records as given, keeping ids, seqs, versions, timestamps and
@@ -688,7 +684,7 @@ typedef struct mnemo_backend mnemo_backend; /* opaque, the plugin's own */
  *  - The host never closes the backend while a queued append has not seen
  *    done. Without this operation the host calls events_append on a worker
  *    thread; it is never called on a MNEMO_CAP_NONBLOCKING backend. */
-typedef void (*mnemo_done_fn)(void *done_ctx, int status);
+typedef void (*mnemo_done_fn)(void* done_ctx, int status);
 
 /*
  * The operation table. Every operation returns 0 (MNEMO_OK) or fills *err
@@ -700,94 +696,85 @@ typedef struct mnemo_storage_ops {
 
     /* options_json: the config's storage.options as a JSON object, with
      * relative paths already resolved by mnemod. */
-    int (*open)(const char *options_json, mnemo_backend **out, mnemo_error *err);
-    void (*close)(mnemo_backend *backend);
-    int (*ping)(mnemo_backend *backend, mnemo_error *err);
-    int (*stats)(mnemo_backend *backend, const mnemo_stats_req *req, const mnemo_sink *sink,
-                 mnemo_error *err);
+    int (*open)(const char* options_json, mnemo_backend** out, mnemo_error* err);
+    void (*close)(mnemo_backend* backend);
+    int (*ping)(mnemo_backend* backend, mnemo_error* err);
+    int (*stats)(mnemo_backend* backend, const mnemo_stats_req* req, const mnemo_sink* sink, mnemo_error* err);
 
-    int (*session_create)(mnemo_backend *backend, const mnemo_session_create_req *req,
-                          const mnemo_sink *sink, mnemo_error *err);
-    int (*session_get)(mnemo_backend *backend, const mnemo_session_get_req *req,
-                       const mnemo_sink *sink, mnemo_error *err);
-    int (*session_list)(mnemo_backend *backend, const mnemo_session_list_req *req,
-                        const mnemo_sink *sink, mnemo_error *err);
-    int (*session_delete)(mnemo_backend *backend, const mnemo_session_delete_req *req,
-                          const mnemo_sink *sink, mnemo_error *err);
-    int (*user_purge)(mnemo_backend *backend, const mnemo_user_purge_req *req,
-                      const mnemo_sink *sink, mnemo_error *err);
+    int (*session_create)(mnemo_backend* backend, const mnemo_session_create_req* req, const mnemo_sink* sink,
+                          mnemo_error* err);
+    int (*session_get)(mnemo_backend* backend, const mnemo_session_get_req* req, const mnemo_sink* sink,
+                       mnemo_error* err);
+    int (*session_list)(mnemo_backend* backend, const mnemo_session_list_req* req, const mnemo_sink* sink,
+                        mnemo_error* err);
+    int (*session_delete)(mnemo_backend* backend, const mnemo_session_delete_req* req, const mnemo_sink* sink,
+                          mnemo_error* err);
+    int (*user_purge)(mnemo_backend* backend, const mnemo_user_purge_req* req, const mnemo_sink* sink,
+                      mnemo_error* err);
 
-    int (*events_append)(mnemo_backend *backend, const mnemo_append_req *req,
-                         mnemo_append_result *result, const mnemo_sink *sink, mnemo_error *err);
-    int (*events_list)(mnemo_backend *backend, const mnemo_events_list_req *req,
-                       const mnemo_sink *sink, mnemo_error *err);
-    int (*events_rewrite)(mnemo_backend *backend, const mnemo_rewrite_req *req,
-                          const mnemo_sink *sink, mnemo_error *err);
-    int (*events_rewind)(mnemo_backend *backend, const mnemo_rewind_req *req,
-                         const mnemo_sink *sink, mnemo_error *err);
+    int (*events_append)(mnemo_backend* backend, const mnemo_append_req* req, mnemo_append_result* result,
+                         const mnemo_sink* sink, mnemo_error* err);
+    int (*events_list)(mnemo_backend* backend, const mnemo_events_list_req* req, const mnemo_sink* sink,
+                       mnemo_error* err);
+    int (*events_rewrite)(mnemo_backend* backend, const mnemo_rewrite_req* req, const mnemo_sink* sink,
+                          mnemo_error* err);
+    int (*events_rewind)(mnemo_backend* backend, const mnemo_rewind_req* req, const mnemo_sink* sink, mnemo_error* err);
 
-    int (*state_patch)(mnemo_backend *backend, const mnemo_state_patch_req *req,
-                       const mnemo_sink *sink, mnemo_error *err);
-    int (*state_get)(mnemo_backend *backend, const mnemo_state_get_req *req,
-                     const mnemo_sink *sink, mnemo_error *err);
-    int (*state_delete)(mnemo_backend *backend, const mnemo_state_delete_req *req,
-                        mnemo_error *err);
+    int (*state_patch)(mnemo_backend* backend, const mnemo_state_patch_req* req, const mnemo_sink* sink,
+                       mnemo_error* err);
+    int (*state_get)(mnemo_backend* backend, const mnemo_state_get_req* req, const mnemo_sink* sink, mnemo_error* err);
+    int (*state_delete)(mnemo_backend* backend, const mnemo_state_delete_req* req, mnemo_error* err);
 
-    int (*summary_put)(mnemo_backend *backend, const mnemo_summary_put_req *req,
-                       const mnemo_sink *sink, mnemo_error *err);
-    int (*summary_list)(mnemo_backend *backend, const mnemo_summary_list_req *req,
-                        const mnemo_sink *sink, mnemo_error *err);
+    int (*summary_put)(mnemo_backend* backend, const mnemo_summary_put_req* req, const mnemo_sink* sink,
+                       mnemo_error* err);
+    int (*summary_list)(mnemo_backend* backend, const mnemo_summary_list_req* req, const mnemo_sink* sink,
+                        mnemo_error* err);
 
-    int (*track_append)(mnemo_backend *backend, const mnemo_track_append_req *req,
-                        const mnemo_sink *sink, mnemo_error *err);
-    int (*track_list)(mnemo_backend *backend, const mnemo_track_list_req *req,
-                      const mnemo_sink *sink, mnemo_error *err);
+    int (*track_append)(mnemo_backend* backend, const mnemo_track_append_req* req, const mnemo_sink* sink,
+                        mnemo_error* err);
+    int (*track_list)(mnemo_backend* backend, const mnemo_track_list_req* req, const mnemo_sink* sink,
+                      mnemo_error* err);
 
-    int (*lane_get)(mnemo_backend *backend, const mnemo_lane_get_req *req, const mnemo_sink *sink,
-                    mnemo_error *err);
-    int (*lane_write)(mnemo_backend *backend, const mnemo_lane_write_req *req, const mnemo_sink *sink,
-                      mnemo_error *err);
-    int (*lane_list)(mnemo_backend *backend, const mnemo_lane_list_req *req, const mnemo_sink *sink,
-                     mnemo_error *err);
-    int (*lane_recover)(mnemo_backend *backend, const mnemo_lane_recover_req *req, const mnemo_sink *sink,
-                        mnemo_error *err);
+    int (*lane_get)(mnemo_backend* backend, const mnemo_lane_get_req* req, const mnemo_sink* sink, mnemo_error* err);
+    int (*lane_write)(mnemo_backend* backend, const mnemo_lane_write_req* req, const mnemo_sink* sink,
+                      mnemo_error* err);
+    int (*lane_list)(mnemo_backend* backend, const mnemo_lane_list_req* req, const mnemo_sink* sink, mnemo_error* err);
+    int (*lane_recover)(mnemo_backend* backend, const mnemo_lane_recover_req* req, const mnemo_sink* sink,
+                        mnemo_error* err);
 
-    int (*sweep_step)(mnemo_backend *backend, const mnemo_sweep_req *req, const mnemo_sink *sink,
-                      mnemo_error *err);
-    int (*finalize_list)(mnemo_backend *backend, const mnemo_finalize_list_req *req, const mnemo_sink *sink,
-                         mnemo_error *err);
-    int (*finalize_done)(mnemo_backend *backend, const mnemo_finalize_done_req *req, const mnemo_sink *sink,
-                         mnemo_error *err);
+    int (*sweep_step)(mnemo_backend* backend, const mnemo_sweep_req* req, const mnemo_sink* sink, mnemo_error* err);
+    int (*finalize_list)(mnemo_backend* backend, const mnemo_finalize_list_req* req, const mnemo_sink* sink,
+                         mnemo_error* err);
+    int (*finalize_done)(mnemo_backend* backend, const mnemo_finalize_done_req* req, const mnemo_sink* sink,
+                         mnemo_error* err);
 
     /* ---- ABI 2: search, export, import ---- */
-    int (*search)(mnemo_backend *backend, const struct mnemo_search_req *req, const mnemo_sink *sink,
-                  mnemo_error *err);
-    int (*export_step)(mnemo_backend *backend, const struct mnemo_export_req *req,
-                       const struct mnemo_record_sink *sink, mnemo_error *err);
-    int (*import_records)(mnemo_backend *backend, const struct mnemo_import_req *req, mnemo_error *err);
+    int (*search)(mnemo_backend* backend, const struct mnemo_search_req* req, const mnemo_sink* sink, mnemo_error* err);
+    int (*export_step)(mnemo_backend* backend, const struct mnemo_export_req* req, const struct mnemo_record_sink* sink,
+                       mnemo_error* err);
+    int (*import_records)(mnemo_backend* backend, const struct mnemo_import_req* req, mnemo_error* err);
 
     /* ---- appended within ABI 2 (found through ops_size) ---- */
-    int (*finalize_done_batch)(mnemo_backend *backend, const struct mnemo_finalize_done_batch_req *req,
-                               const mnemo_sink *sink, mnemo_error *err);
+    int (*finalize_done_batch)(mnemo_backend* backend, const struct mnemo_finalize_done_batch_req* req,
+                               const mnemo_sink* sink, mnemo_error* err);
 
     /* Optional (NULL: unsupported); see "asynchronous append" above. */
-    int (*events_append_async)(mnemo_backend *backend, const mnemo_append_req *req,
-                               mnemo_append_result *result, const mnemo_sink *sink, mnemo_error *err,
-                               mnemo_done_fn done, void *done_ctx);
+    int (*events_append_async)(mnemo_backend* backend, const mnemo_append_req* req, mnemo_append_result* result,
+                               const mnemo_sink* sink, mnemo_error* err, mnemo_done_fn done, void* done_ctx);
 
     /* Later additions are appended here (found through ops_size). */
 } mnemo_storage_ops;
 
 /* What the entry symbol returns. Static storage in the plugin. */
 typedef struct mnemo_plugin {
-    uint32_t abi_version; /* MNEMO_PLUGIN_ABI_VERSION the plugin was built with */
-    const char *name;     /* "memory", "sqlite", "mysql", ... */
-    const char *version;  /* the plugin's own version string */
+    uint32_t abi_version;  /* MNEMO_PLUGIN_ABI_VERSION the plugin was built with */
+    const char* name;      /* "memory", "sqlite", "mysql", ... */
+    const char* version;   /* the plugin's own version string */
     uint32_t capabilities; /* MNEMO_CAP_* */
-    const mnemo_storage_ops *ops;
+    const mnemo_storage_ops* ops;
 } mnemo_plugin;
 
-typedef const mnemo_plugin *(*mnemo_plugin_entry_fn)(void);
+typedef const mnemo_plugin* (*mnemo_plugin_entry_fn)(void);
 
 #ifdef __cplusplus
 }

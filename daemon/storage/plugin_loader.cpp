@@ -15,9 +15,13 @@ bool is_path(const std::string& plugin) {
            (plugin.size() > 3 && plugin.compare(plugin.size() - 3, 3, ".so") == 0);
 }
 
-bool readable(const std::string& path) { return ::access(path.c_str(), R_OK) == 0; }
+bool readable(const std::string& path) {
+    return ::access(path.c_str(), R_OK) == 0;
+}
 
-LoadOutcome refuse(std::string message) { return LoadOutcome{nullptr, std::move(message)}; }
+LoadOutcome refuse(std::string message) {
+    return LoadOutcome{nullptr, std::move(message)};
+}
 
 // Every operation of ABI version 2 as it was first published; operations
 // appended later within the version (finalize_done_batch on) may be missing
@@ -62,9 +66,10 @@ LoadOutcome load_plugin(const std::string& plugin, const std::string& plugin_dir
         }
     }
     if (path.empty()) {
-        return refuse(fmt::format("storage plugin '{}' not found; looked in: {}; set storage.plugin_dir "
-                                  "or give storage.plugin as a path to the .so",
-                                  plugin, fmt::join(candidates, ", ")));
+        return refuse(
+            fmt::format("storage plugin '{}' not found; looked in: {}; set storage.plugin_dir "
+                        "or give storage.plugin as a path to the .so",
+                        plugin, fmt::join(candidates, ", ")));
     }
     void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle == nullptr) {
@@ -73,9 +78,10 @@ LoadOutcome load_plugin(const std::string& plugin, const std::string& plugin_dir
     auto entry = reinterpret_cast<mnemo_plugin_entry_fn>(::dlsym(handle, MNEMO_PLUGIN_ENTRY_SYMBOL));
     if (entry == nullptr) {
         ::dlclose(handle);
-        return refuse(fmt::format("storage plugin {} does not export the entry symbol {}; it is not a "
-                                  "mnemod plugin (ABI version {} expected)",
-                                  path, MNEMO_PLUGIN_ENTRY_SYMBOL, MNEMO_PLUGIN_ABI_VERSION));
+        return refuse(
+            fmt::format("storage plugin {} does not export the entry symbol {}; it is not a "
+                        "mnemod plugin (ABI version {} expected)",
+                        path, MNEMO_PLUGIN_ENTRY_SYMBOL, MNEMO_PLUGIN_ABI_VERSION));
     }
     const mnemo_plugin* descriptor = entry();
     if (descriptor == nullptr || descriptor->ops == nullptr) {
@@ -85,15 +91,17 @@ LoadOutcome load_plugin(const std::string& plugin, const std::string& plugin_dir
     if (descriptor->abi_version != MNEMO_PLUGIN_ABI_VERSION) {
         uint32_t found = descriptor->abi_version;
         ::dlclose(handle);
-        return refuse(fmt::format("storage plugin {} has ABI version {}, but this mnemod needs ABI version "
-                                  "{}; rebuild the plugin against this mnemod's mnemo_plugin.h",
-                                  path, found, MNEMO_PLUGIN_ABI_VERSION));
+        return refuse(
+            fmt::format("storage plugin {} has ABI version {}, but this mnemod needs ABI version "
+                        "{}; rebuild the plugin against this mnemod's mnemo_plugin.h",
+                        path, found, MNEMO_PLUGIN_ABI_VERSION));
     }
     if (descriptor->ops->ops_size < kAbiBaseOpsSize) {
         ::dlclose(handle);
-        return refuse(fmt::format("storage plugin {} has an operation table of {} bytes, this mnemod needs "
-                                  "at least {}; rebuild the plugin against this mnemod's mnemo_plugin.h",
-                                  path, descriptor->ops->ops_size, kAbiBaseOpsSize));
+        return refuse(
+            fmt::format("storage plugin {} has an operation table of {} bytes, this mnemod needs "
+                        "at least {}; rebuild the plugin against this mnemod's mnemo_plugin.h",
+                        path, descriptor->ops->ops_size, kAbiBaseOpsSize));
     }
     auto loaded = std::make_unique<LoadedPlugin>();
     loaded->path = path;
@@ -103,10 +111,11 @@ LoadOutcome load_plugin(const std::string& plugin, const std::string& plugin_dir
 }
 
 std::vector<std::string> capability_names(uint32_t capabilities) {
-    static constexpr std::pair<uint32_t, const char*> names[] = {
-        {MNEMO_CAP_NONBLOCKING, "nonblocking"}, {MNEMO_CAP_PERSISTENT, "persistent"},
-        {MNEMO_CAP_SOFT_DELETE, "soft_delete"}, {MNEMO_CAP_SEARCH, "search"},
-        {MNEMO_CAP_SHARED, "shared"}};
+    static constexpr std::pair<uint32_t, const char*> names[] = {{MNEMO_CAP_NONBLOCKING, "nonblocking"},
+                                                                 {MNEMO_CAP_PERSISTENT, "persistent"},
+                                                                 {MNEMO_CAP_SOFT_DELETE, "soft_delete"},
+                                                                 {MNEMO_CAP_SEARCH, "search"},
+                                                                 {MNEMO_CAP_SHARED, "shared"}};
     std::vector<std::string> out;
     for (const auto& [bit, name] : names) {
         if (capabilities & bit) out.emplace_back(name);

@@ -20,14 +20,14 @@
 namespace mnemo::storage {
 
 struct LoadedPlugin {
-    std::string path;                 // the file actually loaded
+    std::string path;  // the file actually loaded
     const mnemo_plugin* descriptor = nullptr;
-    void* dl_handle = nullptr;        // kept open for the process lifetime
+    void* dl_handle = nullptr;  // kept open for the process lifetime
 };
 
 struct LoadOutcome {
     std::unique_ptr<LoadedPlugin> plugin;  // null on failure
-    std::string error;                      // what went wrong and what to do
+    std::string error;                     // what went wrong and what to do
 };
 
 // Candidate paths for a plugin name, in lookup order.

@@ -3,10 +3,16 @@
 namespace mnemo::storage {
 namespace {
 
-OptString copy_opt(mnemo_str s) { return s.ptr ? OptString(std::string(s.ptr, s.len)) : std::nullopt; }
-std::string copy(mnemo_str s) { return std::string(view(s)); }
+OptString copy_opt(mnemo_str s) {
+    return s.ptr ? OptString(std::string(s.ptr, s.len)) : std::nullopt;
+}
+std::string copy(mnemo_str s) {
+    return std::string(view(s));
+}
 
-Collected& of(void* ctx) { return static_cast<Collector*>(ctx)->result(); }
+Collected& of(void* ctx) {
+    return static_cast<Collector*>(ctx)->result();
+}
 
 void on_session(void* ctx, const mnemo_session* s) {
     SessionRow row;
@@ -60,7 +66,9 @@ void on_track(void* ctx, const mnemo_track_event* t) {
     of(ctx).tracks.push_back(TrackRow{t->seq, copy(t->payload_json), t->timestamp_us});
 }
 
-void on_count(void* ctx, const char* name, int64_t value) { of(ctx).counts[name] = value; }
+void on_count(void* ctx, const char* name, int64_t value) {
+    of(ctx).counts[name] = value;
+}
 
 void on_lane(void* ctx, const mnemo_lane* l) {
     LaneRow row;

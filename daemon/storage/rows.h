@@ -112,9 +112,17 @@ private:
     void* event_ctx_ = nullptr;
 };
 
-inline std::string_view view(mnemo_str s) { return s.ptr ? std::string_view(s.ptr, s.len) : std::string_view(); }
-inline mnemo_str str(std::string_view s) { return mnemo_str{s.data() ? s.data() : "", s.size()}; }
-inline mnemo_str opt_str(const OptString& s) { return s ? str(*s) : mnemo_str{nullptr, 0}; }
-inline mnemo_str absent() { return mnemo_str{nullptr, 0}; }
+inline std::string_view view(mnemo_str s) {
+    return s.ptr ? std::string_view(s.ptr, s.len) : std::string_view();
+}
+inline mnemo_str str(std::string_view s) {
+    return mnemo_str{s.data() ? s.data() : "", s.size()};
+}
+inline mnemo_str opt_str(const OptString& s) {
+    return s ? str(*s) : mnemo_str{nullptr, 0};
+}
+inline mnemo_str absent() {
+    return mnemo_str{nullptr, 0};
+}
 
 }  // namespace mnemo::storage

@@ -43,13 +43,26 @@ bool read_hex4(Cursor& c, char32_t& out) {
 bool read_escape(Cursor& c, std::string& out) {
     char e = c.json[c.pos++];
     switch (e) {
-        case 'b': out.push_back('\b'); return true;
-        case 'f': out.push_back('\f'); return true;
-        case 'n': out.push_back('\n'); return true;
-        case 'r': out.push_back('\r'); return true;
-        case 't': out.push_back('\t'); return true;
-        case 'u': break;
-        default: out.push_back(e); return true;  // '"', '\\', '/'
+        case 'b':
+            out.push_back('\b');
+            return true;
+        case 'f':
+            out.push_back('\f');
+            return true;
+        case 'n':
+            out.push_back('\n');
+            return true;
+        case 'r':
+            out.push_back('\r');
+            return true;
+        case 't':
+            out.push_back('\t');
+            return true;
+        case 'u':
+            break;
+        default:
+            out.push_back(e);
+            return true;  // '"', '\\', '/'
     }
     char32_t unit = 0;
     if (!read_hex4(c, unit)) return false;

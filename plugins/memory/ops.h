@@ -16,8 +16,7 @@ int stats(mnemo_backend* backend, const mnemo_stats_req* req, const mnemo_sink* 
 int session_create(mnemo_backend* backend, const mnemo_session_create_req* req, const mnemo_sink* sink,
                    mnemo_error* err);
 int session_get(mnemo_backend* backend, const mnemo_session_get_req* req, const mnemo_sink* sink, mnemo_error* err);
-int session_list(mnemo_backend* backend, const mnemo_session_list_req* req, const mnemo_sink* sink,
-                 mnemo_error* err);
+int session_list(mnemo_backend* backend, const mnemo_session_list_req* req, const mnemo_sink* sink, mnemo_error* err);
 int session_delete(mnemo_backend* backend, const mnemo_session_delete_req* req, const mnemo_sink* sink,
                    mnemo_error* err);
 int user_purge(mnemo_backend* backend, const mnemo_user_purge_req* req, const mnemo_sink* sink, mnemo_error* err);
@@ -33,32 +32,26 @@ int state_get(mnemo_backend* backend, const mnemo_state_get_req* req, const mnem
 int state_delete(mnemo_backend* backend, const mnemo_state_delete_req* req, mnemo_error* err);
 
 int summary_put(mnemo_backend* backend, const mnemo_summary_put_req* req, const mnemo_sink* sink, mnemo_error* err);
-int summary_list(mnemo_backend* backend, const mnemo_summary_list_req* req, const mnemo_sink* sink,
-                 mnemo_error* err);
+int summary_list(mnemo_backend* backend, const mnemo_summary_list_req* req, const mnemo_sink* sink, mnemo_error* err);
 
-int track_append(mnemo_backend* backend, const mnemo_track_append_req* req, const mnemo_sink* sink,
-                 mnemo_error* err);
+int track_append(mnemo_backend* backend, const mnemo_track_append_req* req, const mnemo_sink* sink, mnemo_error* err);
 int track_list(mnemo_backend* backend, const mnemo_track_list_req* req, const mnemo_sink* sink, mnemo_error* err);
 
 int lane_get(mnemo_backend* backend, const mnemo_lane_get_req* req, const mnemo_sink* sink, mnemo_error* err);
 int lane_write(mnemo_backend* backend, const mnemo_lane_write_req* req, const mnemo_sink* sink, mnemo_error* err);
 int lane_list(mnemo_backend* backend, const mnemo_lane_list_req* req, const mnemo_sink* sink, mnemo_error* err);
-int lane_recover(mnemo_backend* backend, const mnemo_lane_recover_req* req, const mnemo_sink* sink,
-                 mnemo_error* err);
+int lane_recover(mnemo_backend* backend, const mnemo_lane_recover_req* req, const mnemo_sink* sink, mnemo_error* err);
 
 int sweep_step(mnemo_backend* backend, const mnemo_sweep_req* req, const mnemo_sink* sink, mnemo_error* err);
-int finalize_list(mnemo_backend* backend, const mnemo_finalize_list_req* req, const mnemo_sink* sink,
-                  mnemo_error* err);
-int finalize_done(mnemo_backend* backend, const mnemo_finalize_done_req* req, const mnemo_sink* sink,
-                  mnemo_error* err);
+int finalize_list(mnemo_backend* backend, const mnemo_finalize_list_req* req, const mnemo_sink* sink, mnemo_error* err);
+int finalize_done(mnemo_backend* backend, const mnemo_finalize_done_req* req, const mnemo_sink* sink, mnemo_error* err);
 int finalize_done_batch(mnemo_backend* backend, const mnemo_finalize_done_batch_req* req, const mnemo_sink* sink,
                         mnemo_error* err);
 
 int search(mnemo_backend* backend, const mnemo_search_req* req, const mnemo_sink* sink, mnemo_error* err);
 
 // Export and import (ops_export.cpp, ops_import.cpp).
-int export_step(mnemo_backend* backend, const mnemo_export_req* req, const mnemo_record_sink* sink,
-                mnemo_error* err);
+int export_step(mnemo_backend* backend, const mnemo_export_req* req, const mnemo_record_sink* sink, mnemo_error* err);
 int import_records(mnemo_backend* backend, const mnemo_import_req* req, mnemo_error* err);
 
 }  // namespace mnemo::memory

@@ -30,8 +30,8 @@ int id_conflict(mnemo_error* err, const mnemo_key& key, const RetryCheck& check)
         return fail(err, MNEMO_E_CONFLICT,
                     "event id %.*s already exists in session %.*s/%.*s with other author, role or content; "
                     "use a new id",
-                    static_cast<int>(check.conflicting_id.size()), check.conflicting_id.data(),
-                    MNEMO_STR_ARG(key.user), MNEMO_STR_ARG(key.session_id));
+                    static_cast<int>(check.conflicting_id.size()), check.conflicting_id.data(), MNEMO_STR_ARG(key.user),
+                    MNEMO_STR_ARG(key.session_id));
     return fail(err, MNEMO_E_CONFLICT,
                 "event id %.*s is new but other events of the batch already exist in session %.*s/%.*s; "
                 "retry the exact batch or send the new events alone",

@@ -14,9 +14,13 @@ int open_backend(const char* /*options_json*/, mnemo_backend** out, mnemo_error*
     return MNEMO_OK;
 }
 
-void close_backend(mnemo_backend* backend) { delete backend; }
+void close_backend(mnemo_backend* backend) {
+    delete backend;
+}
 
-int ping(mnemo_backend* /*backend*/, mnemo_error* /*err*/) { return MNEMO_OK; }
+int ping(mnemo_backend* /*backend*/, mnemo_error* /*err*/) {
+    return MNEMO_OK;
+}
 
 int stats(mnemo_backend* backend, const mnemo_stats_req* req, const mnemo_sink* sink, mnemo_error* /*err*/) {
     Store& store = backend->store;

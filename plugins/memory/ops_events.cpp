@@ -52,8 +52,8 @@ int events_rewrite(mnemo_backend* backend, const mnemo_rewrite_req* req, const m
     Store& store = backend->store;
     std::unique_lock lock(store.mutex);
     SessionRef ref;
-    if (int rc = writable_session(store, req->key, req->now_us, req->has_expected_version, req->expected_version,
-                                  ref, err))
+    if (int rc =
+            writable_session(store, req->key, req->now_us, req->has_expected_version, req->expected_version, ref, err))
         return rc;
     std::string_view duplicate = duplicate_id(req->events, req->n_events);
     if (!duplicate.empty())
@@ -79,8 +79,8 @@ int events_rewind(mnemo_backend* backend, const mnemo_rewind_req* req, const mne
     Store& store = backend->store;
     std::unique_lock lock(store.mutex);
     SessionRef ref;
-    if (int rc = writable_session(store, req->key, req->now_us, req->has_expected_version, req->expected_version,
-                                  ref, err))
+    if (int rc =
+            writable_session(store, req->key, req->now_us, req->has_expected_version, req->expected_version, ref, err))
         return rc;
     SessionRec& session = *ref.session;
     int64_t undone = 0;

@@ -94,7 +94,8 @@ void export_app_wide(RecordContext& context, const mnemo_sink* rows, const AppRe
     std::sort(users.begin(), users.end());
     for (const auto& [name, user] : users) {
         if (user->state.live(req.now_us))
-            export_scope(context, rows, MNEMO_SCOPE_USER, user->state, {req.app, mnemo_str{name.data(), name.size()}, none});
+            export_scope(context, rows, MNEMO_SCOPE_USER, user->state,
+                         {req.app, mnemo_str{name.data(), name.size()}, none});
     }
     context.key = mnemo_key{};
     for (const auto& [name, lane] : app.lanes) emit_lane(rows, lane);

@@ -18,7 +18,9 @@ namespace {
 
 using KeyTuple = std::tuple<std::string_view, std::string_view, std::string_view>;
 
-KeyTuple key_of(const mnemo_key& key) { return {view(key.app), view(key.user), view(key.session_id)}; }
+KeyTuple key_of(const mnemo_key& key) {
+    return {view(key.app), view(key.user), view(key.session_id)};
+}
 
 // Sessions the batch may attach rows to: live in the store, or imported by
 // an earlier record of the batch.
@@ -45,14 +47,20 @@ bool needs_session(const mnemo_record& r) {
 
 bool has_payload(const mnemo_record& r) {
     switch (r.kind) {
-        case MNEMO_RECORD_SESSION: return r.session != nullptr;
-        case MNEMO_RECORD_EVENT: return r.event != nullptr && r.event->seq > 0;
+        case MNEMO_RECORD_SESSION:
+            return r.session != nullptr;
+        case MNEMO_RECORD_EVENT:
+            return r.event != nullptr && r.event->seq > 0;
         case MNEMO_RECORD_STATE:
             return r.scope >= MNEMO_SCOPE_SESSION && r.scope <= MNEMO_SCOPE_USER && r.value_json.ptr != nullptr;
-        case MNEMO_RECORD_SUMMARY: return r.summary != nullptr;
-        case MNEMO_RECORD_TRACK: return r.track_event != nullptr && r.track.ptr != nullptr;
-        case MNEMO_RECORD_LANE: return r.lane != nullptr;
-        default: return false;
+        case MNEMO_RECORD_SUMMARY:
+            return r.summary != nullptr;
+        case MNEMO_RECORD_TRACK:
+            return r.track_event != nullptr && r.track.ptr != nullptr;
+        case MNEMO_RECORD_LANE:
+            return r.lane != nullptr;
+        default:
+            return false;
     }
 }
 
@@ -150,8 +158,8 @@ void import_state(Store& store, const mnemo_record& r, int64_t now_us) {
 }
 
 void import_summary(SessionRec& session, const mnemo_summary& row) {
-    SummaryRec summary{copy(row.filter_key), copy(row.text), copy(row.source), row.from_seq, row.up_to_seq,
-                       row.events_covered, row.created_at_us};
+    SummaryRec summary{copy(row.filter_key), copy(row.text),     copy(row.source), row.from_seq,
+                       row.up_to_seq,        row.events_covered, row.created_at_us};
     auto& history = session.summaries[summary.filter_key];
     auto at = std::lower_bound(history.begin(), history.end(), summary.up_to_seq,
                                [](const SummaryRec& s, int64_t up_to) { return s.up_to_seq < up_to; });
@@ -185,14 +193,20 @@ void import_lane(Store& store, const mnemo_lane& row) {
 
 void apply_record(Store& store, const mnemo_record& r, int64_t now_us) {
     switch (r.kind) {
-        case MNEMO_RECORD_SESSION: return import_session(store, *r.session, now_us);
-        case MNEMO_RECORD_EVENT: return import_event(store, find_session(store, r.key), *r.event);
-        case MNEMO_RECORD_STATE: return import_state(store, r, now_us);
-        case MNEMO_RECORD_SUMMARY: return import_summary(*find_session(store, r.key).session, *r.summary);
+        case MNEMO_RECORD_SESSION:
+            return import_session(store, *r.session, now_us);
+        case MNEMO_RECORD_EVENT:
+            return import_event(store, find_session(store, r.key), *r.event);
+        case MNEMO_RECORD_STATE:
+            return import_state(store, r, now_us);
+        case MNEMO_RECORD_SUMMARY:
+            return import_summary(*find_session(store, r.key).session, *r.summary);
         case MNEMO_RECORD_TRACK:
             return import_track(*find_session(store, r.key).session, view(r.track), *r.track_event);
-        case MNEMO_RECORD_LANE: return import_lane(store, *r.lane);
-        default: return;
+        case MNEMO_RECORD_LANE:
+            return import_lane(store, *r.lane);
+        default:
+            return;
     }
 }
 

@@ -77,8 +77,7 @@ int lane_write(mnemo_backend* backend, const mnemo_lane_write_req* req, const mn
     std::unique_lock lock(store.mutex);
     AppRec* app = find_app(store, view(req->lane.app));
     const LaneRec* current = app ? find_lane(*app, view(req->lane.lane)) : nullptr;
-    if (int rc = check_lane_version(err, req->lane, req->expected_version, current ? current->version : 0))
-        return rc;
+    if (int rc = check_lane_version(err, req->lane, req->expected_version, current ? current->version : 0)) return rc;
     SessionDraft draft;
     if (req->create_session) {
         if (int rc = check_new_session(*req, err)) return rc;
@@ -104,9 +103,8 @@ int lane_list(mnemo_backend* backend, const mnemo_lane_list_req* req, const mnem
     AppRec* app = find_app(store, view(req->app));
     if (!app) return MNEMO_OK;
     const LaneIndex& index = app->lane_index;
-    auto it = req->cursor_updated_at_us == 0
-                  ? index.begin()
-                  : index.upper_bound({req->cursor_updated_at_us, copy(req->cursor_lane)});
+    auto it = req->cursor_updated_at_us == 0 ? index.begin()
+                                             : index.upper_bound({req->cursor_updated_at_us, copy(req->cursor_lane)});
     const int64_t oldest = req->active_within_us > 0 ? req->now_us - req->active_within_us : INT64_MIN;
     for (int64_t sent = 0; it != index.end() && (req->limit <= 0 || sent < req->limit); ++it, ++sent) {
         if (it->first < oldest) break;

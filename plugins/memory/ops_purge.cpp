@@ -55,8 +55,7 @@ PurgeCounts detach_user(Store& store, AppRec& app, UserRec& user, const mnemo_si
 
 }  // namespace
 
-int user_purge(mnemo_backend* backend, const mnemo_user_purge_req* req, const mnemo_sink* sink,
-               mnemo_error* /*err*/) {
+int user_purge(mnemo_backend* backend, const mnemo_user_purge_req* req, const mnemo_sink* sink, mnemo_error* /*err*/) {
     Store& store = backend->store;
     std::unique_lock lock(store.mutex);
     PurgeCounts counts;

@@ -14,8 +14,7 @@ namespace {
 
 void emit_events(const mnemo_sink* sink, const SessionRec& session, const mnemo_event_filter& filter) {
     if (filter.from_checkpoint) {
-        if (const SummaryRec* summary = latest_summary(session, view(filter.filter_key)))
-            emit_summary(sink, *summary);
+        if (const SummaryRec* summary = latest_summary(session, view(filter.filter_key))) emit_summary(sink, *summary);
     }
     EventSelection selection = select_events(session, filter);
     for (const EventRec* event : selection.events) emit_event(sink, *event);

@@ -16,7 +16,9 @@ int bad_scope(mnemo_error* err, int scope, const char* operation) {
                 scope_name(scope));
 }
 
-bool app_or_user(int scope) { return scope == MNEMO_SCOPE_APP || scope == MNEMO_SCOPE_USER; }
+bool app_or_user(int scope) {
+    return scope == MNEMO_SCOPE_APP || scope == MNEMO_SCOPE_USER;
+}
 
 // "app shop" or "user u1 of app shop", for messages.
 int scope_label(char* buf, size_t size, int scope, mnemo_str app, mnemo_str user) {

@@ -54,8 +54,7 @@ int summary_put(mnemo_backend* backend, const mnemo_summary_put_req* req, const 
     return MNEMO_OK;
 }
 
-int summary_list(mnemo_backend* backend, const mnemo_summary_list_req* req, const mnemo_sink* sink,
-                 mnemo_error* err) {
+int summary_list(mnemo_backend* backend, const mnemo_summary_list_req* req, const mnemo_sink* sink, mnemo_error* err) {
     Store& store = backend->store;
     std::shared_lock lock(store.mutex);
     SessionRef ref = find_session(store, req->key);

@@ -73,6 +73,8 @@ const mnemo_storage_ops kOps = {
 
 }  // namespace
 
-const mnemo_storage_ops* storage_ops() { return &kOps; }
+const mnemo_storage_ops* storage_ops() {
+    return &kOps;
+}
 
 }  // namespace mnemo::memory

@@ -8,8 +8,7 @@
 
 namespace mnemo::memory {
 
-int track_append(mnemo_backend* backend, const mnemo_track_append_req* req, const mnemo_sink* sink,
-                 mnemo_error* err) {
+int track_append(mnemo_backend* backend, const mnemo_track_append_req* req, const mnemo_sink* sink, mnemo_error* err) {
     Store& store = backend->store;
     std::unique_lock lock(store.mutex);
     SessionRef ref = find_session(store, req->key);

@@ -90,10 +90,14 @@ void StateStage::commit(int64_t app_ttl_us, int64_t user_ttl_us, ScopeExpiries& 
 
 const char* scope_name(int scope) {
     switch (scope) {
-        case MNEMO_SCOPE_SESSION: return "session";
-        case MNEMO_SCOPE_APP: return "app";
-        case MNEMO_SCOPE_USER: return "user";
-        default: return "unknown";
+        case MNEMO_SCOPE_SESSION:
+            return "session";
+        case MNEMO_SCOPE_APP:
+            return "app";
+        case MNEMO_SCOPE_USER:
+            return "user";
+        default:
+            return "unknown";
     }
 }
 

@@ -19,7 +19,9 @@ constexpr char kPairMark = '\x02';
 // at most this many times as many events as they are.
 constexpr size_t kMaxListedFactor = 8;
 
-std::string reversed(std::string_view word) { return std::string(word.rbegin(), word.rend()); }
+std::string reversed(std::string_view word) {
+    return std::string(word.rbegin(), word.rend());
+}
 
 void add_cjk_terms(std::string_view word, std::vector<std::string>& terms) {
     for (size_t pos = 0; pos < word.size();) {
@@ -29,9 +31,15 @@ void add_cjk_terms(std::string_view word, std::vector<std::string>& terms) {
     }
 }
 
-bool is_ascii_punct(unsigned char c) { return c < 0x80 && std::ispunct(c); }
-bool is_ascii_space(unsigned char c) { return c < 0x80 && std::isspace(c); }
-char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+bool is_ascii_punct(unsigned char c) {
+    return c < 0x80 && std::ispunct(c);
+}
+bool is_ascii_space(unsigned char c) {
+    return c < 0x80 && std::isspace(c);
+}
+char ascii_lower(char c) {
+    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
 
 // Every two adjacent bytes of text with ASCII punctuation in them and no
 // space, ASCII letters lowered (exact matching is ASCII case-insensitive),
@@ -207,8 +215,7 @@ std::optional<std::vector<EventKey>> SearchIndex::exact_candidates(std::string_v
     if (pieces.empty()) return std::nullopt;
     std::vector<std::pair<size_t, const Piece*>> by_size;
     for (const Piece& piece : pieces) by_size.emplace_back(size_of(piece), &piece);
-    std::sort(by_size.begin(), by_size.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::sort(by_size.begin(), by_size.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<EventKey> keys = keys_of(*by_size.front().second);
     for (size_t i = 1; i < by_size.size() && !keys.empty(); ++i) {
         const Piece& piece = *by_size[i].second;
@@ -218,15 +225,16 @@ std::optional<std::vector<EventKey>> SearchIndex::exact_candidates(std::string_v
             keep_only(keys, *list);
         } else if (by_size[i].first <= kMaxListedFactor * keys.size()) {
             std::vector<EventKey> listed = keys_of(piece);
-            std::erase_if(keys, [&](const EventKey& key) {
-                return !std::binary_search(listed.begin(), listed.end(), key);
-            });
+            std::erase_if(keys,
+                          [&](const EventKey& key) { return !std::binary_search(listed.begin(), listed.end(), key); });
         }
     }
     return keys;
 }
 
-void index_event(AppRec& app, const SessionRec& session, const EventRec& event) { app.search.add(session, event); }
+void index_event(AppRec& app, const SessionRec& session, const EventRec& event) {
+    app.search.add(session, event);
+}
 
 void unindex_event(AppRec& app, const SessionRec& session, const EventRec& event) {
     app.search.remove(session, event);

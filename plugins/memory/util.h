@@ -22,10 +22,18 @@ struct OptStr {
 inline std::string_view view(mnemo_str s) {
     return s.ptr ? std::string_view(s.ptr, s.len) : std::string_view();
 }
-inline std::string copy(mnemo_str s) { return std::string(view(s)); }
-inline OptStr copy_opt(mnemo_str s) { return s.ptr ? OptStr{copy(s), true} : OptStr{}; }
-inline mnemo_str out(const std::string& s) { return mnemo_str{s.data(), s.size()}; }
-inline mnemo_str out(const OptStr& s) { return s.present ? out(s.bytes) : mnemo_str{nullptr, 0}; }
+inline std::string copy(mnemo_str s) {
+    return std::string(view(s));
+}
+inline OptStr copy_opt(mnemo_str s) {
+    return s.ptr ? OptStr{copy(s), true} : OptStr{};
+}
+inline mnemo_str out(const std::string& s) {
+    return mnemo_str{s.data(), s.size()};
+}
+inline mnemo_str out(const OptStr& s) {
+    return s.present ? out(s.bytes) : mnemo_str{nullptr, 0};
+}
 inline bool same(const OptStr& a, mnemo_str b) {
     return a.present == (b.ptr != nullptr) && (!a.present || a.bytes == view(b));
 }
@@ -34,7 +42,9 @@ inline bool same(const OptStr& a, mnemo_str b) {
 inline bool live_at(int64_t expires_at_us, int64_t now_us) {
     return expires_at_us == 0 || expires_at_us > now_us;
 }
-inline int64_t expiry_after(int64_t now_us, int64_t ttl_us) { return ttl_us > 0 ? now_us + ttl_us : 0; }
+inline int64_t expiry_after(int64_t now_us, int64_t ttl_us) {
+    return ttl_us > 0 ? now_us + ttl_us : 0;
+}
 
 struct StringHash {
     using is_transparent = void;

@@ -97,8 +97,8 @@ public:
         return *this;
     }
 
-    bool step();     // executes on the first call; true while a row is available
-    int64_t run();   // executes a statement without rows; returns the affected rows
+    bool step();    // executes on the first call; true while a row is available
+    int64_t run();  // executes a statement without rows; returns the affected rows
     int64_t i64(int column) const;
     double f64(int column) const;
     bool is_null(int column) const;

@@ -51,11 +51,10 @@ void insert_event(Conn& conn, int64_t sid, int64_t seq, const mnemo_event& event
     std::string_view search_text(event.search_text.ptr ? event.search_text.ptr : "", event.search_text.len);
     insert.args(sid, seq, event.id, event.id_from_client ? 1 : 0, event.invocation_id,
                 event.author.ptr ? event.author : str(""), event.role.ptr ? event.role : str(""), event.content_json,
-                event.state_delta_json, event.usage_json, event.tool_calls_json, event.media_json,
-                event.metadata_json, event.filter_key.ptr ? event.filter_key : str(""), event.timestamp_us,
-                event.usage.input_tokens, event.usage.output_tokens, event.usage.cache_read_tokens,
-                event.usage.cache_write_tokens, event.usage.total_tokens, event.usage.cost_usd, search_text,
-                search_tokens::tokens_of(search_text));
+                event.state_delta_json, event.usage_json, event.tool_calls_json, event.media_json, event.metadata_json,
+                event.filter_key.ptr ? event.filter_key : str(""), event.timestamp_us, event.usage.input_tokens,
+                event.usage.output_tokens, event.usage.cache_read_tokens, event.usage.cache_write_tokens,
+                event.usage.total_tokens, event.usage.cost_usd, search_text, search_tokens::tokens_of(search_text));
     try {
         insert.run();
     } catch (const StoreError& e) {
@@ -68,8 +67,7 @@ void insert_event(Conn& conn, int64_t sid, int64_t seq, const mnemo_event& event
 }
 
 std::optional<StoredEvent> find_visible_by_id(Conn& conn, int64_t sid, const mnemo_event& event) {
-    Query row(conn,
-              "SELECT seq, timestamp_us, author, role, content FROM events WHERE sid = ? AND visible_id = ?");
+    Query row(conn, "SELECT seq, timestamp_us, author, role, content FROM events WHERE sid = ? AND visible_id = ?");
     row.args(sid, event.id);
     if (!row.step()) return std::nullopt;
     bool identical = same_bytes(row.str(2), event.author) && same_bytes(row.str(3), event.role) &&

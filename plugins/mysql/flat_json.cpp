@@ -31,8 +31,8 @@ private:
                                     std::string(text_) + "'");
     }
     void skip_space() {
-        while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' ||
-                                        text_[pos_] == '\r'))
+        while (pos_ < text_.size() &&
+               (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r'))
             ++pos_;
     }
     char peek() {
@@ -92,14 +92,30 @@ private:
         if (pos_ >= text_.size()) fail("an escape character");
         char c = text_[pos_++];
         switch (c) {
-            case '"': case '\\': case '/': out += c; return;
-            case 'b': out += '\b'; return;
-            case 'f': out += '\f'; return;
-            case 'n': out += '\n'; return;
-            case 'r': out += '\r'; return;
-            case 't': out += '\t'; return;
-            case 'u': return append_utf8(out, code_point());
-            default: fail("a valid escape");
+            case '"':
+            case '\\':
+            case '/':
+                out += c;
+                return;
+            case 'b':
+                out += '\b';
+                return;
+            case 'f':
+                out += '\f';
+                return;
+            case 'n':
+                out += '\n';
+                return;
+            case 'r':
+                out += '\r';
+                return;
+            case 't':
+                out += '\t';
+                return;
+            case 'u':
+                return append_utf8(out, code_point());
+            default:
+                fail("a valid escape");
         }
     }
     uint32_t hex4() {

@@ -27,8 +27,8 @@ inline const std::string kLockSessionSql = kFindSessionSql + " FOR UPDATE";
 inline const std::string kSessionListTail =
     " AND updated_at <= ? AND (updated_at < ? OR (updated_at = ? AND id < ?)) AND updated_at >= ?"
     " AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?) ORDER BY updated_at DESC, id DESC LIMIT ?";
-inline const std::string kListUserSessionsSql = std::string("SELECT ") + kSessionColumns +
-                                                " FROM sessions WHERE app = ? AND user = ?" + kSessionListTail;
+inline const std::string kListUserSessionsSql =
+    std::string("SELECT ") + kSessionColumns + " FROM sessions WHERE app = ? AND user = ?" + kSessionListTail;
 inline const std::string kListAppSessionsSql =
     std::string("SELECT ") + kSessionColumns + " FROM sessions WHERE app = ?" + kSessionListTail;
 
@@ -60,8 +60,7 @@ inline constexpr const char* kPurgeDeletedEventsSql =
 inline constexpr const char* kDeletedEventsDueSql =
     "SELECT 1 FROM events WHERE deleted_at > 0 AND deleted_at < ? ORDER BY deleted_at LIMIT ?";
 //  - lanes idle since before the cutoff, in every app (cutoff, limit);
-inline constexpr const char* kPruneLanesSql =
-    "DELETE FROM lanes WHERE updated_at < ? ORDER BY updated_at LIMIT ?";
+inline constexpr const char* kPruneLanesSql = "DELETE FROM lanes WHERE updated_at < ? ORDER BY updated_at LIMIT ?";
 inline constexpr const char* kLanesDueSql = "SELECT 1 FROM lanes WHERE updated_at < ? ORDER BY updated_at LIMIT ?";
 //  - sessions whose finalize is pending and not claimed by another backend
 //    instance, oldest mark first (now, owner, limit); rows another

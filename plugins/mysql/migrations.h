@@ -25,7 +25,6 @@ struct Migration {
     std::vector<const char*> statements;
 };
 
-
 // v1: sessions and everything that hangs off them, with the finalize
 // bookkeeping and the claim columns that share finalize work between
 // processes (finalize_owner: the backend instance holding the claim until
@@ -37,8 +36,9 @@ struct Migration {
 //  - events_visible serves reads, eviction and rewind of visible events;
 //    events_client_id makes a client id unique among visible events only;
 //    events_deleted finds old soft-deleted events for the purge.
-inline const Migration kSchemaV1{1, {
-R"sql(CREATE TABLE IF NOT EXISTS sessions (
+inline const Migration kSchemaV1{1,
+                                 {
+                                     R"sql(CREATE TABLE IF NOT EXISTS sessions (
   sid BIGINT NOT NULL AUTO_INCREMENT,
   app VARBINARY(128) NOT NULL,
   user VARBINARY(128) NOT NULL,
@@ -78,7 +78,7 @@ R"sql(CREATE TABLE IF NOT EXISTS sessions (
   KEY sessions_purgeable (purgeable_at),
   KEY sessions_finalize_due (finalize_due)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin)sql",
-R"sql(CREATE TABLE IF NOT EXISTS events (
+                                     R"sql(CREATE TABLE IF NOT EXISTS events (
   sid BIGINT NOT NULL,
   seq BIGINT NOT NULL,
   id VARBINARY(768) NOT NULL,
@@ -107,26 +107,26 @@ R"sql(CREATE TABLE IF NOT EXISTS events (
   UNIQUE KEY events_client_id (sid, visible_id),
   KEY events_deleted (deleted_at)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin)sql",
-R"sql(CREATE TABLE IF NOT EXISTS session_state (
+                                     R"sql(CREATE TABLE IF NOT EXISTS session_state (
   sid BIGINT NOT NULL,
   skey VARBINARY(768) NOT NULL,
   value LONGTEXT NOT NULL,
   PRIMARY KEY (sid, skey)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin)sql",
-R"sql(CREATE TABLE IF NOT EXISTS app_state (
+                                     R"sql(CREATE TABLE IF NOT EXISTS app_state (
   app VARBINARY(128) NOT NULL,
   skey VARBINARY(768) NOT NULL,
   value LONGTEXT NOT NULL,
   PRIMARY KEY (app, skey)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin)sql",
-R"sql(CREATE TABLE IF NOT EXISTS user_state (
+                                     R"sql(CREATE TABLE IF NOT EXISTS user_state (
   app VARBINARY(128) NOT NULL,
   user VARBINARY(128) NOT NULL,
   skey VARBINARY(768) NOT NULL,
   value LONGTEXT NOT NULL,
   PRIMARY KEY (app, user, skey)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin)sql",
-R"sql(CREATE TABLE IF NOT EXISTS state_scopes (
+                                     R"sql(CREATE TABLE IF NOT EXISTS state_scopes (
   scope INT NOT NULL,
   app VARBINARY(128) NOT NULL,
   user VARBINARY(128) NOT NULL,
@@ -135,7 +135,7 @@ R"sql(CREATE TABLE IF NOT EXISTS state_scopes (
   PRIMARY KEY (scope, app, user),
   KEY state_scopes_expiry (expires_at)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin)sql",
-R"sql(CREATE TABLE IF NOT EXISTS summaries (
+                                     R"sql(CREATE TABLE IF NOT EXISTS summaries (
   sid BIGINT NOT NULL,
   filter_key VARBINARY(768) NOT NULL,
   up_to_seq BIGINT NOT NULL,
@@ -146,7 +146,7 @@ R"sql(CREATE TABLE IF NOT EXISTS summaries (
   source VARBINARY(64) NOT NULL,
   PRIMARY KEY (sid, filter_key, up_to_seq)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin)sql",
-R"sql(CREATE TABLE IF NOT EXISTS track_events (
+                                     R"sql(CREATE TABLE IF NOT EXISTS track_events (
   sid BIGINT NOT NULL,
   track VARBINARY(255) NOT NULL,
   seq BIGINT NOT NULL,
@@ -154,13 +154,14 @@ R"sql(CREATE TABLE IF NOT EXISTS track_events (
   timestamp_us BIGINT NOT NULL,
   PRIMARY KEY (sid, track, seq)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin)sql",
-}};
+                                 }};
 
 // v2: lanes, with the columns of API.md's Lane object plus a compare-and-set
 // version and the restart counter recovery.stuck_after_restarts needs;
 // lanes_updated finds idle lanes of every app for pruning.
-inline const Migration kSchemaV2{2, {
-R"sql(CREATE TABLE IF NOT EXISTS lanes (
+inline const Migration kSchemaV2{2,
+                                 {
+                                     R"sql(CREATE TABLE IF NOT EXISTS lanes (
   app VARBINARY(128) NOT NULL,
   lane VARBINARY(128) NOT NULL,
   session_id VARBINARY(128) NOT NULL,
@@ -183,7 +184,7 @@ R"sql(CREATE TABLE IF NOT EXISTS lanes (
   KEY lanes_user (app, user),
   KEY lanes_updated (updated_at)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin)sql",
-}};
+                                 }};
 
 // v3: search (API.md "Search", core/search.h).
 //  - search_text: mnemod's core::search_text() of the event, byte for byte:
@@ -200,12 +201,13 @@ R"sql(CREATE TABLE IF NOT EXISTS lanes (
 //    rebuilt once to add its hidden FTS_DOC_ID). MySQL has no ADD COLUMN IF
 //    NOT EXISTS, so unlike the CREATEs it is not re-runnable: a crash after
 //    it and before the version row leaves the step to finish by hand.
-inline const Migration kSchemaV3{3, {
-R"sql(ALTER TABLE events
+inline const Migration kSchemaV3{3,
+                                 {
+                                     R"sql(ALTER TABLE events
   ADD COLUMN search_text MEDIUMTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL,
   ADD COLUMN search_tokens MEDIUMTEXT CHARACTER SET ascii COLLATE ascii_bin NULL,
   ADD FULLTEXT KEY events_search (search_tokens))sql",
-}};
+                                 }};
 
 inline const std::array<const Migration*, 3> kMigrations{&kSchemaV1, &kSchemaV2, &kSchemaV3};
 inline constexpr int kSchemaVersion = 3;

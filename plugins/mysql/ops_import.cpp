@@ -15,8 +15,7 @@ namespace {
 SessionMeta owner_of(Conn& conn, const mnemo_record& record, size_t index, int64_t now_us) {
     std::optional<SessionMeta> meta = find_session(conn, record.key);
     if (meta && meta->live(now_us)) return *meta;
-    throw StoreError(MNEMO_E_INVALID, "import record " + std::to_string(index) + " belongs to " +
-                                          describe(record.key) +
+    throw StoreError(MNEMO_E_INVALID, "import record " + std::to_string(index) + " belongs to " + describe(record.key) +
                                           ", which is neither stored nor imported before it; put the session "
                                           "record first");
 }
@@ -26,7 +25,8 @@ SessionMeta owner_of(Conn& conn, const mnemo_record& record, size_t index, int64
 void import_session(Conn& conn, const mnemo_session& s, int64_t now_us) {
     const mnemo_key key{s.app, s.user, s.id};
     std::optional<SessionMeta> found = find_session(conn, key);
-    if (!found || !found->live(now_us)) insert_session(conn, NewSession{key, s.title, s.parent_id, s.metadata_json, 0, now_us});
+    if (!found || !found->live(now_us))
+        insert_session(conn, NewSession{key, s.title, s.parent_id, s.metadata_json, 0, now_us});
     Query(conn,
           "UPDATE sessions SET title = ?, parent_id = ?, metadata = ?, created_at = ?, updated_at = ?, "
           "expires_at = ?, ttl_us = ?, version = ?, event_count = ?, last_seq = ?, input_tokens = ?, "
@@ -67,14 +67,13 @@ void import_summary(Conn& conn, const SessionMeta& meta, const mnemo_summary& s)
     Query(conn,
           "REPLACE INTO summaries (sid, filter_key, up_to_seq, from_seq, events_covered, text, created_at, source) "
           "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-        .args(meta.sid, s.filter_key.ptr ? s.filter_key : str(""), s.up_to_seq, s.from_seq, s.events_covered,
-              s.text, s.created_at_us, s.source)
+        .args(meta.sid, s.filter_key.ptr ? s.filter_key : str(""), s.up_to_seq, s.from_seq, s.events_covered, s.text,
+              s.created_at_us, s.source)
         .run();
 }
 
 void import_track(Conn& conn, const SessionMeta& meta, mnemo_str track, const mnemo_track_event& t) {
-    Query(conn,
-          "REPLACE INTO track_events (sid, track, seq, payload, timestamp_us) VALUES (?, ?, ?, ?, ?)")
+    Query(conn, "REPLACE INTO track_events (sid, track, seq, payload, timestamp_us) VALUES (?, ?, ?, ?, ?)")
         .args(meta.sid, track, t.seq, t.payload_json, t.timestamp_us)
         .run();
 }
@@ -97,13 +96,18 @@ void import_lane(Conn& conn, const mnemo_lane& lane) {
 
 void import_record(Conn& conn, const mnemo_record& r, size_t index, int64_t now_us) {
     switch (r.kind) {
-        case MNEMO_RECORD_SESSION: return import_session(conn, *r.session, now_us);
-        case MNEMO_RECORD_EVENT: return import_event(conn, owner_of(conn, r, index, now_us), *r.event);
-        case MNEMO_RECORD_STATE: return import_state(conn, r, index, now_us);
-        case MNEMO_RECORD_SUMMARY: return import_summary(conn, owner_of(conn, r, index, now_us), *r.summary);
+        case MNEMO_RECORD_SESSION:
+            return import_session(conn, *r.session, now_us);
+        case MNEMO_RECORD_EVENT:
+            return import_event(conn, owner_of(conn, r, index, now_us), *r.event);
+        case MNEMO_RECORD_STATE:
+            return import_state(conn, r, index, now_us);
+        case MNEMO_RECORD_SUMMARY:
+            return import_summary(conn, owner_of(conn, r, index, now_us), *r.summary);
         case MNEMO_RECORD_TRACK:
             return import_track(conn, owner_of(conn, r, index, now_us), r.track, *r.track_event);
-        case MNEMO_RECORD_LANE: return import_lane(conn, *r.lane);
+        case MNEMO_RECORD_LANE:
+            return import_lane(conn, *r.lane);
         default:
             throw StoreError(MNEMO_E_INVALID,
                              "import record " + std::to_string(index) + " has unknown kind " + std::to_string(r.kind));

@@ -45,7 +45,8 @@ void check_new_session(const mnemo_lane_write_req& req) {
 // A session that is gone already has nothing left to finalize.
 void mark_reset(Conn& conn, const mnemo_lane_write_req& req) {
     if (!req.finalize_session_id.ptr) return;
-    std::optional<SessionMeta> old = find_session(conn, mnemo_key{req.lane.app, req.lane.user, req.finalize_session_id});
+    std::optional<SessionMeta> old =
+        find_session(conn, mnemo_key{req.lane.app, req.lane.user, req.finalize_session_id});
     if (old) mark_finalize(conn, old->sid, MNEMO_FINALIZE_RESET, req.now_us);
 }
 

@@ -31,8 +31,7 @@ bool still_due(Conn& conn, const char* due_sql, int64_t cutoff_us) {
 }
 
 int64_t expire_sessions(Conn& conn, const mnemo_sweep_req& req, bool& more) {
-    const int64_t done =
-        Query(conn, kExpireSessionsSql).args(req.now_us, req.now_us, req.now_us, req.limit).run();
+    const int64_t done = Query(conn, kExpireSessionsSql).args(req.now_us, req.now_us, req.now_us, req.limit).run();
     if (done == req.limit) more = more || still_due(conn, kExpiredSessionsSql, req.now_us);
     return done;
 }

@@ -8,8 +8,7 @@
 namespace mnemo::mysql {
 namespace {
 
-constexpr const char* kKnownKeys =
-    "host, port, socket, user, password, database, pool_size, connect_timeout_ms, tls";
+constexpr const char* kKnownKeys = "host, port, socket, user, password, database, pool_size, connect_timeout_ms, tls";
 
 [[noreturn]] void refuse(const std::string& what) {
     throw StoreError(MNEMO_E_INVALID, "mysql storage options: " + what);

@@ -21,7 +21,8 @@ inline std::string search_metadata_is(const char* key) {
 inline const std::string kSearchSessionFilters =
     " AND s.app = ? AND s.deleted_at = 0 AND (s.expires_at = 0 OR s.expires_at > ?)"
     " AND (? IS NULL OR s.user = ?) AND (? IS NULL OR s.id <> ?)"
-    " AND (? IS NULL OR " + search_metadata_is("channel") + " OR " + search_metadata_is("platform") + ")";
+    " AND (? IS NULL OR " +
+    search_metadata_is("channel") + " OR " + search_metadata_is("platform") + ")";
 // The event-side filters on `e` (events): role x2.
 inline constexpr const char* kSearchEventFilters = " AND e.deleted_at = 0 AND (? IS NULL OR e.role = ?)";
 
@@ -44,9 +45,8 @@ inline const std::string kSearchScanSql =
 
 // Empty q: the most recently updated live sessions passing the filters,
 // newest first (kSearchSessionFilters' parameters, then limit).
-inline const std::string kSearchRecentSql = std::string("SELECT ") + kSessionColumns +
-                                            " FROM sessions s WHERE 1 = 1" + kSearchSessionFilters +
-                                            " ORDER BY s.updated_at DESC, s.id DESC LIMIT ?";
+inline const std::string kSearchRecentSql = std::string("SELECT ") + kSessionColumns + " FROM sessions s WHERE 1 = 1" +
+                                            kSearchSessionFilters + " ORDER BY s.updated_at DESC, s.id DESC LIMIT ?";
 
 // A hit's context: the visible events from the `context`-th visible one
 // before seq to the `context`-th after it (sid, sid, seq, context, seq, sid,

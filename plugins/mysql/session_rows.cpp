@@ -69,10 +69,9 @@ void insert_row(Conn& conn, const NewSession& session) {
     Query insert(conn,
                  "INSERT INTO sessions (app, user, id, title, parent_id, metadata, created_at, updated_at, "
                  "expires_at, ttl_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    insert.args(session.key.app, session.key.user, session.key.session_id,
-                session.title.ptr ? session.title : str(""), session.parent_id,
-                session.metadata_json.ptr ? session.metadata_json : str("{}"), session.now_us, session.now_us,
-                expiry_after(session.now_us, session.ttl_us), session.ttl_us);
+    insert.args(session.key.app, session.key.user, session.key.session_id, session.title.ptr ? session.title : str(""),
+                session.parent_id, session.metadata_json.ptr ? session.metadata_json : str("{}"), session.now_us,
+                session.now_us, expiry_after(session.now_us, session.ttl_us), session.ttl_us);
     try {
         insert.run();
     } catch (const StoreError& e) {
@@ -132,8 +131,7 @@ void save_session(Conn& conn, const SessionMeta& meta) {
           "total_tokens = ?, cost_usd = ?, state_bytes = ? WHERE sid = ?")
         .args(meta.updated_at_us, meta.expires_at_us, meta.version, meta.event_count, meta.last_seq,
               meta.usage.input_tokens, meta.usage.output_tokens, meta.usage.cache_read_tokens,
-              meta.usage.cache_write_tokens, meta.usage.total_tokens, meta.usage.cost_usd, meta.state_bytes,
-              meta.sid)
+              meta.usage.cache_write_tokens, meta.usage.total_tokens, meta.usage.cost_usd, meta.state_bytes, meta.sid)
         .run();
 }
 

@@ -81,11 +81,11 @@ void Store::attempt(Kind kind, const Step& step, RecordedOutput& recorded) {
             roll_back(*conn);
             throw;
         }
-        throw CommitLost{StoreError(MNEMO_E_UNAVAILABLE,
-                                    std::string(e.what()) +
-                                        "; the connection was lost during COMMIT, so the write may or may not "
-                                        "have been applied: re-read before retrying (appends with client event "
-                                        "ids are safe to retry)")};
+        throw CommitLost{
+            StoreError(MNEMO_E_UNAVAILABLE, std::string(e.what()) +
+                                                "; the connection was lost during COMMIT, so the write may or may not "
+                                                "have been applied: re-read before retrying (appends with client event "
+                                                "ids are safe to retry)")};
     }
 }
 

@@ -94,9 +94,9 @@ private:
         const char* name;  // always a string literal of the backend
         int64_t value;
     };
-    using Row = std::variant<OwnedRow<mnemo_session, 6>, StateRow, OwnedRow<mnemo_event, 11>,
-                             OwnedRow<mnemo_summary, 3>, OwnedRow<mnemo_track_event, 1>, CountRow,
-                             OwnedRow<mnemo_lane, 8>>;
+    using Row =
+        std::variant<OwnedRow<mnemo_session, 6>, StateRow, OwnedRow<mnemo_event, 11>, OwnedRow<mnemo_summary, 3>,
+                     OwnedRow<mnemo_track_event, 1>, CountRow, OwnedRow<mnemo_lane, 8>>;
     std::vector<Row> rows_;
 };
 

@@ -7,8 +7,7 @@
 
 namespace mnemo::MNEMO_SQL_BACKEND {
 
-void emit_session_hits(Conn& conn, const mnemo_search_req& req, int64_t sid, std::vector<int64_t>& seqs,
-                       Output& out) {
+void emit_session_hits(Conn& conn, const mnemo_search_req& req, int64_t sid, std::vector<int64_t>& seqs, Output& out) {
     std::sort(seqs.begin(), seqs.end());
     if (static_cast<int64_t>(seqs.size()) > req.max_hits) seqs.resize(static_cast<size_t>(req.max_hits));
     emit_session(conn, sid, out);

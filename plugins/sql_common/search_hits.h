@@ -16,7 +16,6 @@ namespace mnemo::MNEMO_SQL_BACKEND {
 class Conn;
 
 // Sorts and cuts seqs in place.
-void emit_session_hits(Conn& conn, const mnemo_search_req& req, int64_t sid, std::vector<int64_t>& seqs,
-                       Output& out);
+void emit_session_hits(Conn& conn, const mnemo_search_req& req, int64_t sid, std::vector<int64_t>& seqs, Output& out);
 
 }  // namespace mnemo::MNEMO_SQL_BACKEND

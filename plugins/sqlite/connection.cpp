@@ -158,8 +158,7 @@ bool Query::step() {
 }
 
 void Query::run() {
-    while (step()) {
-    }
+    while (step()) {}
 }
 
 mnemo_str Query::str(int column) const {

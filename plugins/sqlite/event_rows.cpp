@@ -50,8 +50,8 @@ void insert_event(Conn& conn, int64_t sid, int64_t seq, const mnemo_event& event
                 event.content_json, event.state_delta_json, event.usage_json, event.tool_calls_json, event.media_json,
                 event.metadata_json, event.filter_key.ptr ? event.filter_key : str(""), event.timestamp_us,
                 event.usage.input_tokens, event.usage.output_tokens, event.usage.cache_read_tokens,
-                event.usage.cache_write_tokens, event.usage.total_tokens, event.usage.cost_usd,
-                search_text, trigrams ? 1 : 0);
+                event.usage.cache_write_tokens, event.usage.total_tokens, event.usage.cost_usd, search_text,
+                trigrams ? 1 : 0);
     try {
         insert.run();
     } catch (const StoreError& e) {

@@ -45,13 +45,12 @@ void export_summaries(Conn& conn, int64_t sid, RecordOutput& out) {
                "WHERE sid = ?1 ORDER BY filter_key, up_to_seq");
     rows.args(sid);
     while (rows.step())
-        out.summary(mnemo_summary{rows.str(0), rows.str(1), rows.i64(2), rows.i64(3), rows.i64(4), rows.i64(5),
-                                  rows.str(6)});
+        out.summary(
+            mnemo_summary{rows.str(0), rows.str(1), rows.i64(2), rows.i64(3), rows.i64(4), rows.i64(5), rows.str(6)});
 }
 
 void export_tracks(Conn& conn, int64_t sid, RecordOutput& out) {
-    Query rows(conn,
-               "SELECT track, seq, payload, timestamp_us FROM track_events WHERE sid = ?1 ORDER BY track, seq");
+    Query rows(conn, "SELECT track, seq, payload, timestamp_us FROM track_events WHERE sid = ?1 ORDER BY track, seq");
     rows.args(sid);
     while (rows.step()) {
         out.set_track(rows.str(0));

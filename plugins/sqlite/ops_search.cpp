@@ -50,16 +50,18 @@ std::string fts_sql(const char* table) {
 }
 
 std::string scan_sql() {
-    return std::string("SELECT e.sid, e.seq, 0.0, s.updated_at, e.search_text FROM sessions s JOIN events e ON "
-                       "e.sid = s.sid WHERE instr(lower(e.search_text), lower(?1)) > 0") +
+    return std::string(
+               "SELECT e.sid, e.seq, 0.0, s.updated_at, e.search_text FROM sessions s JOIN events e ON "
+               "e.sid = s.sid WHERE instr(lower(e.search_text), lower(?1)) > 0") +
            kFilters;
 }
 
 // The events with CJK text only, through their partial index.
 std::string cjk_scan_sql() {
-    return std::string("SELECT e.sid, e.seq, 0.0, s.updated_at, e.search_text FROM events e INDEXED BY "
-                       "events_trigram_rows JOIN sessions s ON s.sid = e.sid WHERE e.search_trigrams = 1 AND "
-                       "instr(lower(e.search_text), lower(?1)) > 0") +
+    return std::string(
+               "SELECT e.sid, e.seq, 0.0, s.updated_at, e.search_text FROM events e INDEXED BY "
+               "events_trigram_rows JOIN sessions s ON s.sid = e.sid WHERE e.search_trigrams = 1 AND "
+               "instr(lower(e.search_text), lower(?1)) > 0") +
            kFilters;
 }
 
@@ -105,8 +107,8 @@ std::string words_phrase(Conn& conn, std::string_view q) {
     WordTokenizer tokens(conn);
     bool prefix = ends_in_word && last_begin > 0;  // then last_begin >= first_end
     size_t phrase_end = q.size();
-    if (prefix && (q.size() - last_begin < kMinPrefixBytes ||
-                   tokens.count(q.substr(first_end, last_begin - first_end)) >= 2)) {
+    if (prefix &&
+        (q.size() - last_begin < kMinPrefixBytes || tokens.count(q.substr(first_end, last_begin - first_end)) >= 2)) {
         phrase_end = last_begin;
         prefix = false;
     }

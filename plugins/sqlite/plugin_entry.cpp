@@ -118,24 +118,22 @@ int op_append_async(mnemo_backend* backend, const mnemo_append_req* req, mnemo_a
                     const mnemo_sink* sink, mnemo_error* err, mnemo_done_fn done, void* done_ctx) {
     return guarded(err, [&] {
         auto outcome = std::make_shared<AppendOutcome>();
-        backend->store.write_async(
-            sink, append_step(req, outcome),
-            [req, result, err, outcome, done, done_ctx](const std::exception_ptr& failure) {
-                int status = MNEMO_OK;
-                if (failure)
-                    status = status_of(failure, err);
-                else
-                    copy_append_result(*req, *outcome, *result);
-                done(done_ctx, status);
-            });
+        backend->store.write_async(sink, append_step(req, outcome),
+                                   [req, result, err, outcome, done, done_ctx](const std::exception_ptr& failure) {
+                                       int status = MNEMO_OK;
+                                       if (failure)
+                                           status = status_of(failure, err);
+                                       else
+                                           copy_append_result(*req, *outcome, *result);
+                                       done(done_ctx, status);
+                                   });
     });
 }
 
 // Records go straight to the host: a read step is never run twice.
 int op_export(mnemo_backend* backend, const mnemo_export_req* req, const mnemo_record_sink* sink, mnemo_error* err) {
-    return guarded(err, [&] {
-        backend->store.read(nullptr, [&](Conn& conn, Output&) { export_step(conn, *req, *sink); });
-    });
+    return guarded(err,
+                   [&] { backend->store.read(nullptr, [&](Conn& conn, Output&) { export_step(conn, *req, *sink); }); });
 }
 
 #define MNEMO_READ(name, Req) \

@@ -60,8 +60,8 @@ PurgeCounts entomb_where(Conn& conn, int64_t now_us, const std::string& selectio
         while (rows.step()) sids.push_back(rows.i64(0));
         return sids;
     };
-    const int64_t counted = static_cast<int64_t>(
-        sids_where("deleted_at <> " + std::to_string(kTombstoneDeletedAtUs)).size());
+    const int64_t counted =
+        static_cast<int64_t>(sids_where("deleted_at <> " + std::to_string(kTombstoneDeletedAtUs)).size());
     const std::vector<int64_t> owed = sids_where(kOwesFinalizeSql);
     PurgeCounts counts = purge_children_where(conn, selection, args...);
     Query(conn, "DELETE FROM sessions WHERE sid IN (" + selection + ") AND NOT " + kOwesFinalizeSql)

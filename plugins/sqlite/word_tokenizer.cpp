@@ -41,8 +41,7 @@ WordTokenizer::~WordTokenizer() {
 
 size_t WordTokenizer::count(std::string_view text) const {
     size_t count = 0;
-    module_.xTokenize(tokenizer_, &count, FTS5_TOKENIZE_QUERY, text.data(), static_cast<int>(text.size()),
-                      count_token);
+    module_.xTokenize(tokenizer_, &count, FTS5_TOKENIZE_QUERY, text.data(), static_cast<int>(text.size()), count_token);
     return count;
 }
 

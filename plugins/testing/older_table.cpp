@@ -23,4 +23,6 @@ const mnemo_plugin kDescriptor = {
 
 }  // namespace
 
-extern "C" MNEMO_PLUGIN_EXPORT const mnemo_plugin* mnemo_plugin_entry(void) { return &kDescriptor; }
+extern "C" MNEMO_PLUGIN_EXPORT const mnemo_plugin* mnemo_plugin_entry(void) {
+    return &kDescriptor;
+}

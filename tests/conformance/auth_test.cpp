@@ -42,15 +42,21 @@ const RouteCall kOtherAppRoutes[] = {
 class Auth : public Conformance {
 protected:
     void SetUp() override { h = std::make_unique<Harness>(GetParam(), kAuthYaml); }
-    Reply as(const std::string& token, const std::string& method, const std::string& path, const std::string& body = "") {
+    Reply as(const std::string& token, const std::string& method, const std::string& path,
+             const std::string& body = "") {
         if (token.empty()) return h->call(method, path, body);
         return h->call(method, path, body, {{"authorization", "Bearer " + token}});
     }
     // s1 in app other with an event, state and a track, made with other's token.
     void seed_other() {
-        ASSERT_EQ(as("t-other", "POST", "/v1/apps/other/users/u1/sessions", R"({"id":"s1","state":{"a":1,"app:k":1,"user:k":1}})").status, 201);
+        ASSERT_EQ(as("t-other", "POST", "/v1/apps/other/users/u1/sessions",
+                     R"({"id":"s1","state":{"a":1,"app:k":1,"user:k":1}})")
+                      .status,
+                  201);
         ASSERT_EQ(as("t-other", "POST", "/v1/apps/other/users/u1/sessions/s1/events",
-                     R"({"events":[{"author":"user","content":"x"}]})").status, 200);
+                     R"({"events":[{"author":"user","content":"x"}]})")
+                      .status,
+                  200);
     }
     std::string other_view() {
         auto reply = as("t-other", "GET", "/v1/apps/other/users/u1/sessions/s1");

@@ -33,13 +33,13 @@ TEST_P(Errors, TrailingSlashIs404) {
 
 TEST_P(Errors, BadNamesAre400) {
     const std::string long_name(129, 'a');
-    for (const std::string& path : std::vector<std::string>{"/v1/apps/shop/users/../sessions", "/v1/apps/shop/users/./sessions",
-                                   "/v1/apps/shop/users//sessions", "/v1/apps/../users/u1/sessions",
-                                   "/v1/apps/shop/users/u1/sessions/" + long_name,
-                                   "/v1/apps/shop/users/u%00/sessions", "/v1/apps/shop/users/a%2Fb/sessions",
-                                   "/v1/apps/shop/users/a%zz/sessions", "/v1/apps/shop/users/a%2/sessions",
-                                   "/v1/apps/shop/users/a%20b/sessions", "/v1/apps/sh%C3%B6p/state",
-                                   "/v1/apps//state", "/v1/apps/shop/users/u1/sessions/s1/tracks/%2E%2E"}) {
+    for (const std::string& path : std::vector<std::string>{
+             "/v1/apps/shop/users/../sessions", "/v1/apps/shop/users/./sessions", "/v1/apps/shop/users//sessions",
+             "/v1/apps/../users/u1/sessions", "/v1/apps/shop/users/u1/sessions/" + long_name,
+             "/v1/apps/shop/users/u%00/sessions", "/v1/apps/shop/users/a%2Fb/sessions",
+             "/v1/apps/shop/users/a%zz/sessions", "/v1/apps/shop/users/a%2/sessions",
+             "/v1/apps/shop/users/a%20b/sessions", "/v1/apps/sh%C3%B6p/state", "/v1/apps//state",
+             "/v1/apps/shop/users/u1/sessions/s1/tracks/%2E%2E"}) {
         SCOPED_TRACE(path);
         expect_error(h->get(path), 400, "invalid_argument");
     }
@@ -77,8 +77,8 @@ TEST_P(Errors, WrongMethodIs405WithAllow) {
 
 TEST_P(Errors, MalformedJsonIs400) {
     create("s1");
-    for (const char* body : {"{", "{\"events\":[}", "nul", "{\"a\":1,}", "{'a':1}", "\"\xff\"", "{\"events\":[]} x",
-                             "[1,2"}) {
+    for (const char* body :
+         {"{", "{\"events\":[}", "nul", "{\"a\":1,}", "{'a':1}", "\"\xff\"", "{\"events\":[]} x", "[1,2"}) {
         SCOPED_TRACE(body);
         expect_error(h->post(session("s1") + "/events", body), 400, "invalid_argument");
     }

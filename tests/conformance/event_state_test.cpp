@@ -30,7 +30,8 @@ TEST_P(EventState, OnlyTempDeltaStoresNoDelta) {
 
 TEST_P(EventState, NullDeletesInEveryScope) {
     create("s1", R"("state":{"cart":1,"keep":2,"app:promo":"x","user:lang":"de"})");
-    auto reply = append("s1", R"([{"author":"user","state_delta":{"cart":null,"app:promo":null,"user:lang":null,"gone":null}}])");
+    auto reply = append(
+        "s1", R"([{"author":"user","state_delta":{"cart":null,"app:promo":null,"user:lang":null,"gone":null}}])");
     EXPECT_EQ(reply.object("/state"), canonical(R"({"keep":2})"));
     EXPECT_EQ(h->get("/v1/apps/shop/state").object("/state"), canonical("{}"));
     EXPECT_EQ(h->get("/v1/apps/shop/users/u1/state").object("/state"), canonical("{}"));
@@ -70,9 +71,10 @@ TEST_P(EventState, BadDeltasAre400) {
     auto before = snapshot("s1");
     for (const char* delta : {R"([1])", R"("x")", R"({"":1})", R"({"app:":1})", R"({"temp:":1})"}) {
         SCOPED_TRACE(delta);
-        expect_error(h->post(session("s1") + "/events",
-                             std::string(R"({"events":[{"author":"user","content":"x","state_delta":)") + delta + "}]}"),
-                     400, "invalid_argument");
+        expect_error(
+            h->post(session("s1") + "/events",
+                    std::string(R"({"events":[{"author":"user","content":"x","state_delta":)") + delta + "}]}"),
+            400, "invalid_argument");
     }
     expect_unchanged("s1", before);
 }

@@ -157,8 +157,9 @@ TEST_P(EventsAppend, ValuesComeBackByteForByte) {
 
 TEST_P(EventsAppend, ScalarValuesExcludeSurroundingWhitespace) {
     create("s1");
-    append("s1", "[{\"author\":\"user\",\"content\" :  \"pl ain\"  ,\"metadata\":{}},"
-                 "{\"author\":\"user\",\"content\":42 \n},{\"author\":\"user\",\"content\":\t[ true ] }]");
+    append("s1",
+           "[{\"author\":\"user\",\"content\" :  \"pl ain\"  ,\"metadata\":{}},"
+           "{\"author\":\"user\",\"content\":42 \n},{\"author\":\"user\",\"content\":\t[ true ] }]");
     auto got = h->get(session("s1"));
     EXPECT_NE(got.body.find(R"("content":"pl ain","filter_key")"), std::string::npos) << got.body;
     EXPECT_NE(got.body.find(R"("content":42,"filter_key")"), std::string::npos) << got.body;
@@ -197,7 +198,8 @@ TEST_P(EventsAppend, CreateIfMissing) {
     ASSERT_EQ(got.status, 200);
     EXPECT_EQ(got.integer("/session/event_count"), 1);
     // On an existing session create_if_missing changes nothing.
-    EXPECT_EQ(append("new", R"([{"author":"user","content":"y"}])", R"("create_if_missing":true)").integer("/version"), 3);
+    EXPECT_EQ(append("new", R"([{"author":"user","content":"y"}])", R"("create_if_missing":true)").integer("/version"),
+              3);
 }
 
 TEST_P(EventsAppend, CreateIfMissingReplacesADeletedOrExpiredSession) {

@@ -73,9 +73,9 @@ TEST_P(EventsLimits, EvictionCountsOnlyVisibleEvents) {
     reconfigure("limits: {event_limit: 3}\n");
     create("s1");
     EXPECT_EQ(append("s1", events_of(4, "a")).integer("/evicted"), 1);  // seqs 2, 3, 4 stay
-    ASSERT_EQ(h->post(session("s1") + "/rewind", "{}").status, 200);     // undoes seq 4
+    ASSERT_EQ(h->post(session("s1") + "/rewind", "{}").status, 200);    // undoes seq 4
     EXPECT_EQ(h->get(session("s1")).integer("/session/event_count"), 2);
-    auto reply = append("s1", events_of(2, "b"));                       // 2, 3, 5, 6 visible
+    auto reply = append("s1", events_of(2, "b"));  // 2, 3, 5, 6 visible
     EXPECT_EQ(reply.integer("/evicted"), 1);
     auto got = h->get(session("s1"));
     EXPECT_EQ(got.integer("/session/event_count"), 3);
@@ -99,8 +99,7 @@ TEST_P(EventsLimits, BatchOverMaxBatchEventsIs400) {
     auto before = snapshot("s1");
     expect_error(h->post(session("s1") + "/events", R"({"events":)" + events_of(4, "x") + "}"), 400,
                  "invalid_argument");
-    expect_error(h->put(session("s1") + "/events", R"({"events":)" + events_of(4, "x") + "}"), 400,
-                 "invalid_argument");
+    expect_error(h->put(session("s1") + "/events", R"({"events":)" + events_of(4, "x") + "}"), 400, "invalid_argument");
     expect_unchanged("s1", before);
     EXPECT_EQ(append("s1", events_of(3, "x")).size("/appended"), 3u);
 }
@@ -129,7 +128,8 @@ TEST_P(EventsLimits, StateOverMaxStateBytesIs413AndStoresNothing) {
     std::string big = std::string(80, 'y');
     auto reply = h->post(session("s1") + "/events",
                          R"({"events":[{"author":"user","content":"a","state_delta":{"b":2}},
-                                       {"author":"user","content":"b","state_delta":{"big":")" + big + R"("}}]})");
+                                       {"author":"user","content":"b","state_delta":{"big":")" +
+                             big + R"("}}]})");
     expect_error(reply, 413, "payload_too_large");
     expect_unchanged("s1", before);
     expect_error(h->patch(session("s1") + "/state", R"({"state_delta":{"big":")" + big + R"("}})"), 413,

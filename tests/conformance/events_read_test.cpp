@@ -18,7 +18,8 @@ protected:
         EXPECT_EQ(reply.status, 200) << query << ": " << reply.body;
         std::vector<int64_t> out;
         if (reply.status != 200) return out;
-        for (size_t i = 0; i < reply.size("/events"); ++i) out.push_back(reply.integer("/events/" + std::to_string(i) + "/seq"));
+        for (size_t i = 0; i < reply.size("/events"); ++i)
+            out.push_back(reply.integer("/events/" + std::to_string(i) + "/seq"));
         return out;
     }
 };
@@ -67,8 +68,8 @@ TEST_P(EventsRead, IncludeDeletedAfterRewind) {
 }
 
 TEST_P(EventsRead, BadQueriesAre400) {
-    for (const char* query : {"?limit=0", "?limit=-1", "?after_seq=-1", "?after_seq=x", "?role=robot",
-                              "?role=user,", "?role=", "?role=user,,tool", "?include_deleted=yes", "?limit=%zz"}) {
+    for (const char* query : {"?limit=0", "?limit=-1", "?after_seq=-1", "?after_seq=x", "?role=robot", "?role=user,",
+                              "?role=", "?role=user,,tool", "?include_deleted=yes", "?limit=%zz"}) {
         SCOPED_TRACE(query);
         expect_error(h->get(session("s1") + "/events" + query), 400, "invalid_argument");
     }

@@ -24,7 +24,8 @@ TEST_P(EventsRetry, ExpectedVersionMismatchIsConflictWithCurrentVersion) {
     expect_error(reply, 409, "conflict");
     EXPECT_EQ(reply.integer("/error/details/current_version"), 2);
     expect_unchanged("s1", before);
-    auto put = h->put(session("s1") + "/events", R"({"events":[{"author":"user","content":"x"}],"expected_version":5})");
+    auto put =
+        h->put(session("s1") + "/events", R"({"events":[{"author":"user","content":"x"}],"expected_version":5})");
     expect_error(put, 409, "conflict");
     EXPECT_EQ(put.integer("/error/details/current_version"), 2);
     auto rewind = h->post(session("s1") + "/rewind", R"({"expected_version":7})");
@@ -72,9 +73,10 @@ TEST_P(EventsRetry, MixedExistingAndNewIdsIsConflict) {
     expect_error(reply, 409, "conflict");
     expect_unchanged("s1", before);
     // A batch of an existing client id plus an event without id is mixed too.
-    expect_error(h->post(session("s1") + "/events",
-                         R"({"events":[{"id":"e1","author":"user","content":{"text":"hi"}},{"author":"bot","content":"x"}]})"),
-                 409, "conflict");
+    expect_error(
+        h->post(session("s1") + "/events",
+                R"({"events":[{"id":"e1","author":"user","content":{"text":"hi"}},{"author":"bot","content":"x"}]})"),
+        409, "conflict");
     expect_unchanged("s1", before);
 }
 
@@ -110,9 +112,10 @@ TEST_P(EventsRetry, IdentityIsAuthorRoleAndContentBytesOnly) {
 TEST_P(EventsRetry, SameNewIdTwiceInOneBatchIs400) {
     create("s1");
     auto before = snapshot("s1");
-    expect_error(h->post(session("s1") + "/events",
-                         R"({"events":[{"id":"x","author":"user","content":"a"},{"id":"x","author":"user","content":"a"}]})"),
-                 400, "invalid_argument");
+    expect_error(
+        h->post(session("s1") + "/events",
+                R"({"events":[{"id":"x","author":"user","content":"a"},{"id":"x","author":"user","content":"a"}]})"),
+        400, "invalid_argument");
     expect_unchanged("s1", before);
 }
 

@@ -36,17 +36,21 @@ protected:
     void fill() {
         create("s1", R"("title":"Ünïcode ☃ title","metadata":{"channel":"web","n":[1,2.50,{"x":null}]},)"
                      R"("ttl_seconds":86400,"state":{"cart":1,"app:currency":"EUR","user:lang":"de"})");
-        append("s1", R"([{"id":"e1","invocation_id":"inv-1","author":"user","content":{"text":"hi \"there\"\n\ttab \u0001 ✓"},)"
-                     R"("usage":{"input_tokens":10,"output_tokens":20,"cost_usd":0.0003},"filter_key":"a",)"
-                     R"("metadata":{"k":"v"}},)"
-                     R"({"author":"assistant","content":"plain string","tool_calls":[{"name":"grep","arguments":{"q":"x"},)"
-                     R"("result_summary":"found","status":"ok"}],"media":[{"kind":"image","path":"/data/a.png"}],)"
-                     R"("state_delta":{"cart":2,"temp:draft":"x","user:seen":true}},)"
-                     R"({"author":"user","content":{"text":"undo me"},"filter_key":"a/b"},)"
-                     R"({"author":"assistant","content":{"text":"undone too"}}])");
+        append(
+            "s1",
+            R"([{"id":"e1","invocation_id":"inv-1","author":"user","content":{"text":"hi \"there\"\n\ttab \u0001 ✓"},)"
+            R"("usage":{"input_tokens":10,"output_tokens":20,"cost_usd":0.0003},"filter_key":"a",)"
+            R"("metadata":{"k":"v"}},)"
+            R"({"author":"assistant","content":"plain string","tool_calls":[{"name":"grep","arguments":{"q":"x"},)"
+            R"("result_summary":"found","status":"ok"}],"media":[{"kind":"image","path":"/data/a.png"}],)"
+            R"("state_delta":{"cart":2,"temp:draft":"x","user:seen":true}},)"
+            R"({"author":"user","content":{"text":"undo me"},"filter_key":"a/b"},)"
+            R"({"author":"assistant","content":{"text":"undone too"}}])");
         ok(h->post(session("s1") + "/rewind", R"({"turns":1})"));
-        append("s1", R"([{"id":"e5","author":"user","content":{ "spaced" : [ 1 , 2 ] },"filter_key":"a"},)"
-                     R"({"author":"assistant","content":{"text":"after rewind"},"usage":{"input_tokens":3,"total_tokens":9}}])");
+        append(
+            "s1",
+            R"([{"id":"e5","author":"user","content":{ "spaced" : [ 1 , 2 ] },"filter_key":"a"},)"
+            R"({"author":"assistant","content":{"text":"after rewind"},"usage":{"input_tokens":3,"total_tokens":9}}])");
         ok(h->post(session("s1") + "/summaries", R"({"text":"first","up_to_seq":1})"), 201);
         ok(h->post(session("s1") + "/summaries", R"({"text":"second"})"), 201);
         ok(h->post(session("s1") + "/summaries", R"({"filter_key":"a","text":"branch a","up_to_seq":2})"), 201);

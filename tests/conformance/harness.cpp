@@ -51,7 +51,9 @@ bool Reply::boolean(std::string_view pointer) const {
     return out;
 }
 
-bool Reply::is_null(std::string_view pointer) const { return at(*this, pointer).is_null(); }
+bool Reply::is_null(std::string_view pointer) const {
+    return at(*this, pointer).is_null();
+}
 
 bool Reply::has(std::string_view pointer) const {
     simdjson::dom::element value;
@@ -86,7 +88,9 @@ std::string sorted_object(simdjson::dom::element element) {
 
 }  // namespace
 
-std::string Reply::object(std::string_view pointer) const { return sorted_object(at(*this, pointer)); }
+std::string Reply::object(std::string_view pointer) const {
+    return sorted_object(at(*this, pointer));
+}
 
 std::string canonical(std::string_view json) {
     simdjson::dom::parser parser;
@@ -109,7 +113,9 @@ std::string Reply::header(std::string_view name) const {
     return "";
 }
 
-std::string Reply::raw(std::string_view pointer) const { return simdjson::minify(at(*this, pointer)); }
+std::string Reply::raw(std::string_view pointer) const {
+    return simdjson::minify(at(*this, pointer));
+}
 
 namespace {
 
@@ -209,8 +215,8 @@ void Conformance::create(const std::string& id, const std::string& body_extra) {
 }
 
 Reply Conformance::append(const std::string& id, const std::string& events_json, const std::string& extra) {
-    auto reply = h->post(session(id) + "/events",
-                         R"({"events":)" + events_json + (extra.empty() ? "" : "," + extra) + "}");
+    auto reply =
+        h->post(session(id) + "/events", R"({"events":)" + events_json + (extra.empty() ? "" : "," + extra) + "}");
     EXPECT_EQ(reply.status, 200) << reply.body;
     return reply;
 }

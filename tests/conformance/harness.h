@@ -31,7 +31,7 @@ struct Reply {
     bool boolean(std::string_view pointer) const;
     bool is_null(std::string_view pointer) const;
     bool has(std::string_view pointer) const;
-    size_t size(std::string_view pointer) const;  // array length
+    size_t size(std::string_view pointer) const;      // array length
     std::string raw(std::string_view pointer) const;  // minified JSON of the value
     // An object with its top-level keys sorted (values minified): for state
     // objects, whose key order API.md leaves open.

@@ -18,7 +18,8 @@ protected:
         return "/v1/apps/" + app + "/lanes/" + name;
     }
     Reply resolve(const std::string& name, const std::string& extra = "", const std::string& user = "u1") {
-        auto reply = h->post(lane(name) + "/resolve", R"({"user":")" + user + "\"" + (extra.empty() ? "" : "," + extra) + "}");
+        auto reply =
+            h->post(lane(name) + "/resolve", R"({"user":")" + user + "\"" + (extra.empty() ? "" : "," + extra) + "}");
         EXPECT_EQ(reply.status, 200) << reply.body;
         return reply;
     }
@@ -35,8 +36,8 @@ protected:
         h->clock().set(kJan10At3Utc);
     }
     void say_in(const std::string& session_id, const std::string& text) {
-        auto reply = h->post(session(session_id) + "/events",
-                             R"({"events":[{"author":"user","content":")" + text + R"("}]})");
+        auto reply =
+            h->post(session(session_id) + "/events", R"({"events":[{"author":"user","content":")" + text + R"("}]})");
         EXPECT_EQ(reply.status, 200) << reply.body;
     }
 };
@@ -94,12 +95,12 @@ TEST_P(Lanes, DailyPolicyResetsAtTheHourInTheConfiguredZone) {
     std::string old_id = resolve("l1").string("/session/id");  // 03:00Z
     h->clock().advance(59 * kMinute);                          // 03:59Z
     EXPECT_EQ(resolve("l1").string("/session/id"), old_id);
-    h->clock().advance(1 * kMinute);                           // 04:00Z
+    h->clock().advance(1 * kMinute);  // 04:00Z
     auto moved = resolve("l1");
     EXPECT_NE(moved.string("/session/id"), old_id);
     EXPECT_EQ(moved.string("/lane/auto_reset_reason"), "daily");
     EXPECT_FALSE(moved.boolean("/lane/reset_had_activity"));  // the old session had no events
-    h->clock().advance(23 * 60 * kMinute);                     // 03:00Z the next day: same cycle
+    h->clock().advance(23 * 60 * kMinute);                    // 03:00Z the next day: same cycle
     EXPECT_EQ(resolve("l1").string("/session/id"), moved.string("/session/id"));
 }
 
@@ -230,8 +231,8 @@ TEST_P(Lanes, BadInput) {
     expect_error(h->post(lane("l1") + "/resolve", R"({"user":"a/b"})"), 400, "invalid_argument");
     expect_error(h->post(lane("l1") + "/resolve", R"({"user":"u1","force_new":"yes"})"), 400, "invalid_argument");
     expect_error(h->post(lane("l1") + "/resolve", R"({"user":"u1","metadata":[1]})"), 400, "invalid_argument");
-    expect_error(h->post(lane("l1") + "/resolve", R"({"user":"u1","platform":")" + std::string(129, 'p') + "\"}"),
-                 400, "invalid_argument");
+    expect_error(h->post(lane("l1") + "/resolve", R"({"user":"u1","platform":")" + std::string(129, 'p') + "\"}"), 400,
+                 "invalid_argument");
     expect_error(h->post(lane("l1") + "/resolve", R"({"user":)"), 400, "invalid_argument");
     EXPECT_EQ(h->get("/v1/apps/shop/lanes").size("/lanes"), 0u);  // nothing was created
     resolve("l1");

@@ -6,7 +6,9 @@ namespace {
 
 using Purge = Conformance;
 
-std::string purge_path(const std::string& app, const std::string& user) { return "/v1/apps/" + app + "/users/" + user; }
+std::string purge_path(const std::string& app, const std::string& user) {
+    return "/v1/apps/" + app + "/users/" + user;
+}
 
 void expect_counts(const Reply& reply, int64_t sessions, int64_t events, int64_t summaries, int64_t tracks,
                    int64_t state_keys) {
@@ -56,8 +58,9 @@ TEST_P(Purge, OtherUsersAndAppsUntouched) {
     create("s1", R"("state":{"user:lang":"de"})");
     say("s1", "mine");
     ASSERT_EQ(h->post(sessions("shop", "u2"), R"({"id":"s1","state":{"user:lang":"fr"}})").status, 201);
-    ASSERT_EQ(h->post(session("s1", "shop", "u2") + "/events", R"({"events":[{"author":"user","content":"x"}]})").status,
-              200);
+    ASSERT_EQ(
+        h->post(session("s1", "shop", "u2") + "/events", R"({"events":[{"author":"user","content":"x"}]})").status,
+        200);
     ASSERT_EQ(h->post(sessions("other", "u1"), R"({"id":"s1","state":{"user:lang":"it"}})").status, 201);
     ASSERT_EQ(h->post(session("s1", "other", "u1") + "/tracks/t", R"({"payload":{}})").status, 201);
     auto u2_before = h->get(session("s1", "shop", "u2"));

@@ -8,7 +8,8 @@ using RewriteRewind = Conformance;
 
 std::vector<std::string> contents(const Reply& reply) {
     std::vector<std::string> out;
-    for (size_t i = 0; i < reply.size("/events"); ++i) out.push_back(reply.raw("/events/" + std::to_string(i) + "/content"));
+    for (size_t i = 0; i < reply.size("/events"); ++i)
+        out.push_back(reply.raw("/events/" + std::to_string(i) + "/content"));
     return out;
 }
 
@@ -17,8 +18,9 @@ using Texts = std::vector<std::string>;
 TEST_P(RewriteRewind, RewriteReplacesTheTranscript) {
     create("s1");
     append("s1", R"([{"author":"user","content":"a"},{"author":"bot","content":"b"},{"author":"user","content":"c"}])");
-    auto reply = h->put(session("s1") + "/events",
-                        R"({"events":[{"author":"user","content":"x"},{"id":"k","author":"bot","content":{"t" : 1}}]})");
+    auto reply =
+        h->put(session("s1") + "/events",
+               R"({"events":[{"author":"user","content":"x"},{"id":"k","author":"bot","content":{"t" : 1}}]})");
     ASSERT_EQ(reply.status, 200) << reply.body;
     EXPECT_EQ(reply.integer("/replaced"), 3);
     EXPECT_EQ(reply.integer("/version"), 3);
@@ -41,8 +43,9 @@ TEST_P(RewriteRewind, RewriteCountsOnlyVisibleEventsAndKeepsUsage) {
     append("s1", R"([{"author":"user","content":"a","usage":{"input_tokens":3}},{"author":"bot","content":"b"}])");
     ASSERT_EQ(h->post(session("s1") + "/rewind", "{}").status, 200);
     append("s1", R"([{"author":"user","content":"c"}])");
-    auto reply = h->put(session("s1") + "/events",
-                        R"({"events":[{"author":"user","content":"x","usage":{"input_tokens":100}}],"expected_version":4})");
+    auto reply =
+        h->put(session("s1") + "/events",
+               R"({"events":[{"author":"user","content":"x","usage":{"input_tokens":100}}],"expected_version":4})");
     ASSERT_EQ(reply.status, 200) << reply.body;
     EXPECT_EQ(reply.integer("/replaced"), 1);
     EXPECT_EQ(reply.integer("/version"), 5);
@@ -55,7 +58,9 @@ TEST_P(RewriteRewind, RewriteStoresDeltasWithoutApplyingThem) {
     create("s1");
     append("s1", R"([{"author":"user","content":"a","state_delta":{"k":1}}])");
     ASSERT_EQ(h->put(session("s1") + "/events",
-                     R"({"events":[{"author":"user","content":"a","state_delta":{"k":2,"temp:t":1}}]})").status, 200);
+                     R"({"events":[{"author":"user","content":"a","state_delta":{"k":2,"temp:t":1}}]})")
+                  .status,
+              200);
     auto got = h->get(session("s1"));
     EXPECT_EQ(got.object("/session/state"), canonical(R"({"k":1})"));
     EXPECT_EQ(got.raw("/events/0/state_delta"), R"({"k":2})");
@@ -80,8 +85,9 @@ TEST_P(RewriteRewind, RewriteHonoursTheEventLimit) {
     reconfigure("limits: {event_limit: 2}\n");
     create("s1");
     say("s1", "a");
-    auto reply = h->put(session("s1") + "/events",
-                        R"({"events":[{"author":"user","content":1},{"author":"user","content":2},{"author":"user","content":3}]})");
+    auto reply = h->put(
+        session("s1") + "/events",
+        R"({"events":[{"author":"user","content":1},{"author":"user","content":2},{"author":"user","content":3}]})");
     ASSERT_EQ(reply.status, 200) << reply.body;
     auto got = h->get(session("s1"));
     EXPECT_EQ(got.integer("/session/event_count"), 2);

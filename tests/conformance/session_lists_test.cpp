@@ -71,7 +71,8 @@ TEST_P(SessionLists, PagesUntilTokenIsNull) {
 
 TEST_P(SessionLists, PagingWithEqualUpdatedAt) {
     // Same clock for all: ties are broken by id, and paging still visits each once.
-    for (int i = 1; i <= 5; ++i) ASSERT_EQ(h->post(sessions(), R"({"id":"t)" + std::to_string(i) + R"("})").status, 201);
+    for (int i = 1; i <= 5; ++i)
+        ASSERT_EQ(h->post(sessions(), R"({"id":"t)" + std::to_string(i) + R"("})").status, 201);
     int pages = 0;
     auto ids = all_pages(sessions() + "?limit=2", &pages);
     std::sort(ids.begin(), ids.end());

@@ -11,7 +11,9 @@ protected:
 };
 
 TEST_P(Sessions, CreateReturnsVersionOneAndMergedState) {
-    auto reply = h->post(sessions(), R"({"id":"s1","state":{"cart":1,"app:currency":"EUR","user:lang":"de"},"metadata":{"platform":"telegram"}})");
+    auto reply = h->post(
+        sessions(),
+        R"({"id":"s1","state":{"cart":1,"app:currency":"EUR","user:lang":"de"},"metadata":{"platform":"telegram"}})");
     ASSERT_EQ(reply.status, 201) << reply.body;
     EXPECT_EQ(reply.integer("/version"), 1);
     EXPECT_EQ(reply.string("/id"), "s1");
@@ -86,7 +88,10 @@ void Sessions::expect_fresh_after_delete(const std::string& query) {
     Harness& h = *this->h;
     std::string path = sessions();
     ASSERT_EQ(h.post(path, R"({"id":"s1","state":{"old":true}})").status, 201);
-    ASSERT_EQ(h.post(path + "/s1/events", R"({"events":[{"author":"user","content":"a"},{"author":"bot","content":"b"}]})").status, 200);
+    ASSERT_EQ(
+        h.post(path + "/s1/events", R"({"events":[{"author":"user","content":"a"},{"author":"bot","content":"b"}]})")
+            .status,
+        200);
     ASSERT_EQ(h.call("DELETE", path + "/s1" + query).status, 204);
     EXPECT_EQ(h.get(path + "/s1").status, 404);
     auto again = h.post(path, R"({"id":"s1"})");
@@ -102,8 +107,12 @@ void Sessions::expect_fresh_after_delete(const std::string& query) {
     EXPECT_EQ(appended.integer("/version"), 2);
 }
 
-TEST_P(Sessions, RecreateAfterSoftDeleteIsFresh) { expect_fresh_after_delete(""); }
-TEST_P(Sessions, RecreateAfterHardDeleteIsFresh) { expect_fresh_after_delete("?hard=true"); }
+TEST_P(Sessions, RecreateAfterSoftDeleteIsFresh) {
+    expect_fresh_after_delete("");
+}
+TEST_P(Sessions, RecreateAfterHardDeleteIsFresh) {
+    expect_fresh_after_delete("?hard=true");
+}
 
 TEST_P(Sessions, DeletedSessionIsAbsentEverywhere) {
     create("s1");

@@ -11,8 +11,9 @@ const std::string kUser = "/v1/apps/shop/users/u1/state";
 
 TEST_P(State, SessionPatchSplitsPrefixesAndBumpsVersion) {
     create("s1", R"("state":{"cart":1,"old":true})");
-    auto reply = h->patch(session("s1") + "/state",
-                          R"({"state_delta":{"cart":2,"old":null,"app:promo":"x","user:lang":"de","temp:t":1},"expected_version":1})");
+    auto reply = h->patch(
+        session("s1") + "/state",
+        R"({"state_delta":{"cart":2,"old":null,"app:promo":"x","user:lang":"de","temp:t":1},"expected_version":1})");
     ASSERT_EQ(reply.status, 200) << reply.body;
     EXPECT_EQ(reply.integer("/version"), 2);
     EXPECT_EQ(reply.object("/state"), canonical(R"({"cart":2,"app:promo":"x","user:lang":"de","temp:t":1})"));
@@ -83,7 +84,8 @@ TEST_P(State, ScopesShowInTheSessionsMergedView) {
     create("s1", R"("state":{"own":1})");
     ASSERT_EQ(h->patch(kApp, R"({"state_delta":{"currency":"EUR"}})").status, 200);
     ASSERT_EQ(h->patch(kUser, R"({"state_delta":{"lang":"de"}})").status, 200);
-    EXPECT_EQ(h->get(session("s1")).object("/session/state"), canonical(R"({"own":1,"app:currency":"EUR","user:lang":"de"})"));
+    EXPECT_EQ(h->get(session("s1")).object("/session/state"),
+              canonical(R"({"own":1,"app:currency":"EUR","user:lang":"de"})"));
     ASSERT_EQ(h->del(kApp + "/currency").status, 204);
     EXPECT_EQ(h->get(session("s1")).object("/session/state"), canonical(R"({"own":1,"user:lang":"de"})"));
 }

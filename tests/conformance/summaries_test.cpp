@@ -68,7 +68,9 @@ TEST_P(Summaries, EventsCoveredCountsVisibleEventsOnly) {
 
 TEST_P(Summaries, ListGivesTheLatestPerFilterKey) {
     create("s1");
-    append("s1", R"([{"author":"user","content":1},{"author":"user","content":2,"filter_key":"b"},{"author":"user","content":3}])");
+    append(
+        "s1",
+        R"([{"author":"user","content":1},{"author":"user","content":2,"filter_key":"b"},{"author":"user","content":3}])");
     EXPECT_EQ(h->get(session("s1") + "/summaries").size("/summaries"), 0u);
     ASSERT_EQ(h->post(session("s1") + "/summaries", R"({"text":"old","up_to_seq":1})").status, 201);
     ASSERT_EQ(h->post(session("s1") + "/summaries", R"({"text":"new"})").status, 201);
@@ -100,9 +102,9 @@ TEST_P(Summaries, BadSummariesAreRejected) {
     append("s1", R"([{"author":"user","content":1},{"author":"user","content":2}])");
     ASSERT_EQ(h->post(session("s1") + "/summaries", R"({"text":"s","up_to_seq":1})").status, 201);
     auto before = snapshot("s1");
-    for (const char* body : {R"({})", R"({"text":5})", R"({"text":"s","up_to_seq":"2"})", R"({"text":"s","up_to_seq":0})",
-                             R"({"text":"s","filter_key":3})", R"({"text":"s","up_to_seq":9})",
-                             R"({"text":"s","up_to_seq":1})"}) {
+    for (const char* body :
+         {R"({})", R"({"text":5})", R"({"text":"s","up_to_seq":"2"})", R"({"text":"s","up_to_seq":0})",
+          R"({"text":"s","filter_key":3})", R"({"text":"s","up_to_seq":9})", R"({"text":"s","up_to_seq":1})"}) {
         SCOPED_TRACE(body);
         expect_error(h->post(session("s1") + "/summaries", body), 400, "invalid_argument");
     }

@@ -4,7 +4,9 @@
 namespace mnemo::integration {
 namespace {
 
-std::string nested_arrays(int depth) { return std::string(depth, '[') + std::string(depth, ']'); }
+std::string nested_arrays(int depth) {
+    return std::string(depth, '[') + std::string(depth, ']');
+}
 
 class BadInput : public DaemonTest {
 protected:
@@ -49,8 +51,7 @@ TEST_F(BadInput, WrongTypes) {
 }
 
 TEST_F(BadInput, UnknownRole) {
-    expect_rejected_append(R"({"events":[{"author":"user","role":"wizard","content":"x"}]})", 400,
-                           "invalid_argument");
+    expect_rejected_append(R"({"events":[{"author":"user","role":"wizard","content":"x"}]})", 400, "invalid_argument");
 }
 
 TEST_F(BadInput, BadNamesInThePath) {

@@ -21,10 +21,9 @@ TEST_F(Concurrency, ParallelKeepAliveClientsAppendWithoutLossOrDuplicates) {
         clients.emplace_back([&, c] {
             auto connection = HttpConnection::tcp(daemon_->port());
             for (int i = 0; i < kAppendsEach; ++i) {
-                auto response = connection.request(
-                    "POST", session_path("busy") + "/events",
-                    R"({"events":[{"author":"user","content":"c)" + std::to_string(c) + "-" + std::to_string(i) +
-                        R"("}]})");
+                auto response = connection.request("POST", session_path("busy") + "/events",
+                                                   R"({"events":[{"author":"user","content":"c)" + std::to_string(c) +
+                                                       "-" + std::to_string(i) + R"("}]})");
                 seqs[c].push_back(response ? json_int(response->body, "/appended/0/seq").value_or(-1) : -1);
             }
         });
@@ -35,8 +34,8 @@ TEST_F(Concurrency, ParallelKeepAliveClientsAppendWithoutLossOrDuplicates) {
     EXPECT_EQ(all.size(), size_t{kClients * kAppendsEach});
     EXPECT_EQ(*all.begin(), 1);
     EXPECT_EQ(*all.rbegin(), kClients * kAppendsEach);
-    EXPECT_EQ(version_and_count("busy"), std::make_pair(int64_t{kClients * kAppendsEach + 1},
-                                                        int64_t{kClients * kAppendsEach}));
+    EXPECT_EQ(version_and_count("busy"),
+              std::make_pair(int64_t{kClients * kAppendsEach + 1}, int64_t{kClients * kAppendsEach}));
 }
 
 }  // namespace

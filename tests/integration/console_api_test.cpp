@@ -119,8 +119,9 @@ TEST_F(ConsoleApiTest, SummariesRunReturnsTheNewText) {
     append_text("s1", "we decided to ship on friday");
     std::string text = value(R"(return summaries.run("shop", "u1", "s1"))");
     EXPECT_EQ(text.rfind("\"Summary:", 0), 0u) << text;
-    EXPECT_EQ(text, canonical_json(json_raw(call("GET", session_path("s1") + "/summaries").body,
-                                            "/summaries/0/text").value_or("")));
+    EXPECT_EQ(text,
+              canonical_json(
+                  json_raw(call("GET", session_path("s1") + "/summaries").body, "/summaries/0/text").value_or("")));
     EXPECT_EQ(value("return summaries.queue()"), "[]");  // the job ran: nothing waits
 }
 
@@ -128,8 +129,9 @@ TEST_F(ConsoleApiTest, SummariesRunReturnsTheNewText) {
 class ConsoleQueueTest : public ConsoleApiTest {
 protected:
     void SetUp() override {
-        start_console("", "", "summary:\n  workers: 1\n  summarizer: command\n"
-                              "  command: [\"sh\", \"-c\", \"sleep 3; echo slow\"]\n");
+        start_console("", "",
+                      "summary:\n  workers: 1\n  summarizer: command\n"
+                      "  command: [\"sh\", \"-c\", \"sleep 3; echo slow\"]\n");
     }
 };
 

@@ -53,12 +53,13 @@ TEST_F(ConsoleChunkTest, PrintSendsPrintFramesBeforeTheResult) {
 }
 
 TEST_F(ConsoleChunkTest, AdminScriptsAreGlobalsThatCallTheApi) {
-    script("admin/mine.lua", "function session_ids(app)\n"
-                             "  local ids = {}\n"
-                             "  for _, row in ipairs(sessions.list{app = app}) do ids[#ids + 1] = row.id end\n"
-                             "  table.sort(ids)\n"
-                             "  return ids\n"
-                             "end\n");
+    script("admin/mine.lua",
+           "function session_ids(app)\n"
+           "  local ids = {}\n"
+           "  for _, row in ipairs(sessions.list{app = app}) do ids[#ids + 1] = row.id end\n"
+           "  table.sort(ids)\n"
+           "  return ids\n"
+           "end\n");
     start_console();
     create_session("s1");
     create_session("s2");

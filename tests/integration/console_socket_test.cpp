@@ -66,9 +66,11 @@ TEST_F(ConsoleSocketTest, AStaleSocketFileIsReplacedAtStart) {
 TEST_F(ConsoleSocketTest, ASecondDaemonOnTheSameSocketRefusesToStart) {
     start_console();
     TempDir other;
-    std::string yaml = "server:\n  listen: [\"127.0.0.1:" + std::to_string(pick_free_port()) + "\"]\n"
-                       "  admin_socket: " + admin_socket() + "\nstorage:\n  plugin: memory\n  plugin_dir: " +
-                       MNEMO_BUILD_PLUGIN_DIR + "\nscripts:\n  dir: " + scripts_.path() + "\n";
+    std::string yaml = "server:\n  listen: [\"127.0.0.1:" + std::to_string(pick_free_port()) +
+                       "\"]\n"
+                       "  admin_socket: " +
+                       admin_socket() + "\nstorage:\n  plugin: memory\n  plugin_dir: " + MNEMO_BUILD_PLUGIN_DIR +
+                       "\nscripts:\n  dir: " + scripts_.path() + "\n";
     std::string path = other.write("mnemod.yaml", yaml);
     RunResult second = run_mnemod({"--config", path});
     EXPECT_EQ(second.exit_code, 1) << second.err;
@@ -82,9 +84,11 @@ TEST_F(ConsoleSocketTest, ASecondDaemonOnTheSameSocketRefusesToStart) {
 TEST_F(ConsoleSocketTest, APathThatIsNotASocketRefusesTheStart) {
     TempDir other;
     std::string file = other.write("admin.sock", "not a socket");
-    std::string yaml = "server:\n  listen: [\"127.0.0.1:" + std::to_string(pick_free_port()) + "\"]\n"
-                       "  admin_socket: " + file + "\nstorage:\n  plugin: memory\n  plugin_dir: " +
-                       MNEMO_BUILD_PLUGIN_DIR + "\nscripts:\n  dir: " + scripts_.path() + "\n";
+    std::string yaml = "server:\n  listen: [\"127.0.0.1:" + std::to_string(pick_free_port()) +
+                       "\"]\n"
+                       "  admin_socket: " +
+                       file + "\nstorage:\n  plugin: memory\n  plugin_dir: " + MNEMO_BUILD_PLUGIN_DIR +
+                       "\nscripts:\n  dir: " + scripts_.path() + "\n";
     RunResult run = run_mnemod({"--config", other.write("mnemod.yaml", yaml)});
     EXPECT_EQ(run.exit_code, 1) << run.err;
     EXPECT_NE(run.err.find(file + " exists and is not a socket"), std::string::npos) << run.err;

@@ -8,8 +8,9 @@ class ConsoleSqliteTest : public ConsoleTest {
 protected:
     void SetUp() override {
         if (!file_exists(build_plugin("sqlite"))) GTEST_SKIP() << "the sqlite plugin is not built";
-        std::string storage = "storage:\n  plugin: sqlite\n  plugin_dir: @PLUGIN_DIR@\n"
-                              "  options: {path: @DIR@/mnemo.db}\n";
+        std::string storage =
+            "storage:\n  plugin: sqlite\n  plugin_dir: @PLUGIN_DIR@\n"
+            "  options: {path: @DIR@/mnemo.db}\n";
         shipped("summarize.lua");
         shipped("admin/report.lua");
         std::string yaml = config();

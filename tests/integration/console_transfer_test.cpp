@@ -9,8 +9,8 @@ namespace {
 std::string storage_config(const std::string& plugin) {
     std::string options = plugin == "sqlite" ? "  options: {path: @DIR@/mnemo.db}\n" : "";
     return "server:\n  listen: [\"127.0.0.1:@PORT@\"]\n  admin_socket: @DIR@/admin.sock\n  idle_timeout: 2s\n"
-           "storage:\n  plugin: " + plugin + "\n  plugin_dir: @PLUGIN_DIR@\n" + options +
-           "summary:\n  enabled: false\n";
+           "storage:\n  plugin: " +
+           plugin + "\n  plugin_dir: @PLUGIN_DIR@\n" + options + "summary:\n  enabled: false\n";
 }
 
 class ConsoleTransferTest : public ::testing::Test {
@@ -40,8 +40,7 @@ protected:
         EXPECT_EQ(reply.type, "result") << chunk << " -> " << reply.payload;
         return first_result(reply);
     }
-    void post(int port, const std::string& method, const std::string& target, const std::string& body,
-              int status) {
+    void post(int port, const std::string& method, const std::string& target, const std::string& body, int status) {
         auto response = http_once(port, method, target, body);
         ASSERT_TRUE(response.has_value()) << target;
         ASSERT_EQ(response->status, status) << method << " " << target << ": " << response->body;
@@ -50,18 +49,23 @@ protected:
     // (a gap in seqs), state at three scopes, summaries, a track, lanes.
     void fill(int port) {
         const std::string s1 = "/v1/apps/shop/users/u1/sessions";
-        post(port, "POST", s1, R"({"id":"a","title":"Order","metadata":{"channel":"web"},"state":{"cart":1,"app:promo":"x","user:tier":"gold"}})", 201);
-        post(port, "POST", s1 + "/a/events",
-             R"({"events":[{"id":"e1","author":"user","content":{"text":"where is my order?"},"usage":{"input_tokens":5}},)"
-             R"({"author":"assistant","content":{"text":"checking"},"tool_calls":[{"name":"grep","arguments":{"q":"order"}}]},)"
-             R"({"author":"user","content":{"text":"thanks"},"media":[{"kind":"image","path":"/data/a.png"}],"filter_key":"b"}]})",
-             200);
+        post(
+            port, "POST", s1,
+            R"({"id":"a","title":"Order","metadata":{"channel":"web"},"state":{"cart":1,"app:promo":"x","user:tier":"gold"}})",
+            201);
+        post(
+            port, "POST", s1 + "/a/events",
+            R"({"events":[{"id":"e1","author":"user","content":{"text":"where is my order?"},"usage":{"input_tokens":5}},)"
+            R"({"author":"assistant","content":{"text":"checking"},"tool_calls":[{"name":"grep","arguments":{"q":"order"}}]},)"
+            R"({"author":"user","content":{"text":"thanks"},"media":[{"kind":"image","path":"/data/a.png"}],"filter_key":"b"}]})",
+            200);
         post(port, "POST", s1 + "/a/rewind", R"({"turns":1})", 200);
         post(port, "POST", s1 + "/a/events", R"({"events":[{"author":"user","content":{"text":"again"}}]})", 200);
         post(port, "POST", s1 + "/a/summaries", R"({"text":"asked about an order","up_to_seq":2})", 201);
         post(port, "POST", s1 + "/a/tracks/audit", R"({"payload":{"step":1}})", 201);
         post(port, "POST", "/v1/apps/shop/users/u2/sessions", R"({"id":"b"})", 201);
-        post(port, "POST", "/v1/apps/shop/lanes/tg:dm:7/resolve", R"({"user":"u2","platform":"tg","chat_type":"dm"})", 200);
+        post(port, "POST", "/v1/apps/shop/lanes/tg:dm:7/resolve", R"({"user":"u2","platform":"tg","chat_type":"dm"})",
+             200);
         post(port, "POST", "/v1/apps/other/users/u1/sessions", R"({"id":"not-exported"})", 201);
     }
     // Every GET the test compares, with the answer of `port`.

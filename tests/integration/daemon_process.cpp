@@ -78,11 +78,17 @@ bool reap(pid_t pid, std::chrono::milliseconds wait, int* status) {
 
 }  // namespace
 
-std::string mnemod_binary() { return MNEMO_BUILD_DIR "/daemon/mnemod"; }
+std::string mnemod_binary() {
+    return MNEMO_BUILD_DIR "/daemon/mnemod";
+}
 
-std::string build_plugin(const std::string& name) { return MNEMO_BUILD_PLUGIN_DIR "/mnemo_" + name + ".so"; }
+std::string build_plugin(const std::string& name) {
+    return MNEMO_BUILD_PLUGIN_DIR "/mnemo_" + name + ".so";
+}
 
-bool file_exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
+bool file_exists(const std::string& path) {
+    return ::access(path.c_str(), F_OK) == 0;
+}
 
 TempDir::TempDir() {
     std::string pattern = (std::filesystem::temp_directory_path() / "mnemo-integ-XXXXXX").string();
@@ -146,7 +152,9 @@ std::string base_config(const std::string& server_lines, const std::string& sect
 
 DaemonProcess::DaemonProcess(std::string yaml_template) : yaml_template_(std::move(yaml_template)) {}
 
-DaemonProcess::~DaemonProcess() { stop(); }
+DaemonProcess::~DaemonProcess() {
+    stop();
+}
 
 std::string DaemonProcess::expand(const std::string& yaml_template) const {
     std::string text = yaml_template;
@@ -205,7 +213,9 @@ bool DaemonProcess::running() {
     return pid_ > 0 && !reaped_;
 }
 
-std::string DaemonProcess::log() const { return read_file(dir_.path() + "/stderr"); }
+std::string DaemonProcess::log() const {
+    return read_file(dir_.path() + "/stderr");
+}
 
 bool DaemonProcess::wait_for_log(const std::string& text, std::chrono::milliseconds wait, size_t occurrences) const {
     auto deadline = std::chrono::steady_clock::now() + wait;

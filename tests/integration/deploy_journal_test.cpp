@@ -26,13 +26,17 @@ constexpr auto kWait = 20s;
 
 std::string config(int port, const std::string& format) {
     return "server:\n"
-           "  listen: [\"127.0.0.1:" + std::to_string(port) + "\"]\n"
+           "  listen: [\"127.0.0.1:" +
+           std::to_string(port) +
+           "\"]\n"
            "  admin_socket: ./admin.sock\n"
            "storage:\n"
            "  plugin: memory\n"
-           "  plugin_dir: " MNEMO_BUILD_PLUGIN_DIR "\n"
+           "  plugin_dir: " MNEMO_BUILD_PLUGIN_DIR
+           "\n"
            "log:\n"
-           "  format: " + format + "\n";
+           "  format: " +
+           format + "\n";
 }
 
 // "<device>:<inode>" of a file, as systemd writes JOURNAL_STREAM.

@@ -24,7 +24,9 @@ constexpr auto kWait = 20s;
 
 std::string memory_config(int port) {
     return "server:\n"
-           "  listen: [\"127.0.0.1:" + std::to_string(port) + "\"]\n"
+           "  listen: [\"127.0.0.1:" +
+           std::to_string(port) +
+           "\"]\n"
            "  admin_socket: ./admin.sock\n"
            "storage:\n"
            "  plugin: memory\n"
@@ -33,12 +35,16 @@ std::string memory_config(int port) {
 
 std::string sqlite_config(int port, const std::string& db_path) {
     return "server:\n"
-           "  listen: [\"127.0.0.1:" + std::to_string(port) + "\"]\n"
+           "  listen: [\"127.0.0.1:" +
+           std::to_string(port) +
+           "\"]\n"
            "  admin_socket: ./admin.sock\n"
            "storage:\n"
            "  plugin: sqlite\n"
-           "  plugin_dir: " MNEMO_BUILD_PLUGIN_DIR "\n"
-           "  options: {path: " + db_path + "}\n";
+           "  plugin_dir: " MNEMO_BUILD_PLUGIN_DIR
+           "\n"
+           "  options: {path: " +
+           db_path + "}\n";
 }
 
 // One mnemod under a pretend service manager, in its own scratch folder.

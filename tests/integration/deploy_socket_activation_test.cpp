@@ -75,7 +75,9 @@ Socket listening_unix(const std::string& path) {
 
 std::string config_on_port(int port, const std::string& auth_lines = "") {
     return "server:\n"
-           "  listen: [\"127.0.0.1:" + std::to_string(port) + "\"]\n"
+           "  listen: [\"127.0.0.1:" +
+           std::to_string(port) +
+           "\"]\n"
            "  admin_socket: ./admin.sock\n" +
            auth_lines +
            "storage:\n"
@@ -87,8 +89,8 @@ class SocketActivationTest : public ::testing::Test {
 protected:
     SpawnedDaemon& spawn(int listen_fd, const std::string& config, bool listen_pid_of_other_process = false) {
         std::string path = dir_.write("mnemod.yaml", config);
-        daemon_ = std::make_unique<SpawnedDaemon>(SpawnOptions{
-            {"--config", path}, {}, listen_fd, listen_pid_of_other_process, dir_.path() + "/stderr"});
+        daemon_ = std::make_unique<SpawnedDaemon>(
+            SpawnOptions{{"--config", path}, {}, listen_fd, listen_pid_of_other_process, dir_.path() + "/stderr"});
         return *daemon_;
     }
     void TearDown() override {
@@ -149,8 +151,8 @@ TEST_F(SocketActivationTest, APassedNonLoopbackSocketWithAuthOffIsRefused) {
     Socket passed = listening_tcp("0.0.0.0", &passed_port);
     spawn(passed.fd(), config_on_port(pick_free_port()));
     EXPECT_EQ(daemon_->wait_exit(kWait), 78);
-    EXPECT_THAT(daemon_->log(), HasSubstr("socket activation: fd 3 listens on 0.0.0.0:" +
-                                          std::to_string(passed_port) + ", which is not loopback, but auth is off"));
+    EXPECT_THAT(daemon_->log(), HasSubstr("socket activation: fd 3 listens on 0.0.0.0:" + std::to_string(passed_port) +
+                                          ", which is not loopback, but auth is off"));
     EXPECT_THAT(daemon_->log(), HasSubstr("set auth.required: true"));
 }
 

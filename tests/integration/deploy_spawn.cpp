@@ -181,13 +181,13 @@ bool NotifySocket::receive(std::chrono::milliseconds wait) {
     char buffer[4096];
     ssize_t size = ::recv(fd_, buffer, sizeof buffer, 0);
     if (size < 0) return false;
-    received_.push_back(NotifyMessage{std::string(buffer, static_cast<size_t>(size)), std::chrono::steady_clock::now()});
+    received_.push_back(
+        NotifyMessage{std::string(buffer, static_cast<size_t>(size)), std::chrono::steady_clock::now()});
     return true;
 }
 
 void NotifySocket::drain() {
-    while (receive(std::chrono::milliseconds(0))) {
-    }
+    while (receive(std::chrono::milliseconds(0))) {}
 }
 
 std::optional<NotifyMessage> NotifySocket::wait_for(std::string_view line, std::chrono::milliseconds wait) {

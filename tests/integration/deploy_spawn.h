@@ -22,11 +22,11 @@
 namespace mnemo::integration {
 
 struct SpawnOptions {
-    std::vector<std::string> args;                            // after the binary, e.g. {"--config", path}
-    std::vector<std::pair<std::string, std::string>> env;     // set on top of the test's environment
-    int listen_fd = -1;                                       // passed as fd 3 with LISTEN_FDS=1
-    bool listen_pid_of_other_process = false;                 // LISTEN_PID names a pid that is not mnemod
-    std::string stderr_path;                                  // required
+    std::vector<std::string> args;                         // after the binary, e.g. {"--config", path}
+    std::vector<std::pair<std::string, std::string>> env;  // set on top of the test's environment
+    int listen_fd = -1;                                    // passed as fd 3 with LISTEN_FDS=1
+    bool listen_pid_of_other_process = false;              // LISTEN_PID names a pid that is not mnemod
+    std::string stderr_path;                               // required
 };
 
 class SpawnedDaemon {
@@ -57,7 +57,7 @@ bool wait_healthy(int port, std::chrono::milliseconds wait);
 struct NotifyMessage {
     std::string text;  // "READY=1\nSTATUS=..."
     std::chrono::steady_clock::time_point at;
-    bool has_line(std::string_view line) const;              // a whole line equals `line`
+    bool has_line(std::string_view line) const;                    // a whole line equals `line`
     std::optional<std::string> value(std::string_view key) const;  // "STATUS" -> the text after "STATUS="
 };
 

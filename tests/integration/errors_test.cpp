@@ -60,8 +60,8 @@ TEST_F(Errors, WrongExpectedVersionIs409ConflictWithCurrentVersion) {
 
 TEST_F(Errors, BodyOverMaxBodyBytesIs413AndTheDaemonKeepsServing) {
     std::string big(5000, ' ');
-    auto response = call("POST", session_path("e1") + "/events",
-                         R"({"events":[{"author":"user","content":"x"}]})" + big);
+    auto response =
+        call("POST", session_path("e1") + "/events", R"({"events":[{"author":"user","content":"x"}]})" + big);
     expect_error(response, 413, "payload_too_large");
     EXPECT_EQ(version_and_count("e1"), std::make_pair(int64_t{1}, int64_t{0}));
 }
@@ -71,7 +71,8 @@ TEST_F(Errors, ChunkedBodyOverMaxBodyBytesIs413) {
     std::string chunk(3000, ' ');
     std::string request = "POST " + session_path("e1") +
                           "/events HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
-                          "BB8\r\n" + chunk + "\r\nBB8\r\n" + chunk + "\r\n0\r\n\r\n";
+                          "BB8\r\n" +
+                          chunk + "\r\nBB8\r\n" + chunk + "\r\n0\r\n\r\n";
     connection.send_raw(request);  // the daemon may stop reading once it refused
     auto response = connection.read_response();
     ASSERT_TRUE(response.has_value());
@@ -81,9 +82,9 @@ TEST_F(Errors, ChunkedBodyOverMaxBodyBytesIs413) {
 
 TEST_F(Errors, EventOverMaxEventBytesIs413) {
     std::string text(2000, 'a');
-    auto response = call("POST", session_path("e1") + "/events",
-                         R"({"events":[{"author":"user","content":"small"},{"author":"user","content":")" + text +
-                             R"("}]})");
+    auto response =
+        call("POST", session_path("e1") + "/events",
+             R"({"events":[{"author":"user","content":"small"},{"author":"user","content":")" + text + R"("}]})");
     expect_error(response, 413, "payload_too_large");
     EXPECT_EQ(version_and_count("e1"), std::make_pair(int64_t{1}, int64_t{0}));
 }
@@ -125,8 +126,9 @@ TEST_F(Errors, RequestIdIsEchoedOnErrorsAndSuccesses) {
 class Auth : public DaemonTest {
 protected:
     void SetUp() override {
-        start_daemon(base_config("", "auth:\n  required: true\n  admin_tokens: [adm]\n"
-                                     "apps:\n  shop:\n    tokens: [ts]\n"));
+        start_daemon(base_config("",
+                                 "auth:\n  required: true\n  admin_tokens: [adm]\n"
+                                 "apps:\n  shop:\n    tokens: [ts]\n"));
     }
     static Headers bearer(const std::string& token) { return {{"Authorization", "Bearer " + token}}; }
 };

@@ -47,12 +47,15 @@ bool json_valid(const std::string& json) {
     return parser.parse(json).get(root) == simdjson::SUCCESS;
 }
 
-std::string session_path(const std::string& id) { return std::string(kSessions) + "/" + id; }
+std::string session_path(const std::string& id) {
+    return std::string(kSessions) + "/" + id;
+}
 
 void DaemonTest::TearDown() {
     if (!daemon_) return;
-    if (HasFailure()) std::fprintf(stderr, "---- mnemod log (%s) ----\n%s---- end of log ----\n",
-                                   daemon_->dir().c_str(), daemon_->log().c_str());
+    if (HasFailure())
+        std::fprintf(stderr, "---- mnemod log (%s) ----\n%s---- end of log ----\n", daemon_->dir().c_str(),
+                     daemon_->log().c_str());
     daemon_->stop();
 }
 

@@ -120,7 +120,9 @@ HttpConnection& HttpConnection::operator=(HttpConnection&& other) noexcept {
     return *this;
 }
 
-HttpConnection::~HttpConnection() { close(); }
+HttpConnection::~HttpConnection() {
+    close();
+}
 
 void HttpConnection::close() {
     if (fd_ >= 0) ::close(fd_);
@@ -206,8 +208,8 @@ bool HttpConnection::wait_closed(std::chrono::milliseconds wait) {
     return false;
 }
 
-std::optional<HttpResponse> http_once(int port, std::string_view method, std::string_view target,
-                                      std::string_view body, const Headers& extra_headers) {
+std::optional<HttpResponse> http_once(int port, std::string_view method, std::string_view target, std::string_view body,
+                                      const Headers& extra_headers) {
     auto connection = HttpConnection::tcp(port);
     if (!connection.connected()) return std::nullopt;
     return connection.request(method, target, body, extra_headers);

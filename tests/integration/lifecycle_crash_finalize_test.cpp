@@ -14,7 +14,8 @@ using namespace std::chrono_literals;
 std::string config(const std::string& interval) {
     return "server:\n  listen: [\"127.0.0.1:@PORT@\"]\n  admin_socket: @DIR@/run/admin.sock\n"
            "storage:\n  plugin: sqlite\n  plugin_dir: @PLUGIN_DIR@\n  options: {path: @DIR@/data/mnemo.db}\n"
-           "sweep: {interval: " + interval + "}\nlog: {level: debug}\n";
+           "sweep: {interval: " +
+           interval + "}\nlog: {level: debug}\n";
 }
 
 size_t count_of(const std::string& text, const std::string& needle) {

@@ -14,7 +14,8 @@ using namespace std::chrono_literals;
 std::string recovery_config(const std::string& window) {
     return "server:\n  listen: [\"127.0.0.1:@PORT@\"]\n  admin_socket: @DIR@/run/admin.sock\n"
            "storage:\n  plugin: sqlite\n  plugin_dir: @PLUGIN_DIR@\n  options: {path: @DIR@/data/mnemo.db}\n"
-           "recovery: {resume_window: " + window + ", stuck_after_restarts: 3}\n";
+           "recovery: {resume_window: " +
+           window + ", stuck_after_restarts: 3}\n";
 }
 
 class LifecycleRecovery : public DaemonTest {

@@ -12,7 +12,8 @@ using namespace std::chrono_literals;
 std::string sweep_config(const std::string& plugin, const std::string& sections) {
     std::string options = plugin == "sqlite" ? "  options: {path: @DIR@/data/mnemo.db}\n" : "";
     return "server:\n  listen: [\"127.0.0.1:@PORT@\"]\n  admin_socket: @DIR@/admin.sock\n"
-           "storage:\n  plugin: " + plugin + "\n  plugin_dir: @PLUGIN_DIR@\n" + options +
+           "storage:\n  plugin: " +
+           plugin + "\n  plugin_dir: @PLUGIN_DIR@\n" + options +
            "sweep: {interval: 1s, purge_after: 1s}\nlog: {level: debug}\n" + sections;
 }
 

@@ -77,8 +77,8 @@ TEST_F(MnemoctlConsoleTest, UpArrowRecallsThePreviousLine) {
     ASSERT_TRUE(session->wait_for("mnemo> ", 3)) << session->screen();
     session->send(std::string(kUp) + kUp + "\r");
     ASSERT_TRUE(session->wait_for("\r\n42\r\n", 2)) << session->screen();
-    EXPECT_EQ(fake_->chunks(), (std::vector<std::string>{"=console\nreturn 6*7;", "=console\nx = 1",
-                                                         "=console\nreturn 6*7;"}));
+    EXPECT_EQ(fake_->chunks(),
+              (std::vector<std::string>{"=console\nreturn 6*7;", "=console\nx = 1", "=console\nreturn 6*7;"}));
     leave(*session);
     EXPECT_EQ(history_file(), "6*7\nx = 1\n6*7\n");
 }

@@ -170,8 +170,8 @@ TEST_F(MnemoctlFakeTest, WithoutConfigTheRunFolderSocket) {
 TEST_F(MnemoctlFakeTest, UnreadableConfigIsNamed) {
     auto run = run_mnemoctl(CtlRun{{"--config", dir_.path() + "/none.yaml", "-e", "return 1"}, "", "", {}});
     EXPECT_EQ(run.exit_code, 2);
-    EXPECT_EQ(run.err, "mnemoctl: cannot read the config " + dir_.path() +
-                           "/none.yaml (give the socket with --socket PATH)\n");
+    EXPECT_EQ(run.err,
+              "mnemoctl: cannot read the config " + dir_.path() + "/none.yaml (give the socket with --socket PATH)\n");
 }
 
 TEST_F(MnemoctlFakeTest, HelpListsTheOptions) {

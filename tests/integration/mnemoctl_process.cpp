@@ -39,7 +39,9 @@ std::string read_all(const std::string& path) {
 }
 
 // The exit code of a reaped child; -1 for a signal.
-int exit_code_of(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; }
+int exit_code_of(int status) {
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
 
 // Waits for the child within the bound; SIGKILL and -1 after it.
 int wait_bounded(pid_t pid, std::chrono::milliseconds wait) {
@@ -66,7 +68,9 @@ void child_redirect(int stdin_read, const std::string& out_path, const std::stri
 
 }  // namespace
 
-std::string mnemoctl_binary() { return MNEMO_BUILD_DIR "/admin/mnemoctl"; }
+std::string mnemoctl_binary() {
+    return MNEMO_BUILD_DIR "/admin/mnemoctl";
+}
 
 CtlResult run_mnemoctl(const CtlRun& run, std::chrono::milliseconds wait) {
     TempDir scratch;
@@ -173,8 +177,7 @@ std::optional<int> PtySession::wait_exit(std::chrono::milliseconds wait) {
         int status = 0;
         if (::waitpid(pid_, &status, WNOHANG) == pid_) {
             reaped_ = true;
-            while (read_some(std::chrono::milliseconds(0))) {
-            }
+            while (read_some(std::chrono::milliseconds(0))) {}
             return WIFEXITED(status) ? std::optional<int>(WEXITSTATUS(status)) : std::nullopt;
         }
     }

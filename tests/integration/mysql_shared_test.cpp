@@ -62,7 +62,7 @@ struct Ack {
 struct Ledger {
     std::mutex mutex;
     std::vector<Ack> acks;
-    std::vector<std::string> problems;          // answers other than 2xx and 503
+    std::vector<std::string> problems;  // answers other than 2xx and 503
     std::atomic<int> unavailable{0};
     std::atomic<int> unavailable_without_retry_after{0};
 
@@ -93,7 +93,8 @@ protected:
     }
     void TearDown() override {
         for (auto& daemon : daemons_) {
-            if (HasFailure()) std::fprintf(stderr, "---- mnemod log (port %d) ----\n%s\n", daemon->port(), daemon->log().c_str());
+            if (HasFailure())
+                std::fprintf(stderr, "---- mnemod log (port %d) ----\n%s\n", daemon->port(), daemon->log().c_str());
             daemon->stop();
         }
     }
@@ -106,7 +107,8 @@ protected:
 
     // Appends `per_client` events per client to random sessions of `sessions`, through the
     // daemons in turn; an append answered 503 is retried with the same id until it lands.
-    void append_load(Ledger& ledger, int clients, int per_client, int sessions, const std::atomic<bool>* stop = nullptr) {
+    void append_load(Ledger& ledger, int clients, int per_client, int sessions,
+                     const std::atomic<bool>* stop = nullptr) {
         std::vector<std::thread> threads;
         for (int c = 0; c < clients; ++c) {
             threads.emplace_back([&, c] { client(ledger, c, per_client, sessions, stop); });
@@ -211,8 +213,9 @@ TEST_F(MysqlShared, LanesResolvedAtOnceThroughTwoDaemonsEndOnOneSession) {
         threads.emplace_back([&, t] {
             auto connection = HttpConnection::tcp((t % 2 ? a : b).port());
             for (int lane = 0; lane < kLanes; ++lane) {
-                auto response = connection.request("POST", "/v1/apps/shop/lanes/chat:dm:" + std::to_string(lane) + "/resolve",
-                                                   R"({"user":"u1","platform":"chat","chat_type":"dm"})");
+                auto response =
+                    connection.request("POST", "/v1/apps/shop/lanes/chat:dm:" + std::to_string(lane) + "/resolve",
+                                       R"({"user":"u1","platform":"chat","chat_type":"dm"})");
                 std::lock_guard lock(mutex);
                 if (!response || response->status != 200) {
                     problems.push_back(response ? response->body : "no answer");

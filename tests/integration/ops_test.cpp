@@ -22,7 +22,9 @@ TEST_F(Ops, HealthzSaysOk) {
     EXPECT_THAT(*response.header("Content-Type"), HasSubstr("application/json"));
 }
 
-TEST_F(Ops, ReadyzIs200WhileServing) { EXPECT_EQ(call("GET", "/readyz").status, 200); }
+TEST_F(Ops, ReadyzIs200WhileServing) {
+    EXPECT_EQ(call("GET", "/readyz").status, 200);
+}
 
 TEST_F(Ops, MetricsCountRequestsByRoutePatternAndTimeThem) {
     create_session("m1");

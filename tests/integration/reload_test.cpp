@@ -15,10 +15,13 @@ std::string with_event_limit(int limit, const std::string& plugin = "memory") {
            "  listen: [\"127.0.0.1:@PORT@\"]\n"
            "  admin_socket: @DIR@/admin.sock\n"
            "storage:\n"
-           "  plugin: " + plugin + "\n"
+           "  plugin: " +
+           plugin +
+           "\n"
            "  plugin_dir: @PLUGIN_DIR@\n"
            "limits:\n"
-           "  event_limit: " + std::to_string(limit) + "\n";
+           "  event_limit: " +
+           std::to_string(limit) + "\n";
 }
 
 class Reload : public DaemonTest {
@@ -77,8 +80,10 @@ TEST_F(Reload, FileWithInvalidValueIsRefusedAndALaterGoodFileApplies) {
 }
 
 std::string with_server_and_apps(const std::string& server_lines, const std::string& shop_tokens) {
-    return base_config(server_lines, "auth:\n  required: true\n  admin_tokens: [adm]\n"
-                                     "apps:\n  shop:\n    tokens: [" + shop_tokens + "]\n");
+    return base_config(server_lines,
+                       "auth:\n  required: true\n  admin_tokens: [adm]\n"
+                       "apps:\n  shop:\n    tokens: [" +
+                           shop_tokens + "]\n");
 }
 
 TEST_F(Reload, AppTokensApplyWithoutARestart) {

@@ -56,8 +56,8 @@ TEST_F(Restart, MemoryBackendStartsEmptyAfterARestart) {
 
 TEST_F(Restart, ASecondDaemonOnTheSameUnixSocketExits1AndTheFirstKeepsServing) {
     TempDir other;
-    std::string config = "server:\n  listen: [\"127.0.0.1:" + std::to_string(pick_free_port()) + "\", \"unix:" +
-                         daemon_->socket_path() + "\"]\n  admin_socket: " + other.path() +
+    std::string config = "server:\n  listen: [\"127.0.0.1:" + std::to_string(pick_free_port()) +
+                         "\", \"unix:" + daemon_->socket_path() + "\"]\n  admin_socket: " + other.path() +
                          "/admin.sock\nstorage:\n  plugin: memory\n  plugin_dir: " MNEMO_BUILD_PLUGIN_DIR "\n";
     auto second = run_mnemod({"--config", other.write("mnemod.yaml", config)});
     EXPECT_EQ(second.exit_code, 1) << second.err;

@@ -13,9 +13,10 @@ class ScriptingHostile : public ScriptingTest {
 protected:
     // An append hook whose body is `body` when the event text is "attack"; other events pass.
     void start_with_hook(const std::string& body, const std::string& scripts_lines = "") {
-        script("hooks/hostile.lua", "mnemo.on('append', function(ctx, next)\n"
-                                    "  if ctx.event.content.text == 'attack' then\n" +
-                                        body + "\n  end\n  return next()\nend)\n");
+        script("hooks/hostile.lua",
+               "mnemo.on('append', function(ctx, next)\n"
+               "  if ctx.event.content.text == 'attack' then\n" +
+                   body + "\n  end\n  return next()\nend)\n");
         start_daemon(config("", scripts_lines));
     }
 
@@ -65,8 +66,9 @@ TEST_F(ScriptingHostile, RequireFfiIsNotThere) {
 }
 
 TEST_F(ScriptingHostile, LoadingBytecodeIsRefused) {
-    start_with_hook("local f, err = load(string.dump(function() return 1 end), 'x', 'b')\n"
-                    "    if not f then error(err) end");
+    start_with_hook(
+        "local f, err = load(string.dump(function() return 1 end), 'x', 'b')\n"
+        "    if not f then error(err) end");
     expect_contained("attempt to load a binary chunk");
 }
 

@@ -17,9 +17,11 @@ TEST_F(ScriptingLoad, SyntaxErrorRefusesToStartNamingFileAndLine) {
     script("hooks/zz-broken.lua", "local x = 1\nlocal y = = 2\n");
     TempDir dir;
     std::string yaml = config();
-    for (auto [from, to] : {std::pair<std::string, std::string>{"@PORT@", std::to_string(pick_free_port())}, {"@DIR@", dir.path()},
+    for (auto [from, to] : {std::pair<std::string, std::string>{"@PORT@", std::to_string(pick_free_port())},
+                            {"@DIR@", dir.path()},
                             {"@PLUGIN_DIR@", MNEMO_BUILD_PLUGIN_DIR}}) {
-        for (auto at = yaml.find(from); at != std::string::npos; at = yaml.find(from)) yaml.replace(at, from.size(), to);
+        for (auto at = yaml.find(from); at != std::string::npos; at = yaml.find(from))
+            yaml.replace(at, from.size(), to);
     }
     auto result = run_mnemod({"--config", dir.write("mnemod.yaml", yaml)});
     EXPECT_EQ(result.exit_code, 78);
@@ -27,7 +29,8 @@ TEST_F(ScriptingLoad, SyntaxErrorRefusesToStartNamingFileAndLine) {
 }
 
 TEST_F(ScriptingLoad, ReloadWithABrokenScriptKeepsTheOldOnes) {
-    script("hooks/tag.lua", R"(mnemo.on('append', function(ctx, next) ctx.event.content.text = 'v1' return next() end))");
+    script("hooks/tag.lua",
+           R"(mnemo.on('append', function(ctx, next) ctx.event.content.text = 'v1' return next() end))");
     start_daemon(config());
     append("r1", append_body("x"));
     EXPECT_EQ(json_string(call("GET", session_path("r1")).body, "/events/0/content/text"), "v1");
@@ -38,14 +41,18 @@ TEST_F(ScriptingLoad, ReloadWithABrokenScriptKeepsTheOldOnes) {
     append("r1", append_body("y"));
     EXPECT_EQ(json_string(call("GET", session_path("r1")).body, "/events/1/content/text"), "v1");
 
-    script("hooks/tag.lua", R"(mnemo.on('append', function(ctx, next) ctx.event.content.text = 'v2' return next() end))");
+    script("hooks/tag.lua",
+           R"(mnemo.on('append', function(ctx, next) ctx.event.content.text = 'v2' return next() end))");
     daemon_->send_signal(SIGHUP);
     for (int i = 0; i < 100; ++i) {
         append("r2", append_body("z"));
-        if (json_string(call("GET", session_path("r2") + "?num_recent_events=1").body, "/events/0/content/text") == "v2") break;
+        if (json_string(call("GET", session_path("r2") + "?num_recent_events=1").body, "/events/0/content/text") ==
+            "v2")
+            break;
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
-    EXPECT_EQ(json_string(call("GET", session_path("r2") + "?num_recent_events=1").body, "/events/0/content/text"), "v2");
+    EXPECT_EQ(json_string(call("GET", session_path("r2") + "?num_recent_events=1").body, "/events/0/content/text"),
+              "v2");
 }
 
 }  // namespace

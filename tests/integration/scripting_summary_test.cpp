@@ -41,7 +41,8 @@ protected:
 // Prints "<events> events, previous=<previous>" from the JSON on stdin, surrounded by white space.
 constexpr const char* kCountingCommand =
     "exec python3 -c 'import json,sys; d=json.load(sys.stdin); "
-    "print(\"  \", len(d[\"events\"]), \"events, previous=\" + str(d[\"previous\"]), \"by\", d[\"session\"][\"id\"], \"\\n\")'";
+    "print(\"  \", len(d[\"events\"]), \"events, previous=\" + str(d[\"previous\"]), \"by\", d[\"session\"][\"id\"], "
+    "\"\\n\")'";
 
 TEST_F(ScriptingSummary, AnyTriggerEnqueuesWhenTheEventCountIsReached) {
     shipped("summarize.lua");
@@ -62,7 +63,8 @@ TEST_F(ScriptingSummary, AllTriggerWaitsForEveryCondition) {
     start_daemon(config("summary:\n  trigger: {all: {events: 2, tokens: 100}}\n"));
     EXPECT_EQ(json_raw(append("t2", append_body("a")).body, "/summary_enqueued"), "false");
     EXPECT_EQ(json_raw(append("t2", append_body("b")).body, "/summary_enqueued"), "false");
-    auto with_tokens = append("t2", R"({"events":[{"author":"bot","content":"c","usage":{"input_tokens":60,"output_tokens":40}}]})");
+    auto with_tokens =
+        append("t2", R"({"events":[{"author":"bot","content":"c","usage":{"input_tokens":60,"output_tokens":40}}]})");
     EXPECT_EQ(json_raw(with_tokens.body, "/summary_enqueued"), "true") << with_tokens.body;
 }
 
@@ -75,7 +77,8 @@ TEST_F(ScriptingSummary, DisabledSummariesNeverTrigger) {
 }
 
 TEST_F(ScriptingSummary, AFullQueueSkipsTheSummaryCountsItAndTheWriteSucceeds) {
-    start_daemon(command_config("sleep 20", "  trigger: {any: {events: 1}}\n  workers: 1\n  queue_size: 1\n  timeout: 30s\n"));
+    start_daemon(
+        command_config("sleep 20", "  trigger: {any: {events: 1}}\n  workers: 1\n  queue_size: 1\n  timeout: 30s\n"));
     int skipped = 0;
     for (int i = 0; i < 4; ++i) {
         auto response = append("q" + std::to_string(i), append_body("x"));
@@ -125,7 +128,8 @@ TEST_F(ScriptingSummary, FailingCommandStoresNothing) {
 TEST_F(ScriptingSummary, CommandThatIgnoresItsInputDoesNotTakeTheDaemonDown) {
     start_daemon(command_config("exit 4"));
     std::string events;
-    for (int i = 0; i < 100; ++i) events += std::string(i ? "," : "") + R"({"author":"user","content":")" + std::string(1000, 'x') + "\"}";
+    for (int i = 0; i < 100; ++i)
+        events += std::string(i ? "," : "") + R"({"author":"user","content":")" + std::string(1000, 'x') + "\"}";
     ASSERT_EQ(append("c7", R"({"create_if_missing":true,"events":[)" + events + "]}").status, 200);
     auto response = summarize("c7", R"({"wait":true})");
     expect_error(response, 500, "internal");

@@ -64,7 +64,8 @@ public:
 private:
     std::optional<int64_t> read_version() {
         auto response = connection_.request("GET", session_path(kSession) + "?num_recent_events=0");
-        auto version = response && response->status == 200 ? json_int(response->body, "/session/version") : std::nullopt;
+        auto version =
+            response && response->status == 200 ? json_int(response->body, "/session/version") : std::nullopt;
         if (!version) log_.problems.push_back("reading the version: " + (response ? response->body : "no answer"));
         return version;
     }
@@ -78,8 +79,9 @@ private:
         } else if (response && response->status == 409 && is_conflict(response->body)) {
             ++log_.conflicts;
         } else {
-            log_.problems.push_back(text + ": " + (response ? std::to_string(response->status) + " " + response->body
-                                                            : std::string("no answer")));
+            log_.problems.push_back(
+                text + ": " +
+                (response ? std::to_string(response->status) + " " + response->body : std::string("no answer")));
         }
     }
 

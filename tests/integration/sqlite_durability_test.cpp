@@ -34,14 +34,18 @@ std::string sqlite_config(const std::string& db_path) {
            "storage:\n"
            "  plugin: sqlite\n"
            "  plugin_dir: @PLUGIN_DIR@\n"
-           "  options: {path: " + db_path + ", synchronous: normal}\n"
+           "  options: {path: " +
+           db_path +
+           ", synchronous: normal}\n"
            "limits:\n"
            "  event_limit: 0\n"
            "summary:\n"
            "  enabled: false\n";
 }
 
-std::string events_path(const std::string& session) { return session_path(session) + "/events"; }
+std::string events_path(const std::string& session) {
+    return session_path(session) + "/events";
+}
 
 // A batch's events carry client ids <tag>-e0, <tag>-e1, ... so a read-back can regroup them.
 std::string batch_body(const std::string& tag) {
@@ -55,7 +59,9 @@ std::string batch_body(const std::string& tag) {
     return body + "]}";
 }
 
-std::string tag_of(const std::string& event_id) { return event_id.substr(0, event_id.rfind("-e")); }
+std::string tag_of(const std::string& event_id) {
+    return event_id.substr(0, event_id.rfind("-e"));
+}
 
 std::vector<int64_t> appended_seqs(const std::string& body) {
     simdjson::dom::parser parser;
@@ -172,7 +178,8 @@ std::vector<LoadClient> make_clients(int port, const std::string& tag_prefix, co
 std::vector<std::thread> start_clients(const std::vector<LoadClient>& clients, Ledger& ledger,
                                        const std::atomic<bool>& stop) {
     std::vector<std::thread> threads;
-    for (const LoadClient& client : clients) threads.emplace_back([&client, &ledger, &stop] { client.run(ledger, stop); });
+    for (const LoadClient& client : clients)
+        threads.emplace_back([&client, &ledger, &stop] { client.run(ledger, stop); });
     return threads;
 }
 
@@ -190,7 +197,8 @@ std::optional<int64_t> read_page(const std::string& body, std::vector<StoredEven
     simdjson::dom::parser parser;
     simdjson::dom::element root;
     simdjson::dom::array events;
-    if (parser.parse(body).get(root) != simdjson::SUCCESS || root["events"].get_array().get(events) != simdjson::SUCCESS) {
+    if (parser.parse(body).get(root) != simdjson::SUCCESS ||
+        root["events"].get_array().get(events) != simdjson::SUCCESS) {
         *error = "unreadable events page: " + body.substr(0, 200);
         return std::nullopt;
     }
@@ -214,7 +222,8 @@ std::vector<StoredEvent> read_events(int port, const std::string& session, std::
     auto connection = HttpConnection::tcp(port);
     std::optional<int64_t> after = 0;
     while (after && error->empty()) {
-        auto page = connection.request("GET", events_path(session) + "?after_seq=" + std::to_string(*after) + "&limit=1000");
+        auto page =
+            connection.request("GET", events_path(session) + "?after_seq=" + std::to_string(*after) + "&limit=1000");
         if (!page || page->status != 200) {
             *error = "reading " + session + " after_seq " + std::to_string(*after) + ": " +
                      (page ? std::to_string(page->status) + " " + page->body : std::string("no answer"));
@@ -264,7 +273,8 @@ private:
         int64_t previous_seq = 0;
         for (const StoredEvent& event : events) {
             if (!ids.insert(event.id).second) problems_.push_back(session + ": event " + event.id + " stored twice");
-            if (event.seq <= previous_seq) problems_.push_back(session + ": seq " + std::to_string(event.seq) + " out of order");
+            if (event.seq <= previous_seq)
+                problems_.push_back(session + ": seq " + std::to_string(event.seq) + " out of order");
             previous_seq = event.seq;
             found_[tag_of(event.id)].push_back(event.seq);
             found_session_[tag_of(event.id)] = session;
@@ -282,7 +292,8 @@ private:
             problems_.push_back(tag + ": stored in " + found_session_[tag] + ", sent to " + batch.session);
         if (!seqs.empty() && !consecutive(seqs)) problems_.push_back(tag + ": batch stored partially or split");
         if (batch.outcome == Outcome::Acknowledged && seqs != batch.seqs)
-            problems_.push_back(tag + ": acknowledged with seqs " + join(batch.seqs) + ", stored as [" + join(seqs) + "]");
+            problems_.push_back(tag + ": acknowledged with seqs " + join(batch.seqs) + ", stored as [" + join(seqs) +
+                                "]");
         if (batch.outcome == Outcome::Refused && !seqs.empty())
             problems_.push_back(tag + ": answered 503 but stored as [" + join(seqs) + "]");
         if (batch.outcome == Outcome::InDoubt && consecutive(seqs)) {
@@ -342,7 +353,8 @@ class SqliteDurability : public ::testing::Test {
 protected:
     void TearDown() override {
         for (auto& daemon : daemons_)
-            if (HasFailure()) std::fprintf(stderr, "---- mnemod log ----\n%s---- end of log ----\n", daemon->log().c_str());
+            if (HasFailure())
+                std::fprintf(stderr, "---- mnemod log ----\n%s---- end of log ----\n", daemon->log().c_str());
     }
 
     DaemonProcess& start_daemon() {

@@ -19,9 +19,12 @@ std::string memory_config() {
 
 std::string plugin_config(const std::string& plugin) {
     return "server:\n"
-           "  listen: [\"127.0.0.1:" + std::to_string(pick_free_port()) + "\"]\n"
+           "  listen: [\"127.0.0.1:" +
+           std::to_string(pick_free_port()) +
+           "\"]\n"
            "storage:\n"
-           "  plugin: " + plugin + "\n";
+           "  plugin: " +
+           plugin + "\n";
 }
 
 TEST(Startup, CheckConfigAcceptsAGoodFile) {

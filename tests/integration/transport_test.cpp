@@ -63,10 +63,11 @@ TEST_F(TwoListeners, UnixAndTcpSeeTheSameStore) {
 TEST_F(TwoListeners, ContentComesBackByteForByte) {
     create_session("bytes");
     // Odd whitespace inside the value, keys out of alphabetical order, escapes and non-ASCII.
-    const std::string content = "{ \"z\" :\t[1 ,  2,{\"b\":\"x\\n\\u00e9\", \"a\" : true}],\n  \"a\":  null , \"m\":\"\xc3\xa9\" }";
+    const std::string content =
+        "{ \"z\" :\t[1 ,  2,{\"b\":\"x\\n\\u00e9\", \"a\" : true}],\n  \"a\":  null , \"m\":\"\xc3\xa9\" }";
     const std::string metadata = "{\"k2\" : 2,\"k1\":  [ ]}";
-    std::string body = "{\"events\": [ {\"author\":\"user\", \"content\":  " + content + "  , \"metadata\":" +
-                       metadata + "} ] }";
+    std::string body =
+        "{\"events\": [ {\"author\":\"user\", \"content\":  " + content + "  , \"metadata\":" + metadata + "} ] }";
     auto appended = call("POST", session_path("bytes") + "/events", body);
     ASSERT_EQ(appended.status, 200) << appended.body;
     auto read = call("GET", session_path("bytes"));
@@ -86,8 +87,8 @@ TEST_F(TwoListeners, KeepAliveServesThreeRequestsOnOneConnection) {
     auto first = connection.request("POST", kSessions, R"({"id":"ka"})");
     ASSERT_TRUE(first.has_value());
     EXPECT_EQ(first->status, 201);
-    auto second = connection.request("POST", session_path("ka") + "/events",
-                                     R"({"events":[{"author":"user","content":"one"}]})");
+    auto second =
+        connection.request("POST", session_path("ka") + "/events", R"({"events":[{"author":"user","content":"one"}]})");
     ASSERT_TRUE(second.has_value());
     EXPECT_EQ(second->status, 200);
     auto third = connection.request("GET", session_path("ka"));
@@ -117,7 +118,8 @@ TEST_F(TwoListeners, PipelinedRequestsAreAnsweredInOrder) {
     }
     auto read = call("GET", session_path("pipe"));
     for (int i = 0; i < 5; ++i) {
-        EXPECT_EQ(json_string(read.body, "/events/" + std::to_string(i) + "/content/text"), "p" + std::to_string(i + 1));
+        EXPECT_EQ(json_string(read.body, "/events/" + std::to_string(i) + "/content/text"),
+                  "p" + std::to_string(i + 1));
     }
 }
 

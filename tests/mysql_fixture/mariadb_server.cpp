@@ -79,8 +79,7 @@ std::unique_ptr<sql::Statement> statement(sql::Connection& conn) {
 
 }  // namespace
 
-MariadbServer::MariadbServer()
-    : dir_(make_temp_dir()), datadir_(dir_ + "/data"), socket_(dir_ + "/mysqld.sock") {}
+MariadbServer::MariadbServer() : dir_(make_temp_dir()), datadir_(dir_ + "/data"), socket_(dir_ + "/mysqld.sock") {}
 
 MariadbServer::~MariadbServer() {
     stop();
@@ -89,12 +88,9 @@ MariadbServer::~MariadbServer() {
 }
 
 bool MariadbServer::install(std::string* error) {
-    std::vector<std::string> argv = {"mariadb-install-db",
-                                     "--no-defaults",
-                                     "--datadir=" + datadir_,
-                                     "--auth-root-authentication-method=normal",
-                                     "--skip-test-db",
-                                     "--user=" + std::string(geteuid() == 0 ? "root" : "")};
+    std::vector<std::string> argv = {"mariadb-install-db",    "--no-defaults",
+                                     "--datadir=" + datadir_, "--auth-root-authentication-method=normal",
+                                     "--skip-test-db",        "--user=" + std::string(geteuid() == 0 ? "root" : "")};
     if (geteuid() != 0) argv.pop_back();
     argv.insert(argv.end(), kServerTuning.begin(), kServerTuning.end());
     if (!wait_success(spawn(argv, dir_ + "/install.log"), 120s)) {
@@ -108,8 +104,13 @@ bool MariadbServer::install(std::string* error) {
 bool MariadbServer::start(std::string* error) {
     if (running()) return true;
     if (!installed_ && !install(error)) return false;
-    std::vector<std::string> argv = {"mariadbd", "--no-defaults", "--datadir=" + datadir_, "--socket=" + socket_,
-                                     "--skip-networking", "--skip-grant-tables", "--pid-file=" + dir_ + "/mysqld.pid",
+    std::vector<std::string> argv = {"mariadbd",
+                                     "--no-defaults",
+                                     "--datadir=" + datadir_,
+                                     "--socket=" + socket_,
+                                     "--skip-networking",
+                                     "--skip-grant-tables",
+                                     "--pid-file=" + dir_ + "/mysqld.pid",
                                      "--log-error=" + dir_ + "/mysqld.err"};
     if (geteuid() == 0) argv.push_back("--user=root");
     argv.insert(argv.end(), kServerTuning.begin(), kServerTuning.end());

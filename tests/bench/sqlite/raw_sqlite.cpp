@@ -54,12 +54,18 @@ Settings parse_args(int argc, char** argv) {
     Settings settings;
     for (int i = 1; i + 1 < argc; i += 2) {
         std::string key = argv[i], value = argv[i + 1];
-        if (key == "--db") settings.path = value;
-        else if (key == "--synchronous") settings.synchronous = value;
-        else if (key == "--batch") settings.batch = std::atoi(value.c_str());
-        else if (key == "--seconds") settings.seconds = std::atof(value.c_str());
-        else if (key == "--search-index" && (value == "yes" || value == "no")) settings.search_index = value == "yes";
-        else usage(("unknown option " + key).c_str());
+        if (key == "--db")
+            settings.path = value;
+        else if (key == "--synchronous")
+            settings.synchronous = value;
+        else if (key == "--batch")
+            settings.batch = std::atoi(value.c_str());
+        else if (key == "--seconds")
+            settings.seconds = std::atof(value.c_str());
+        else if (key == "--search-index" && (value == "yes" || value == "no"))
+            settings.search_index = value == "yes";
+        else
+            usage(("unknown option " + key).c_str());
     }
     if (argc % 2 == 0) usage("every option takes a value");
     if (settings.path.empty()) usage("--db is required");
@@ -112,8 +118,8 @@ void create_schema(Db& db, const std::string& synchronous) {
     for (const auto& step : mnemo::sqlite::kMigrations) db.exec(step.sql);
     db.exec("BEGIN");
     for (int n = 1; n <= kSessions; ++n)
-        db.exec("INSERT INTO sessions (app, user, id, created_at, updated_at) VALUES ('bench', 'u" +
-                std::to_string(n) + "', 's" + std::to_string(n) + "', 0, 0)");
+        db.exec("INSERT INTO sessions (app, user, id, created_at, updated_at) VALUES ('bench', 'u" + std::to_string(n) +
+                "', 's" + std::to_string(n) + "', 0, 0)");
     db.exec("COMMIT");
 }
 
@@ -237,11 +243,14 @@ int main(int argc, char** argv) {
             events = run(db, settings);
             seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         }  // closing checkpoints the WAL into the file, so its size counts every row
-        double bytes = static_cast<double>(file_size_or_zero(settings.path) + file_size_or_zero(settings.path + "-wal"));
-        std::printf("RAW batch=%d synchronous=%s search_index=%s events=%lld seconds=%.3f events_per_s=%.1f bytes_per_1000_events=%.0f\n",
-                    settings.batch, settings.synchronous.c_str(), settings.search_index ? "yes" : "no",
-                    static_cast<long long>(events), seconds,
-                    static_cast<double>(events) / seconds, events > 0 ? bytes * 1000.0 / static_cast<double>(events) : 0.0);
+        double bytes =
+            static_cast<double>(file_size_or_zero(settings.path) + file_size_or_zero(settings.path + "-wal"));
+        std::printf(
+            "RAW batch=%d synchronous=%s search_index=%s events=%lld seconds=%.3f events_per_s=%.1f "
+            "bytes_per_1000_events=%.0f\n",
+            settings.batch, settings.synchronous.c_str(), settings.search_index ? "yes" : "no",
+            static_cast<long long>(events), seconds, static_cast<double>(events) / seconds,
+            events > 0 ? bytes * 1000.0 / static_cast<double>(events) : 0.0);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "raw_sqlite: %s\n", e.what());
         return 1;

@@ -12,20 +12,19 @@
 #include <time.h>
 
 static void wait_for_the_disk(void) {
-    const char *setting = getenv("MNEMO_BENCH_FLUSH_US");
+    const char* setting = getenv("MNEMO_BENCH_FLUSH_US");
     long us = setting ? atol(setting) : 0;
     if (us <= 0) return;
     struct timespec left = {us / 1000000, (us % 1000000) * 1000};
     int saved = errno;
-    while (nanosleep(&left, &left) != 0) {
-    }
+    while (nanosleep(&left, &left) != 0) {}
     errno = saved;
 }
 
 int fsync(int fd) {
     static int (*real_fsync)(int);
     /* POSIX's way to store dlsym()'s answer in a function pointer. */
-    if (!real_fsync) *(void **)&real_fsync = dlsym(RTLD_NEXT, "fsync");
+    if (!real_fsync) *(void**)&real_fsync = dlsym(RTLD_NEXT, "fsync");
     int rc = real_fsync(fd);
     wait_for_the_disk();
     return rc;
@@ -33,7 +32,7 @@ int fsync(int fd) {
 
 int fdatasync(int fd) {
     static int (*real_fdatasync)(int);
-    if (!real_fdatasync) *(void **)&real_fdatasync = dlsym(RTLD_NEXT, "fdatasync");
+    if (!real_fdatasync) *(void**)&real_fdatasync = dlsym(RTLD_NEXT, "fdatasync");
     int rc = real_fdatasync(fd);
     wait_for_the_disk();
     return rc;

@@ -67,12 +67,13 @@ TEST_F(ExecutorAsyncTest, EveryCompletionFromManyThreadsArrivesOnce) {
     constexpr int kCalls = 200;
     std::vector<int> arrivals(kCalls, 0);
     for (int i = 0; i < kCalls; ++i) {
-        executor_->run_async(completes_later(MNEMO_OK, std::chrono::milliseconds(i % 7)),
-                             [](int status) { return core::Outcome::ok(std::to_string(status)); },
-                             [&arrivals, i](core::Outcome&& outcome) {
-                                 EXPECT_EQ(outcome.body, "0");
-                                 ++arrivals[static_cast<size_t>(i)];
-                             });
+        executor_->run_async(
+            completes_later(MNEMO_OK, std::chrono::milliseconds(i % 7)),
+            [](int status) { return core::Outcome::ok(std::to_string(status)); },
+            [&arrivals, i](core::Outcome&& outcome) {
+                EXPECT_EQ(outcome.body, "0");
+                ++arrivals[static_cast<size_t>(i)];
+            });
     }
     uv_run(&loop_, UV_RUN_DEFAULT);
     EXPECT_EQ(executor_->in_flight(), 0u);

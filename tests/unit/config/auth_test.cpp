@@ -12,33 +12,33 @@ using testing::errors_of;
 using testing::valid;
 
 TEST(Auth, AutoIsOffOnLoopbackAndUnixListeners) {
-  EXPECT_FALSE(valid("")->auth_required());
-  EXPECT_FALSE(valid("server: {listen: [\"[::1]:1\", \"localhost:2\", \"unix:/x.sock\"]}\n")->auth_required());
+    EXPECT_FALSE(valid("")->auth_required());
+    EXPECT_FALSE(valid("server: {listen: [\"[::1]:1\", \"localhost:2\", \"unix:/x.sock\"]}\n")->auth_required());
 }
 
 TEST(Auth, AutoIsOnWhenAnyTcpListenerIsPublic) {
-  EXPECT_TRUE(valid("server: {listen: [\"127.0.0.1:1\", \"0.0.0.0:7420\"]}\n")->auth_required());
+    EXPECT_TRUE(valid("server: {listen: [\"127.0.0.1:1\", \"0.0.0.0:7420\"]}\n")->auth_required());
 }
 
 TEST(Auth, ExplicitSettingsWin) {
-  EXPECT_TRUE(valid("auth: {required: true}\n")->auth_required());
-  auto config = valid("auth: {required: false, allow_insecure: true}\nserver: {listen: [\"0.0.0.0:7420\"]}\n");
-  EXPECT_FALSE(config->auth_required());
-  EXPECT_FALSE(valid("auth: {required: false}\n")->auth_required());
+    EXPECT_TRUE(valid("auth: {required: true}\n")->auth_required());
+    auto config = valid("auth: {required: false, allow_insecure: true}\nserver: {listen: [\"0.0.0.0:7420\"]}\n");
+    EXPECT_FALSE(config->auth_required());
+    EXPECT_FALSE(valid("auth: {required: false}\n")->auth_required());
 }
 
 TEST(Auth, PublicListenerWithAuthOffIsRefused) {
-  EXPECT_THAT(errors_of("server:\n  listen: [\"0.0.0.0:7420\"]\nauth:\n  required: false\n"),
-              ::testing::ElementsAre(
-                  "mnemod.yaml:4:13: auth.required: auth is off but listener \"0.0.0.0:7420\" is not loopback, so "
-                  "anyone who can reach it can read every app; set auth.required: true (with tokens), or "
-                  "auth.allow_insecure: true to accept this"));
+    EXPECT_THAT(errors_of("server:\n  listen: [\"0.0.0.0:7420\"]\nauth:\n  required: false\n"),
+                ::testing::ElementsAre(
+                    "mnemod.yaml:4:13: auth.required: auth is off but listener \"0.0.0.0:7420\" is not loopback, so "
+                    "anyone who can reach it can read every app; set auth.required: true (with tokens), or "
+                    "auth.allow_insecure: true to accept this"));
 }
 
 TEST(Auth, EmptyTokenIsRefused) {
-  EXPECT_THAT(errors_of("auth:\n  admin_tokens: [\"${MNEMO_TEST_EMPTY:-}\"]\n"),
-              ::testing::ElementsAre("mnemod.yaml:2:18: auth.admin_tokens[0]: expected a non-empty token (is its "
-                                     "environment variable empty?)"));
+    EXPECT_THAT(errors_of("auth:\n  admin_tokens: [\"${MNEMO_TEST_EMPTY:-}\"]\n"),
+                ::testing::ElementsAre("mnemod.yaml:2:18: auth.admin_tokens[0]: expected a non-empty token (is its "
+                                       "environment variable empty?)"));
 }
 
 }  // namespace

@@ -10,19 +10,23 @@ namespace mnemo::config::testing {
 
 inline constexpr const char* kBaseDir = "/srv/mnemo";
 
-inline LoadResult load(const std::string& yaml) { return load_string(yaml, "mnemod.yaml", kBaseDir); }
+inline LoadResult load(const std::string& yaml) {
+    return load_string(yaml, "mnemod.yaml", kBaseDir);
+}
 
 // The errors of a config that must fail; empty when it loaded.
-inline std::vector<std::string> errors_of(const std::string& yaml) { return load(yaml).errors; }
+inline std::vector<std::string> errors_of(const std::string& yaml) {
+    return load(yaml).errors;
+}
 
 // Loads a config that must be valid; a failing load shows its errors.
 inline std::shared_ptr<const Config> valid(const std::string& yaml) {
-  LoadResult result = load(yaml);
-  std::string all;
-  for (const std::string& error : result.errors) all += error + "\n";
-  EXPECT_TRUE(result.errors.empty()) << all;
-  EXPECT_NE(result.config, nullptr);
-  return result.config;
+    LoadResult result = load(yaml);
+    std::string all;
+    for (const std::string& error : result.errors) all += error + "\n";
+    EXPECT_TRUE(result.errors.empty()) << all;
+    EXPECT_NE(result.config, nullptr);
+    return result.config;
 }
 
 }  // namespace mnemo::config::testing

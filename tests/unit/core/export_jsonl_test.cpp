@@ -6,7 +6,9 @@
 namespace mnemo::core {
 namespace {
 
-mnemo_str s(std::string_view text) { return mnemo_str{text.data(), text.size()}; }
+mnemo_str s(std::string_view text) {
+    return mnemo_str{text.data(), text.size()};
+}
 const mnemo_str kAbsent{nullptr, 0};
 
 mnemo_record event_record(const mnemo_event& event) {
@@ -111,7 +113,8 @@ TEST(ExportJsonl, ErrorsNameTheField) {
                        R"("timestamp_us":1})";
     EXPECT_EQ(decode_record(line, out), "field \"seq\": expected an integer");
     line = R"({"kind":"nope"})";
-    EXPECT_EQ(decode_record(line, out), "field \"kind\": \"nope\" is not one of session, event, state, summary, track, lane");
+    EXPECT_EQ(decode_record(line, out),
+              "field \"kind\": \"nope\" is not one of session, event, state, summary, track, lane");
     line = R"({"kind":"lane","app":"a"})";
     EXPECT_EQ(decode_record(line, out), "field \"lane\": missing");
     line = R"({"kind":"state","scope":"app","app":"a","key":"k","value":1,"expires_at_us":0,"extra":1})";

@@ -6,7 +6,9 @@
 namespace mnemo::core {
 namespace {
 
-std::string nested(int depth) { return std::string(static_cast<size_t>(depth), '[') + std::string(static_cast<size_t>(depth), ']'); }
+std::string nested(int depth) {
+    return std::string(static_cast<size_t>(depth), '[') + std::string(static_cast<size_t>(depth), ']');
+}
 
 TEST(JsonInput, DepthSixtyFourAcceptedSixtyFiveRejected) {
     EXPECT_FALSE(validate_json(nested(64)));

@@ -125,7 +125,9 @@ std::string LifecycleTest::resolve(const std::string& lane, const std::string& u
     return field(outcome.body, "/session/id");
 }
 
-core::Outcome LifecycleTest::lane(const std::string& lane) { return core::get_lane(env(), core::LaneRef{"shop", lane}); }
+core::Outcome LifecycleTest::lane(const std::string& lane) {
+    return core::get_lane(env(), core::LaneRef{"shop", lane});
+}
 
 uint64_t LifecycleTest::swept(const std::string& kind) const {
     std::string text = metrics_.render({});

@@ -75,12 +75,11 @@ TEST_P(Recovery, ALaneStuckAcrossRestartsIsSuspended) {
     EXPECT_EQ(field(moved.body, "/lane/auto_reset_reason"), "suspended");
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, Recovery, ::testing::Values("sqlite"),
-                         [](const auto& info) { return info.param; });
+INSTANTIATE_TEST_SUITE_P(Backends, Recovery, ::testing::Values("sqlite"), [](const auto& info) { return info.param; });
 
 TEST(RecoveryMemory, NothingSurvivesSoNothingIsRecovered) {
-    auto loaded = config::load_string("storage: {plugin: memory}\nserver: {admin_socket: /tmp/x/admin.sock}\n",
-                                      "m.yaml", "/tmp");
+    auto loaded =
+        config::load_string("storage: {plugin: memory}\nserver: {admin_socket: /tmp/x/admin.sock}\n", "m.yaml", "/tmp");
     ASSERT_TRUE(loaded.config);
     EXPECT_EQ(clean_shutdown_marker_path(*loaded.config), "/tmp/x/clean-shutdown");
 }

@@ -76,9 +76,9 @@ TEST(ResetPolicy, DailyUsesTheConfiguredZone) {
 
 TEST(ResetPolicy, DailyAcrossTheSpringDstChangeInBerlin) {
     auto* berlin = zone("Europe/Berlin");  // 2026-03-29 01:00 UTC: 02:00 CET jumps to 03:00 CEST
-    EXPECT_EQ(latest_daily_boundary_us(4, utc(2026, 3, 28, 12), berlin), utc(2026, 3, 28, 3));   // 04:00 CET
+    EXPECT_EQ(latest_daily_boundary_us(4, utc(2026, 3, 28, 12), berlin), utc(2026, 3, 28, 3));  // 04:00 CET
     EXPECT_EQ(latest_daily_boundary_us(4, utc(2026, 3, 29, 1, 59), berlin), utc(2026, 3, 28, 3));
-    EXPECT_EQ(latest_daily_boundary_us(4, utc(2026, 3, 29, 2), berlin), utc(2026, 3, 29, 2));    // 04:00 CEST
+    EXPECT_EQ(latest_daily_boundary_us(4, utc(2026, 3, 29, 2), berlin), utc(2026, 3, 29, 2));  // 04:00 CEST
     // 02:00 does not exist that day: the boundary is the jump itself.
     EXPECT_EQ(latest_daily_boundary_us(2, utc(2026, 3, 29, 1, 30), berlin), utc(2026, 3, 29, 1));
     EXPECT_EQ(latest_daily_boundary_us(2, utc(2026, 3, 29, 0, 59), berlin), utc(2026, 3, 28, 1));
@@ -102,7 +102,7 @@ TEST(ResetPolicy, DailyAcrossTheAutumnDstChangeInBerlin) {
 TEST(ResetPolicy, BothChecksIdleFirstThenDaily) {
     auto p = policy(Mode::Both, 4, 60);
     auto* z = zone("UTC");
-    EXPECT_EQ(reset_due(p, utc(2026, 1, 10, 3), utc(2026, 1, 10, 4, 30), z), ResetReason::Idle);   // both due
+    EXPECT_EQ(reset_due(p, utc(2026, 1, 10, 3), utc(2026, 1, 10, 4, 30), z), ResetReason::Idle);  // both due
     EXPECT_EQ(reset_due(p, utc(2026, 1, 10, 3, 50), utc(2026, 1, 10, 4, 10), z), ResetReason::Daily);
     EXPECT_EQ(reset_due(p, utc(2026, 1, 10, 4, 10), utc(2026, 1, 10, 5), z), std::nullopt);
 }

@@ -256,8 +256,8 @@ TEST_F(Append, StateBytesCountReplacedAndDeletedValuesOnce) {
 TEST_F(Append, EventLimitEvictsTheOldestAndCountsThem) {
     create("u1", "s1");
     append("u1", "s1", {event("a", "user", "1"), event("b", "user", "2")}, {}, 3);
-    Collected out = append("u1", "s1", {event("c", "user", "3"), event("d", "user", "4"), event("e", "user", "5")},
-                           {}, 3);
+    Collected out =
+        append("u1", "s1", {event("c", "user", "3"), event("d", "user", "4"), event("e", "user", "5")}, {}, 3);
     EXPECT_EQ(out.counts["result.evicted"], 2);
     Collected got = get("u1", "s1");
     EXPECT_EQ(got.seqs(), (std::vector<int64_t>{3, 4, 5})) << "seqs are not renumbered";

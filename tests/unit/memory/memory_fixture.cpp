@@ -8,15 +8,33 @@ namespace mnemo::memory_test {
 
 namespace {
 
-std::string own(mnemo_str v) { return v.ptr ? std::string(v.ptr, v.len) : std::string(); }
-Opt own_opt(mnemo_str v) { return v.ptr ? Opt(std::string(v.ptr, v.len)) : std::nullopt; }
+std::string own(mnemo_str v) {
+    return v.ptr ? std::string(v.ptr, v.len) : std::string();
+}
+Opt own_opt(mnemo_str v) {
+    return v.ptr ? Opt(std::string(v.ptr, v.len)) : std::nullopt;
+}
 
-Collected& of(void* ctx) { return *static_cast<Collected*>(ctx); }
+Collected& of(void* ctx) {
+    return *static_cast<Collected*>(ctx);
+}
 
 void on_session(void* ctx, const mnemo_session* r) {
-    SessionRow row{own(r->app), own(r->user), own(r->id), own(r->title), own(r->metadata_json),
-                   own_opt(r->parent_id), r->created_at_us, r->updated_at_us, r->expires_at_us, r->ttl_us,
-                   r->version, r->event_count, r->last_seq, r->deleted_at_us, r->usage};
+    SessionRow row{own(r->app),
+                   own(r->user),
+                   own(r->id),
+                   own(r->title),
+                   own(r->metadata_json),
+                   own_opt(r->parent_id),
+                   r->created_at_us,
+                   r->updated_at_us,
+                   r->expires_at_us,
+                   r->ttl_us,
+                   r->version,
+                   r->event_count,
+                   r->last_seq,
+                   r->deleted_at_us,
+                   r->usage};
     of(ctx).sessions.push_back(row);
     of(ctx).order += 'S';
 }
@@ -48,8 +66,8 @@ void on_event(void* ctx, const mnemo_event* e) {
 }
 
 void on_summary(void* ctx, const mnemo_summary* r) {
-    of(ctx).summaries.push_back(SummaryRow{own(r->filter_key), own(r->text), own(r->source), r->from_seq,
-                                           r->up_to_seq, r->events_covered, r->created_at_us});
+    of(ctx).summaries.push_back(SummaryRow{own(r->filter_key), own(r->text), own(r->source), r->from_seq, r->up_to_seq,
+                                           r->events_covered, r->created_at_us});
     of(ctx).order += 'U';
 }
 
@@ -79,10 +97,16 @@ std::vector<int64_t> Collected::seqs() const {
 
 Sink::Sink() : sink_{&out, on_session, on_state, on_event, on_summary, on_track, on_count, nullptr} {}
 
-mnemo_str s(const char* text) { return mnemo_str{text, std::strlen(text)}; }
-mnemo_str s(const std::string& text) { return mnemo_str{text.data(), text.size()}; }
+mnemo_str s(const char* text) {
+    return mnemo_str{text, std::strlen(text)};
+}
+mnemo_str s(const std::string& text) {
+    return mnemo_str{text.data(), text.size()};
+}
 
-mnemo_key key(const char* app, const char* user, const char* id) { return mnemo_key{s(app), s(user), s(id)}; }
+mnemo_key key(const char* app, const char* user, const char* id) {
+    return mnemo_key{s(app), s(user), s(id)};
+}
 
 mnemo_event event(const char* id, const char* role, const char* content_json, int64_t ts_us) {
     mnemo_event e{};
@@ -138,8 +162,7 @@ Collected MemoryTest::create(const char* user, const char* id, int64_t ttl_us, s
 }
 
 Collected MemoryTest::append(const char* user, const char* id, std::vector<mnemo_event> events,
-                             std::vector<mnemo_state_op> state, int64_t event_limit,
-                             mnemo_append_result* result_out) {
+                             std::vector<mnemo_state_op> state, int64_t event_limit, mnemo_append_result* result_out) {
     mnemo_append_req req{};
     req.key = key(app, user, id);
     req.now_us = now;

@@ -76,7 +76,9 @@ private:
 // Strings that stay alive for a whole request.
 mnemo_str s(const char* text);
 mnemo_str s(const std::string& text);
-inline mnemo_str absent() { return mnemo_str{nullptr, 0}; }
+inline mnemo_str absent() {
+    return mnemo_str{nullptr, 0};
+}
 mnemo_key key(const char* app, const char* user, const char* id);
 
 // An event to append: id given by the client when id is non-empty.

@@ -21,23 +21,43 @@ TEST(MemoryPluginDescriptor, EveryOperationIsPresent) {
     const mnemo_storage_ops* ops = plugin.descriptor->ops;
     ASSERT_EQ(ops->ops_size, sizeof(mnemo_storage_ops));
     const bool present[] = {
-        ops->open != nullptr,          ops->close != nullptr,          ops->ping != nullptr,
-        ops->stats != nullptr,         ops->session_create != nullptr, ops->session_get != nullptr,
-        ops->session_list != nullptr,  ops->session_delete != nullptr, ops->user_purge != nullptr,
-        ops->events_append != nullptr, ops->events_list != nullptr,    ops->events_rewrite != nullptr,
-        ops->events_rewind != nullptr, ops->state_patch != nullptr,    ops->state_get != nullptr,
-        ops->state_delete != nullptr,  ops->summary_put != nullptr,    ops->summary_list != nullptr,
-        ops->track_append != nullptr,  ops->track_list != nullptr,     ops->lane_get != nullptr,
-        ops->lane_write != nullptr,    ops->lane_list != nullptr,      ops->lane_recover != nullptr,
-        ops->sweep_step != nullptr,    ops->finalize_list != nullptr,  ops->finalize_done != nullptr,
-        ops->search != nullptr,        ops->export_step != nullptr,    ops->import_records != nullptr,
+        ops->open != nullptr,
+        ops->close != nullptr,
+        ops->ping != nullptr,
+        ops->stats != nullptr,
+        ops->session_create != nullptr,
+        ops->session_get != nullptr,
+        ops->session_list != nullptr,
+        ops->session_delete != nullptr,
+        ops->user_purge != nullptr,
+        ops->events_append != nullptr,
+        ops->events_list != nullptr,
+        ops->events_rewrite != nullptr,
+        ops->events_rewind != nullptr,
+        ops->state_patch != nullptr,
+        ops->state_get != nullptr,
+        ops->state_delete != nullptr,
+        ops->summary_put != nullptr,
+        ops->summary_list != nullptr,
+        ops->track_append != nullptr,
+        ops->track_list != nullptr,
+        ops->lane_get != nullptr,
+        ops->lane_write != nullptr,
+        ops->lane_list != nullptr,
+        ops->lane_recover != nullptr,
+        ops->sweep_step != nullptr,
+        ops->finalize_list != nullptr,
+        ops->finalize_done != nullptr,
+        ops->search != nullptr,
+        ops->export_step != nullptr,
+        ops->import_records != nullptr,
         ops->finalize_done_batch != nullptr,
     };
     // events_append_async is optional and never called on a non-blocking backend.
     EXPECT_EQ(ops->events_append_async, nullptr);
-    static_assert(sizeof present / sizeof present[0] + 1 ==
-                      (sizeof(mnemo_storage_ops) - sizeof(size_t)) / sizeof(void (*)()),
-                  "every operation of the table is listed here");
+    static_assert(
+        sizeof present / sizeof present[0] + 1 == (sizeof(mnemo_storage_ops) - sizeof(size_t)) / sizeof(void (*)()),
+        "every operation of the table is listed here");
     for (size_t i = 0; i < sizeof present / sizeof present[0]; ++i)
         EXPECT_TRUE(present[i]) << "operation " << i << " is NULL";
 }

@@ -8,8 +8,8 @@ class State : public MemoryTest {
 protected:
     int patch(int scope, const char* user, std::vector<mnemo_state_op> ops_list, Collected* out = nullptr,
               int64_t ttl = 0, int64_t max_bytes = 0, mnemo_error* err_out = nullptr) {
-        mnemo_state_patch_req req{scope, key(app, user, "s1"), now, 0, 0, ops_list.data(), ops_list.size(),
-                                  ttl, ttl, max_bytes};
+        mnemo_state_patch_req req{scope,           key(app, user, "s1"), now, 0,   0,
+                                  ops_list.data(), ops_list.size(),      ttl, ttl, max_bytes};
         Sink sink;
         mnemo_error err{};
         int rc = ops().state_patch(backend, &req, sink.get(), &err);

@@ -17,8 +17,7 @@ protected:
     }
     int put(const char* filter_key, int64_t up_to, int64_t covered, Collected* out = nullptr,
             mnemo_error* err_out = nullptr) {
-        mnemo_summary_put_req req{key("shop", "u1", "s1"), now, s(filter_key), s("text"), up_to, s("client"),
-                                  covered};
+        mnemo_summary_put_req req{key("shop", "u1", "s1"), now, s(filter_key), s("text"), up_to, s("client"), covered};
         Sink sink;
         mnemo_error err{};
         int rc = ops().summary_put(backend, &req, sink.get(), &err);

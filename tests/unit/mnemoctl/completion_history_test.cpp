@@ -16,7 +16,7 @@ namespace {
 
 using test::TempDir;
 
-const std::vector<std::string> kNames = {"stats",         "sessions.list", "sessions.get", "sessions.delete",
+const std::vector<std::string> kNames = {"stats",          "sessions.list", "sessions.get", "sessions.delete",
                                          "sessions.count", "search",        "sweep",        "sessions.list"};
 
 TEST(Completions, DottedPrefixOffersTheMembers) {
@@ -27,8 +27,8 @@ TEST(Completions, DottedPrefixOffersTheMembers) {
 
 TEST(Completions, PlainPrefixAndNoMatch) {
     EXPECT_EQ(completions("sw", kNames), (std::vector<std::string>{"sweep"}));
-    EXPECT_EQ(completions("se", kNames),
-              (std::vector<std::string>{"search", "sessions.count", "sessions.delete", "sessions.get", "sessions.list"}));
+    EXPECT_EQ(completions("se", kNames), (std::vector<std::string>{"search", "sessions.count", "sessions.delete",
+                                                                   "sessions.get", "sessions.list"}));
     EXPECT_TRUE(completions("zz", kNames).empty());
     EXPECT_EQ(completions("", kNames).size(), 7u);  // every name once
 }
@@ -75,8 +75,10 @@ TEST(HistoryFile, LivesInHome) {
     std::string old = saved ? saved : "";
     ::setenv("HOME", "/home/tester", 1);
     EXPECT_EQ(default_history_path(), "/home/tester/.mnemoctl_history");
-    if (saved) ::setenv("HOME", old.c_str(), 1);
-    else ::unsetenv("HOME");
+    if (saved)
+        ::setenv("HOME", old.c_str(), 1);
+    else
+        ::unsetenv("HOME");
 }
 
 }  // namespace

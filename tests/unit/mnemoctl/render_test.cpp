@@ -41,9 +41,13 @@ TEST(RenderText, TextThatEndsItsLineIsNotGivenAnother) {
               "stats()  the daemon's numbers\nsweep()  runs a sweep\n");
 }
 
-TEST(RenderText, NothingReturnedPrintsNothing) { EXPECT_EQ(text("[]"), ""); }
+TEST(RenderText, NothingReturnedPrintsNothing) {
+    EXPECT_EQ(text("[]"), "");
+}
 
-TEST(RenderText, EachValueInTurn) { EXPECT_EQ(text(R"([1,"two",null,{"a":1}])"), "1\ntwo\nnil\n{ a = 1 }\n"); }
+TEST(RenderText, EachValueInTurn) {
+    EXPECT_EQ(text(R"([1,"two",null,{"a":1}])"), "1\ntwo\nnil\n{ a = 1 }\n");
+}
 
 TEST(RenderText, TablesAsLuaLiterals) {
     EXPECT_EQ(text(R"([{"a":1,"b":[2,3]}])"), "{ a = 1, b = { 2, 3 } }\n");
@@ -64,9 +68,8 @@ TEST(RenderText, StringsInsideTablesAreQuotedAndEscaped) {
 }
 
 TEST(RenderText, LongTablesOneEntryPerLine) {
-    std::string json =
-        R"([{"uptime_seconds":12,"version":"0.1.0","plugin":"sqlite","connections":3,)"
-        R"("last_sweep":{"expired":1,"purged":0,"finalized":1,"ms":4}}])";
+    std::string json = R"([{"uptime_seconds":12,"version":"0.1.0","plugin":"sqlite","connections":3,)"
+                       R"("last_sweep":{"expired":1,"purged":0,"finalized":1,"ms":4}}])";
     EXPECT_EQ(text(json),
               "{\n"
               "  uptime_seconds = 12,\n"
@@ -78,9 +81,8 @@ TEST(RenderText, LongTablesOneEntryPerLine) {
 }
 
 TEST(RenderText, NestedTablesBreakOnlyWhereTheyDoNotFit) {
-    std::string json =
-        R"([{"short":[1,2],"long":{"first_key_with_a_long_name":"a value that is long",)"
-        R"("second_key_with_a_long_name":"another value that is long"}}])";
+    std::string json = R"([{"short":[1,2],"long":{"first_key_with_a_long_name":"a value that is long",)"
+                       R"("second_key_with_a_long_name":"another value that is long"}}])";
     EXPECT_EQ(text(json),
               "{\n"
               "  short = { 1, 2 },\n"
@@ -92,9 +94,8 @@ TEST(RenderText, NestedTablesBreakOnlyWhereTheyDoNotFit) {
 }
 
 TEST(RenderText, RowsAsAlignedTable) {
-    std::string json =
-        R"([[{"app":"shop","user":"u1","id":"s1","events":3,"updated_at":"2024-05-01T10:00:00Z"},)"
-        R"({"app":"shop","user":"alice","id":"s22","events":120,"updated_at":"2024-05-01T11:00:00Z"}]])";
+    std::string json = R"([[{"app":"shop","user":"u1","id":"s1","events":3,"updated_at":"2024-05-01T10:00:00Z"},)"
+                       R"({"app":"shop","user":"alice","id":"s22","events":120,"updated_at":"2024-05-01T11:00:00Z"}]])";
     EXPECT_EQ(text(json),
               "app   user   id   events  updated_at\n"
               "----  -----  ---  ------  --------------------\n"
@@ -139,7 +140,9 @@ TEST(RenderJson, OneCompactDocumentPerValue) {
     EXPECT_EQ(json_lines(R"([[{"app":"shop","events":3}]])"), "[{\"app\":\"shop\",\"events\":3}]\n");
 }
 
-TEST(RenderJson, NothingReturnedPrintsNothing) { EXPECT_EQ(json_lines("[]"), ""); }
+TEST(RenderJson, NothingReturnedPrintsNothing) {
+    EXPECT_EQ(json_lines("[]"), "");
+}
 
 TEST(Render, ResultThatIsNotAJsonArrayIsAnError) {
     for (auto format : {OutputFormat::Text, OutputFormat::Json}) {

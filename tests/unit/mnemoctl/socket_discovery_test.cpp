@@ -62,7 +62,8 @@ TEST(SocketDiscovery, RelativeSocketIsAgainstTheConfigFolder) {
 TEST(SocketDiscovery, ConfigWithoutTheKeyUsesTheDefaultInItsFolder) {
     TempDir dir;
     auto inputs = isolated(dir);
-    inputs.config_flag = dir.write("conf/mnemod.yaml", "server:\n  listen: [\"127.0.0.1:7420\"]\nlog:\n  level: info\n");
+    inputs.config_flag =
+        dir.write("conf/mnemod.yaml", "server:\n  listen: [\"127.0.0.1:7420\"]\nlog:\n  level: info\n");
     EXPECT_EQ(found(inputs), dir.path() + "/conf/run/admin.sock");
     inputs.config_flag = dir.write("empty/mnemod.yaml", "");
     EXPECT_EQ(found(inputs), dir.path() + "/empty/run/admin.sock");

@@ -27,6 +27,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<BackendHost> make_backend_host() { return std::make_unique<MysqlHost>(); }
+std::unique_ptr<BackendHost> make_backend_host() {
+    return std::make_unique<MysqlHost>();
+}
 
 }  // namespace mnemo::lifecycle_test

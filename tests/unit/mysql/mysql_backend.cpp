@@ -14,8 +14,7 @@ public:
     void SetUp() override { mysql_fixture::shared_server(); }
     void TearDown() override { mysql_fixture::stop_shared_server(); }
 };
-[[maybe_unused]] ::testing::Environment* const environment =
-    ::testing::AddGlobalTestEnvironment(new ServerEnvironment);
+[[maybe_unused]] ::testing::Environment* const environment = ::testing::AddGlobalTestEnvironment(new ServerEnvironment);
 
 Answer& of(void* ctx) {
     return *static_cast<Answer*>(ctx);

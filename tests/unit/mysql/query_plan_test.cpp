@@ -24,7 +24,10 @@ class QueryPlanTest : public MysqlTest {
 protected:
     void SetUp() override {
         MysqlTest::SetUp();
-        { Backend migrate(database_); ASSERT_TRUE(migrate); }
+        {
+            Backend migrate(database_);
+            ASSERT_TRUE(migrate);
+        }
         conn_ = server().connect(database_);
         fill();
     }
@@ -47,9 +50,9 @@ protected:
             "IF(seq % 2 = 0, seq, 0), 10 FROM seq_1_to_4000");
         // ANALYZE answers with rows, which must be read before the next statement.
         std::unique_ptr<sql::Statement> statement(conn_->createStatement());
-        std::unique_ptr<sql::ResultSet> report(statement->executeQuery("ANALYZE TABLE sessions, events, lanes, state_scopes"));
-        while (report->next()) {
-        }
+        std::unique_ptr<sql::ResultSet> report(
+            statement->executeQuery("ANALYZE TABLE sessions, events, lanes, state_scopes"));
+        while (report->next()) {}
     }
 
     // The statement with each `?` replaced by the next of values.
@@ -99,7 +102,8 @@ protected:
             if (row.table != table) continue;
             found = true;
             EXPECT_TRUE(row.type == "range" || row.type == "ref" || row.type == "eq_ref" || row.type == "const")
-                << sql << "\n" << describe(rows);
+                << sql << "\n"
+                << describe(rows);
             EXPECT_EQ(indexes.count(row.key), 1u) << sql << "\n" << describe(rows);
             EXPECT_LT(row.rows, 1000) << "a small part of the table: " << sql << "\n" << describe(rows);
             if (sorted_by_index) {

@@ -37,19 +37,31 @@ protected:
 };
 
 TEST_F(SchemaTest, AFreshDatabaseGetsEveryStepInOrder) {
-    { Backend backend(database_); ASSERT_TRUE(backend); }
+    {
+        Backend backend(database_);
+        ASSERT_TRUE(backend);
+    }
     EXPECT_EQ(column("SELECT version FROM schema_version ORDER BY version"), kEveryVersion);
     for (std::string table : {"sessions", "events", "lanes", "state_scopes", "summaries", "track_events"}) {
         EXPECT_EQ(column("SELECT CONCAT(engine, ' ', table_collation) FROM information_schema.tables "
-                         "WHERE table_schema = DATABASE() AND table_name = '" + table + "'"),
+                         "WHERE table_schema = DATABASE() AND table_name = '" +
+                         table + "'"),
                   std::vector<std::string>{"InnoDB utf8mb4_bin"})
             << table;
     }
 }
 
 TEST_F(SchemaTest, OpeningAgainAppliesNothing) {
-    { Backend first(database_); ASSERT_TRUE(first); ASSERT_EQ(first.create("s1").rc, MNEMO_OK); }
-    { Backend second(database_); ASSERT_TRUE(second); EXPECT_EQ(second.get("s1").rc, MNEMO_OK); }
+    {
+        Backend first(database_);
+        ASSERT_TRUE(first);
+        ASSERT_EQ(first.create("s1").rc, MNEMO_OK);
+    }
+    {
+        Backend second(database_);
+        ASSERT_TRUE(second);
+        EXPECT_EQ(second.get("s1").rc, MNEMO_OK);
+    }
     EXPECT_EQ(column("SELECT COUNT(*) FROM schema_version"), std::vector<std::string>{"3"});
 }
 
@@ -71,7 +83,10 @@ TEST_F(SchemaTest, AnOldDatabaseIsUpgradedKeepingItsRows) {
 }
 
 TEST_F(SchemaTest, EventsCarryAFulltextIndexOnTheirSearchTokens) {
-    { Backend backend(database_); ASSERT_TRUE(backend); }
+    {
+        Backend backend(database_);
+        ASSERT_TRUE(backend);
+    }
     EXPECT_EQ(column("SELECT CONCAT(index_type, ' ', column_name) FROM information_schema.statistics "
                      "WHERE table_schema = DATABASE() AND table_name = 'events' AND index_name = 'events_search'"),
               std::vector<std::string>{"FULLTEXT search_tokens"});
@@ -102,7 +117,10 @@ TEST_F(SchemaTest, EventsFromBeforeSearchAreKeptAndLeftUnsearchable) {
 }
 
 TEST_F(SchemaTest, ANewerSchemaIsRefusedNamingBothVersions) {
-    { Backend backend(database_); ASSERT_TRUE(backend); }
+    {
+        Backend backend(database_);
+        ASSERT_TRUE(backend);
+    }
     run("INSERT INTO schema_version (version) VALUES (99)");
     mnemo_error err{};
     EXPECT_EQ(open_rc(err), MNEMO_E_INVALID);
@@ -125,10 +143,10 @@ TEST(MysqlOptions, UnknownKeysAndWrongTypesAreRefusedByName) {
         const char* json;
         const char* mentions;
     };
-    for (const Case& c : {Case{R"({"hostname":"x"})", "hostname"}, Case{R"({"port":"3306"})", "port"},
-                          Case{R"({"pool_size":0})", "pool_size"}, Case{R"({"tls":1})", "tls"},
-                          Case{R"({"port":3306.5})", "fraction"}, Case{R"({"host":{"a":1}})", "string"},
-                          Case{R"([1])", "'{'"}}) {
+    for (const Case& c :
+         {Case{R"({"hostname":"x"})", "hostname"}, Case{R"({"port":"3306"})", "port"},
+          Case{R"({"pool_size":0})", "pool_size"}, Case{R"({"tls":1})", "tls"}, Case{R"({"port":3306.5})", "fraction"},
+          Case{R"({"host":{"a":1}})", "string"}, Case{R"([1])", "'{'"}}) {
         mnemo_backend* backend = nullptr;
         mnemo_error err{};
         EXPECT_EQ(ops().open(c.json, &backend, &err), MNEMO_E_INVALID) << c.json;

@@ -20,8 +20,9 @@ protected:
         return result->next() ? result->getInt64(1) : -1;
     }
     int64_t child_rows() {
-        return rows("SELECT (SELECT COUNT(*) FROM events) + (SELECT COUNT(*) FROM summaries) + "
-                    "(SELECT COUNT(*) FROM track_events) + (SELECT COUNT(*) FROM session_state)");
+        return rows(
+            "SELECT (SELECT COUNT(*) FROM events) + (SELECT COUNT(*) FROM summaries) + "
+            "(SELECT COUNT(*) FROM track_events) + (SELECT COUNT(*) FROM session_state)");
     }
     Answer remove_hard(Backend& backend, const std::string& id) {
         mnemo_session_delete_req req{mnemo_key{S("shop"), S("u1"), S(id)}, kNow + kSecond, 1};

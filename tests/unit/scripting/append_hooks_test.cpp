@@ -78,7 +78,8 @@ TEST_F(AppendHooks, AnErrorRejectsTheWholeBatchWithTheHookText) {
 
 TEST_F(AppendHooks, AnUnchangedEventKeepsItsBytes) {
     load("mnemo.on('append', function(ctx, next) local _ = ctx.event.content.a return next() end)");
-    auto in = decode(R"({"events":[{"author":"user","content":{ "z" : 1,  "a" : [1, 2] },"state_delta":{"k":1,"temp:t":2}}]})");
+    auto in = decode(
+        R"({"events":[{"author":"user","content":{ "z" : 1,  "a" : [1, 2] },"state_delta":{"k":1,"temp:t":2}}]})");
     ASSERT_FALSE(run(in));
     ASSERT_EQ(in.events.size(), 1u);
     EXPECT_EQ(in.events[0].content_json, R"({ "z" : 1,  "a" : [1, 2] })");
@@ -139,8 +140,9 @@ TEST_F(AppendHooks, PairsSeesEveryFieldAndAKeptContextGoesStale) {
     EXPECT_EQ(first.events[0].content_json, R"("a")");
     auto second = decode(R"({"events":[{"author":"user","content":"b"}]})");
     ASSERT_FALSE(run(second));
-    EXPECT_EQ(run_chunk(*state, "assert(listed == 'author,content,role', listed)\n"
-                                "assert(stale:find('only valid during their append hook call'), stale)"),
+    EXPECT_EQ(run_chunk(*state,
+                        "assert(listed == 'author,content,role', listed)\n"
+                        "assert(stale:find('only valid during their append hook call'), stale)"),
               std::nullopt);
 }
 

@@ -11,15 +11,17 @@ using ::testing::HasSubstr;
 TEST(Sandbox, DangerousGlobalsAreAbsent) {
     auto state = make_state();
     for (const char* name : {"io", "require", "package", "debug", "dofile", "loadfile", "collectgarbage"}) {
-        EXPECT_EQ(run_chunk(*state, std::string("assert(") + name + " == nil, '" + name + " is visible')"), std::nullopt)
+        EXPECT_EQ(run_chunk(*state, std::string("assert(") + name + " == nil, '" + name + " is visible')"),
+                  std::nullopt)
             << name;
     }
 }
 
 TEST(Sandbox, OsKeepsOnlyTimeClockAndDate) {
     auto state = make_state();
-    EXPECT_EQ(run_chunk(*state, "assert(type(os.time()) == 'number'); assert(type(os.clock()) == 'number');"
-                                "assert(type(os.date('%Y')) == 'string')"),
+    EXPECT_EQ(run_chunk(*state,
+                        "assert(type(os.time()) == 'number'); assert(type(os.clock()) == 'number');"
+                        "assert(type(os.date('%Y')) == 'string')"),
               std::nullopt);
     for (const char* name : {"execute", "exit", "remove", "rename", "getenv", "tmpname", "setlocale"}) {
         EXPECT_EQ(run_chunk(*state, std::string("assert(os.") + name + " == nil)"), std::nullopt) << name;
@@ -56,7 +58,8 @@ TEST(Sandbox, LoadRefusesBytecodeEvenWhenAskedForIt) {
 
 TEST(Sandbox, LoadedTextChunksSeeTheSandboxToo) {
     auto state = make_state();
-    EXPECT_EQ(run_chunk(*state, "assert(load('return io')() == nil); assert(load('return mnemo')() ~= nil)"), std::nullopt);
+    EXPECT_EQ(run_chunk(*state, "assert(load('return io')() == nil); assert(load('return mnemo')() ~= nil)"),
+              std::nullopt);
 }
 
 TEST(Sandbox, SafeLibrariesAndMnemoAreThere) {

@@ -17,10 +17,14 @@ using ::testing::StartsWith;
 // A deployment-debugging conversation: 200 events, the interesting ones buried in chatter.
 std::string transcript() {
     const char* chatter[] = {
-        "Let me look at the logs first.", "The service restarted twice in the last hour.",
-        "I see a spike in memory usage around noon.", "That lines up with the cron job schedule.",
-        "Checking the load balancer health checks now.", "Health checks look green from here.",
-        "The error rate dropped after the restart.", "I will keep an eye on the dashboard.",
+        "Let me look at the logs first.",
+        "The service restarted twice in the last hour.",
+        "I see a spike in memory usage around noon.",
+        "That lines up with the cron job schedule.",
+        "Checking the load balancer health checks now.",
+        "Health checks look green from here.",
+        "The error rate dropped after the restart.",
+        "I will keep an eye on the dashboard.",
     };
     std::ostringstream out;
     out << "[";
@@ -98,10 +102,16 @@ TEST_F(SummarizeLua, TriggerFollowsTheConfiguredThresholds) {
     std::optional<bool> wanted;
     auto call = [&](int events, int tokens) {
         auto error = state->bounded([&](lua_State* L) {
-            lua_pushcfunction(L, [](lua_State* L2) { lua_pushboolean(L2, 0); return 1; });
+            lua_pushcfunction(L, [](lua_State* L2) {
+                lua_pushboolean(L2, 0);
+                return 1;
+            });
             push_json(L, R"({"app":"a","user":"u","id":"s"})");
-            push_json(L, fmt::format(R"({{"events_since_summary":{},"tokens_since_summary":{},"seconds_since_last_event":0,"seconds_since_summary":1}})",
-                                     events, tokens));
+            push_json(
+                L,
+                fmt::format(
+                    R"({{"events_since_summary":{},"tokens_since_summary":{},"seconds_since_last_event":0,"seconds_since_summary":1}})",
+                    events, tokens));
             call_chain(L, Hook::ShouldSummarize, 2, 1);
             wanted = lua_toboolean(L, -1) != 0;
             return 0;

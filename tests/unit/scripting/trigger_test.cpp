@@ -30,7 +30,9 @@ TEST(Trigger, AllNeedsEveryGivenCondition) {
     EXPECT_TRUE(trigger_met(t, {5, 100, 60, 0}));
 }
 
-TEST(Trigger, NoConditionNeverTriggers) { EXPECT_FALSE(trigger_met(trigger(true, {}, {}), {100, 100, 100, 100})); }
+TEST(Trigger, NoConditionNeverTriggers) {
+    EXPECT_FALSE(trigger_met(trigger(true, {}, {}), {100, 100, 100, 100}));
+}
 
 TEST(TriggerTracker, CountsUntilASummaryIsEnqueued) {
     TriggerTracker tracker;

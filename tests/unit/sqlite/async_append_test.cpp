@@ -107,10 +107,10 @@ TEST_F(AsyncAppendTest, QueuedAppendsAreAnsweredAfterTheirCommitInQueueOrder) {
 
 TEST_F(AsyncAppendTest, AFailedAppendGetsItsErrorAndTheOthersOfItsGroupCommit) {
     ASSERT_EQ(create("s1").rc, MNEMO_OK);
-    ASSERT_EQ(enqueue("s1", 1), MNEMO_OK);   // version 1 -> 2
-    ASSERT_EQ(enqueue("s1", 1), MNEMO_OK);   // stale: the first moved it
-    ASSERT_EQ(enqueue("s1"), MNEMO_OK);      // unconditional
-    ASSERT_EQ(enqueue("gone"), MNEMO_OK);    // no such session
+    ASSERT_EQ(enqueue("s1", 1), MNEMO_OK);  // version 1 -> 2
+    ASSERT_EQ(enqueue("s1", 1), MNEMO_OK);  // stale: the first moved it
+    ASSERT_EQ(enqueue("s1"), MNEMO_OK);     // unconditional
+    ASSERT_EQ(enqueue("gone"), MNEMO_OK);   // no such session
     ASSERT_TRUE(wait_all()) << "some done never came";
     EXPECT_EQ(queued_[0]->status, MNEMO_OK) << queued_[0]->err.message;
     EXPECT_EQ(queued_[1]->status, MNEMO_E_CONFLICT);

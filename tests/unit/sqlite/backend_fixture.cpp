@@ -159,9 +159,13 @@ RawDb::RawDb(const std::string& path) {
     EXPECT_EQ(sqlite3_open(path.c_str(), &db_), SQLITE_OK);
 }
 
-RawDb::~RawDb() { sqlite3_close(db_); }
+RawDb::~RawDb() {
+    sqlite3_close(db_);
+}
 
-void RawDb::exec(const std::string& sql) { EXPECT_EQ(error_of(sql), "") << sql; }
+void RawDb::exec(const std::string& sql) {
+    EXPECT_EQ(error_of(sql), "") << sql;
+}
 
 std::string RawDb::error_of(const std::string& sql) {
     char* message = nullptr;

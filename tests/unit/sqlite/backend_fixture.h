@@ -150,9 +150,9 @@ public:
     RawDb(const RawDb&) = delete;
     RawDb& operator=(const RawDb&) = delete;
 
-    void exec(const std::string& sql);           // the statement must run
+    void exec(const std::string& sql);             // the statement must run
     std::string error_of(const std::string& sql);  // "" when it ran, else SQLite's message
-    int64_t number(const std::string& sql);      // the first column of the first row; -1 for none
+    int64_t number(const std::string& sql);        // the first column of the first row; -1 for none
 
 private:
     sqlite3* db_ = nullptr;

@@ -25,6 +25,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<BackendHost> make_backend_host() { return std::make_unique<SqliteHost>(); }
+std::unique_ptr<BackendHost> make_backend_host() {
+    return std::make_unique<SqliteHost>();
+}
 
 }  // namespace mnemo::lifecycle_test

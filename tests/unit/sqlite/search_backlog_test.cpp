@@ -20,7 +20,8 @@ protected:
         options_.path = dir_.file("b.db");
         conn_ = std::make_unique<Conn>(options_, Conn::Mode::ReadWrite);
         for (const Migration& step : kMigrations) conn_->exec(step.sql);
-        conn_->exec("INSERT INTO sessions (sid, app, user, id, created_at, updated_at) VALUES (1, 'a', 'u', 's', 0, 0)");
+        conn_->exec(
+            "INSERT INTO sessions (sid, app, user, id, created_at, updated_at) VALUES (1, 'a', 'u', 's', 0, 0)");
     }
     void begin() {
         conn_->exec("BEGIN IMMEDIATE");

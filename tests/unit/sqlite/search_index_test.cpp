@@ -18,8 +18,9 @@ namespace sw = core::search_words;
 TEST(SqliteWordSeparators, UnicodeSixtyOneSplitsAtEverySeparatorOfTheSearchRules) {
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(":memory:", &db), SQLITE_OK);
-    std::string create = "CREATE VIRTUAL TABLE t USING fts5(x, tokenize = \"unicode61 remove_diacritics 2 separators '"
-                         MNEMO_SQLITE_WORD_SEPARATORS_V5 "'\")";
+    std::string create =
+        "CREATE VIRTUAL TABLE t USING fts5(x, tokenize = \"unicode61 remove_diacritics 2 separators "
+        "'" MNEMO_SQLITE_WORD_SEPARATORS_V5 "'\")";
     ASSERT_EQ(sqlite3_exec(db, create.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
     sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
     sqlite3_stmt* insert = nullptr;

@@ -37,7 +37,8 @@ protected:
         RawDb file(db_path());
         EXPECT_EQ(file.number("SELECT count(*) FROM search_queue"), 0) << after;
         EXPECT_EQ(file.error_of("INSERT INTO events_words (events_words) VALUES ('integrity-check')"), "") << after;
-        EXPECT_EQ(file.error_of("INSERT INTO events_trigrams (events_trigrams) VALUES ('integrity-check')"), "") << after;
+        EXPECT_EQ(file.error_of("INSERT INTO events_trigrams (events_trigrams) VALUES ('integrity-check')"), "")
+            << after;
         EXPECT_EQ(matches(file, "events_trigrams", "の天気"),
                   file.number("SELECT count(*) FROM events WHERE deleted_at = 0 AND search_text LIKE '%の天気%'"))
             << after << ": the trigram index holds exactly the visible CJK events";
@@ -71,7 +72,8 @@ protected:
 TEST_F(SearchQueueTest, ABatchOfEventsBecomesOneSegmentOfEachIndex) {
     ASSERT_EQ(create("s1").rc, MNEMO_OK);
     std::vector<EventSpec> batch;
-    for (int i = 0; i < 50; ++i) batch.push_back(says(i % 2 ? "東京の天気 " + std::to_string(i) : "zebra " + std::to_string(i)));
+    for (int i = 0; i < 50; ++i)
+        batch.push_back(says(i % 2 ? "東京の天気 " + std::to_string(i) : "zebra " + std::to_string(i)));
     AppendAnswer appended = append("s1", batch);
     ASSERT_EQ(appended.rc, MNEMO_OK) << appended.err.message;
     RawDb file(db_path());
@@ -175,12 +177,13 @@ TEST(SqliteMigration, AVersionFiveFileKeepsItsIndexesAndQueuesFromNowOn) {
         ASSERT_EQ(v5.error_of(kSchemaVersionTable), "");
         for (size_t i = 0; i < 5; ++i) ASSERT_EQ(v5.error_of(kMigrations[i].sql), "") << "v" << i + 1;
         ASSERT_EQ(v5.error_of("INSERT INTO schema_version (version) VALUES (1), (2), (3), (4), (5)"), "");
-        ASSERT_EQ(v5.error_of("INSERT INTO sessions (sid, app, user, id, created_at, updated_at, last_seq, event_count) "
-                          "VALUES (1, 'shop', 'u1', 's1', 1, 1, 2, 2)"),
-                  "");
+        ASSERT_EQ(
+            v5.error_of("INSERT INTO sessions (sid, app, user, id, created_at, updated_at, last_seq, event_count) "
+                        "VALUES (1, 'shop', 'u1', 's1', 1, 1, 2, 2)"),
+            "");
         ASSERT_EQ(v5.error_of("INSERT INTO events (sid, seq, id, author, role, content, timestamp_us, search_text, "
-                          "search_trigrams) VALUES (1, 1, 'e1', 'user', 'user', '\"x\"', 5, 'edit /etc/hosts', 0), "
-                          "(1, 2, 'e2', 'user', 'user', '\"x\"', 6, '東京の天気', 1)"),
+                              "search_trigrams) VALUES (1, 1, 'e1', 'user', 'user', '\"x\"', 5, 'edit /etc/hosts', 0), "
+                              "(1, 2, 'e2', 'user', 'user', '\"x\"', 6, '東京の天気', 1)"),
                   "");
     }
     mnemo_backend* backend = nullptr;

@@ -151,10 +151,12 @@ TEST(SqliteMigration, AVersionTwoFileGetsLaneCreatedAtAndPurgeableOldDeletes) {
         v2.exec(kMigrations[0].sql);
         v2.exec(kMigrations[1].sql);
         v2.exec("INSERT INTO schema_version (version) VALUES (1), (2)");
-        v2.exec("INSERT INTO sessions (sid, app, user, id, created_at, updated_at, deleted_at) "
-                "VALUES (3, 'shop', 'u1', 'gone', 1, 1, 10)");
-        v2.exec("INSERT INTO lanes (app, lane, session_id, user, updated_at, pending_restarts, version) "
-                "VALUES ('shop', 'tg:1', 's1', 'u1', 500, 2, 6)");
+        v2.exec(
+            "INSERT INTO sessions (sid, app, user, id, created_at, updated_at, deleted_at) "
+            "VALUES (3, 'shop', 'u1', 'gone', 1, 1, 10)");
+        v2.exec(
+            "INSERT INTO lanes (app, lane, session_id, user, updated_at, pending_restarts, version) "
+            "VALUES ('shop', 'tg:1', 's1', 'u1', 500, 2, 6)");
     }
     mnemo_backend* backend = nullptr;
     mnemo_error err{};
@@ -198,14 +200,17 @@ TEST(SqliteMigration, AVersionThreeFileGetsSearchTextAndIndexes) {
     {
         RawDb v3(path);
         migrate_to(v3, 3);
-        v3.exec("INSERT INTO sessions (sid, app, user, id, created_at, updated_at, last_seq, event_count) "
-                "VALUES (1, 'shop', 'u1', 's1', 1, 1, 2, 1)");
-        v3.exec("INSERT INTO events (sid, seq, id, author, role, content, tool_calls, media, timestamp_us) "
-                "VALUES (1, 1, 'e1', 'user', 'user', '{\"text\": \"hello /srv/app\", \"n\": 3}', "
-                "'[{\"result_summary\": \"3 hits\", \"name\": \"grep\", \"arguments\": {\"pattern\": \"needle\"}}]', "
-                "'[{\"kind\": \"image\", \"path\": \"/data/a.png\"}]', 5)");
-        v3.exec("INSERT INTO events (sid, seq, id, author, role, content, timestamp_us, deleted_at) "
-                "VALUES (1, 2, 'e2', 'user', 'user', '\"ghost\"', 6, 9)");
+        v3.exec(
+            "INSERT INTO sessions (sid, app, user, id, created_at, updated_at, last_seq, event_count) "
+            "VALUES (1, 'shop', 'u1', 's1', 1, 1, 2, 1)");
+        v3.exec(
+            "INSERT INTO events (sid, seq, id, author, role, content, tool_calls, media, timestamp_us) "
+            "VALUES (1, 1, 'e1', 'user', 'user', '{\"text\": \"hello /srv/app\", \"n\": 3}', "
+            "'[{\"result_summary\": \"3 hits\", \"name\": \"grep\", \"arguments\": {\"pattern\": \"needle\"}}]', "
+            "'[{\"kind\": \"image\", \"path\": \"/data/a.png\"}]', 5)");
+        v3.exec(
+            "INSERT INTO events (sid, seq, id, author, role, content, timestamp_us, deleted_at) "
+            "VALUES (1, 2, 'e2', 'user', 'user', '\"ghost\"', 6, 9)");
     }
     mnemo_backend* backend = nullptr;
     mnemo_error err{};
@@ -235,12 +240,14 @@ TEST(SqliteMigration, AVersionFourFileKeepsTrigramsForNonAsciiRowsOnly) {
     {
         RawDb v4(path);
         migrate_to(v4, 4);
-        v4.exec("INSERT INTO sessions (sid, app, user, id, created_at, updated_at, last_seq, event_count) "
-                "VALUES (1, 'shop', 'u1', 's1', 1, 1, 3, 3)");
-        v4.exec("INSERT INTO events (sid, seq, id, author, role, content, timestamp_us, search_text) VALUES "
-                "(1, 1, 'e1', 'user', 'user', '\"x\"', 5, 'edit /etc/hosts now'), "
-                "(1, 2, 'e2', 'user', 'user', '\"x\"', 6, '東京の天気'), "
-                "(1, 3, 'e3', 'user', 'user', '\"x\"', 7, 'Mädchen')");
+        v4.exec(
+            "INSERT INTO sessions (sid, app, user, id, created_at, updated_at, last_seq, event_count) "
+            "VALUES (1, 'shop', 'u1', 's1', 1, 1, 3, 3)");
+        v4.exec(
+            "INSERT INTO events (sid, seq, id, author, role, content, timestamp_us, search_text) VALUES "
+            "(1, 1, 'e1', 'user', 'user', '\"x\"', 5, 'edit /etc/hosts now'), "
+            "(1, 2, 'e2', 'user', 'user', '\"x\"', 6, '東京の天気'), "
+            "(1, 3, 'e3', 'user', 'user', '\"x\"', 7, 'Mädchen')");
     }
     mnemo_backend* backend = nullptr;
     mnemo_error err{};
@@ -267,11 +274,13 @@ protected:
     void SetUp() override {
         RawDb v6(db_path());
         migrate_to(v6, 6);
-        v6.exec("INSERT INTO sessions (sid, app, user, id, created_at, updated_at, version, last_seq, event_count) "
-                "VALUES (1, 'shop', 'u1', 's1', 1, 1, 3, 2, 2)");
-        v6.exec("INSERT INTO events (sid, seq, id, id_from_client, author, role, content, timestamp_us) VALUES "
-                "(1, 1, 'm-1', 1, 'user', 'user', '\"once\"', 5), "
-                "(1, 2, '0193aaaa-0000-7000-8000-000000000000', 0, 'bot', 'assistant', '\"hi\"', 6)");
+        v6.exec(
+            "INSERT INTO sessions (sid, app, user, id, created_at, updated_at, version, last_seq, event_count) "
+            "VALUES (1, 'shop', 'u1', 's1', 1, 1, 3, 2, 2)");
+        v6.exec(
+            "INSERT INTO events (sid, seq, id, id_from_client, author, role, content, timestamp_us) VALUES "
+            "(1, 1, 'm-1', 1, 'user', 'user', '\"once\"', 5), "
+            "(1, 2, '0193aaaa-0000-7000-8000-000000000000', 0, 'bot', 'assistant', '\"hi\"', 6)");
     }
     static EventSpec client_event(const std::string& id, const std::string& content) {
         EventSpec spec;

@@ -27,8 +27,9 @@ protected:
     }
     int64_t session_rows() { return rows("SELECT count(*) FROM sessions"); }
     int64_t child_rows() {
-        return rows("SELECT (SELECT count(*) FROM events) + (SELECT count(*) FROM summaries) + "
-                    "(SELECT count(*) FROM track_events) + (SELECT count(*) FROM session_state)");
+        return rows(
+            "SELECT (SELECT count(*) FROM events) + (SELECT count(*) FROM summaries) + "
+            "(SELECT count(*) FROM track_events) + (SELECT count(*) FROM session_state)");
     }
     Answer finalize_list() {
         mnemo_finalize_list_req req{kNow, 100};

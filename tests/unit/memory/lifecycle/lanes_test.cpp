@@ -167,8 +167,7 @@ TEST_F(LaneTest, RecoveryCountsRestartsAndSuspendsAfterTheThirdCall) {
 TEST_F(LaneTest, RecoveryMovesTheVersionSoAStaleWriterConflicts) {
     ASSERT_EQ(write_lane(LaneSpec{}).rc, MNEMO_OK);
     ASSERT_EQ(recover(kNow, 120 * kSecond, 3).count("resume_pending"), 1);
-    EXPECT_EQ(write_lane(LaneSpec{}, LaneWrite{.expected_version = 1, .create_session = false}).rc,
-              MNEMO_E_CONFLICT);
+    EXPECT_EQ(write_lane(LaneSpec{}, LaneWrite{.expected_version = 1, .create_session = false}).rc, MNEMO_E_CONFLICT);
 }
 
 TEST_F(LaneTest, UserPurgeRemovesAndCountsOnlyThatUsersLanes) {
@@ -187,8 +186,7 @@ TEST_F(LaneTest, UserPurgeRemovesAndCountsOnlyThatUsersLanes) {
 
 TEST_F(LaneTest, AUserCanMoveBetweenLanesAndPurgeFollowsTheOwner) {
     ASSERT_EQ(write_lane(LaneSpec{.lane = "a"}).rc, MNEMO_OK);
-    ASSERT_EQ(write_lane(LaneSpec{.lane = "a", .user = "u2", .session_id = "s5"}, LaneWrite{.expected_version = 1})
-                  .rc,
+    ASSERT_EQ(write_lane(LaneSpec{.lane = "a", .user = "u2", .session_id = "s5"}, LaneWrite{.expected_version = 1}).rc,
               MNEMO_OK);
     EXPECT_EQ(purge_user("u1").count("lanes"), 0);
     EXPECT_EQ(purge_user("u2").count("lanes"), 1);

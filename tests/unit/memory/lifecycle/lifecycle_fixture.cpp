@@ -4,9 +4,15 @@ namespace mnemo::lifecycle_test {
 
 namespace {
 
-std::string own(mnemo_str v) { return v.ptr ? std::string(v.ptr, v.len) : std::string(); }
-Opt own_opt(mnemo_str v) { return v.ptr ? Opt(std::string(v.ptr, v.len)) : std::nullopt; }
-Answer& of(void* ctx) { return *static_cast<Answer*>(ctx); }
+std::string own(mnemo_str v) {
+    return v.ptr ? std::string(v.ptr, v.len) : std::string();
+}
+Opt own_opt(mnemo_str v) {
+    return v.ptr ? Opt(std::string(v.ptr, v.len)) : std::nullopt;
+}
+Answer& of(void* ctx) {
+    return *static_cast<Answer*>(ctx);
+}
 
 void on_session(void* ctx, const mnemo_session* r) {
     of(ctx).sessions.push_back(SessionRow{own(r->user), own(r->id), own_opt(r->parent_id), r->expires_at_us,
@@ -56,7 +62,9 @@ int64_t Answer::count(const std::string& name) const {
     return value;
 }
 
-mnemo_sink Answer::sink() { return mnemo_sink{this, on_session, on_state, nullptr, nullptr, nullptr, on_count, on_lane}; }
+mnemo_sink Answer::sink() {
+    return mnemo_sink{this, on_session, on_state, nullptr, nullptr, nullptr, on_count, on_lane};
+}
 
 void LifecycleTest::SetUp() {
     host_ = make_backend_host();
@@ -79,7 +87,9 @@ mnemo_str LifecycleTest::s(const std::string& text) {
     return mnemo_str{kept.data(), kept.size()};
 }
 
-mnemo_key LifecycleTest::key(const std::string& user, const std::string& id) { return mnemo_key{s(app), s(user), s(id)}; }
+mnemo_key LifecycleTest::key(const std::string& user, const std::string& id) {
+    return mnemo_key{s(app), s(user), s(id)};
+}
 
 Answer LifecycleTest::create(const std::string& user, const std::string& id, int64_t ttl, int64_t now) {
     mnemo_session_create_req req{};

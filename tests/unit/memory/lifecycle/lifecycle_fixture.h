@@ -54,7 +54,7 @@ struct Answer {
     std::vector<SessionRow> sessions;
     std::map<std::string, std::string> state;
     std::vector<std::pair<std::string, int64_t>> counts;
-    std::string order;  // L lane, S session, K state, C count
+    std::string order;                             // L lane, S session, K state, C count
     int64_t count(const std::string& name) const;  // the last value; -1 when absent
     mnemo_sink sink();
 };
