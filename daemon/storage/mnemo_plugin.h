@@ -203,7 +203,21 @@ enum mnemo_finalize_reason { MNEMO_FINALIZE_EXPIRED = 1, MNEMO_FINALIZE_RESET = 
  *  - summary, track: rows of those kinds
  *  - count: a named number (purge counts, stats, "has_more")
  *  - lane: a lane row
+ *  - memory: a memory row (memory_get, memory_keys, memory_changes, ...)
+ *  - memory_written: the outcome of item `index` of memory_write; created 1
+ *    when it made a new memory, 0 when it answered a stored one
+ *  - memory_hit: a keyword recall hit with its relevance (higher is better)
+ *  - memory_key: a candidate key (memory_candidates)
+ *  - memory_feed, memory_embedded, memory_count: one result of those
+ *    operations (see each request below)
+ * The memory callbacks are appended at the end: a host built before them
+ * never calls a memory operation, so no plugin reads past its sink.
  */
+/* Memory rows and results, defined with the memory requests below. */
+struct mnemo_memory;
+struct mnemo_memory_feed_result;
+struct mnemo_memory_count_result;
+
 typedef struct mnemo_sink {
     void* ctx;
     void (*session)(void* ctx, const mnemo_session* session);
@@ -213,6 +227,13 @@ typedef struct mnemo_sink {
     void (*track)(void* ctx, const mnemo_track_event* track);
     void (*count)(void* ctx, const char* name, int64_t value);
     void (*lane)(void* ctx, const mnemo_lane* lane);
+    void (*memory)(void* ctx, const struct mnemo_memory* memory);
+    void (*memory_written)(void* ctx, size_t index, const struct mnemo_memory* memory, int created);
+    void (*memory_hit)(void* ctx, const struct mnemo_memory* memory, double relevance);
+    void (*memory_key)(void* ctx, int64_t key);
+    void (*memory_feed)(void* ctx, const struct mnemo_memory_feed_result* feed);
+    void (*memory_embedded)(void* ctx, int64_t stored);
+    void (*memory_count)(void* ctx, const struct mnemo_memory_count_result* count);
 } mnemo_sink;
 
 /* ---- requests ---------------------------------------------------------- */
@@ -303,7 +324,9 @@ typedef struct mnemo_user_purge_req {
  *  - a non-persistent backend sends each of them through session() before
  *    removing everything, so mnemod finalizes them from memory.
  * Result: counts "sessions", "events", "summaries", "tracks", "lanes" (the
- * user's lanes, removed too), "state_keys"; soft-deleted rows and the
+ * user's lanes, removed too), "state_keys", "memories" (the user's memories,
+ * expired ones included, each entering the memory change feed as removed);
+ * soft-deleted rows and the
  * sessions left as tombstones count as purged; tombstones of earlier hard
  * deletes do not count again. */
 
@@ -530,7 +553,11 @@ typedef struct mnemo_sweep_req {
  *    done (or never needed): purged with events, summaries, tracks and
  *    state; soft-deleted events with deleted_at < purge_before: purged;
  *    count("purged_sessions"), count("purged_events");
- *  - lanes with updated_at < prune_lanes_before: removed; count("pruned_lanes").
+ *  - lanes with updated_at < prune_lanes_before: removed; count("pruned_lanes");
+ *  - memories with 0 < expires_at <= now: removed, entering the memory
+ *    change feed as removed; count("expired_memories");
+ *  - removals in the memory change feed with removed_at < purge_before:
+ *    forgotten, which moves the feed's horizon past them.
  * count("more", 1) when any part hit the limit. */
 
 typedef struct mnemo_finalize_list_req {
@@ -665,6 +692,250 @@ typedef struct mnemo_import_req {
  * soft-deleted session of that id is replaced. Events are indexed for
  * search like appended ones. */
 
+/* ---- long-term memories (MEMORY.md) --------------------------------------
+ * A memory is one user's text in one app, with an optional vector. The
+ * backend keeps the rows (vectors included: they are durable there) and the
+ * rules that need stored data (retry by id, dedupe by folded text, the app's
+ * dimension, TTL). mnemod keeps the vector index, derived from the rows: it
+ * follows every change through the memory change feed (memory_changes), so
+ * several daemons on one shared store each keep their own index in step.
+ *
+ * Every memory has a key: a 64-bit row id the backend assigns at creation,
+ * never changes, and never gives to another memory (SQLite AUTOINCREMENT, an
+ * InnoDB auto-increment). The index and the feed name memories by key. */
+
+enum mnemo_embedding_status {
+    MNEMO_EMBEDDING_NONE = 0,    /* no vector and no embedder: keyword recall only */
+    MNEMO_EMBEDDING_PENDING = 1, /* waiting for the embedder (an older vector may still be held) */
+    MNEMO_EMBEDDING_READY = 2,   /* the vector belongs to the current text */
+    MNEMO_EMBEDDING_FAILED = 3   /* the embedder gave up; the memory is kept */
+};
+
+/* A float vector; values NULL: none. */
+typedef struct mnemo_vector {
+    const float* values;
+    size_t dims;
+} mnemo_vector;
+
+typedef struct mnemo_memory {
+    int64_t key; /* the backend's row id (see above) */
+    mnemo_str app, user, id;
+    mnemo_str name_space;      /* "" is the default namespace */
+    mnemo_str text;            /* ptr NULL in change-feed rows of removed memories */
+    mnemo_str metadata_json;   /* raw JSON object, "{}" when none */
+    mnemo_str session_id;      /* ptr NULL: null */
+    mnemo_str source_session;  /* ptr NULL: not captured from an event */
+    int64_t source_seq;        /* the captured event's seq; 0 when not captured */
+    int embedding;             /* enum mnemo_embedding_status */
+    mnemo_str embedding_model; /* ptr NULL: null */
+    mnemo_vector vector;       /* set only where the operation says so */
+    int64_t text_version;      /* 1 at creation, +1 per text change: an embedding made for
+                                  an older text is refused (memory_embed) */
+    int64_t created_at_us;
+    int64_t updated_at_us;
+    int64_t expires_at_us; /* 0: never */
+    int64_t change_seq;    /* the feed position of this row's latest change */
+    int64_t removed_at_us; /* change feed only: > 0 the memory is gone (deleted, expired,
+                              purged, or its captured event rewound) */
+} mnemo_memory;
+
+/* One memory to write (memory_write), or the fields of a patch (memory_patch:
+ * ptr NULL / values NULL: leave as stored). */
+typedef struct mnemo_memory_input {
+    mnemo_str id;              /* the client's id, or one mnemod generated */
+    int id_from_client;        /* 1: retry/update by id applies; 0: dedupe applies */
+    mnemo_str text;            /* patch: ptr NULL keeps the text */
+    mnemo_str folded_text;     /* with text, made by mnemod: the dedupe key (case, accents,
+                                  white space folded) */
+    mnemo_str name_space;      /* ptr NULL: absent ("" for a new memory) */
+    mnemo_str metadata_json;   /* ptr NULL: absent ("{}" for a new memory) */
+    mnemo_str session_id;      /* ptr NULL: absent (null for a new memory) */
+    mnemo_vector vector;       /* values NULL: none given */
+    mnemo_str embedding_model; /* with a vector; ptr NULL: null */
+    int64_t ttl_us;            /* resolved by mnemod (ttl_seconds, else memory.ttl); 0: never */
+} mnemo_memory_input;
+
+typedef struct mnemo_memory_write_req {
+    mnemo_str app;
+    mnemo_str user;
+    const mnemo_memory_input* items;
+    size_t n_items;
+    int embedder;       /* 1: an embedder is configured: a text without a vector is pending, else none */
+    int64_t dimensions; /* memory.dimensions; 0: the app's first stored vector fixes its dimension */
+    int64_t now_us;
+} mnemo_memory_write_req;
+/* All items or none, in one transaction, in order. Expired memories count
+ * as absent everywhere. Per item:
+ *  - id_from_client and the user has a live memory of that id: when text,
+ *    namespace and metadata equal the stored ones (absent ones count as
+ *    equal; vector and session_id do not take part) it is a retry: nothing
+ *    changes, created 0. Otherwise an update: given fields replace stored
+ *    ones; a changed text bumps text_version and drops the vector unless one
+ *    is given (status pending with an embedder, else none); a given vector
+ *    makes it ready with embedding_model; updated_at = now, expires_at =
+ *    now + ttl_us (0: never); created 0;
+ *  - no client id: a live memory of the user in the same namespace whose
+ *    folded text is equal (earlier items of the batch included) answers
+ *    instead: only its updated_at and expires_at move; created 0;
+ *  - otherwise a new memory, created 1, status ready (vector given),
+ *    pending (embedder) or none.
+ * A vector whose dims differ from `dimensions` (when > 0) or from the app's
+ * fixed dimension: INVALID naming the item index and both dimensions; the
+ * app's first vector fixes the dimension in the same transaction.
+ * Result: memory_written() per item, in order (rows without vectors). */
+
+typedef struct mnemo_memory_ref {
+    mnemo_str app, user, id;
+    int64_t now_us;
+} mnemo_memory_ref;
+
+typedef struct mnemo_memory_get_req {
+    mnemo_memory_ref ref;
+    int with_vector;
+} mnemo_memory_get_req;
+/* Result: memory(), with its vector when with_vector. Absent: NOT_FOUND. */
+
+typedef struct mnemo_memory_patch_req {
+    mnemo_memory_ref ref;
+    mnemo_memory_input fields; /* id and id_from_client unused */
+    int embedder;
+    int64_t dimensions;
+} mnemo_memory_patch_req;
+/* An update as memory_write makes it (never a retry: updated_at and
+ * expires_at always move). Absent: NOT_FOUND. Result: memory(). */
+
+typedef struct mnemo_memory_delete_req {
+    mnemo_memory_ref ref;
+} mnemo_memory_delete_req;
+/* Removes the memory at once (it enters the feed as removed); a later
+ * write of its id creates a new memory with a new key. Absent: NOT_FOUND. */
+
+typedef struct mnemo_memory_list_req {
+    mnemo_str app;
+    mnemo_str user;
+    mnemo_str name_space; /* ptr NULL: every namespace */
+    mnemo_str session_id; /* ptr NULL: any */
+    int64_t limit;
+    int64_t cursor_updated_at_us; /* 0: first page; else rows strictly after (updated_at desc, id desc) */
+    mnemo_str cursor_id;
+    int64_t now_us;
+} mnemo_memory_list_req;
+/* Result: live memories newest first (updated_at desc, id desc), at most
+ * limit, without vectors; count("has_more", 1) when more remain. A limit
+ * below 1: INVALID. */
+
+/* Exact filters of recall, applied before ranking. */
+typedef struct mnemo_memory_filter {
+    mnemo_str app;
+    mnemo_str user;                        /* ptr NULL: every user of the app */
+    mnemo_str name_space;                  /* ptr NULL: every namespace */
+    mnemo_str session_id;                  /* ptr NULL: any */
+    const mnemo_str* metadata_keys;        /* top-level keys whose values must equal... */
+    const mnemo_str* metadata_values_json; /* ...these scalars by JSON value (host's json_equal) */
+    size_t n_metadata;
+    int64_t created_after_us;  /* 0: no bound; else created_at > it */
+    int64_t created_before_us; /* 0: no bound; else created_at < it */
+    int64_t now_us;
+} mnemo_memory_filter;
+
+typedef struct mnemo_memory_search_req {
+    mnemo_memory_filter filter;
+    mnemo_str q;   /* trimmed, not empty: read by the search rules (mnemo_host query_*) */
+    int64_t limit; /* candidates at most */
+} mnemo_memory_search_req;
+/* Keyword recall: live memories passing the filter whose text matches q as
+ * an event's search_text would, best first by relevance (BM25 or its
+ * equivalent: higher is better), ties by updated_at desc, id desc. Result:
+ * memory_hit() per memory, without vectors. */
+
+typedef struct mnemo_memory_keys_req {
+    mnemo_memory_filter filter; /* applied: keys that fail it are left out */
+    const int64_t* keys;
+    size_t n_keys;
+    int with_vector;
+} mnemo_memory_keys_req;
+/* The live memories among keys that pass the filter, in any order, through
+ * memory(). mnemod reads the rows of vector-index hits this way, and the
+ * exact-scan candidates of filters the index cannot decide. */
+
+typedef struct mnemo_memory_candidates_req {
+    mnemo_memory_filter filter;
+    int64_t limit;
+} mnemo_memory_candidates_req;
+/* Keys of live memories passing the filter with a vector, at most limit + 1
+ * (so mnemod knows the set is larger than it would scan exactly), through
+ * memory_key(). */
+
+typedef struct mnemo_memory_changes_req {
+    int64_t after_seq; /* the cursor: changes with change_seq > after_seq */
+    int64_t limit;
+} mnemo_memory_changes_req;
+/* The memory change feed, in change_seq order, across every app: for each
+ * memory written, re-embedded or removed since after_seq, its current row
+ * with its vector (or, removed, a row with key, app, user and
+ * removed_at_us), then memory_feed() once. A memory changed several times
+ * since the cursor appears once, at its latest change. change_seq is
+ * assigned in commit order, so a cursor never skips a change that commits
+ * later. A cursor below the feed's horizon (removals older than it were
+ * forgotten) must start again from 0, which lists every live memory: such
+ * a cursor is answered with no rows and memory_feed() whose last_seq is the
+ * cursor and whose horizon is above it. A memory expired but not yet swept
+ * is still listed as stored (its expires_at_us says so; memory_keys leaves
+ * it out); the sweep's removal follows. A limit below 1: INVALID. */
+
+typedef struct mnemo_memory_feed_result {
+    int64_t last_seq; /* the cursor to continue from */
+    int64_t horizon;  /* the oldest cursor the feed still serves */
+    int more;         /* 1: limit cut the feed */
+} mnemo_memory_feed_result;
+
+typedef struct mnemo_embedding_update {
+    int64_t key;
+    int64_t text_version; /* the text the embedding was made for */
+    int status;           /* MNEMO_EMBEDDING_READY or MNEMO_EMBEDDING_FAILED */
+    mnemo_vector vector;  /* with READY */
+    mnemo_str model;      /* with READY */
+} mnemo_embedding_update;
+
+typedef struct mnemo_memory_embed_req {
+    const mnemo_embedding_update* items;
+    size_t n_items;
+    int64_t dimensions;
+    int64_t now_us;
+} mnemo_memory_embed_req;
+/* Stores the embedder's answers in one transaction. An item whose memory is
+ * gone or whose text_version moved on is skipped (its text changed while it
+ * was embedded: the newer text is pending again). A READY vector of another
+ * dimension than the app's: stored as FAILED. updated_at does not move.
+ * Result: memory_embedded() with the number stored. */
+
+typedef struct mnemo_memory_pending_req {
+    int64_t after_key; /* 0: from the start */
+    int64_t limit;
+    int64_t now_us;
+} mnemo_memory_pending_req;
+/* Live memories with status pending, in key order, through memory() (text
+ * and text_version set, no vector): the embedder's work after a restart. */
+
+typedef struct mnemo_memory_reembed_req {
+    mnemo_str app;
+    int64_t now_us;
+} mnemo_memory_reembed_req;
+/* Marks every live memory of the app pending, keeping its vector until the
+ * new one is stored. Result: memory_count() with total = the number marked. */
+
+typedef struct mnemo_memory_count_req {
+    mnemo_str app;  /* ptr NULL: every app */
+    mnemo_str user; /* ptr NULL: every user */
+    int64_t now_us;
+} mnemo_memory_count_req;
+
+typedef struct mnemo_memory_count_result {
+    int64_t total; /* live memories */
+    int64_t none, pending, ready, failed;
+} mnemo_memory_count_result;
+/* Result: memory_count(). */
+
 typedef struct mnemo_backend mnemo_backend; /* opaque, the plugin's own */
 
 /* ---- asynchronous append (optional, appended within ABI 2) ---------------
@@ -761,6 +1032,34 @@ typedef struct mnemo_storage_ops {
     /* Optional (NULL: unsupported); see "asynchronous append" above. */
     int (*events_append_async)(mnemo_backend* backend, const mnemo_append_req* req, mnemo_append_result* result,
                                const mnemo_sink* sink, mnemo_error* err, mnemo_done_fn done, void* done_ctx);
+
+    /* ---- appended within ABI 2: long-term memories (NULL: unsupported) ---- */
+    int (*memory_write)(mnemo_backend* backend, const struct mnemo_memory_write_req* req, const mnemo_sink* sink,
+                        mnemo_error* err);
+    int (*memory_get)(mnemo_backend* backend, const struct mnemo_memory_get_req* req, const mnemo_sink* sink,
+                      mnemo_error* err);
+    int (*memory_patch)(mnemo_backend* backend, const struct mnemo_memory_patch_req* req, const mnemo_sink* sink,
+                        mnemo_error* err);
+    int (*memory_delete)(mnemo_backend* backend, const struct mnemo_memory_delete_req* req, const mnemo_sink* sink,
+                         mnemo_error* err);
+    int (*memory_list)(mnemo_backend* backend, const struct mnemo_memory_list_req* req, const mnemo_sink* sink,
+                       mnemo_error* err);
+    int (*memory_search)(mnemo_backend* backend, const struct mnemo_memory_search_req* req, const mnemo_sink* sink,
+                         mnemo_error* err);
+    int (*memory_keys)(mnemo_backend* backend, const struct mnemo_memory_keys_req* req, const mnemo_sink* sink,
+                       mnemo_error* err);
+    int (*memory_candidates)(mnemo_backend* backend, const struct mnemo_memory_candidates_req* req,
+                             const mnemo_sink* sink, mnemo_error* err);
+    int (*memory_changes)(mnemo_backend* backend, const struct mnemo_memory_changes_req* req, const mnemo_sink* sink,
+                          mnemo_error* err);
+    int (*memory_embed)(mnemo_backend* backend, const struct mnemo_memory_embed_req* req, const mnemo_sink* sink,
+                        mnemo_error* err);
+    int (*memory_pending)(mnemo_backend* backend, const struct mnemo_memory_pending_req* req, const mnemo_sink* sink,
+                          mnemo_error* err);
+    int (*memory_reembed)(mnemo_backend* backend, const struct mnemo_memory_reembed_req* req, const mnemo_sink* sink,
+                          mnemo_error* err);
+    int (*memory_count)(mnemo_backend* backend, const struct mnemo_memory_count_req* req, const mnemo_sink* sink,
+                        mnemo_error* err);
 
     /* Later additions are appended here (found through ops_size). */
 } mnemo_storage_ops;

@@ -104,6 +104,9 @@ void Collector::on_event(void* self, const mnemo_event* event) {
 }
 
 Collector::Collector()
-    : sink_{this, on_session, on_state, Collector::on_event, on_summary, on_track, on_count, on_lane} {}
+    : sink_{this,       on_session, on_state, Collector::on_event,
+            on_summary, on_track,   on_count, on_lane,
+            nullptr,    nullptr,    nullptr,  nullptr,
+            nullptr,    nullptr,    nullptr} {}
 
 }  // namespace mnemo::storage

@@ -16,6 +16,7 @@
 
 #include "event_log.h"
 #include "lane_rec.h"
+#include "memories.h"
 #include "scope.h"
 #include "search_index.h"
 #include "session_index.h"
@@ -101,6 +102,7 @@ struct Store {
     std::set<std::tuple<int64_t, SessionRec*, int64_t>> deleted_events;  // (deleted_at, session, seq)
     ScopeExpiries scope_expiries;
     std::set<std::pair<int64_t, LaneRec*>> lanes_by_update;  // every lane, by updated_at
+    MemoryStore memories;                                    // long-term memories (memories.h)
 };
 
 AppRec* find_app(Store& store, std::string_view app);

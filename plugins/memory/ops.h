@@ -54,4 +54,23 @@ int search(mnemo_backend* backend, const mnemo_search_req* req, const mnemo_sink
 int export_step(mnemo_backend* backend, const mnemo_export_req* req, const mnemo_record_sink* sink, mnemo_error* err);
 int import_records(mnemo_backend* backend, const mnemo_import_req* req, mnemo_error* err);
 
+// Long-term memories (ops_memory_write.cpp, ops_memory_read.cpp).
+int memory_write(mnemo_backend* backend, const mnemo_memory_write_req* req, const mnemo_sink* sink, mnemo_error* err);
+int memory_get(mnemo_backend* backend, const mnemo_memory_get_req* req, const mnemo_sink* sink, mnemo_error* err);
+int memory_patch(mnemo_backend* backend, const mnemo_memory_patch_req* req, const mnemo_sink* sink, mnemo_error* err);
+int memory_delete(mnemo_backend* backend, const mnemo_memory_delete_req* req, const mnemo_sink* sink, mnemo_error* err);
+int memory_list(mnemo_backend* backend, const mnemo_memory_list_req* req, const mnemo_sink* sink, mnemo_error* err);
+int memory_search(mnemo_backend* backend, const mnemo_memory_search_req* req, const mnemo_sink* sink, mnemo_error* err);
+int memory_keys(mnemo_backend* backend, const mnemo_memory_keys_req* req, const mnemo_sink* sink, mnemo_error* err);
+int memory_candidates(mnemo_backend* backend, const mnemo_memory_candidates_req* req, const mnemo_sink* sink,
+                      mnemo_error* err);
+int memory_changes(mnemo_backend* backend, const mnemo_memory_changes_req* req, const mnemo_sink* sink,
+                   mnemo_error* err);
+int memory_embed(mnemo_backend* backend, const mnemo_memory_embed_req* req, const mnemo_sink* sink, mnemo_error* err);
+int memory_pending(mnemo_backend* backend, const mnemo_memory_pending_req* req, const mnemo_sink* sink,
+                   mnemo_error* err);
+int memory_reembed(mnemo_backend* backend, const mnemo_memory_reembed_req* req, const mnemo_sink* sink,
+                   mnemo_error* err);
+int memory_count(mnemo_backend* backend, const mnemo_memory_count_req* req, const mnemo_sink* sink, mnemo_error* err);
+
 }  // namespace mnemo::memory

@@ -76,7 +76,8 @@ void on_lane(void* ctx, const mnemo_lane* lane) {
 }
 
 mnemo_sink record_adapter(RecordContext& context) {
-    return mnemo_sink{&context, on_session, on_state, on_event, on_summary, on_track, nullptr, on_lane};
+    return mnemo_sink{&context, on_session, on_state, on_event, on_summary, on_track, nullptr, on_lane,
+                      nullptr,  nullptr,    nullptr,  nullptr,  nullptr,    nullptr,  nullptr};
 }
 
 void export_scope(RecordContext& context, const mnemo_sink* rows, int scope, const Scope& state, mnemo_key owner) {

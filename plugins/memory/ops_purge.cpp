@@ -67,6 +67,7 @@ int user_purge(mnemo_backend* backend, const mnemo_user_purge_req* req, const mn
         }
     }
     counts.emit(sink);
+    emit_count(sink, "memories", store.memories.purge_user(view(req->app), view(req->user), req->now_us));
     return MNEMO_OK;
 }
 

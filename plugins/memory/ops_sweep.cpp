@@ -98,6 +98,8 @@ int sweep_step(mnemo_backend* backend, const mnemo_sweep_req* req, const mnemo_s
     emit_count(sink, "purged_events", purge_before > 0 ? purge_events(store, purge_before, budget) : 0);
     const int64_t prune_before = req->prune_lanes_before_us;
     emit_count(sink, "pruned_lanes", prune_before > 0 ? prune_lanes(store, prune_before, budget) : 0);
+    emit_count(sink, "expired_memories", store.memories.sweep_expired(req->now_us, budget.limit, &budget.hit));
+    if (purge_before > 0) store.memories.forget_removals(purge_before, budget.limit, &budget.hit);
     if (budget.hit) emit_count(sink, "more", 1);
     return MNEMO_OK;
 }

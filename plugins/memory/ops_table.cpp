@@ -69,6 +69,19 @@ const mnemo_storage_ops kOps = {
     guarded<import_records>,
     guarded<finalize_done_batch>,
     nullptr,  // events_append_async: never called on a non-blocking backend
+    guarded<memory_write>,
+    guarded<memory_get>,
+    guarded<memory_patch>,
+    guarded<memory_delete>,
+    guarded<memory_list>,
+    guarded<memory_search>,
+    guarded<memory_keys>,
+    guarded<memory_candidates>,
+    guarded<memory_changes>,
+    guarded<memory_embed>,
+    guarded<memory_pending>,
+    guarded<memory_reembed>,
+    guarded<memory_count>,
 };
 
 }  // namespace

@@ -151,6 +151,20 @@ const mnemo_storage_ops kOps = {
     MNEMO_SILENT_WRITE(import_records, mnemo_import_req),
     MNEMO_WRITE(finalize_done_batch, mnemo_finalize_done_batch_req),
     nullptr,  // events_append_async: every call holds a pooled connection anyway
+    // memory_write ... memory_count: long-term memories are not stored here yet
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
 };
 
 const mnemo_plugin kPlugin = {

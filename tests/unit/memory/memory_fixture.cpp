@@ -95,7 +95,9 @@ std::vector<int64_t> Collected::seqs() const {
     return out;
 }
 
-Sink::Sink() : sink_{&out, on_session, on_state, on_event, on_summary, on_track, on_count, nullptr} {}
+Sink::Sink()
+    : sink_{&out,    on_session, on_state, on_event, on_summary, on_track, on_count, nullptr,
+            nullptr, nullptr,    nullptr,  nullptr,  nullptr,    nullptr,  nullptr} {}
 
 mnemo_str s(const char* text) {
     return mnemo_str{text, std::strlen(text)};

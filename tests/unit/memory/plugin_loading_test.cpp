@@ -52,6 +52,19 @@ TEST(MemoryPluginDescriptor, EveryOperationIsPresent) {
         ops->export_step != nullptr,
         ops->import_records != nullptr,
         ops->finalize_done_batch != nullptr,
+        ops->memory_write != nullptr,
+        ops->memory_get != nullptr,
+        ops->memory_patch != nullptr,
+        ops->memory_delete != nullptr,
+        ops->memory_list != nullptr,
+        ops->memory_search != nullptr,
+        ops->memory_keys != nullptr,
+        ops->memory_candidates != nullptr,
+        ops->memory_changes != nullptr,
+        ops->memory_embed != nullptr,
+        ops->memory_pending != nullptr,
+        ops->memory_reembed != nullptr,
+        ops->memory_count != nullptr,
     };
     // events_append_async is optional and never called on a non-blocking backend.
     EXPECT_EQ(ops->events_append_async, nullptr);

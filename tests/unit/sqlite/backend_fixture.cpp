@@ -108,7 +108,8 @@ mnemo_str maybe(const Opt& s) {
 }
 
 mnemo_sink Collected::sink() {
-    return mnemo_sink{this, on_session, on_state, on_event, on_summary, on_track, on_count, nullptr};
+    return mnemo_sink{this,    on_session, on_state, on_event, on_summary, on_track, on_count, nullptr,
+                      nullptr, nullptr,    nullptr,  nullptr,  nullptr,    nullptr,  nullptr};
 }
 
 std::vector<int64_t> Collected::seqs() const {

@@ -63,7 +63,8 @@ int64_t Answer::count(const std::string& name) const {
 }
 
 mnemo_sink Answer::sink() {
-    return mnemo_sink{this, on_session, on_state, nullptr, nullptr, nullptr, on_count, on_lane};
+    return mnemo_sink{this,    on_session, on_state, nullptr, nullptr, nullptr, on_count, on_lane,
+                      nullptr, nullptr,    nullptr,  nullptr, nullptr, nullptr, nullptr};
 }
 
 void LifecycleTest::SetUp() {

@@ -1,0 +1,30 @@
+// memories_search.h -- keyword recall over memories: the transcript search
+// rules decide which memories match (host_rules.h), BM25 ranks them.
+//
+// BM25 with k1 1.2 and b 0.75; a document is a memory's words, N, df and the
+// average length are counted over the live memories of the filter's scope
+// (its app and user, or the whole app when no user is named), so the other
+// filters narrow the hits without changing their scores. An exact query is
+// weighed by its words. Ties: updated_at desc, then id desc.
+//
+// No inverted index: a query walks the scope once, looking each query word up
+// in the memory's sorted word counts (made when the text is written), so its
+// cost is O(memories in scope × query words × log(words per memory)).
+#pragma once
+
+#include "memories.h"
+
+#include <vector>
+
+namespace mnemo::memory {
+
+struct KeywordHit {
+    const MemoryRec* row = nullptr;
+    double relevance = 0;
+};
+
+// Live memories passing the filter whose text matches q, best first, at most limit.
+std::vector<KeywordHit> keyword_recall(MemoryStore& memories, const mnemo_memory_filter& filter, std::string_view q,
+                                       size_t limit);
+
+}  // namespace mnemo::memory

@@ -1,0 +1,238 @@
+// The memory operations that write: memory_write (retry, update, dedupe,
+// create), memory_patch, memory_delete, memory_embed and memory_reembed.
+// Each runs under the store's exclusive lock and checks everything before it
+// changes anything, so a refused request leaves the store as it was.
+#include "errors.h"
+#include "memory_emit.h"
+#include "memory_store.h"
+#include "ops.h"
+
+#include <mutex>
+#include <unordered_set>
+
+namespace mnemo::memory {
+
+namespace {
+
+// The dimension vectors must have: the configured one, else the app's fixed one (0: not fixed yet).
+int64_t wanted_dimension(MemoryStore& memories, std::string_view app, int64_t configured) {
+    if (configured > 0) return configured;
+    const AppMemories* found = memories.find_app(app);
+    return found ? found->dimension : 0;
+}
+
+// OK when the vector (if any) has the wanted dimension; the first vector fixes *dimension.
+int check_vector(mnemo_error* err, const std::string& where, mnemo_vector vector, std::string_view app,
+                 int64_t* dimension) {
+    if (!vector.values) return MNEMO_OK;
+    const auto dims = static_cast<int64_t>(vector.dims);
+    if (dims == 0) return fail(err, MNEMO_E_INVALID, "%s.embedding is empty; give the vector's numbers", where.c_str());
+    if (*dimension == 0) *dimension = dims;
+    if (dims == *dimension) return MNEMO_OK;
+    return fail(err, MNEMO_E_INVALID,
+                "%s.embedding has %lld dimensions but app %.*s stores %lld (memory.dimensions or its first vector)",
+                where.c_str(), static_cast<long long>(dims), static_cast<int>(app.size()), app.data(),
+                static_cast<long long>(*dimension));
+}
+
+int check_text(mnemo_error* err, const std::string& where, const mnemo_memory_input& in) {
+    if (!in.text.ptr) return MNEMO_OK;
+    if (in.text.len == 0) return fail(err, MNEMO_E_INVALID, "%s.text is empty; give 1 byte or more", where.c_str());
+    if (!in.folded_text.ptr)
+        return fail(err, MNEMO_E_INVALID, "%s.folded_text is missing; the host folds every text it writes",
+                    where.c_str());
+    return MNEMO_OK;
+}
+
+void store_vector(MemoryRec& row, const mnemo_memory_input& in) {
+    row.vector.assign(in.vector.values, in.vector.values + in.vector.dims);
+    row.embedding = MNEMO_EMBEDDING_READY;
+    row.embedding_model = copy_opt(in.embedding_model);
+}
+
+void fix_dimension(MemoryStore& memories, const MemoryRec& row) {
+    AppMemories& app = memories.ensure_app(row.app);
+    if (app.dimension == 0 && !row.vector.empty()) app.dimension = static_cast<int64_t>(row.vector.size());
+}
+
+// Same id again: absent fields count as equal; vector and session_id take no part.
+bool is_retry(const MemoryRec& row, const mnemo_memory_input& in) {
+    return (!in.text.ptr || view(in.text) == row.text) &&
+           (!in.name_space.ptr || view(in.name_space) == row.name_space) &&
+           (!in.metadata_json.ptr || view(in.metadata_json) == row.metadata_json);
+}
+
+// Given fields replace stored ones; a changed text drops the vector unless one is given.
+void update(MemoryStore& memories, MemoryRec& row, const mnemo_memory_input& in, bool embedder, int64_t now_us) {
+    memories.modify(row, [&](MemoryRec& r) {
+        if (in.text.ptr && view(in.text) != r.text) {
+            r.set_text(view(in.text), view(in.folded_text));
+            ++r.text_version;
+            r.vector.clear();
+            r.embedding = embedder ? MNEMO_EMBEDDING_PENDING : MNEMO_EMBEDDING_NONE;
+            r.embedding_model = OptStr{};
+        }
+        if (in.name_space.ptr) r.name_space = copy(in.name_space);
+        if (in.metadata_json.ptr) r.metadata_json = copy(in.metadata_json);
+        if (in.session_id.ptr) r.session_id = copy_opt(in.session_id);
+        if (in.vector.values) store_vector(r, in);
+        r.updated_at_us = now_us;
+        r.expires_at_us = expiry_after(now_us, in.ttl_us);
+    });
+    fix_dimension(memories, row);
+}
+
+MemoryRec& create(MemoryStore& memories, const mnemo_memory_write_req& req, const mnemo_memory_input& in) {
+    auto row = std::make_unique<MemoryRec>();
+    row->app = copy(req.app);
+    row->user = copy(req.user);
+    row->id = copy(in.id);
+    row->name_space = copy(in.name_space);
+    if (in.metadata_json.ptr) row->metadata_json = copy(in.metadata_json);
+    row->session_id = copy_opt(in.session_id);
+    row->set_text(view(in.text), view(in.folded_text));
+    if (in.vector.values)
+        store_vector(*row, in);
+    else
+        row->embedding = req.embedder ? MNEMO_EMBEDDING_PENDING : MNEMO_EMBEDDING_NONE;
+    row->created_at_us = row->updated_at_us = req.now_us;
+    row->expires_at_us = expiry_after(req.now_us, in.ttl_us);
+    MemoryRec& stored = memories.insert(std::move(row));
+    fix_dimension(memories, stored);
+    return stored;
+}
+
+std::string item_name(size_t index) {
+    return "memories[" + std::to_string(index) + "]";
+}
+
+// Every item acceptable, with the batch's earlier items taken into account.
+int check_batch(MemoryStore& memories, const mnemo_memory_write_req& req, mnemo_error* err) {
+    if (req.n_items == 0) return fail(err, MNEMO_E_INVALID, "memories is empty; give at least one memory");
+    int64_t dimension = wanted_dimension(memories, view(req.app), req.dimensions);
+    std::unordered_set<std::string_view> ids_written;
+    for (size_t i = 0; i < req.n_items; ++i) {
+        const mnemo_memory_input& in = req.items[i];
+        const std::string where = item_name(i);
+        if (int rc = check_text(err, where, in); rc != MNEMO_OK) return rc;
+        if (int rc = check_vector(err, where, in.vector, view(req.app), &dimension); rc != MNEMO_OK) return rc;
+        const bool stored = ids_written.count(view(in.id)) ||
+                            memories.live_by_id(view(req.app), view(req.user), view(in.id), req.now_us);
+        if (!in.id_from_client && stored)
+            return fail(err, MNEMO_E_INVALID, "%s.id %.*s was generated but already names a memory of user %.*s",
+                        where.c_str(), MNEMO_STR_ARG(in.id), MNEMO_STR_ARG(req.user));
+        if (!in.text.ptr && !(in.id_from_client && stored))
+            return fail(err, MNEMO_E_INVALID, "%s.text is required: user %.*s has no memory %.*s to update",
+                        where.c_str(), MNEMO_STR_ARG(req.user), MNEMO_STR_ARG(in.id));
+        ids_written.insert(view(in.id));
+    }
+    return MNEMO_OK;
+}
+
+void write_item(MemoryStore& memories, const mnemo_memory_write_req& req, size_t index, const mnemo_sink* sink) {
+    const mnemo_memory_input& in = req.items[index];
+    const std::string_view app = view(req.app), user = view(req.user);
+    memories.drop_expired(app, user, view(in.id), req.now_us);
+    if (in.id_from_client) {
+        if (MemoryRec* row = memories.live_by_id(app, user, view(in.id), req.now_us)) {
+            if (!is_retry(*row, in)) update(memories, *row, in, req.embedder != 0, req.now_us);
+            emit_memory_written(sink, index, *row, false);
+            return;
+        }
+    } else if (MemoryRec* same =
+                   memories.live_by_text(app, user, view(in.name_space), view(in.folded_text), req.now_us)) {
+        memories.modify(*same, [&](MemoryRec& r) {
+            r.updated_at_us = req.now_us;
+            r.expires_at_us = expiry_after(req.now_us, in.ttl_us);
+        });
+        emit_memory_written(sink, index, *same, false);
+        return;
+    }
+    emit_memory_written(sink, index, create(memories, req, in), true);
+}
+
+int not_found(mnemo_error* err, const mnemo_memory_ref& ref) {
+    return fail(err, MNEMO_E_NOT_FOUND, "memory %.*s of user %.*s in app %.*s not found (deleted or expired?)",
+                MNEMO_STR_ARG(ref.id), MNEMO_STR_ARG(ref.user), MNEMO_STR_ARG(ref.app));
+}
+
+}  // namespace
+
+int memory_write(mnemo_backend* backend, const mnemo_memory_write_req* req, const mnemo_sink* sink, mnemo_error* err) {
+    Store& store = backend->store;
+    std::unique_lock lock(store.mutex);
+    if (int rc = check_batch(store.memories, *req, err); rc != MNEMO_OK) return rc;
+    for (size_t i = 0; i < req->n_items; ++i) write_item(store.memories, *req, i, sink);
+    return MNEMO_OK;
+}
+
+int memory_patch(mnemo_backend* backend, const mnemo_memory_patch_req* req, const mnemo_sink* sink, mnemo_error* err) {
+    Store& store = backend->store;
+    std::unique_lock lock(store.mutex);
+    const mnemo_memory_ref& ref = req->ref;
+    MemoryRec* row = store.memories.live_by_id(view(ref.app), view(ref.user), view(ref.id), ref.now_us);
+    if (!row) return not_found(err, ref);
+    int64_t dimension = wanted_dimension(store.memories, view(ref.app), req->dimensions);
+    if (int rc = check_text(err, "patch", req->fields); rc != MNEMO_OK) return rc;
+    if (int rc = check_vector(err, "patch", req->fields.vector, view(ref.app), &dimension); rc != MNEMO_OK) return rc;
+    update(store.memories, *row, req->fields, req->embedder != 0, ref.now_us);
+    emit_memory(sink, *row, false);
+    return MNEMO_OK;
+}
+
+int memory_delete(mnemo_backend* backend, const mnemo_memory_delete_req* req, const mnemo_sink* /*sink*/,
+                  mnemo_error* err) {
+    Store& store = backend->store;
+    std::unique_lock lock(store.mutex);
+    const mnemo_memory_ref& ref = req->ref;
+    MemoryRec* row = store.memories.live_by_id(view(ref.app), view(ref.user), view(ref.id), ref.now_us);
+    if (!row) return not_found(err, ref);
+    store.memories.remove(*row, ref.now_us);
+    return MNEMO_OK;
+}
+
+int memory_embed(mnemo_backend* backend, const mnemo_memory_embed_req* req, const mnemo_sink* sink,
+                 mnemo_error* /*err*/) {
+    Store& store = backend->store;
+    std::unique_lock lock(store.mutex);
+    int64_t stored = 0;
+    for (size_t i = 0; i < req->n_items; ++i) {
+        const mnemo_embedding_update& item = req->items[i];
+        MemoryRec* row = store.memories.find_key(item.key);
+        if (!row || !row->live(req->now_us) || row->text_version != item.text_version) continue;
+        int64_t dimension = wanted_dimension(store.memories, row->app, req->dimensions);
+        const bool ready = item.status == MNEMO_EMBEDDING_READY && item.vector.values && item.vector.dims > 0 &&
+                           (dimension == 0 || static_cast<int64_t>(item.vector.dims) == dimension);
+        store.memories.modify(*row, [&](MemoryRec& r) {
+            if (ready) {
+                r.vector.assign(item.vector.values, item.vector.values + item.vector.dims);
+                r.embedding_model = copy_opt(item.model);
+            }
+            r.embedding = ready ? MNEMO_EMBEDDING_READY : MNEMO_EMBEDDING_FAILED;
+        });
+        fix_dimension(store.memories, *row);
+        ++stored;
+    }
+    emit_memory_embedded(sink, stored);
+    return MNEMO_OK;
+}
+
+int memory_reembed(mnemo_backend* backend, const mnemo_memory_reembed_req* req, const mnemo_sink* sink,
+                   mnemo_error* /*err*/) {
+    Store& store = backend->store;
+    std::unique_lock lock(store.mutex);
+    mnemo_memory_count_result marked{};
+    if (AppMemories* app = store.memories.find_app(view(req->app))) {
+        std::vector<MemoryRec*> rows;
+        for (auto& [user, memories] : app->users)
+            for (auto& [id, row] : memories.by_id)
+                if (row->live(req->now_us)) rows.push_back(row);
+        for (MemoryRec* row : rows)
+            store.memories.modify(*row, [](MemoryRec& r) { r.embedding = MNEMO_EMBEDDING_PENDING; });
+        marked.total = marked.pending = static_cast<int64_t>(rows.size());
+    }
+    emit_memory_count(sink, marked);
+    return MNEMO_OK;
+}
+
+}  // namespace mnemo::memory

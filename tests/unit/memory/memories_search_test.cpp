@@ -1,0 +1,98 @@
+// memory_search: which memories match (the transcript search rules) and how
+// BM25 orders them; scopes and filters apply before ranking.
+#include "memories_fixture.h"
+
+namespace mnemo::memory_test {
+namespace {
+
+using MemorySearch = MemoriesTest;
+
+Filter of_user(const char* user) {
+    Filter filter;
+    filter.user = user;
+    return filter;
+}
+
+TEST_F(MemorySearch, MoreOccurrencesInATextOfEqualLengthRankFirst) {
+    write("u1", {text("apple pear plum fig").with_id("once"), text("apple apple plum fig").with_id("twice"),
+                 text("kiwi lime lemon fig").with_id("never")});
+    MemoryAnswers got = search(of_user("u1"), "apple");
+    EXPECT_EQ(got.ids(), (std::vector<std::string>{"twice", "once"}));
+    ASSERT_EQ(got.relevance.size(), 2u);
+    EXPECT_GT(got.relevance[0], got.relevance[1]);
+    EXPECT_GT(got.relevance[1], 0);
+}
+
+TEST_F(MemorySearch, EqualCountsTheShorterTextRanksFirst) {
+    write("u1", {text("apple with many other words around it").with_id("long"), text("apple pie").with_id("short")});
+    EXPECT_EQ(search(of_user("u1"), "apple").ids(), (std::vector<std::string>{"short", "long"}));
+}
+
+TEST_F(MemorySearch, EqualRelevanceTheNewestFirstThenIdDescending) {
+    write("u1", {text("apple one").with_id("a")}, now + 1);
+    write("u1", {text("apple two").with_id("b")}, now + 3);
+    write("u1", {text("apple six").with_id("c")}, now + 3);
+    EXPECT_EQ(search(of_user("u1"), "apple", 10, now + 5).ids(), (std::vector<std::string>{"c", "b", "a"}));
+}
+
+TEST_F(MemorySearch, EveryWordMustOccurAsAWholeFoldedWord) {
+    write("u1", {text("Crème brûlée for dessert").with_id("fr"), text("creme only").with_id("half"),
+                 text("cremes brulees").with_id("plural")});
+    EXPECT_EQ(search(of_user("u1"), "CREME brulee").ids(), std::vector<std::string>{"fr"});
+    EXPECT_EQ(search(of_user("u1"), "creme").ids().size(), 2u);
+}
+
+TEST_F(MemorySearch, AnExactQueryMatchesVerbatimIgnoringAsciiCase) {
+    write("u1", {text("call me at 555-0100 (home)").with_id("phone"), text("555 0100").with_id("spaced")});
+    EXPECT_EQ(search(of_user("u1"), "555-0100 (HOME)").ids(), std::vector<std::string>{"phone"});
+    EXPECT_EQ(search(of_user("u1"), "(home").ids(), std::vector<std::string>{"phone"});
+}
+
+TEST_F(MemorySearch, RareWordsWeighMoreThanCommonOnes) {
+    write("u1", {text("common rare").with_id("both"), text("common common").with_id("common2"),
+                 text("common x").with_id("c1"), text("common y").with_id("c2")});
+    Filter filter = of_user("u1");
+    MemoryAnswers common = search(filter, "common");
+    MemoryAnswers rare = search(filter, "rare");
+    ASSERT_FALSE(rare.relevance.empty());
+    ASSERT_EQ(common.ids().size(), 4u);
+    EXPECT_GT(rare.relevance[0], common.relevance.back()) << "idf: a word in one memory outweighs one in all";
+}
+
+TEST_F(MemorySearch, ScopesNeverLeakAcrossUsersOrApps) {
+    write("u1", {text("shared word").with_id("mine")});
+    write("u2", {text("shared word").with_id("theirs")});
+    app = "other";
+    write("u1", {text("shared word").with_id("elsewhere")});
+    app = "shop";
+    EXPECT_EQ(search(of_user("u1"), "shared").ids(), std::vector<std::string>{"mine"});
+    std::vector<std::string> whole = search(Filter{}, "shared").ids();
+    std::sort(whole.begin(), whole.end());
+    EXPECT_EQ(whole, (std::vector<std::string>{"mine", "theirs"}));
+    EXPECT_TRUE(search(of_user("nobody"), "shared").rows.empty());
+}
+
+TEST_F(MemorySearch, FiltersNarrowHitsAndExpiredOrDeletedNeverMatch) {
+    write("u1",
+          {text("tea at home").with_id("home").in("life").session("s1"), text("tea at work").with_id("work").in("job"),
+           text("tea briefly").with_id("brief").ttl(5), text("tea deleted").with_id("deleted")});
+    ASSERT_EQ(remove("u1", "deleted"), MNEMO_OK);
+    Filter filter = of_user("u1");
+    EXPECT_EQ(search(filter, "tea", 10, now + 5).ids().size(), 2u);
+    filter.name_space = "job";
+    EXPECT_EQ(search(filter, "tea").ids(), std::vector<std::string>{"work"});
+    filter.name_space.reset();
+    filter.session_id = "s1";
+    EXPECT_EQ(search(filter, "tea").ids(), std::vector<std::string>{"home"});
+}
+
+TEST_F(MemorySearch, LimitKeepsTheBestAndAnUpdatedTextIsFoundByItsNewWords) {
+    write("u1", {text("x apple").with_id("1"), text("apple apple").with_id("2"), text("apple y z w").with_id("3")});
+    EXPECT_EQ(search(of_user("u1"), "apple", 1).ids(), std::vector<std::string>{"2"});
+    write("u1", {text("banana now").with_id("2")});
+    EXPECT_EQ(search(of_user("u1"), "banana").ids(), std::vector<std::string>{"2"});
+    EXPECT_EQ(search(of_user("u1"), "apple").ids().size(), 2u);
+}
+
+}  // namespace
+}  // namespace mnemo::memory_test

@@ -1,0 +1,239 @@
+// memory_write, memory_patch and memory_delete: retry, update, dedupe,
+// dimensions, TTL and all-or-nothing batches (MEMORY.md Writing).
+#include "memories_fixture.h"
+
+namespace mnemo::memory_test {
+namespace {
+
+using MemoryWrites = MemoriesTest;
+
+TEST_F(MemoryWrites, NewMemoryHasTheDefaultsOfAnAbsentField) {
+    MemoryAnswers out = write("u1", {text("Prefers aisle seats").with_id("m-1")});
+    ASSERT_EQ(out.created, std::vector<int>{1});
+    std::optional<MemoryRow> row = get("u1", "m-1");
+    ASSERT_TRUE(row);
+    EXPECT_GT(row->key, 0);
+    EXPECT_EQ(row->app, "shop");
+    EXPECT_EQ(row->user, "u1");
+    EXPECT_EQ(row->text, "Prefers aisle seats");
+    EXPECT_EQ(row->name_space, "");
+    EXPECT_EQ(row->metadata, "{}");
+    EXPECT_FALSE(row->session_id);
+    EXPECT_EQ(row->embedding, MNEMO_EMBEDDING_NONE);
+    EXPECT_EQ(row->text_version, 1);
+    EXPECT_EQ(row->created_at_us, now);
+    EXPECT_EQ(row->updated_at_us, now);
+    EXPECT_EQ(row->expires_at_us, 0);
+    EXPECT_FALSE(row->has_vector);
+}
+
+TEST_F(MemoryWrites, StatusIsReadyWithAVectorPendingWithAnEmbedderElseNone) {
+    embedder = 1;
+    Item with_vector = text("has a vector").vec({1, 0});
+    with_vector.model = "m1";
+    MemoryAnswers out = write("u1", {with_vector, text("waits for the embedder")});
+    ASSERT_EQ(out.rows.size(), 2u);
+    EXPECT_EQ(out.rows[0].embedding, MNEMO_EMBEDDING_READY);
+    EXPECT_EQ(out.rows[0].model, Opt("m1"));
+    EXPECT_FALSE(out.rows[0].has_vector) << "written rows carry no vector";
+    EXPECT_EQ(out.rows[1].embedding, MNEMO_EMBEDDING_PENDING);
+    std::optional<MemoryRow> stored = get("u1", out.rows[0].id, 0, true);
+    ASSERT_TRUE(stored);
+    EXPECT_EQ(stored->vector, (std::vector<float>{1, 0}));
+}
+
+TEST_F(MemoryWrites, SameIdWithEqualFieldsIsARetryThatChangesNothing) {
+    write("u1", {text("likes tea").with_id("m").meta(R"({"a":1})").ttl(1000)});
+    MemoryAnswers again = write("u1", {text("likes tea").with_id("m").meta(R"({"a":1})").ttl(5000)}, now + 10);
+    EXPECT_EQ(again.created, std::vector<int>{0});
+    MemoryAnswers absent_fields = write("u1", {no_text().with_id("m").vec({3, 4}).session("s9")}, now + 20);
+    EXPECT_EQ(absent_fields.created, std::vector<int>{0}) << "absent fields count as equal; vector and session do not";
+    std::optional<MemoryRow> row = get("u1", "m", now + 20, true);
+    ASSERT_TRUE(row);
+    EXPECT_EQ(row->updated_at_us, now);
+    EXPECT_EQ(row->expires_at_us, now + 1000) << "a retry does not refresh the TTL";
+    EXPECT_FALSE(row->has_vector);
+    EXPECT_FALSE(row->session_id);
+}
+
+TEST_F(MemoryWrites, SameIdWithOtherFieldsUpdatesThatMemory) {
+    embedder = 1;
+    write("u1", {text("likes tea").with_id("m").meta(R"({"a":1})").vec({1, 0})});
+    MemoryAnswers out = write("u1", {text("likes coffee").with_id("m").ttl(500)}, now + 10);
+    EXPECT_EQ(out.created, std::vector<int>{0});
+    std::optional<MemoryRow> row = get("u1", "m", now + 10, true);
+    ASSERT_TRUE(row);
+    EXPECT_EQ(row->text, "likes coffee");
+    EXPECT_EQ(row->text_version, 2);
+    EXPECT_EQ(row->embedding, MNEMO_EMBEDDING_PENDING) << "a text change drops the vector";
+    EXPECT_FALSE(row->has_vector);
+    EXPECT_EQ(row->metadata, R"({"a":1})") << "absent metadata keeps its value";
+    EXPECT_EQ(row->created_at_us, now);
+    EXPECT_EQ(row->updated_at_us, now + 10);
+    EXPECT_EQ(row->expires_at_us, now + 10 + 500);
+
+    write("u1", {no_text().with_id("m").in("work")}, now + 20);
+    row = get("u1", "m", now + 20);
+    ASSERT_TRUE(row);
+    EXPECT_EQ(row->name_space, "work");
+    EXPECT_EQ(row->text_version, 2) << "the same text keeps its version";
+}
+
+TEST_F(MemoryWrites, TextChangeWithANewVectorStaysReady) {
+    write("u1", {text("one").with_id("m").vec({1, 0})});
+    write("u1", {text("two").with_id("m").vec({0, 1})});
+    std::optional<MemoryRow> row = get("u1", "m", 0, true);
+    ASSERT_TRUE(row);
+    EXPECT_EQ(row->embedding, MNEMO_EMBEDDING_READY);
+    EXPECT_EQ(row->vector, (std::vector<float>{0, 1}));
+    EXPECT_EQ(row->text_version, 2);
+}
+
+TEST_F(MemoryWrites, FoldedTextEqualInTheSameNamespaceAnswersTheStoredMemory) {
+    MemoryAnswers first = write("u1", {text("Prefers  aisle seats").ttl(100)});
+    MemoryAnswers again = write("u1", {text("prefers aisle SEATS ").ttl(100)}, now + 50);
+    ASSERT_EQ(again.created, std::vector<int>{0});
+    EXPECT_EQ(again.rows[0].id, first.rows[0].id);
+    EXPECT_EQ(again.rows[0].key, first.rows[0].key);
+    EXPECT_EQ(again.rows[0].text, "Prefers  aisle seats") << "only updated_at and TTL move";
+    EXPECT_EQ(again.rows[0].updated_at_us, now + 50);
+    EXPECT_EQ(again.rows[0].expires_at_us, now + 150);
+    EXPECT_EQ(write("u1", {text("prefers aisle seats").in("travel")}).created, std::vector<int>{1})
+        << "another namespace is another memory";
+    EXPECT_EQ(write("u2", {text("prefers aisle seats")}).created, std::vector<int>{1}) << "another user too";
+}
+
+TEST_F(MemoryWrites, DedupeAppliesInsideOneBatch) {
+    MemoryAnswers out = write("u1", {text("Same words"), text("same   WORDS"), text("other words")});
+    EXPECT_EQ(out.created, (std::vector<int>{1, 0, 1}));
+    EXPECT_EQ(out.indexes, (std::vector<size_t>{0, 1, 2}));
+    EXPECT_EQ(out.rows[1].key, out.rows[0].key);
+}
+
+TEST_F(MemoryWrites, DedupeNeverMatchesAnExpiredOrDeletedMemory) {
+    MemoryAnswers expiring = write("u1", {text("short lived").ttl(10)});
+    MemoryAnswers later = write("u1", {text("short lived")}, now + 10);
+    EXPECT_EQ(later.created, std::vector<int>{1});
+    EXPECT_NE(later.rows[0].key, expiring.rows[0].key);
+    ASSERT_EQ(remove("u1", later.rows[0].id, now + 10), MNEMO_OK);
+    EXPECT_EQ(write("u1", {text("short lived")}, now + 10).created, std::vector<int>{1});
+}
+
+TEST_F(MemoryWrites, ABatchWithOneBadItemStoresNothingAndNamesTheItem) {
+    mnemo_error err{};
+    MemoryAnswers out;
+    int rc = write_status("u1", {text("fine").with_id("a").vec({1, 2}), text("bad").vec({1, 2, 3})}, &out, &err);
+    EXPECT_EQ(rc, MNEMO_E_INVALID);
+    EXPECT_NE(std::string(err.message).find("memories[1].embedding has 3 dimensions"), std::string::npos)
+        << err.message;
+    EXPECT_NE(std::string(err.message).find("stores 2"), std::string::npos) << err.message;
+    EXPECT_TRUE(out.rows.empty());
+    EXPECT_FALSE(get("u1", "a"));
+    EXPECT_EQ(write_status("u1", {text("3 dims now").vec({1, 2, 3})}), MNEMO_OK)
+        << "the refused batch fixed no dimension";
+}
+
+TEST_F(MemoryWrites, TheAppsFirstVectorFixesItsDimension) {
+    write("u1", {text("two").vec({1, 2})});
+    mnemo_error err{};
+    EXPECT_EQ(write_status("u2", {text("three").vec({1, 2, 3})}, nullptr, &err), MNEMO_E_INVALID);
+    EXPECT_NE(std::string(err.message).find("memories[0]"), std::string::npos) << err.message;
+    app = "other";
+    EXPECT_EQ(write_status("u1", {text("three").vec({1, 2, 3})}), MNEMO_OK) << "each app has its own dimension";
+}
+
+TEST_F(MemoryWrites, ConfiguredDimensionsAreRequiredFromTheFirstVector) {
+    dimensions = 4;
+    mnemo_error err{};
+    EXPECT_EQ(write_status("u1", {text("two").vec({1, 2})}, nullptr, &err), MNEMO_E_INVALID);
+    EXPECT_NE(std::string(err.message).find("stores 4"), std::string::npos) << err.message;
+    EXPECT_EQ(write_status("u1", {text("four").vec({1, 2, 3, 4})}), MNEMO_OK);
+}
+
+TEST_F(MemoryWrites, ANewMemoryNeedsAText) {
+    mnemo_error err{};
+    EXPECT_EQ(write_status("u1", {text("ok"), no_text().with_id("nope")}, nullptr, &err), MNEMO_E_INVALID);
+    EXPECT_NE(std::string(err.message).find("memories[1].text is required"), std::string::npos) << err.message;
+    EXPECT_EQ(write_status("u1", {text("").with_id("empty")}, nullptr, &err), MNEMO_E_INVALID);
+    EXPECT_NE(std::string(err.message).find("memories[0].text is empty"), std::string::npos) << err.message;
+    EXPECT_EQ(write_status("u1", {}, nullptr, &err), MNEMO_E_INVALID);
+    EXPECT_EQ(write_status("u1", {text("made here").with_id("n"), no_text().with_id("n").in("x")}), MNEMO_OK)
+        << "an id created earlier in the batch may be updated without text";
+    EXPECT_EQ(get("u1", "n")->name_space, "x");
+}
+
+TEST_F(MemoryWrites, DeleteRemovesAtOnceAndTheIdIsCreatedAfresh) {
+    MemoryAnswers first = write("u1", {text("to forget").with_id("m")});
+    EXPECT_EQ(remove("u1", "m"), MNEMO_OK);
+    EXPECT_FALSE(get("u1", "m"));
+    EXPECT_EQ(remove("u1", "m"), MNEMO_E_NOT_FOUND);
+    MemoryAnswers again = write("u1", {text("to forget").with_id("m")});
+    EXPECT_EQ(again.created, std::vector<int>{1});
+    EXPECT_GT(again.rows[0].key, first.rows[0].key) << "a new memory gets a new key";
+}
+
+TEST_F(MemoryWrites, ExpiredMemoriesAreAbsentAndTheirIdIsCreatedAfresh) {
+    MemoryAnswers first = write("u1", {text("brief").with_id("m").ttl(100)});
+    EXPECT_TRUE(get("u1", "m", now + 99));
+    EXPECT_FALSE(get("u1", "m", now + 100));
+    EXPECT_EQ(remove("u1", "m", now + 100), MNEMO_E_NOT_FOUND);
+    MemoryAnswers again = write("u1", {text("brief").with_id("m")}, now + 100);
+    EXPECT_EQ(again.created, std::vector<int>{1}) << "an expired memory is no retry target";
+    EXPECT_NE(again.rows[0].key, first.rows[0].key);
+    EXPECT_EQ(get("u1", "m", now + 200)->created_at_us, now + 100);
+}
+
+TEST_F(MemoryWrites, WritesRefreshTheTtl) {
+    write("u1", {text("kept alive").with_id("m").ttl(100)});
+    write("u1", {text("kept alive, changed").with_id("m").ttl(100)}, now + 90);
+    EXPECT_TRUE(get("u1", "m", now + 150));
+    EXPECT_FALSE(get("u1", "m", now + 190));
+}
+
+TEST_F(MemoryWrites, PatchReplacesGivenFieldsWholeAndAlwaysMovesUpdatedAt) {
+    write("u1", {text("likes tea").with_id("m").meta(R"({"a":1,"b":2})").vec({1, 0})});
+    MemoryAnswers out;
+    ASSERT_EQ(patch_status("u1", "m", no_text().meta(R"({"c":3})").ttl(50), &out, nullptr, now + 5), MNEMO_OK);
+    ASSERT_EQ(out.rows.size(), 1u);
+    EXPECT_EQ(out.rows[0].metadata, R"({"c":3})") << "no merge";
+    EXPECT_EQ(out.rows[0].text, "likes tea");
+    EXPECT_EQ(out.rows[0].embedding, MNEMO_EMBEDDING_READY);
+    EXPECT_EQ(out.rows[0].updated_at_us, now + 5);
+    EXPECT_EQ(out.rows[0].expires_at_us, now + 55);
+
+    ASSERT_EQ(patch_status("u1", "m", no_text(), &out, nullptr, now + 6), MNEMO_OK);
+    EXPECT_EQ(out.rows[0].updated_at_us, now + 6) << "a patch is never a retry";
+    EXPECT_EQ(out.rows[0].expires_at_us, 0) << "no ttl given: never expires";
+
+    ASSERT_EQ(patch_status("u1", "m", text("likes green tea"), &out, nullptr, now + 7), MNEMO_OK);
+    EXPECT_EQ(out.rows[0].text_version, 2);
+    EXPECT_EQ(out.rows[0].embedding, MNEMO_EMBEDDING_NONE) << "no embedder: the dropped vector leaves none";
+    EXPECT_FALSE(get("u1", "m", now + 7, true)->has_vector);
+}
+
+TEST_F(MemoryWrites, PatchOfAnAbsentMemoryOrWithAWrongDimensionIsRefused) {
+    mnemo_error err{};
+    EXPECT_EQ(patch_status("u1", "none", text("x"), nullptr, &err), MNEMO_E_NOT_FOUND);
+    EXPECT_NE(std::string(err.message).find("memory none of user u1"), std::string::npos) << err.message;
+    write("u1", {text("vector").with_id("m").vec({1, 0})});
+    EXPECT_EQ(patch_status("u1", "m", no_text().vec({1, 0, 0}), nullptr, &err), MNEMO_E_INVALID);
+    EXPECT_NE(std::string(err.message).find("patch.embedding has 3 dimensions"), std::string::npos) << err.message;
+    EXPECT_EQ(get("u1", "m", 0, true)->vector, (std::vector<float>{1, 0}));
+}
+
+TEST_F(MemoryWrites, AGeneratedIdThatNamesAStoredMemoryIsRefused) {
+    write("u1", {text("stored").with_id("taken")});
+    mnemo_memory_input in{};
+    const std::string other = "other text";
+    in.id = s("taken");
+    in.text = s(other);
+    in.folded_text = s(other);
+    mnemo_memory_write_req req{s(app), s("u1"), &in, 1, 0, 0, now};
+    mnemo_error err{};
+    EXPECT_EQ(ops().memory_write(backend, &req, nullptr, &err), MNEMO_E_INVALID);
+    EXPECT_NE(std::string(err.message).find("memories[0].id taken was generated"), std::string::npos) << err.message;
+    EXPECT_EQ(get("u1", "taken")->text, "stored");
+}
+
+}  // namespace
+}  // namespace mnemo::memory_test
