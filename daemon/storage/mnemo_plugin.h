@@ -782,6 +782,10 @@ typedef struct mnemo_memory_write_req {
  * A vector whose dims differ from `dimensions` (when > 0) or from the app's
  * fixed dimension: INVALID naming the item index and both dimensions; the
  * app's first vector fixes the dimension in the same transaction.
+ * An item without text is accepted only as a retry or update of a live
+ * memory of its client id (an earlier item of the batch included); an id
+ * mnemod generated that already names a live memory of the user is refused.
+ * Both INVALID naming the item index, like an empty text.
  * Result: memory_written() per item, in order (rows without vectors). */
 
 typedef struct mnemo_memory_ref {
@@ -808,7 +812,8 @@ typedef struct mnemo_memory_delete_req {
     mnemo_memory_ref ref;
 } mnemo_memory_delete_req;
 /* Removes the memory at once (it enters the feed as removed); a later
- * write of its id creates a new memory with a new key. Absent: NOT_FOUND. */
+ * write of its id creates a new memory with a new key. Absent: NOT_FOUND.
+ * Nothing goes through the sink. */
 
 typedef struct mnemo_memory_list_req {
     mnemo_str app;
@@ -840,13 +845,15 @@ typedef struct mnemo_memory_filter {
 
 typedef struct mnemo_memory_search_req {
     mnemo_memory_filter filter;
-    mnemo_str q;   /* trimmed, not empty: read by the search rules (mnemo_host query_*) */
+    mnemo_str q;   /* trimmed, not empty: read by the search rules (core/search_words.h) */
     int64_t limit; /* candidates at most */
 } mnemo_memory_search_req;
 /* Keyword recall: live memories passing the filter whose text matches q as
  * an event's search_text would, best first by relevance (BM25 or its
  * equivalent: higher is better), ties by updated_at desc, id desc. Result:
- * memory_hit() per memory, without vectors. */
+ * memory_hit() per memory, without vectors. N, df and the average length of
+ * BM25 count the live memories of the filter's app and user (the app when
+ * no user), before the other filters. A limit below 1: INVALID. */
 
 typedef struct mnemo_memory_keys_req {
     mnemo_memory_filter filter; /* applied: keys that fail it are left out */
@@ -864,7 +871,8 @@ typedef struct mnemo_memory_candidates_req {
 } mnemo_memory_candidates_req;
 /* Keys of live memories passing the filter with a vector, at most limit + 1
  * (so mnemod knows the set is larger than it would scan exactly), through
- * memory_key(). */
+ * memory_key(). "With a vector" includes a pending memory still holding its
+ * old vector (memory_reembed). A limit below 1: INVALID. */
 
 typedef struct mnemo_memory_changes_req {
     int64_t after_seq; /* the cursor: changes with change_seq > after_seq */
@@ -906,7 +914,10 @@ typedef struct mnemo_memory_embed_req {
 /* Stores the embedder's answers in one transaction. An item whose memory is
  * gone or whose text_version moved on is skipped (its text changed while it
  * was embedded: the newer text is pending again). A READY vector of another
- * dimension than the app's: stored as FAILED. updated_at does not move.
+ * dimension than the app's: stored as FAILED. A FAILED item keeps the
+ * vector the memory holds (after memory_reembed, the old one, which still
+ * describes the current text). updated_at does not move. Each stored item
+ * moves the memory to the feed's end.
  * Result: memory_embedded() with the number stored. */
 
 typedef struct mnemo_memory_pending_req {
@@ -915,7 +926,8 @@ typedef struct mnemo_memory_pending_req {
     int64_t now_us;
 } mnemo_memory_pending_req;
 /* Live memories with status pending, in key order, through memory() (text
- * and text_version set, no vector): the embedder's work after a restart. */
+ * and text_version set, no vector): the embedder's work after a restart.
+ * A limit below 1: INVALID. */
 
 typedef struct mnemo_memory_reembed_req {
     mnemo_str app;

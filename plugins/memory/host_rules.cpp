@@ -30,8 +30,10 @@ RecallQuery read_query(std::string_view q) {
         query.exact = true;
         query.verbatim = std::move(parsed.exact);
         // Its words weigh the ranking; a repeated word counts once, as in a Words query.
-        sw::for_each_word(query.verbatim, [&](size_t begin, size_t end) {
-            std::string folded = sw::fold(std::string_view(query.verbatim).substr(begin, end - begin));
+        const std::string_view verbatim = query.verbatim;
+        sw::for_each_word(verbatim, [&](size_t begin, size_t end) {
+            std::string folded = sw::fold(verbatim.substr(begin, end - begin));
+            if (begin > 0 && end < verbatim.size()) query.whole_words.push_back(folded);
             if (std::find(query.words.begin(), query.words.end(), folded) == query.words.end())
                 query.words.push_back(std::move(folded));
         });

@@ -27,6 +27,9 @@ struct RecallQuery {
     bool exact = false;              // match q verbatim (ASCII case-insensitive), else every word
     std::vector<std::string> words;  // Words: distinct folded words; Exact: the folded words of q
     std::string verbatim;            // Exact: q trimmed
+    // Exact: the folded words of q that touch neither end of it; a text holding q
+    // holds each of them as a whole word (the ones at the ends may be parts of longer words).
+    std::vector<std::string> whole_words;
     bool empty() const { return !exact && words.empty(); }
 };
 RecallQuery read_query(std::string_view q);

@@ -65,14 +65,32 @@ MemoryRec& MemoryStore::insert(std::unique_ptr<MemoryRec> owned) {
     MemoryRec& row = *owned;
     row.key = next_key_++;
     rows_.emplace(row.key, std::move(owned));
-    ensure_app(row.app).users[row.user].by_id.emplace(row.id, &row);
+    AppMemories& app = ensure_app(row.app);
+    UserMemories& user = app.users[row.user];
+    user.by_id.emplace(row.id, &row);
+    app.terms.add(row);
+    user.terms.add(row);
     index(row);
     to_feed_end(row);
     return row;
 }
 
+UserMemories& MemoryStore::user_of(const MemoryRec& row) {
+    return apps_.find(row.app)->second.users.find(row.user)->second;
+}
+
+void MemoryStore::replace_text(MemoryRec& row, std::string_view text, std::string_view folded_text) {
+    AppMemories& app = apps_.find(row.app)->second;
+    UserMemories& user = user_of(row);
+    app.terms.remove(row);
+    user.terms.remove(row);
+    row.set_text(text, folded_text);
+    app.terms.add(row);
+    user.terms.add(row);
+}
+
 void MemoryStore::index(MemoryRec& row) {
-    UserMemories& memories = apps_.find(row.app)->second.users.find(row.user)->second;
+    UserMemories& memories = user_of(row);
     memories.by_text.emplace(text_key(row.name_space, row.folded_text), &row);
     memories.by_update.emplace(std::make_pair(row.updated_at_us, row.id), &row);
     if (row.expires_at_us > 0) expiring_.emplace(row.expires_at_us, row.key);
@@ -80,7 +98,7 @@ void MemoryStore::index(MemoryRec& row) {
 }
 
 void MemoryStore::unindex(MemoryRec& row) {
-    UserMemories& memories = apps_.find(row.app)->second.users.find(row.user)->second;
+    UserMemories& memories = user_of(row);
     auto [begin, end] = memories.by_text.equal_range(text_key(row.name_space, row.folded_text));
     for (auto it = begin; it != end; ++it)
         if (it->second == &row) {
@@ -106,6 +124,8 @@ void MemoryStore::remove(MemoryRec& row, int64_t removed_at_us) {
     removals_.emplace(removed_at_us, seq);
     AppMemories& app = apps_.find(row.app)->second;
     auto user = app.users.find(row.user);
+    app.terms.remove(row);
+    user->second.terms.remove(row);
     user->second.by_id.erase(row.id);
     if (user->second.by_id.empty()) app.users.erase(user);
     rows_.erase(row.key);  // row dies here

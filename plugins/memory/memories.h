@@ -1,17 +1,19 @@
 // memories.h -- the long-term memories of the in-memory backend (MEMORY.md).
 //
 // This module owns the memory rows and every index over them: by key, by
-// (app, user, id), by (namespace, folded text) for dedupe, by updated_at for
-// pages, by expiry for the sweep, the pending set for the embedder, each
-// app's fixed vector dimension, and the change feed (change_seq order, with
-// removals kept until the sweep forgets them, which moves the horizon).
-// Every change to a row goes through MemoryStore so that the indexes and the
-// feed follow; the rules of each operation (retry, dedupe, TTL...) live in
+// word per app and per user (memory_terms.h), by (app, user, id), by
+// (namespace, folded text) for dedupe, by updated_at for pages, by expiry
+// for the sweep, the pending set for the embedder, each app's fixed vector
+// dimension, and the change feed (change_seq order, with removals kept until
+// the sweep forgets them, which moves the horizon). Every change to a row
+// goes through MemoryStore so that the indexes and the feed follow; the
+// rules of each operation (retry, dedupe, TTL...) live in
 // ops_memory_write.cpp and ops_memory_read.cpp. Expired rows stay until the
 // sweep removes them but are absent to every rule (live()).
 #pragma once
 
 #include "host_rules.h"
+#include "memory_terms.h"
 #include "util.h"
 
 #include <map>
@@ -42,11 +44,13 @@ struct UserMemories {
     StringMap<MemoryRec*> by_id;                                      // every stored row, expired ones too
     std::unordered_multimap<std::string, MemoryRec*> by_text;         // namespace '\0' folded text
     std::map<std::pair<int64_t, std::string>, MemoryRec*> by_update;  // (updated_at, id)
+    TermIndex terms;                                                  // the user's texts, for recall
 };
 
 struct AppMemories {
     StringMap<UserMemories> users;
     int64_t dimension = 0;  // fixed by the app's first stored vector; 0: none yet
+    TermIndex terms;        // the texts of all the app's users, for recall without a user
 };
 
 // A row of the change feed: a stored memory, or the removal of one.
@@ -80,6 +84,13 @@ public:
         index(row);
         to_feed_end(row);
     }
+    // A new text for a row (within modify): the word indexes follow.
+    void replace_text(MemoryRec& row, std::string_view text, std::string_view folded_text);
+    // Calls fn(row) for every stored row expired at now_us (the sweep has not removed them yet).
+    template <typename Fn>
+    void for_each_expired(int64_t now_us, Fn&& fn) {
+        for (auto it = expiring_.begin(); it != expiring_.end() && it->first <= now_us; ++it) fn(*find_key(it->second));
+    }
     // Takes a row out at once; it enters the feed as removed.
     void remove(MemoryRec& row, int64_t removed_at_us);
     // Removes (app, user, id) when stored but expired, so the id may be created afresh.
@@ -100,6 +111,7 @@ private:
     void index(MemoryRec& row);
     void unindex(MemoryRec& row);
     void to_feed_end(MemoryRec& row);
+    UserMemories& user_of(const MemoryRec& row);
 
     StringMap<AppMemories> apps_;
     std::unordered_map<int64_t, std::unique_ptr<MemoryRec>> rows_;

@@ -7,9 +7,11 @@
 // filters narrow the hits without changing their scores. An exact query is
 // weighed by its words. Ties: updated_at desc, then id desc.
 //
-// No inverted index: a query walks the scope once, looking each query word up
-// in the memory's sorted word counts (made when the text is written), so its
-// cost is O(memories in scope × query words × log(words per memory)).
+// Candidates come from the scope's inverted index (memory_terms.h): a word
+// query walks the postings of its rarest word; an exact query those of its
+// rarest whole word, verifying the text; only an exact query with no whole
+// word (`w12 w4`, `(home`) walks the scope. Expired rows not yet swept are
+// discounted from N and df by walking them (the sweep keeps them few).
 #pragma once
 
 #include "memories.h"

@@ -66,7 +66,7 @@ bool is_retry(const MemoryRec& row, const mnemo_memory_input& in) {
 void update(MemoryStore& memories, MemoryRec& row, const mnemo_memory_input& in, bool embedder, int64_t now_us) {
     memories.modify(row, [&](MemoryRec& r) {
         if (in.text.ptr && view(in.text) != r.text) {
-            r.set_text(view(in.text), view(in.folded_text));
+            memories.replace_text(r, view(in.text), view(in.folded_text));
             ++r.text_version;
             r.vector.clear();
             r.embedding = embedder ? MNEMO_EMBEDDING_PENDING : MNEMO_EMBEDDING_NONE;

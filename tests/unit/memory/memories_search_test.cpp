@@ -94,5 +94,19 @@ TEST_F(MemorySearch, LimitKeepsTheBestAndAnUpdatedTextIsFoundByItsNewWords) {
     EXPECT_EQ(search(of_user("u1"), "apple").ids().size(), 2u);
 }
 
+TEST_F(MemorySearch, ExpiredMemoriesNotYetSweptDoNotWeighOnRelevance) {
+    write("u1", {text("tea kept").with_id("kept"), text("tea brief").with_id("brief").ttl(5),
+                 text("coffee brief").with_id("other").ttl(5)});
+    MemoryAnswers before_sweep = search(of_user("u1"), "tea", 10, now + 5);
+    ASSERT_EQ(before_sweep.ids(), std::vector<std::string>{"kept"});
+    sweep(now + 5);
+    MemoryAnswers after_sweep = search(of_user("u1"), "tea", 10, now + 5);
+    ASSERT_EQ(after_sweep.relevance.size(), 1u);
+    EXPECT_DOUBLE_EQ(before_sweep.relevance[0], after_sweep.relevance[0]);
+    MemoryAnswers whole_app = search(Filter{}, "tea", 10, now + 5);
+    ASSERT_EQ(whole_app.relevance.size(), 1u);
+    EXPECT_DOUBLE_EQ(whole_app.relevance[0], after_sweep.relevance[0]) << "one user in the app: the same corpus";
+}
+
 }  // namespace
 }  // namespace mnemo::memory_test
