@@ -89,12 +89,13 @@ std::string fold(const std::string& text) {
 
 // Item inputs with the strings they point at.
 struct Inputs {
-    explicit Inputs(const std::vector<Item>& items) : source(items) {
-        for (const Item& item : items) folded.push_back(item.text ? fold(*item.text) : std::string());
+    // Owns a copy of the items, so a braced temporary may be passed.
+    explicit Inputs(std::vector<Item> items) : source(std::move(items)) {
+        for (const Item& item : source) folded.push_back(item.text ? fold(*item.text) : std::string());
         // mnemod gives every item without a client id a fresh UUIDv7; a counter does here.
         static int64_t generated = 0;
-        for (size_t i = 0; i < items.size(); ++i) generated_ids.push_back("gen-" + std::to_string(++generated));
-        for (size_t i = 0; i < items.size(); ++i) inputs.push_back(input(items[i], folded[i], generated_ids[i]));
+        for (size_t i = 0; i < source.size(); ++i) generated_ids.push_back("gen-" + std::to_string(++generated));
+        for (size_t i = 0; i < source.size(); ++i) inputs.push_back(input(source[i], folded[i], generated_ids[i]));
     }
     static mnemo_memory_input input(const Item& item, const std::string& folded_text, const std::string& generated_id) {
         mnemo_memory_input in{};
@@ -110,7 +111,7 @@ struct Inputs {
         in.ttl_us = item.ttl_us;
         return in;
     }
-    const std::vector<Item>& source;
+    const std::vector<Item> source;
     std::vector<std::string> folded, generated_ids;
     std::vector<mnemo_memory_input> inputs;
 };
