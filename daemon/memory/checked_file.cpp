@@ -57,6 +57,7 @@ void Checksum::mix(uint64_t word) {
 }
 
 void Checksum::update(const void* data, size_t size) {
+    if (size == 0) return;
     const auto* bytes = static_cast<const uint8_t*>(data);
     total_ += size;
     while (size > 0 && pending_size_ > 0) {

@@ -13,7 +13,7 @@ using testing::hits_of;
 
 constexpr size_t kDimension = 16;
 constexpr uint64_t kFirstWritten = 100'000;
-constexpr uint64_t kWritten = 600;  // a third of them erased again
+constexpr uint64_t kWritten = 450;  // a third of them erased again
 
 // Only the writer knows what it wrote, so it checks read-your-writes itself:
 // a put vector is found at once, an erased key never again.
