@@ -1,11 +1,11 @@
-#include "scripting/command_summarizer.h"
+#include "process/child_process.h"
 
 #include <fmt/format.h>
 #include <uv.h>
 
 #include <csignal>
 
-namespace mnemo::scripting {
+namespace mnemo::process {
 namespace {
 
 constexpr uint64_t kStopPollMs = 50;
@@ -17,6 +17,7 @@ struct Child {
     uv_timer_t timer{};
     uv_write_t write{};
     uv_buf_t input{};
+    const CommandSpec* spec = nullptr;
     const std::atomic<bool>* stopping = nullptr;
     std::string output;
     int64_t exit_status = 0;
@@ -59,8 +60,8 @@ void on_read(uv_stream_t* stream, ssize_t n, const uv_buf_t* buf) {
     auto* child = static_cast<Child*>(stream->data);
     if (n > 0) {
         child->output.append(buf->base, static_cast<size_t>(n));
-        if (child->output.size() > kMaxOutputBytes)
-            child->kill(fmt::format("it printed more than {} bytes", kMaxOutputBytes));
+        size_t cap = child->spec->max_output_bytes;
+        if (child->output.size() > cap) child->kill(fmt::format("it printed more than {} bytes", cap));
     } else if (n < 0) {
         close_handle(reinterpret_cast<uv_handle_t*>(stream));
     }
@@ -77,11 +78,12 @@ void on_tick(uv_timer_t* timer) {
     child->waited_ms += kStopPollMs;
     if (child->stopping->load()) child->kill("mnemod is stopping");
     if (child->timeout_ms != 0 && child->waited_ms >= child->timeout_ms) {
-        child->kill(fmt::format("it ran longer than summary.timeout ({} ms)", child->timeout_ms));
+        child->kill(fmt::format("it ran longer than {} ({} ms)", child->spec->timeout_key, child->timeout_ms));
     }
 }
 
-std::optional<std::string> spawn(Child& child, const std::vector<std::string>& argv) {
+std::optional<std::string> spawn(Child& child) {
+    const std::vector<std::string>& argv = child.spec->argv;
     std::vector<char*> args;
     for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
     args.push_back(nullptr);
@@ -101,59 +103,63 @@ std::optional<std::string> spawn(Child& child, const std::vector<std::string>& a
     options.flags = UV_PROCESS_DETACHED;  // its own process group, killed as a whole
     child.process.data = &child;
     int rc = uv_spawn(&child.loop, &child.process, &options);
-    if (rc != 0) return fmt::format("cannot run summary.command '{}': {}", argv[0], uv_strerror(rc));
+    if (rc != 0) return fmt::format("cannot run {} '{}': {}", child.spec->argv_key, argv[0], uv_strerror(rc));
     return std::nullopt;
 }
 
-std::optional<std::string> failure(const Child& child, const std::string& program) {
-    if (child.killed_because) return fmt::format("summary.command '{}' was killed: {}", program, *child.killed_because);
-    if (child.term_signal != 0)
-        return fmt::format("summary.command '{}' died of signal {}", program, child.term_signal);
-    if (child.exit_status != 0) {
-        return fmt::format("summary.command '{}' exited with status {}", program, child.exit_status);
-    }
+// The loop must really close (its signal watchers leave libuv's process-wide
+// table), so a handle still open here is closed and run to its end.
+void close_loop(uv_loop_t& loop) {
+    if (uv_loop_close(&loop) != UV_EBUSY) return;
+    uv_walk(
+        &loop, [](uv_handle_t* handle, void*) { close_handle(handle); }, nullptr);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    uv_loop_close(&loop);
+}
+
+std::optional<std::string> failure(const Child& child) {
+    std::string_view key = child.spec->argv_key;
+    const std::string& program = child.spec->argv.front();
+    if (child.killed_because) return fmt::format("{} '{}' was killed: {}", key, program, *child.killed_because);
+    if (child.term_signal != 0) return fmt::format("{} '{}' died of signal {}", key, program, child.term_signal);
+    if (child.exit_status != 0) return fmt::format("{} '{}' exited with status {}", key, program, child.exit_status);
     return std::nullopt;
 }
 
 }  // namespace
 
-std::string trim(std::string_view text) {
-    constexpr std::string_view kSpace = " \t\r\n\f\v";
-    auto first = text.find_first_not_of(kSpace);
-    if (first == std::string_view::npos) return {};
-    auto last = text.find_last_not_of(kSpace);
-    return std::string(text.substr(first, last - first + 1));
-}
-
-CommandOutcome run_summary_command(const std::vector<std::string>& argv, const std::string& input, int64_t timeout_us,
-                                   const std::atomic<bool>& stopping) {
-    if (argv.empty()) return {"summary.summarizer is command but summary.command is empty; set the argv to run", {}};
+CommandResult run_command(const CommandSpec& spec, const std::atomic<bool>& stopping) {
+    if (spec.argv.empty()) return {fmt::format("{} is empty; set the argv to run", spec.argv_key), {}};
     Child child;
+    child.spec = &spec;
     child.stopping = &stopping;
-    child.timeout_ms = static_cast<uint64_t>(timeout_us / 1000);
+    child.timeout_ms = static_cast<uint64_t>(spec.timeout_us / 1000);
     uv_loop_init(&child.loop);
     uv_pipe_init(&child.loop, &child.in, 0);
     uv_pipe_init(&child.loop, &child.out, 0);
     child.in.data = child.out.data = &child;
-    CommandOutcome outcome;
-    if (auto error = spawn(child, argv)) {
+    CommandResult outcome;
+    if (auto error = spawn(child)) {
         outcome.error = std::move(error);
+        // A failed uv_spawn still holds its handle: left open, the loop could
+        // not close and libuv's SIGCHLD handler would later reach this freed stack.
+        close_handle(reinterpret_cast<uv_handle_t*>(&child.process));
         close_handle(reinterpret_cast<uv_handle_t*>(&child.in));
         close_handle(reinterpret_cast<uv_handle_t*>(&child.out));
     } else {
         uv_timer_init(&child.loop, &child.timer);
         child.timer.data = &child;
         uv_timer_start(&child.timer, on_tick, kStopPollMs, kStopPollMs);
-        child.input = uv_buf_init(const_cast<char*>(input.data()), static_cast<unsigned>(input.size()));
+        child.input = uv_buf_init(const_cast<char*>(spec.input.data()), static_cast<unsigned>(spec.input.size()));
         child.write.data = &child;
         uv_write(&child.write, reinterpret_cast<uv_stream_t*>(&child.in), &child.input, 1, on_written);
         uv_read_start(reinterpret_cast<uv_stream_t*>(&child.out), on_alloc, on_read);
     }
     uv_run(&child.loop, UV_RUN_DEFAULT);
-    uv_loop_close(&child.loop);
-    if (!outcome.error) outcome.error = failure(child, argv[0]);
-    if (!outcome.error) outcome.text = trim(child.output);
+    close_loop(child.loop);
+    if (!outcome.error) outcome.error = failure(child);
+    if (!outcome.error) outcome.output = std::move(child.output);
     return outcome;
 }
 
-}  // namespace mnemo::scripting
+}  // namespace mnemo::process
