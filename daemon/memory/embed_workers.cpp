@@ -20,6 +20,15 @@ std::vector<std::string> texts_of(const std::vector<EmbedJob>& jobs) {
     return texts;
 }
 
+// Moves the first `count` items (at most all) out of `queue`.
+template <class T>
+std::vector<T> take_front(std::deque<T>& queue, size_t count) {
+    auto end = queue.begin() + static_cast<std::ptrdiff_t>(std::min(count, queue.size()));
+    std::vector<T> taken(std::make_move_iterator(queue.begin()), std::make_move_iterator(end));
+    queue.erase(queue.begin(), end);
+    return taken;
+}
+
 }  // namespace
 
 EmbedWorkers::EmbedWorkers(const config::MemoryConfig& memory, DoneCallback on_done, WorkerOptions options)
@@ -97,9 +106,7 @@ void EmbedWorkers::bulk_loop(Embedder* embedder) {
             bulk_ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
             if (stopping_) return;
             settings = settings_;
-            size_t take = std::min<size_t>(std::max<uint32_t>(settings->batch, 1), queue_.size());
-            std::move(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(take), std::back_inserter(jobs));
-            queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(take));
+            jobs = take_front(queue_, std::max<uint32_t>(settings->batch, 1));
             stats_.in_flight += jobs.size();
         }
         run_batch(embedder, jobs, *settings);
@@ -166,17 +173,16 @@ void EmbedWorkers::query_loop(Embedder* embedder) {
     while (true) {
         std::vector<Query> batch;
         Settings settings;
+        bool stopping = false;
         {
             std::unique_lock lock(mutex_);
             query_ready_.wait(lock, [this] { return stopping_ || !queries_.empty(); });
-            size_t take = stopping_ ? queries_.size() : std::min<size_t>(settings_->batch, queries_.size());
-            std::move(queries_.begin(), queries_.begin() + static_cast<std::ptrdiff_t>(take),
-                      std::back_inserter(batch));
-            queries_.erase(queries_.begin(), queries_.begin() + static_cast<std::ptrdiff_t>(take));
+            stopping = stopping_;  // read once: when set, every waiting query is in this batch
+            batch = take_front(queries_, stopping ? queries_.size() : settings_->batch);
             settings = settings_;
             stats_.queries += batch.size();
         }
-        if (stopping_) {
+        if (stopping) {
             for (Query& query : batch) query.done({{}, kStopping});
             return;
         }

@@ -110,13 +110,35 @@ EmbedJob job(std::string key, std::string text) {
     return {std::move(key), std::move(text)};
 }
 
-TEST(EmbedWorkers, BatchesTextsAcrossQueuedJobs) {
+// Embeds `text` on the query path and waits for its answer.
+QueryDone query_answer(EmbedWorkers& workers, const std::string& text) {
+    auto answered = std::make_shared<std::promise<QueryDone>>();
+    EXPECT_TRUE(workers.query(text, [answered](QueryDone done) { answered->set_value(std::move(done)); }));
+    return answered->get_future().get();
+}
+
+class EmbedWorkersTest : public ::testing::Test {
+protected:
+    void start(uint32_t workers_count, uint32_t batch, uint32_t queue_size, uint32_t retries = 0) {
+        workers = std::make_unique<EmbedWorkers>(memory_config(workers_count, batch, queue_size, retries),
+                                                 results.callback(), scripted(script));
+    }
+    // Occupies one worker with a call that hangs until script.release().
+    void hold_a_worker(int already_hanging = 0) {
+        ASSERT_TRUE(workers->submit(job("held" + std::to_string(already_hanging), "hang")));
+        script.wait_for_hanging(already_hanging + 1);
+    }
+
     Script script;
     Results results;
-    EmbedWorkers workers(memory_config(1, 4, 100), results.callback(), scripted(script));
-    ASSERT_TRUE(workers.submit(job("k0", "hang first")));
-    script.wait_for_hanging(1);
-    for (int i = 1; i <= 6; ++i) ASSERT_TRUE(workers.submit(job("k" + std::to_string(i), "text " + std::to_string(i))));
+    std::unique_ptr<EmbedWorkers> workers;  // declared last: stopped before the script goes
+};
+
+TEST_F(EmbedWorkersTest, BatchesTextsAcrossQueuedJobs) {
+    start(1, 4, 100);
+    hold_a_worker();
+    for (int i = 1; i <= 6; ++i)
+        ASSERT_TRUE(workers->submit(job("k" + std::to_string(i), "text " + std::to_string(i))));
     script.release();
     ASSERT_TRUE(results.wait_for(7));
     EXPECT_THAT(script.batch_sizes(), ElementsAre(1, 4, 2));
@@ -126,16 +148,13 @@ TEST(EmbedWorkers, BatchesTextsAcrossQueuedJobs) {
     EXPECT_EQ(results.done[6].error, "");
 }
 
-TEST(EmbedWorkers, FullQueueRefusesAndCounts) {
-    Script script;
-    Results results;
-    EmbedWorkers workers(memory_config(1, 4, 2), results.callback(), scripted(script));
-    ASSERT_TRUE(workers.submit(job("k0", "hang")));
-    script.wait_for_hanging(1);
-    EXPECT_TRUE(workers.submit(job("k1", "a")));
-    EXPECT_TRUE(workers.submit(job("k2", "b")));
-    EXPECT_FALSE(workers.submit(job("k3", "c")));
-    EmbedStats stats = workers.stats();
+TEST_F(EmbedWorkersTest, FullQueueRefusesAndCounts) {
+    start(1, 4, 2);
+    hold_a_worker();
+    EXPECT_TRUE(workers->submit(job("k1", "a")));
+    EXPECT_TRUE(workers->submit(job("k2", "b")));
+    EXPECT_FALSE(workers->submit(job("k3", "c")));
+    EmbedStats stats = workers->stats();
     EXPECT_EQ(stats.refused, 1u);
     EXPECT_EQ(stats.queued, 2u);
     EXPECT_EQ(stats.in_flight, 1u);
@@ -143,15 +162,13 @@ TEST(EmbedWorkers, FullQueueRefusesAndCounts) {
     ASSERT_TRUE(results.wait_for(3));
 }
 
-TEST(EmbedWorkers, RetriesWithBackoffThenSucceeds) {
-    Script script;
+TEST_F(EmbedWorkersTest, RetriesWithBackoffThenSucceeds) {
     script.failures = 2;
-    Results results;
-    EmbedWorkers workers(memory_config(1, 4, 10, 3), results.callback(), scripted(script));
-    ASSERT_TRUE(workers.submit(job("k", "text")));
+    start(1, 4, 10, 3);
+    ASSERT_TRUE(workers->submit(job("k", "text")));
     ASSERT_TRUE(results.wait_for(1));
     EXPECT_EQ(results.done[0].error, "");
-    EmbedStats stats = workers.stats();
+    EmbedStats stats = workers->stats();
     EXPECT_EQ(stats.calls, 3u);
     EXPECT_EQ(stats.failed_calls, 2u);
     EXPECT_EQ(stats.jobs_done, 1u);
@@ -160,15 +177,12 @@ TEST(EmbedWorkers, RetriesWithBackoffThenSucceeds) {
     EXPECT_EQ(stats.latency.count, 3u);
 }
 
-TEST(EmbedWorkers, JobFailsWithTheLastErrorAfterEveryRetry) {
-    Script script;
+TEST_F(EmbedWorkersTest, JobFailsWithTheLastErrorAfterEveryRetry) {
     script.failures = 10;
-    Results results;
-    EmbedWorkers workers(memory_config(1, 4, 10, 2), results.callback(), scripted(script));
-    ASSERT_TRUE(workers.submit(job("first", "hang")));
-    script.wait_for_hanging(1);
-    ASSERT_TRUE(workers.submit(job("a", "x")));
-    ASSERT_TRUE(workers.submit(job("b", "y")));
+    start(1, 4, 10, 2);
+    hold_a_worker();
+    ASSERT_TRUE(workers->submit(job("a", "x")));
+    ASSERT_TRUE(workers->submit(job("b", "y")));
     script.release();
     ASSERT_TRUE(results.wait_for(3));
     std::lock_guard lock(results.mutex);
@@ -176,50 +190,38 @@ TEST(EmbedWorkers, JobFailsWithTheLastErrorAfterEveryRetry) {
     EXPECT_EQ(results.done[1].error, "scripted failure 8");
     EXPECT_TRUE(results.done[1].vector.empty());
     EXPECT_EQ(results.done[2].error, "scripted failure 8");
-    EmbedStats stats = workers.stats();
+    EmbedStats stats = workers->stats();
     EXPECT_EQ(stats.jobs_failed, 2u);
     EXPECT_EQ(stats.calls, 4u);  // the first job's, then one call for both, tried 1 + 2 times
 }
 
-TEST(EmbedWorkers, QueryIsNotBlockedByAFullBulkQueue) {
-    Script script;
-    Results results;
-    EmbedWorkers workers(memory_config(1, 4, 1), results.callback(), scripted(script));
-    ASSERT_TRUE(workers.submit(job("k0", "hang")));
-    script.wait_for_hanging(1);
-    ASSERT_TRUE(workers.submit(job("k1", "queued")));
-    ASSERT_FALSE(workers.submit(job("k2", "refused")));
-    std::promise<QueryDone> answered;
-    ASSERT_TRUE(workers.query("what seat", [&](QueryDone done) { answered.set_value(std::move(done)); }));
-    QueryDone done = answered.get_future().get();  // while the bulk call still hangs
+TEST_F(EmbedWorkersTest, QueryIsNotBlockedByAFullBulkQueue) {
+    start(1, 4, 1);
+    hold_a_worker();
+    ASSERT_TRUE(workers->submit(job("k1", "queued")));
+    ASSERT_FALSE(workers->submit(job("k2", "refused")));
+    QueryDone done = query_answer(*workers, "what seat");  // while the bulk call still hangs
     EXPECT_EQ(done.error, "");
     EXPECT_THAT(done.vector, ElementsAre(9.0f, 1.0f));
-    EXPECT_EQ(workers.stats().in_flight, 1u);
+    EXPECT_EQ(workers->stats().in_flight, 1u);
     script.release();
 }
 
-TEST(EmbedWorkers, ApplyChangesTheBatchFromTheNextCall) {
-    Script script;
-    Results results;
-    EmbedWorkers workers(memory_config(1, 4, 100), results.callback(), scripted(script));
-    ASSERT_TRUE(workers.submit(job("k0", "hang")));
-    script.wait_for_hanging(1);
-    for (int i = 0; i < 5; ++i) ASSERT_TRUE(workers.submit(job("k", "t")));
+TEST_F(EmbedWorkersTest, ApplyChangesTheBatchFromTheNextCall) {
+    start(1, 4, 100);
+    hold_a_worker();
+    for (int i = 0; i < 5; ++i) ASSERT_TRUE(workers->submit(job("k", "t")));
     config::EmbedderConfig smaller = memory_config(1, 2, 100).embedder;
-    workers.apply(smaller);
+    workers->apply(smaller);
     script.release();
     ASSERT_TRUE(results.wait_for(6));
     EXPECT_THAT(script.batch_sizes(), ElementsAre(1, 2, 2, 1));
 }
 
-TEST(EmbedWorkers, StopCancelsAHangingCallAndDeliversNothing) {
-    Script script;
-    Results results;
-    auto workers = std::make_unique<EmbedWorkers>(memory_config(2, 4, 100), results.callback(), scripted(script));
-    ASSERT_TRUE(workers->submit(job("k0", "hang")));
-    script.wait_for_hanging(1);
-    ASSERT_TRUE(workers->submit(job("k1", "hang too")));
-    script.wait_for_hanging(2);
+TEST_F(EmbedWorkersTest, StopCancelsAHangingCallAndDeliversNothing) {
+    start(2, 4, 100);
+    hold_a_worker();
+    hold_a_worker(1);
     auto stopped = std::async(std::launch::async, [&] { workers->stop(); });
     ASSERT_EQ(stopped.wait_for(std::chrono::seconds(20)), std::future_status::ready);
     EXPECT_FALSE(workers->submit(job("k2", "late")));
@@ -228,13 +230,35 @@ TEST(EmbedWorkers, StopCancelsAHangingCallAndDeliversNothing) {
     EXPECT_TRUE(results.done.empty());
 }
 
+TEST_F(EmbedWorkersTest, StopAnswersEveryWaitingQuery) {
+    start(1, 4, 10);
+    std::mutex mutex;
+    std::vector<std::string> errors;
+    auto collect = [&](QueryDone done) {
+        std::lock_guard lock(mutex);
+        errors.push_back(done.error);
+    };
+    ASSERT_TRUE(workers->query("hang on the query thread", collect));
+    script.wait_for_hanging(1);
+    ASSERT_TRUE(workers->query("waiting", collect));
+    workers->stop();
+    EXPECT_THAT(errors, ElementsAre("cancelled", "mnemod is stopping"));
+}
+
 // The real clients: http workers against the fake server, then a stop while it hangs.
-TEST(EmbedWorkersHttp, EmbedsEveryJobInBatchesOfTheConfiguredSize) {
-    testing::FakeEmbedderServer server({"--latency", "0.05"});
-    config::MemoryConfig memory = memory_config(2, 4, 100);
+config::MemoryConfig http_memory(const testing::FakeEmbedderServer& server, int64_t timeout_us = 10000000) {
+    config::MemoryConfig memory = memory_config(1, 4, 100);
     memory.embedder.kind = config::EmbedderConfig::Kind::Http;
     memory.embedder.url = server.url();
     memory.embedder.model = "fake-model";
+    memory.embedder.timeout_us = timeout_us;
+    return memory;
+}
+
+TEST(EmbedWorkersHttp, EmbedsEveryJobInBatchesOfTheConfiguredSize) {
+    testing::FakeEmbedderServer server({"--latency", "0.05"});
+    config::MemoryConfig memory = http_memory(server);
+    memory.embedder.workers = 2;
     Results results;
     EmbedWorkers workers(memory, results.callback());
     for (int i = 0; i < 10; ++i) ASSERT_TRUE(workers.submit(job("k" + std::to_string(i), "note " + std::to_string(i))));
@@ -257,13 +281,8 @@ TEST(EmbedWorkersHttp, EmbedsEveryJobInBatchesOfTheConfiguredSize) {
 
 TEST(EmbedWorkersHttp, StopReturnsWhileTheEmbedderHangs) {
     testing::FakeEmbedderServer server({"--latency", "600"});
-    config::MemoryConfig memory = memory_config(1, 4, 100);
-    memory.embedder.kind = config::EmbedderConfig::Kind::Http;
-    memory.embedder.url = server.url();
-    memory.embedder.model = "m";
-    memory.embedder.timeout_us = 600000000;
     Results results;
-    EmbedWorkers workers(memory, results.callback());
+    EmbedWorkers workers(http_memory(server, 600000000), results.callback());
     ASSERT_TRUE(workers.submit(job("k", "text")));
     std::promise<QueryDone> answered;
     ASSERT_TRUE(workers.query("recall", [&](QueryDone done) { answered.set_value(std::move(done)); }));
@@ -279,15 +298,9 @@ TEST(EmbedWorkersHttp, StopReturnsWhileTheEmbedderHangs) {
 TEST(EmbedWorkersHttp, QueryFailsAtOnceWhenTheEmbedderIsDown) {
     testing::FakeEmbedderServer server;
     server.stop();
-    config::MemoryConfig memory = memory_config(1, 4, 100);
-    memory.embedder.kind = config::EmbedderConfig::Kind::Http;
-    memory.embedder.url = server.url();
-    memory.embedder.model = "m";
     Results results;
-    EmbedWorkers workers(memory, results.callback());
-    std::promise<QueryDone> answered;
-    ASSERT_TRUE(workers.query("recall", [&](QueryDone done) { answered.set_value(std::move(done)); }));
-    QueryDone done = answered.get_future().get();
+    EmbedWorkers workers(http_memory(server), results.callback());
+    QueryDone done = query_answer(workers, "recall");
     EXPECT_THAT(done.error, ::testing::StartsWith("cannot reach embedder at " + server.url()));
     EXPECT_EQ(workers.stats().queries_failed, 1u);
 }
