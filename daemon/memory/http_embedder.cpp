@@ -125,7 +125,7 @@ private:
         if (result == CURLE_OPERATION_TIMEDOUT) {
             return fmt::format("{} did not answer within memory.embedder.timeout ({} ms)", source, timeout_us / 1000);
         }
-        if (result == CURLE_WRITE_ERROR && answer_.size() + CURL_MAX_WRITE_SIZE > kMaxAnswerBytes) {
+        if (result == CURLE_WRITE_ERROR) {  // only on_data refuses a write
             return fmt::format("{} answered more than {} bytes", source, kMaxAnswerBytes);
         }
         std::string detail = error_[0] != '\0' ? error_ : curl_easy_strerror(result);
