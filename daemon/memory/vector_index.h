@@ -109,7 +109,9 @@ public:
     bool contains(uint64_t key) const;
 
     // Moves up to max_n tail memories into the graph, inserting with `threads`
-    // threads (hnswlib links in parallel); returns how many were moved.
+    // threads; returns how many were moved. threads > 1 is for bulk rebuilds:
+    // hnswlib 0.6.2's parallel addPoint draws levels from one unlocked RNG (a
+    // benign race ThreadSanitizer reports); with 1 thread the index is TSan-clean.
     size_t build_some(size_t max_n, unsigned threads = 1);
 
     // The k best memories the filter allows, best first, ties by key
