@@ -83,48 +83,50 @@ void VectorIndex::scan_graph_elements(const float* query, const Allowed& allowed
     }
 }
 
+void VectorIndex::scan_candidates(const float* query, const VectorFilter& filter, std::optional<uint32_t> user,
+                                  bool built_only, Collector& best) const {
+    for (uint64_t key : *filter.candidates) {
+        auto entry = entries_.find(key);
+        if (entry == entries_.end() || (user && entry->second.user != *user)) continue;
+        if (built_only && (entry->second.ref & kTailBit)) continue;
+        if (filter.accept && !filter.accept(key)) continue;
+        best.offer(key, graph_->similarity(query, vector_of(entry->second.ref)));
+    }
+}
+
 void VectorIndex::search_user(const float* query, const VectorFilter& filter, Collector& best) const {
     auto found = user_ids_.find(*filter.user);
     if (found == user_ids_.end()) return;
     uint32_t user = found->second;
     const auto& members = users_[user].members;
+    // The smaller set drives the scan.
     if (filter.candidates != nullptr && filter.candidates->size() < members.size()) {
-        // The smaller set drives the scan; membership of the user is checked per key.
-        for (uint64_t key : *filter.candidates) {
-            auto entry = entries_.find(key);
-            if (entry == entries_.end() || entry->second.user != user) continue;
-            if (filter.accept && !filter.accept(key)) continue;
-            best.offer(key, graph_->similarity(query, vector_of(entry->second.ref)));
-        }
-        return;
+        scan_candidates(query, filter, user, false, best);
+    } else {
+        scan_refs(members, query, allowed_by(filter), best);
     }
-    scan_refs(members, query, allowed_by(filter), best);
 }
 
 void VectorIndex::search_candidates(const float* query, const VectorFilter& filter, Collector& best) const {
     const auto& candidates = *filter.candidates;
     if (candidates.size() <= options_.exact_scan_max) {
-        for (uint64_t key : candidates) {
-            auto entry = entries_.find(key);
-            if (entry == entries_.end()) continue;
-            if (filter.accept && !filter.accept(key)) continue;
-            best.offer(key, graph_->similarity(query, vector_of(entry->second.ref)));
-        }
+        scan_candidates(query, filter, std::nullopt, false, best);
         return;
     }
     Allowed allowed = allowed_by(filter);
     scan_tail(query, allowed, best);
     double share = static_cast<double>(candidates.size()) / static_cast<double>(std::max<size_t>(entries_.size(), 1));
-    search_graph(query, allowed, share, best);
+    // The tail is scanned already; a short graph answer falls back to the candidates, not every memory.
+    if (!search_graph(query, allowed, share, best)) scan_candidates(query, filter, std::nullopt, true, best);
 }
 
 // hnswlib 0.6.2 cannot filter inside its search, so the graph is asked for
 // more neighbours than k (about 2k / share of allowed keys, at least
 // ef_search), and four times more each round while fewer than k pass the
-// filter; past filtered_ef_max every built memory is scanned exactly.
-void VectorIndex::search_graph(const float* query, const Allowed& allowed, double allowed_share,
+// filter; past filtered_ef_max it gives up (false) and the caller scans exactly.
+bool VectorIndex::search_graph(const float* query, const Allowed& allowed, double allowed_share,
                                Collector& best) const {
-    if (graph_->element_count() == graph_->deleted_count()) return;
+    if (graph_->element_count() == graph_->deleted_count()) return true;
     size_t k = std::max<size_t>(best.k(), 1);
     double wanted = 2.0 * static_cast<double>(k) / std::max(allowed_share, 1e-9);
     size_t ef = std::clamp<size_t>(static_cast<size_t>(std::min(wanted, 1e12)), options_.ef_search,
@@ -140,12 +142,11 @@ void VectorIndex::search_graph(const float* query, const Allowed& allowed, doubl
             for (const Neighbor& neighbor : found) {
                 if (allowed(neighbor.key)) best.offer(neighbor.key, neighbor.similarity);
             }
-            return;
+            return true;
         }
-        if (ef >= options_.filtered_ef_max) break;
+        if (ef >= options_.filtered_ef_max) return false;
         ef = std::min(ef * 4, options_.filtered_ef_max);
     }
-    scan_graph_elements(query, allowed, best);
 }
 
 std::variant<std::vector<VectorHit>, VectorError> VectorIndex::search(std::span<const float> query, size_t k,
@@ -163,7 +164,7 @@ std::variant<std::vector<VectorHit>, VectorError> VectorIndex::search(std::span<
         search_candidates(values, filter, best);
     } else if (filter.accept) {
         scan_tail(values, filter.accept, best);
-        search_graph(values, filter.accept, 1.0, best);
+        if (!search_graph(values, filter.accept, 1.0, best)) scan_graph_elements(values, filter.accept, best);
     } else {
         scan_tail(values, {}, best);
         for (const Neighbor& neighbor : graph_->nearest(values, std::max(options_.ef_search, k))) {

@@ -237,7 +237,7 @@ int main(int argc, char** argv) {
         index->set_ef_search(ef);
         measure_search(*index, data, exact, queries, ef, exact_p50);
     }
-    index->set_ef_search(128);
+    index->set_ef_search(options.ef_search);
     measure_users(*index, data, exact, queries);
 
     start = Clock::now();

@@ -54,6 +54,7 @@ struct FilteredIndex : ::testing::Test {
             if (i > 0) {
                 EXPECT_GE(got[i - 1].similarity, got[i].similarity) << what;
             }
+            for (size_t j = 0; j < i; ++j) EXPECT_NE(got[j].key, got[i].key) << what << ": key twice";
         }
     }
     VectorIndex index;
