@@ -2,10 +2,12 @@
 // what a word is and how it folds, how a query reads and matches
 // (core/search_words.h), and equality by JSON value (core/json_equal.h).
 //
-// The only door from plugins/memory to those host files: today they are
-// compiled into the plugin; when the ABI hands the plugin a host services
-// table at open(), this file is what changes.
+// The only door from plugins/memory's memories to those rules: each one is
+// the host's, reached through the services table mnemod hands to open()
+// (host_services.h); nothing of mnemod is compiled into the plugin.
 #pragma once
+
+#include "host_services.h"
 
 #include <cstdint>
 #include <string>
@@ -26,16 +28,16 @@ std::vector<TermCount> count_terms(std::string_view text, uint32_t* word_count);
 struct RecallQuery {
     bool exact = false;              // match q verbatim (ASCII case-insensitive), else every word
     std::vector<std::string> words;  // Words: distinct folded words; Exact: the folded words of q
-    std::string verbatim;            // Exact: q trimmed
     // Exact: the folded words of q that touch neither end of it; a text holding q
     // holds each of them as a whole word (the ones at the ends may be parts of longer words).
     std::vector<std::string> whole_words;
+    host::Query parsed;  // the host's reading of q, which decides an Exact match
     bool empty() const { return !exact && words.empty(); }
 };
 RecallQuery read_query(std::string_view q);
 
-// Whether the text holds q verbatim, ASCII case-insensitively (Exact queries).
-bool holds_verbatim(std::string_view text, std::string_view verbatim);
+// Whether the text holds an Exact query's q verbatim, ASCII case-insensitively.
+bool holds_verbatim(std::string_view text, const RecallQuery& query);
 
 // Whether the JSON object has a top-level key whose value equals value_json by JSON value.
 bool member_equals(std::string_view object_json, std::string_view key, std::string_view value_json);

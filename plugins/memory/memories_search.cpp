@@ -23,7 +23,7 @@ bool holds_all(const MemoryRec& row, const std::vector<std::string>& words) {
 }
 
 bool matches(const RecallQuery& query, const MemoryRec& row) {
-    return query.exact ? holds_verbatim(row.text, query.verbatim) : holds_all(row, query.words);
+    return query.exact ? holds_verbatim(row.text, query) : holds_all(row, query.words);
 }
 
 // The word index of the filter's scope, or null when the scope holds nothing.

@@ -77,7 +77,7 @@ int memory_list(mnemo_backend* backend, const mnemo_memory_list_req* req, const 
         const MemoryRec& row = *(--it)->second;
         if (!listed(*req, row)) continue;
         if (sent == req->limit) {
-            emit_count(sink, "has_more", 1);
+            emit_result<&mnemo_sink::has_more>(sink);
             break;
         }
         emit_memory(sink, row, false);

@@ -12,7 +12,7 @@ namespace mnemo::memory {
 namespace {
 
 struct PurgeCounts {
-    int64_t sessions = 0, events = 0, summaries = 0, tracks = 0, lanes = 0, state_keys = 0;
+    int64_t sessions = 0, events = 0, summaries = 0, tracks = 0, lanes = 0, state_keys = 0, memories = 0;
 
     void add(const SessionRec& session) {
         ++sessions;
@@ -22,12 +22,8 @@ struct PurgeCounts {
     }
 
     void emit(const mnemo_sink* sink) const {
-        emit_count(sink, "sessions", sessions);
-        emit_count(sink, "events", events);
-        emit_count(sink, "summaries", summaries);
-        emit_count(sink, "tracks", tracks);
-        emit_count(sink, "lanes", lanes);
-        emit_count(sink, "state_keys", state_keys);
+        const mnemo_purge_result result{sessions, events, summaries, tracks, lanes, state_keys, memories};
+        emit_result<&mnemo_sink::purged>(sink, &result);
     }
 };
 
@@ -66,8 +62,8 @@ int user_purge(mnemo_backend* backend, const mnemo_user_purge_req* req, const mn
             app->users.erase(user);
         }
     }
+    counts.memories = store.memories.purge_user(view(req->app), view(req->user), req->now_us);
     counts.emit(sink);
-    emit_count(sink, "memories", store.memories.purge_user(view(req->app), view(req->user), req->now_us));
     return MNEMO_OK;
 }
 

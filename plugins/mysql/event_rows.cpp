@@ -128,7 +128,7 @@ void emit_events(Conn& conn, int64_t sid, const mnemo_event_filter& filter, int6
     int64_t emitted = 0;
     while (rows.step()) {
         if (filter.limit > 0 && emitted == filter.limit) {
-            out.count("has_more", 1);
+            out.result(HasMore{});
             return;
         }
         emit_event_row(rows, out);

@@ -88,24 +88,27 @@ void require_sweep_limit(const mnemo_sweep_req& req) {
 void sweep_step(Conn& conn, const mnemo_sweep_req& req, Output& out) {
     require_sweep_limit(req);
     bool more = false;
-    out.count("expired", expire_sessions(conn, req, more));
-    out.count("state_scopes", expire_scopes(conn, req, more));
+    mnemo_sweep_result result{};
+    result.expired = expire_sessions(conn, req, more);
+    result.state_scopes = expire_scopes(conn, req, more);
     const bool purge = req.purge_before_us > 0;
-    out.count("purged_sessions", purge ? purge_sessions(conn, req, more) : 0);
-    out.count("purged_events", purge ? delete_due(conn, kPurgeDeletedEventsSql, kDeletedEventsDueSql,
-                                                  req.purge_before_us, req.limit, more)
-                                     : 0);
+    result.purged_sessions = purge ? purge_sessions(conn, req, more) : 0;
+    result.purged_events =
+        purge ? delete_due(conn, kPurgeDeletedEventsSql, kDeletedEventsDueSql, req.purge_before_us, req.limit, more)
+              : 0;
     const bool prune = req.prune_lanes_before_us > 0;
-    out.count("pruned_lanes",
-              prune ? delete_due(conn, kPruneLanesSql, kLanesDueSql, req.prune_lanes_before_us, req.limit, more) : 0);
-    if (more) out.count("more", 1);
+    result.pruned_lanes =
+        prune ? delete_due(conn, kPruneLanesSql, kLanesDueSql, req.prune_lanes_before_us, req.limit, more) : 0;
+    result.more = more ? 1 : 0;
+    out.result(result);
 }
 
 // Another process is sweeping the same database right now; its step covers
 // these rows, so this one reports nothing done and nothing more.
 void sweep_skipped(Output& out) {
-    for (const char* part : {"expired", "state_scopes", "purged_sessions", "purged_events", "pruned_lanes"})
-        out.count(part, 0);
+    mnemo_sweep_result result{};
+    result.skipped = 1;
+    out.result(result);
 }
 
 void finalize_list(Conn& conn, const mnemo_finalize_list_req& req, Output& out) {
@@ -117,9 +120,7 @@ void finalize_list(Conn& conn, const mnemo_finalize_list_req& req, Output& out) 
         Query rows(conn, kFinalizePendingSql);
         rows.args(req.now_us, conn.owner_id(), req.limit);
         while (rows.step()) {
-            emit_session_row(rows, out);
-            out.count("finalize_reason", rows.i64(22));
-            out.count("finalize_attempts", rows.i64(23));
+            out.finalize_pending(session_row(rows), static_cast<int>(rows.i64(22)), rows.i64(23));
             claimed.push_back(rows.i64(0));
         }
     }

@@ -1,13 +1,16 @@
 // The C face of the mysql backend: the ABI table, each entry a thin wrapper
 // that routes the request to Store::read or Store::write and turns any
-// exception into a filled mnemo_error. The sweep step runs under the
-// database's sweep lock; finalize_list is a write because it claims rows.
+// exception into a filled mnemo_error. A coordinated sweep step (a shared
+// store, mnemo_sweep_req.coordinate) runs under the database's sweep lock;
+// finalize_list is a write because it claims rows.
+#include "host_services.h"
 #include "ops.h"
 #include "record_output.h"
 #include "mysql_store.h"
 
 #include <cstdio>
 #include <new>
+#include <string>
 
 namespace mnemo::mysql {
 namespace {
@@ -55,8 +58,13 @@ int silent_write_op(mnemo_backend* backend, const Req* req, mnemo_error* err, vo
     return guarded(err, [&] { backend->store.write(nullptr, [&](Conn& conn, Output&) { step(conn, *req); }); });
 }
 
-int op_open(const char* options_json, mnemo_backend** out, mnemo_error* err) {
-    return guarded(err, [&] { *out = new mnemo_backend(parse_options(options_json)); });
+int op_open(const mnemo_host* host, const char* options_json, mnemo_backend** out, mnemo_error* err) {
+    return guarded(err, [&] {
+        if (!host::install(host))
+            throw StoreError(MNEMO_E_INVALID, "mysql backend: open needs the host's services (mnemo_host of ABI " +
+                                                  std::to_string(MNEMO_PLUGIN_ABI_VERSION) + ")");
+        *out = new mnemo_backend(parse_options(options_json));
+    });
 }
 
 void op_close(mnemo_backend* backend) {
@@ -88,6 +96,10 @@ int op_append(mnemo_backend* backend, const mnemo_append_req* req, mnemo_append_
 
 int op_sweep_step(mnemo_backend* backend, const mnemo_sweep_req* req, const mnemo_sink* sink, mnemo_error* err) {
     return guarded(err, [&] {
+        if (!req->coordinate) {
+            backend->store.write(sink, [&](Conn& conn, Output& out) { sweep_step(conn, *req, out); });
+            return;
+        }
         const std::string lock = lock_name("sweep", backend->store.options().database);
         backend->store.write_locked(lock, sink, [&](Conn& conn, Output& out, bool granted) {
             if (granted) return sweep_step(conn, *req, out);

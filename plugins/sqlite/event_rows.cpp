@@ -1,6 +1,6 @@
 #include "event_rows.h"
 
-#include "core/search_words.h"
+#include "host_services.h"
 #include "hot_queries.h"
 #include "rules.h"
 
@@ -45,7 +45,7 @@ void insert_event(Conn& conn, int64_t sid, int64_t seq, const mnemo_event& event
         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, "
         "?23)");
     std::string_view search_text(event.search_text.ptr ? event.search_text.ptr : "", event.search_text.len);
-    bool trigrams = core::search_words::has_cjk(search_text);
+    bool trigrams = host::has_cjk(search_text);
     insert.args(sid, seq, event.id, event.id_from_client ? 1 : 0, event.invocation_id, event.author, event.role,
                 event.content_json, event.state_delta_json, event.usage_json, event.tool_calls_json, event.media_json,
                 event.metadata_json, event.filter_key.ptr ? event.filter_key : str(""), event.timestamp_us,
@@ -119,7 +119,7 @@ void emit_events(Conn& conn, int64_t sid, const mnemo_event_filter& filter, int6
     int64_t emitted = 0;
     while (rows.step()) {
         if (filter.limit > 0 && emitted == filter.limit) {
-            out.count("has_more", 1);
+            out.result(HasMore{});
             return;
         }
         emit_event_row(rows, out);

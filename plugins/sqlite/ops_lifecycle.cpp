@@ -78,17 +78,19 @@ void sweep_step(Conn& conn, const mnemo_sweep_req& req, Output& out) {
         throw StoreError(MNEMO_E_INVALID, "sweep limit is " + std::to_string(req.limit) +
                                               "; give at least 1 row per step (sweep.batch)");
     bool more = false;
-    out.count("expired", expire_sessions(conn, req, more));
-    out.count("state_scopes", expire_scopes(conn, req, more));
+    mnemo_sweep_result result{};
+    result.expired = expire_sessions(conn, req, more);
+    result.state_scopes = expire_scopes(conn, req, more);
     const bool purge = req.purge_before_us > 0;
-    out.count("purged_sessions", purge ? purge_sessions(conn, req, more) : 0);
-    out.count("purged_events", purge ? delete_due(conn, kPurgeDeletedEventsSql, kDeletedEventsDueSql,
-                                                  req.purge_before_us, req.limit, more)
-                                     : 0);
+    result.purged_sessions = purge ? purge_sessions(conn, req, more) : 0;
+    result.purged_events =
+        purge ? delete_due(conn, kPurgeDeletedEventsSql, kDeletedEventsDueSql, req.purge_before_us, req.limit, more)
+              : 0;
     const bool prune = req.prune_lanes_before_us > 0;
-    out.count("pruned_lanes",
-              prune ? delete_due(conn, kPruneLanesSql, kLanesDueSql, req.prune_lanes_before_us, req.limit, more) : 0);
-    if (more) out.count("more", 1);
+    result.pruned_lanes =
+        prune ? delete_due(conn, kPruneLanesSql, kLanesDueSql, req.prune_lanes_before_us, req.limit, more) : 0;
+    result.more = more ? 1 : 0;
+    out.result(result);
 }
 
 void finalize_list(Conn& conn, const mnemo_finalize_list_req& req, Output& out) {
@@ -98,9 +100,7 @@ void finalize_list(Conn& conn, const mnemo_finalize_list_req& req, Output& out) 
     Query rows(conn, kFinalizePendingSql);
     rows.args(req.limit);
     while (rows.step()) {
-        emit_session_row(rows, out);
-        out.count("finalize_reason", rows.i64(22));
-        out.count("finalize_attempts", rows.i64(23));
+        out.finalize_pending(session_row(rows), static_cast<int>(rows.i64(22)), rows.i64(23));
     }
 }
 

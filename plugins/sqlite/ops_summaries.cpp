@@ -51,7 +51,7 @@ void summary_put(Conn& conn, const mnemo_summary_put_req& req, Output& out) {
     mark_written(meta, req.now_us);
     save_session(conn, meta);
     out.summary(summary);
-    out.count("version", meta.version);
+    out.result(Version{meta.version});
 }
 
 void summary_list(Conn& conn, const mnemo_summary_list_req& req, Output& out) {

@@ -1,12 +1,14 @@
 // The C face of the sqlite backend: the ABI table, each entry a thin wrapper
 // that routes the request to Store::read or Store::write and turns any
 // exception into a filled mnemo_error.
+#include "host_services.h"
 #include "ops.h"
 #include "sqlite_store.h"
 
 #include <cstdio>
 #include <memory>
 #include <new>
+#include <string>
 
 namespace mnemo::sqlite {
 namespace {
@@ -71,9 +73,14 @@ void turn_off_memory_statistics() {
     (void)once;
 }
 
-int op_open(const char* options_json, mnemo_backend** out, mnemo_error* err) {
+int op_open(const mnemo_host* host, const char* options_json, mnemo_backend** out, mnemo_error* err) {
     turn_off_memory_statistics();
-    return guarded(err, [&] { *out = new mnemo_backend(parse_options(options_json)); });
+    return guarded(err, [&] {
+        if (!host::install(host))
+            throw StoreError(MNEMO_E_INVALID, "sqlite backend: open needs the host's services (mnemo_host of ABI " +
+                                                  std::to_string(MNEMO_PLUGIN_ABI_VERSION) + ")");
+        *out = new mnemo_backend(parse_options(options_json));
+    });
 }
 
 void op_close(mnemo_backend* backend) {

@@ -19,6 +19,7 @@ void expect_counts(const Reply& reply, int64_t sessions, int64_t events, int64_t
     EXPECT_EQ(reply.integer("/tracks"), tracks) << reply.body;
     EXPECT_EQ(reply.integer("/lanes"), 0) << reply.body;
     EXPECT_EQ(reply.integer("/state_keys"), state_keys) << reply.body;
+    EXPECT_EQ(reply.integer("/memories"), 0) << "no memories were written: " << reply.body;
 }
 
 TEST_P(Purge, UserWithNoDataGivesZeros) {

@@ -1,5 +1,7 @@
 #include "memories_fixture.h"
 
+#include "named_results.h"
+
 #include <cctype>
 
 namespace mnemo::memory_test {
@@ -67,6 +69,8 @@ void on_count_result(void* ctx, const mnemo_memory_count_result* count) {
 void on_count(void* ctx, const char* name, int64_t value) {
     of(ctx).counts[name] = value;
 }
+// Memory operations answer no session rows; the typed results still need a target.
+void ignore_session(void* /*ctx*/, const mnemo_session* /*session*/) {}
 
 mnemo_str opt(const Opt& v) {
     return v ? s(*v) : absent();
@@ -138,9 +142,17 @@ std::vector<std::string> MemoryAnswers::ids() const {
     return out;
 }
 
-MemorySink::MemorySink()
-    : sink_{&out,      nullptr,    nullptr, nullptr, nullptr, nullptr,     on_count,       nullptr,
-            on_memory, on_written, on_hit,  on_key,  on_feed, on_embedded, on_count_result} {}
+MemorySink::MemorySink() : sink_{} {
+    sink_.ctx = &out;
+    test_results::add_named_results<on_count, ignore_session>(sink_);
+    sink_.memory = on_memory;
+    sink_.memory_written = on_written;
+    sink_.memory_hit = on_hit;
+    sink_.memory_key = on_key;
+    sink_.memory_feed = on_feed;
+    sink_.memory_embedded = on_embedded;
+    sink_.memory_count = on_count_result;
+}
 
 Item text(std::string value) {
     Item item;
@@ -278,7 +290,7 @@ mnemo_memory_count_result MemoriesTest::count(const char* app_name, const char* 
 }
 
 MemoryAnswers MemoriesTest::sweep(int64_t at_us, int64_t limit, int64_t purge_before_us) {
-    mnemo_sweep_req req{at_us, limit, purge_before_us, 0};
+    mnemo_sweep_req req{at_us, limit, purge_before_us, 0, 0};
     MemorySink sink;
     mnemo_error err{};
     EXPECT_EQ(ops().sweep_step(backend, &req, sink.get(), &err), MNEMO_OK) << err.message;
