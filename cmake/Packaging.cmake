@@ -39,6 +39,8 @@ configure_file(${CMAKE_SOURCE_DIR}/systemd/mnemod.socket ${MNEMO_UNIT_BUILD_DIR}
 install(TARGETS mnemoctl RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/scripts/ DESTINATION ${CMAKE_INSTALL_DATADIR}/mnemod/scripts)
 install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# Every key with its default and what it does, for the production file's readers.
+install(FILES ${CMAKE_SOURCE_DIR}/config/mnemod.yaml DESTINATION ${CMAKE_INSTALL_DOCDIR} RENAME mnemod.example.yaml)
 # Absolute: /etc for the /usr prefix, not /usr/etc.
 install(FILES ${CMAKE_SOURCE_DIR}/config/mnemod.production.yaml
         DESTINATION ${CMAKE_INSTALL_FULL_SYSCONFDIR}/mnemod RENAME mnemod.yaml)

@@ -29,6 +29,7 @@ done
 require_file "$root$MNEMO_INCLUDEDIR/mnemo_plugin.h"
 require_file "$root$MNEMO_SCRIPTS_INSTALL_DIR/README.md" "the scripts folder"
 require_file "$root$MNEMO_SYSCONFDIR/mnemod/mnemod.yaml" "the production config"
+require_file "$root$MNEMO_DOCDIR/mnemod.example.yaml" "the documented example config the production one points to"
 require_file "$root$MNEMO_SYSTEMD_UNIT_DIR/mnemod.service"
 require_file "$root$MNEMO_SYSTEMD_UNIT_DIR/mnemod.socket"
 require_file "$root$MNEMO_SYSUSERS_DIR/mnemod.conf"
