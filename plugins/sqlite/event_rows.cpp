@@ -52,20 +52,12 @@ void insert_event(Conn& conn, int64_t sid, int64_t seq, const mnemo_event& event
                 event.usage.input_tokens, event.usage.output_tokens, event.usage.cache_read_tokens,
                 event.usage.cache_write_tokens, event.usage.total_tokens, event.usage.cost_usd, search_text,
                 trigrams ? 1 : 0);
-    try {
-        insert.run();
-    } catch (const StoreError& e) {
-        // The only constraint an insert can break: a visible event holds the id.
-        if (e.code() != MNEMO_E_INVALID) throw;
-        throw StoreError(MNEMO_E_INVALID, "event id " + text(event.id) +
-                                              " is given twice to one session; ids must "
-                                              "be unique among its visible events");
-    }
+    insert.run();
     conn.search_backlog().inserted(conn, sqlite3_last_insert_rowid(conn.db()), search_text, trigrams);
 }
 
 std::optional<StoredEvent> find_visible_by_id(Conn& conn, int64_t sid, const mnemo_event& event) {
-    Query row(conn, kFindClientIdSql);
+    Query row(conn, kFindVisibleIdSql);
     row.args(sid, event.id);
     if (!row.step()) return std::nullopt;
     bool identical = same_bytes(row.str(2), event.author) && same_bytes(row.str(3), event.role) &&

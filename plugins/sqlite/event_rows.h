@@ -19,7 +19,7 @@ struct StoredEvent {
     int64_t timestamp_us = 0;
     bool identical = false;
 };
-// Only client-given ids are found: the caller asks for nothing else.
+// The visible event holding event.id, whoever made that id.
 std::optional<StoredEvent> find_visible_by_id(Conn& conn, int64_t sid, const mnemo_event& event);
 
 // Removes the `count` oldest visible events; returns how many went.

@@ -13,11 +13,10 @@ inline constexpr const char* kSessionColumns =
     "event_count, last_seq, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, total_tokens, "
     "cost_usd, state_bytes, deleted_at";
 
-// The visible event holding a client-given id (events_client_id, which
-// indexes client ids only: migrations.h v7).
-inline constexpr const char* kFindClientIdSql =
-    "SELECT seq, timestamp_us, author, role, content FROM events "
-    "WHERE sid = ?1 AND id = ?2 AND deleted_at = 0 AND id_from_client = 1";
+// The visible event holding an id, client-given or generated
+// (events_visible_id: migrations.h v9).
+inline constexpr const char* kFindVisibleIdSql =
+    "SELECT seq, timestamp_us, author, role, content FROM events WHERE id = ?2 AND sid = ?1 AND deleted_at = 0";
 
 inline const std::string kFindSessionSql =
     std::string("SELECT ") + kSessionColumns + " FROM sessions WHERE app = ?1 AND user = ?2 AND id = ?3";
