@@ -11,7 +11,6 @@
 namespace mnemo::mysql {
 namespace {
 
-constexpr int kDuplicateKey = 1062;
 constexpr int64_t kNoLimit = std::numeric_limits<int64_t>::max();
 
 void emit_event_row(const Query& row, Output& out) {
@@ -41,8 +40,8 @@ bool has_text(mnemo_str s) {
 
 }  // namespace
 
-void insert_event(Conn& conn, int64_t sid, int64_t seq, const mnemo_event& event) {
-    Query insert(conn,
+void Conn::insert_event_row(int64_t sid, int64_t seq, const mnemo_event& event) {
+    Query insert(*this,
                  "INSERT INTO events (sid, seq, id, id_from_client, invocation_id, author, role, content, "
                  "state_delta, usage_json, tool_calls, media, metadata, filter_key, timestamp_us, input_tokens, "
                  "output_tokens, cache_read_tokens, cache_write_tokens, total_tokens, cost_usd, search_text, "
@@ -59,11 +58,15 @@ void insert_event(Conn& conn, int64_t sid, int64_t seq, const mnemo_event& event
         insert.run();
     } catch (const StoreError& e) {
         // The only unique key an insert can break: a visible event holds the id.
-        if (e.server_error() != kDuplicateKey) throw;
+        if (!e.duplicate_key()) throw;
         throw StoreError(MNEMO_E_INVALID, "event id " + text(event.id) +
                                               " is given twice to one session; ids must "
                                               "be unique among its visible events");
     }
+}
+
+void insert_event(Conn& conn, int64_t sid, int64_t seq, const mnemo_event& event) {
+    conn.insert_event_row(sid, seq, event);
 }
 
 std::optional<StoredEvent> find_visible_by_id(Conn& conn, int64_t sid, const mnemo_event& event) {

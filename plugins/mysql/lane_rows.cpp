@@ -6,7 +6,6 @@
 namespace mnemo::mysql {
 namespace {
 
-constexpr int kDuplicateKey = 1062;
 
 }  // namespace
 
@@ -42,7 +41,7 @@ void store_lane(Conn& conn, const mnemo_lane& lane, const LaneVersion& stored) {
     try {
         write.run();
     } catch (const StoreError& e) {
-        if (!insert || e.server_error() != kDuplicateKey) throw;
+        if (!insert || !e.duplicate_key()) throw;
         throw StoreError(MNEMO_E_BUSY, "lane " + text(lane.lane) + " in app " + text(lane.app) +
                                            " was created by another writer at the same time");
     }

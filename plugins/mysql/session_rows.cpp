@@ -8,7 +8,6 @@
 namespace mnemo::mysql {
 namespace {
 
-constexpr int kDuplicateKey = 1062;
 
 SessionMeta meta_of(const Query& row) {
     SessionMeta meta;
@@ -75,7 +74,7 @@ void insert_row(Conn& conn, const NewSession& session) {
     try {
         insert.run();
     } catch (const StoreError& e) {
-        if (e.server_error() != kDuplicateKey) throw;
+        if (!e.duplicate_key()) throw;
         throw StoreError(MNEMO_E_BUSY, describe(session.key) + " was created by another writer at the same time");
     }
 }

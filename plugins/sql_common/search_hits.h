@@ -6,14 +6,13 @@
 #pragma once
 
 #include "mnemo_plugin.h"
-#include "output.h"
+#include "connection.h"
 
 #include <cstdint>
 #include <vector>
 
 namespace mnemo::MNEMO_SQL_BACKEND {
 
-class Conn;
 
 // Sorts and cuts seqs in place.
 void emit_session_hits(Conn& conn, const mnemo_search_req& req, int64_t sid, std::vector<int64_t>& seqs, Output& out);

@@ -36,9 +36,9 @@ bool has_text(mnemo_str s) {
 
 }  // namespace
 
-void insert_event(Conn& conn, int64_t sid, int64_t seq, const mnemo_event& event) {
+void Conn::insert_event_row(int64_t sid, int64_t seq, const mnemo_event& event) {
     Query insert(
-        conn,
+        *this,
         "INSERT INTO events (sid, seq, id, id_from_client, invocation_id, author, role, content, state_delta, "
         "usage, tool_calls, media, metadata, filter_key, timestamp_us, input_tokens, output_tokens, "
         "cache_read_tokens, cache_write_tokens, total_tokens, cost_usd, search_text, search_trigrams) "
@@ -53,7 +53,11 @@ void insert_event(Conn& conn, int64_t sid, int64_t seq, const mnemo_event& event
                 event.usage.cache_write_tokens, event.usage.total_tokens, event.usage.cost_usd, search_text,
                 trigrams ? 1 : 0);
     insert.run();
-    conn.search_backlog().inserted(conn, sqlite3_last_insert_rowid(conn.db()), search_text, trigrams);
+    search_backlog_.inserted(*this, last_insert_id(), search_text, trigrams);
+}
+
+void insert_event(Conn& conn, int64_t sid, int64_t seq, const mnemo_event& event) {
+    conn.insert_event_row(sid, seq, event);
 }
 
 std::optional<StoredEvent> find_visible_by_id(Conn& conn, int64_t sid, const mnemo_event& event) {

@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-namespace mnemo::MNEMO_SQL_BACKEND {
+namespace mnemo::sqlcore {
 namespace {
 
 const OwnedRow<mnemo_session, 6>::Fields kSessionStrings{&mnemo_session::app,       &mnemo_session::user,
@@ -143,4 +143,4 @@ void RecordBuffer::replay(const mnemo_record_sink& target) const {
         if (target.count) target.count(target.ctx, name, value);
 }
 
-}  // namespace mnemo::MNEMO_SQL_BACKEND
+}  // namespace mnemo::sqlcore

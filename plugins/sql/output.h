@@ -2,11 +2,6 @@
 // the host's mnemo_sink (SinkOutput). Writes may still be rolled back (the
 // sqlite writer's group, a retried mysql transaction), so they record deep
 // copies (RecordedOutput) that are replayed into the sink only after COMMIT.
-//
-// plugins/sql_common/ holds the code the SQL backends share word for word.
-// It is compiled into each backend's own namespace (MNEMO_SQL_BACKEND, set by
-// the backend's CMakeLists) because the operations here call that backend's
-// row functions (event_rows.h, session_rows.h, state_rows.h, ops.h).
 #pragma once
 
 #include "mnemo_plugin.h"
@@ -17,7 +12,7 @@
 #include <variant>
 #include <vector>
 
-namespace mnemo::MNEMO_SQL_BACKEND {
+namespace mnemo::sqlcore {
 
 class Output {
 public:
@@ -100,4 +95,4 @@ private:
     std::vector<Row> rows_;
 };
 
-}  // namespace mnemo::MNEMO_SQL_BACKEND
+}  // namespace mnemo::sqlcore

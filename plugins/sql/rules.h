@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace mnemo::MNEMO_SQL_BACKEND {
+namespace mnemo::sqlcore {
 
 // 0 in an expiry means "never"; an item is gone the moment its expiry passes.
 inline bool live_at(int64_t expires_at_us, int64_t now_us) {
@@ -48,4 +48,4 @@ inline std::string describe(const mnemo_key& key) {
     return "session " + text(key.user) + "/" + text(key.session_id) + " in app " + text(key.app);
 }
 
-}  // namespace mnemo::MNEMO_SQL_BACKEND
+}  // namespace mnemo::sqlcore

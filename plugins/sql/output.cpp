@@ -1,6 +1,6 @@
 #include "output.h"
 
-namespace mnemo::MNEMO_SQL_BACKEND {
+namespace mnemo::sqlcore {
 namespace {
 
 const OwnedRow<mnemo_session, 6>::Fields kSessionStrings{&mnemo_session::app,       &mnemo_session::user,
@@ -98,4 +98,4 @@ void RecordedOutput::replay(Output& target) const {
     }
 }
 
-}  // namespace mnemo::MNEMO_SQL_BACKEND
+}  // namespace mnemo::sqlcore

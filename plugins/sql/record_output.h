@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace mnemo::MNEMO_SQL_BACKEND {
+namespace mnemo::sqlcore {
 
 class RecordOutput final : public Output {
 public:
@@ -67,4 +67,4 @@ private:
     std::vector<std::pair<const char*, int64_t>> counts_;
 };
 
-}  // namespace mnemo::MNEMO_SQL_BACKEND
+}  // namespace mnemo::sqlcore
