@@ -38,20 +38,19 @@ int guarded(mnemo_error* err, Body&& body) {
 }
 
 // Adapters from an ops.h step to the Store's Step signature.
-template <typename Req>
-int read_op(mnemo_backend* backend, const Req* req, const mnemo_sink* sink, mnemo_error* err,
-            void (*step)(Conn&, const Req&, Output&)) {
+// A step takes the backend's Conn or the core's Db (sql_ops.h).
+template <typename Req, typename Step>
+int read_op(mnemo_backend* backend, const Req* req, const mnemo_sink* sink, mnemo_error* err, Step step) {
     return guarded(err, [&] { backend->store.read(sink, [&](Conn& conn, Output& out) { step(conn, *req, out); }); });
 }
 
-template <typename Req>
-int write_op(mnemo_backend* backend, const Req* req, const mnemo_sink* sink, mnemo_error* err,
-             void (*step)(Conn&, const Req&, Output&)) {
+template <typename Req, typename Step>
+int write_op(mnemo_backend* backend, const Req* req, const mnemo_sink* sink, mnemo_error* err, Step step) {
     return guarded(err, [&] { backend->store.write(sink, [&](Conn& conn, Output& out) { step(conn, *req, out); }); });
 }
 
-template <typename Req>
-int silent_write_op(mnemo_backend* backend, const Req* req, mnemo_error* err, void (*step)(Conn&, const Req&)) {
+template <typename Req, typename Step>
+int silent_write_op(mnemo_backend* backend, const Req* req, mnemo_error* err, Step step) {
     return guarded(err, [&] { backend->store.write(nullptr, [&](Conn& conn, Output&) { step(conn, *req); }); });
 }
 

@@ -1,18 +1,66 @@
 // dialect.h -- what differs between the SQL engines the core runs on, as
 // data: the statement texts that are not the same word for word (a table
-// per dialect, filled by each backend's dialect.cpp) and the locking forms.
-// Every statement of the table takes its parameters in the order its comment
-// gives, positional (`?`), the same for every dialect, so an operation binds
-// once whatever the engine.
+// per dialect, filled by each backend's dialect.cpp from its hot_queries.h)
+// and the locking forms. Every statement binds its parameters in the order
+// its comment gives, the same for every dialect (sqlite's ?N texts number
+// them in that order), so an operation binds once whatever the engine.
 #pragma once
+
+#include <array>
+#include <string>
 
 namespace mnemo::sqlcore {
 
+// Which optional filters an event read uses; each shape is one cached statement.
+struct EventQueryShape {
+    bool include_deleted = false;
+    bool after_ts = false;
+    bool roles = false;
+    bool filter_key = false;
+    bool num_recent = false;
+};
+
+// One state scope's statements. Parameters: the owner (sid; app; app and
+// user), then the key, then the value.
+struct ScopeSql {
+    const char* select_value;
+    const char* upsert;
+    const char* remove;
+    const char* clear;
+    const char* list;
+};
+
 struct Dialect {
     const char* name;  // "sqlite", "mysql": names the engine in messages
-    // Appended to a SELECT whose rows a write decides on: " FOR UPDATE" where
-    // rows are locked (mysql), "" where the whole write is serialized (sqlite).
-    const char* lock_rows;
+
+    // Sessions. columns.h's kFindSessionSql that also locks the row for the
+    // rest of a write where rows are locked (mysql).
+    std::string lock_session;
+    // (app, user) of the sessions a user purge removes, locked likewise.
+    const char* user_sessions;
+
+    // Events. The columns emit_event_row reads, in its order.
+    const char* event_columns;
+    // sid, after_seq, [after_ts], [roles], [filter_key x3], [num_recent], limit.
+    std::string (*event_select)(const EventQueryShape& shape);
+    // (sid, id): seq, timestamp_us, author, role, content of a visible event.
+    const char* find_visible_id;
+    // (sid, k-1) then (sid, seq): the k oldest visible events go.
+    const char* evict_cutoff;
+    const char* evict;
+    // (sid, from_seq, to_seq, key x4): visible events of key ("" all) in range.
+    const char* count_visible;
+
+    // State. Per scope (session, app, user); the scope row upsert
+    // (scope, app, user, expires_at, bytes); lock_scope_row (scope, app,
+    // user) inserts or locks a placeholder row, NULL where writes are
+    // serialized anyway.
+    std::array<ScopeSql, 3> scope_sql;
+    const char* upsert_scope_row;
+    const char* lock_scope_row;
+
+    // Lanes. columns.h's kLaneVersionSql, locked like lock_session.
+    const char* lock_lane_version;
 };
 
 }  // namespace mnemo::sqlcore

@@ -4,22 +4,23 @@
 // the unit tests check these exact texts with EXPLAIN QUERY PLAN.
 #pragma once
 
+#include "columns.h"
+#include "dialect.h"
+
 #include <string>
 
 namespace mnemo::sqlite {
 
-inline constexpr const char* kSessionColumns =
-    "sid, app, user, id, title, parent_id, metadata, created_at, updated_at, expires_at, ttl_us, version, "
-    "event_count, last_seq, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, total_tokens, "
-    "cost_usd, state_bytes, deleted_at";
+using sqlcore::EventQueryShape;
+using sqlcore::kFindSessionSql;
+using sqlcore::kLaneColumns;
+using sqlcore::kLaneVersionSql;
+using sqlcore::kSessionColumns;
 
 // The visible event holding an id, client-given or generated
 // (events_visible_id: migrations.h v9).
 inline constexpr const char* kFindVisibleIdSql =
     "SELECT seq, timestamp_us, author, role, content FROM events WHERE id = ?2 AND sid = ?1 AND deleted_at = 0";
-
-inline const std::string kFindSessionSql =
-    std::string("SELECT ") + kSessionColumns + " FROM sessions WHERE app = ?1 AND user = ?2 AND id = ?3";
 
 // Visible, unexpired sessions strictly after the (updated_at, id) cursor,
 // newest first; ?4 is the lower bound of active_within.
@@ -75,10 +76,6 @@ inline const std::string kFinalizePendingSql =
 
 // An app's lanes strictly after the (updated_at, lane) cursor, newest first;
 // ?4 is the lower bound of active_within (lanes_app_updated).
-inline constexpr const char* kLaneColumns =
-    "app, lane, session_id, user, platform, chat_type, created_at, updated_at, suspended, resume_pending, "
-    "resume_reason, was_auto_reset, auto_reset_reason, reset_had_activity, is_fresh_reset, pending_restarts, "
-    "version";
 inline const std::string kListLanesSql = std::string("SELECT ") + kLaneColumns +
                                          " FROM lanes WHERE app = ?1 AND (updated_at, lane) < (?2, ?3) AND "
                                          "updated_at >= ?4 ORDER BY updated_at DESC, lane DESC LIMIT ?5";
@@ -94,27 +91,19 @@ inline constexpr const char* kEventColumns =
     "metadata, filter_key, timestamp_us, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, "
     "total_tokens, cost_usd, deleted_at";
 
-// Which optional filters an event read uses; each shape is one cached statement.
-struct EventQueryShape {
-    bool include_deleted = false;
-    bool after_ts = false;
-    bool roles = false;
-    bool filter_key = false;
-    bool num_recent = false;
-};
-
-// Parameters: ?1 sid, ?2 after_seq, ?3 after_ts, ?4 roles, ?5 filter_key,
-// ?6 num_recent, ?7 limit (-1: none). A filter key K matches K and K/...:
-// the byte range [K + "/", K + "0") holds exactly the strings that start with
-// K + "/", so the test needs no LIKE escaping.
+// Parameters in order (positional, only those the shape uses): sid,
+// after_seq, [after_ts], [roles], [filter_key x3], [num_recent], limit. A
+// filter key K matches K and K/...: the byte range [K + "/", K + "0") holds
+// exactly the strings that start with K + "/", so the test needs no LIKE
+// escaping.
 inline std::string event_select_sql(const EventQueryShape& shape) {
-    std::string sql = std::string("SELECT ") + kEventColumns + " FROM events WHERE sid = ?1 AND seq > ?2";
+    std::string sql = std::string("SELECT ") + kEventColumns + " FROM events WHERE sid = ? AND seq > ?";
     if (!shape.include_deleted) sql += " AND deleted_at = 0";
-    if (shape.after_ts) sql += " AND timestamp_us > ?3";
-    if (shape.roles) sql += " AND instr(',' || replace(?4, ' ', '') || ',', ',' || role || ',') > 0";
-    if (shape.filter_key) sql += " AND (filter_key = ?5 OR (filter_key >= ?5 || '/' AND filter_key < ?5 || '0'))";
-    if (!shape.num_recent) return sql + " ORDER BY seq LIMIT ?7";
-    return "SELECT * FROM (" + sql + " ORDER BY seq DESC LIMIT ?6) ORDER BY seq LIMIT ?7";
+    if (shape.after_ts) sql += " AND timestamp_us > ?";
+    if (shape.roles) sql += " AND instr(',' || replace(?, ' ', '') || ',', ',' || role || ',') > 0";
+    if (shape.filter_key) sql += " AND (filter_key = ? OR (filter_key >= ? || '/' AND filter_key < ? || '0'))";
+    if (!shape.num_recent) return sql + " ORDER BY seq LIMIT ?";
+    return "SELECT * FROM (" + sql + " ORDER BY seq DESC LIMIT ?) ORDER BY seq LIMIT ?";
 }
 
 }  // namespace mnemo::sqlite

@@ -4,9 +4,11 @@
 // marked already.
 #pragma once
 
-#include "connection.h"
+#include "db.h"
+#include "rules.h"
+#include "store_error.h"
 
-namespace mnemo::mysql {
+namespace mnemo::sqlcore {
 
 struct FinalizeState {
     int reason = 0;  // enum mnemo_finalize_reason; 0: never marked
@@ -14,15 +16,15 @@ struct FinalizeState {
     bool pending() const { return reason != 0 && finalized_at_us == 0; }
 };
 
-FinalizeState load_finalize(Conn& conn, int64_t sid);
+FinalizeState load_finalize(Db& db, int64_t sid);
 // Marks the session with reason unless it was ever marked.
-void mark_finalize(Conn& conn, int64_t sid, int reason, int64_t now_us);
+void mark_finalize(Db& db, int64_t sid, int reason, int64_t now_us);
 // deleted_at = now and a finalize mark MNEMO_FINALIZE_DELETED.
-void soft_delete_session(Conn& conn, int64_t sid, int64_t now_us);
-void save_finalize(Conn& conn, int64_t sid, const FinalizeState& state);
+void soft_delete_session(Db& db, int64_t sid, int64_t now_us);
+void save_finalize(Db& db, int64_t sid, const FinalizeState& state);
 // The row of a purged session whose finalize is owed: deleted_at =
 // kTombstoneDeletedAtUs, event_count and state_bytes 0 (its children are
 // gone), a finalize mark MNEMO_FINALIZE_DELETED unless already marked.
-void entomb_session(Conn& conn, int64_t sid, int64_t now_us);
+void entomb_session(Db& db, int64_t sid, int64_t now_us);
 
-}  // namespace mnemo::mysql
+}  // namespace mnemo::sqlcore

@@ -1,19 +1,22 @@
 #include "lane_rows.h"
 
-#include "hot_queries.h"
-#include "rules.h"
+#include "columns.h"
+#include "dialect.h"
 
-namespace mnemo::mysql {
+namespace mnemo::sqlcore {
 namespace {
 
+// platform and chat_type are "" when none; rows of older writers may hold NULL.
+mnemo_str text_or_empty(const Query& row, int column) {
+    return row.is_null(column) ? str("") : row.str(column);
+}
 
 }  // namespace
 
-// Inside a write the lane row is locked, so the compare-and-set of
-// lane_write holds across processes until COMMIT.
-std::optional<LaneVersion> find_lane_version(Conn& conn, mnemo_str app, mnemo_str lane) {
-    Query row(conn, conn.writing() ? "SELECT version, created_at FROM lanes WHERE app = ? AND lane = ? FOR UPDATE"
-                                   : "SELECT version, created_at FROM lanes WHERE app = ? AND lane = ?");
+// Inside a write the lane row is locked where rows are locked, so the
+// compare-and-set of lane_write holds across processes until COMMIT.
+std::optional<LaneVersion> find_lane_version(Db& db, mnemo_str app, mnemo_str lane) {
+    Query row(db, db.writing() ? db.dialect().lock_lane_version : kLaneVersionSql);
     row.args(app, lane);
     if (!row.step()) return std::nullopt;
     return LaneVersion{row.i64(0), row.i64(1)};
@@ -22,9 +25,9 @@ std::optional<LaneVersion> find_lane_version(Conn& conn, mnemo_str app, mnemo_st
 // A first version racing another process's insert of the same lane loses on
 // the primary key; the whole write is retried (MNEMO_E_BUSY) and then sees
 // the winner's version, answering CONFLICT.
-void store_lane(Conn& conn, const mnemo_lane& lane, const LaneVersion& stored) {
+void store_lane(Db& db, const mnemo_lane& lane, const LaneVersion& stored) {
     const bool insert = stored.version == 1;
-    Query write(conn, insert ? "INSERT INTO lanes (session_id, user, platform, chat_type, created_at, updated_at, "
+    Query write(db, insert ? "INSERT INTO lanes (session_id, user, platform, chat_type, created_at, updated_at, "
                                "suspended, resume_pending, resume_reason, was_auto_reset, auto_reset_reason, "
                                "reset_had_activity, is_fresh_reset, pending_restarts, version, app, lane) "
                                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -53,8 +56,8 @@ void emit_lane_row(const Query& row, Output& out) {
     lane.lane = row.str(1);
     lane.session_id = row.str(2);
     lane.user = row.str(3);
-    lane.platform = row.str(4);
-    lane.chat_type = row.str(5);
+    lane.platform = text_or_empty(row, 4);
+    lane.chat_type = text_or_empty(row, 5);
     lane.created_at_us = row.i64(6);
     lane.updated_at_us = row.i64(7);
     lane.suspended = static_cast<int>(row.i64(8));
@@ -69,12 +72,12 @@ void emit_lane_row(const Query& row, Output& out) {
     out.lane(lane);
 }
 
-bool emit_lane(Conn& conn, mnemo_str app, mnemo_str lane, Output& out) {
-    Query row(conn, std::string("SELECT ") + kLaneColumns + " FROM lanes WHERE app = ? AND lane = ?");
+bool emit_lane(Db& db, mnemo_str app, mnemo_str lane, Output& out) {
+    Query row(db, std::string("SELECT ") + kLaneColumns + " FROM lanes WHERE app = ? AND lane = ?");
     row.args(app, lane);
     if (!row.step()) return false;
     emit_lane_row(row, out);
     return true;
 }
 
-}  // namespace mnemo::mysql
+}  // namespace mnemo::sqlcore

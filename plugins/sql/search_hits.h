@@ -5,16 +5,15 @@
 // stay with each backend (sqlite ranks by bm25, mysql by hit count).
 #pragma once
 
-#include "mnemo_plugin.h"
-#include "connection.h"
+#include "db.h"
+#include "output.h"
 
 #include <cstdint>
 #include <vector>
 
-namespace mnemo::MNEMO_SQL_BACKEND {
-
+namespace mnemo::sqlcore {
 
 // Sorts and cuts seqs in place.
-void emit_session_hits(Conn& conn, const mnemo_search_req& req, int64_t sid, std::vector<int64_t>& seqs, Output& out);
+void emit_session_hits(Db& db, const mnemo_search_req& req, int64_t sid, std::vector<int64_t>& seqs, Output& out);
 
-}  // namespace mnemo::MNEMO_SQL_BACKEND
+}  // namespace mnemo::sqlcore

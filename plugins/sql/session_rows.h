@@ -1,15 +1,18 @@
-// session_rows.h -- the sessions table: finding a session by its key, the
-// numbers a write reads and changes (SessionMeta), creating, saving, emitting
-// and purging session rows with everything that hangs off them.
+// session_rows.h -- the sessions table: finding a session by its key (locking
+// its row inside a write, which serializes every write to one session across
+// processes), the numbers a write reads and changes (SessionMeta), creating,
+// saving, emitting and purging session rows with everything hanging off them.
 #pragma once
 
-#include "connection.h"
+#include "db.h"
+#include "rules.h"
+#include "store_error.h"
 #include "output.h"
 #include "rules.h"
 
 #include <optional>
 
-namespace mnemo::sqlite {
+namespace mnemo::sqlcore {
 
 struct SessionMeta {
     int64_t sid = 0;
@@ -30,28 +33,31 @@ struct PurgeCounts {
     int64_t sessions = 0, events = 0, summaries = 0, tracks = 0;
 };
 
-std::optional<SessionMeta> find_session(Conn& conn, const mnemo_key& key);
+// Inside a write the row is locked (FOR UPDATE) until the transaction ends.
+std::optional<SessionMeta> find_session(Db& db, const mnemo_key& key);
 // The live session or StoreError(MNEMO_E_NOT_FOUND).
-SessionMeta require_live(Conn& conn, const mnemo_key& key, int64_t now_us);
+SessionMeta require_live(Db& db, const mnemo_key& key, int64_t now_us);
 // StoreError(MNEMO_E_CONFLICT) with the current version on a mismatch.
 void check_version(const SessionMeta& meta, int has_expected, int64_t expected, const mnemo_key& key);
 // Creates a session at version 1; a dead (soft-deleted or expired) session of
-// the same id is purged first; a live one is StoreError(MNEMO_E_EXISTS).
-SessionMeta insert_session(Conn& conn, const NewSession& session);
+// the same id is purged first; a live one is StoreError(MNEMO_E_EXISTS). Two
+// processes inserting the same new id at once: the loser's insert fails on
+// the unique key and is retried whole (MNEMO_E_BUSY), then finds the winner.
+SessionMeta insert_session(Db& db, const NewSession& session);
 // A write to the session: version += 1, updated_at = now, TTL refreshed.
 void mark_written(SessionMeta& meta, int64_t now_us);
 // Stores every number of meta that writes change.
-void save_session(Conn& conn, const SessionMeta& meta);
-void emit_session(Conn& conn, int64_t sid, Output& out);
+void save_session(Db& db, const SessionMeta& meta);
+void emit_session(Db& db, int64_t sid, Output& out);
 // Emits the current row of a query selecting kSessionColumns.
 void emit_session_row(const Query& row, Output& out);
 // Removes the session and everything hanging off it.
-PurgeCounts purge_session(Conn& conn, int64_t sid);
+PurgeCounts purge_session(Db& db, int64_t sid);
 // A hard delete and a user purge: everything hanging off the sessions goes,
 // and a session whose finalize is still owed keeps its row as a tombstone
 // (entomb_session) so finalize_list hands it to mnemod even after a crash;
 // the others go whole. Tombstones of earlier purges are not counted again.
-PurgeCounts purge_session_for_finalize(Conn& conn, int64_t sid, int64_t now_us);
-PurgeCounts purge_user_sessions_for_finalize(Conn& conn, mnemo_str app, mnemo_str user, int64_t now_us);
+PurgeCounts purge_session_for_finalize(Db& db, int64_t sid, int64_t now_us);
+PurgeCounts purge_user_sessions_for_finalize(Db& db, mnemo_str app, mnemo_str user, int64_t now_us);
 
-}  // namespace mnemo::sqlite
+}  // namespace mnemo::sqlcore

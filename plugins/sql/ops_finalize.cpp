@@ -3,10 +3,10 @@
 // session. A session already finalized answers finalized again: mnemod may
 // retry a lost answer.
 #include "finalize_rows.h"
-#include "ops.h"
+#include "sql_ops.h"
 #include "session_rows.h"
 
-namespace mnemo::MNEMO_SQL_BACKEND {
+namespace mnemo::sqlcore {
 namespace {
 
 // What record_outcome did: 1 finalized, 0 still pending, or the mnemo_status
@@ -16,35 +16,35 @@ struct Recorded {
     std::string message;
 };
 
-Recorded record_outcome(Conn& conn, const mnemo_key& key, bool succeeded, int64_t max_attempts, int64_t now_us) {
-    std::optional<SessionMeta> meta = find_session(conn, key);
+Recorded record_outcome(Db& db, const mnemo_key& key, bool succeeded, int64_t max_attempts, int64_t now_us) {
+    std::optional<SessionMeta> meta = find_session(db, key);
     if (!meta) return Recorded{-MNEMO_E_NOT_FOUND, describe(key) + " not found"};
-    FinalizeState state = load_finalize(conn, meta->sid);
+    FinalizeState state = load_finalize(db, meta->sid);
     if (state.reason == 0) return Recorded{-MNEMO_E_INVALID, describe(key) + " is not marked for finalize"};
     if (state.pending() && !succeeded) state.attempts += 1;
     const bool give_up = max_attempts > 0 && state.attempts >= max_attempts;
     if (state.pending() && (succeeded || give_up)) state.finalized_at_us = now_us;
-    save_finalize(conn, meta->sid, state);
+    save_finalize(db, meta->sid, state);
     return Recorded{state.pending() ? 0 : 1, {}};
 }
 
 }  // namespace
 
-void finalize_done(Conn& conn, const mnemo_finalize_done_req& req, Output& out) {
-    Recorded recorded = record_outcome(conn, req.key, req.succeeded != 0, req.max_attempts, req.now_us);
+void finalize_done(Db& db, const mnemo_finalize_done_req& req, Output& out) {
+    Recorded recorded = record_outcome(db, req.key, req.succeeded != 0, req.max_attempts, req.now_us);
     if (recorded.outcome < 0) throw StoreError(static_cast<int>(-recorded.outcome), recorded.message);
     out.count("finalized", recorded.outcome);
 }
 
-void finalize_done_batch(Conn& conn, const mnemo_finalize_done_batch_req& req, Output& out) {
+void finalize_done_batch(Db& db, const mnemo_finalize_done_batch_req& req, Output& out) {
     int64_t finalized = 0;
     for (size_t i = 0; i < req.n_items; ++i) {
         const mnemo_finalize_outcome& item = req.items[i];
-        Recorded recorded = record_outcome(conn, item.key, item.succeeded != 0, req.max_attempts, req.now_us);
+        Recorded recorded = record_outcome(db, item.key, item.succeeded != 0, req.max_attempts, req.now_us);
         out.count("outcome", recorded.outcome);
         finalized += recorded.outcome == 1 ? 1 : 0;
     }
     out.count("finalized", finalized);
 }
 
-}  // namespace mnemo::MNEMO_SQL_BACKEND
+}  // namespace mnemo::sqlcore

@@ -5,16 +5,16 @@
 
 #include <algorithm>
 
-namespace mnemo::MNEMO_SQL_BACKEND {
+namespace mnemo::sqlcore {
 
-void emit_session_hits(Conn& conn, const mnemo_search_req& req, int64_t sid, std::vector<int64_t>& seqs, Output& out) {
+void emit_session_hits(Db& db, const mnemo_search_req& req, int64_t sid, std::vector<int64_t>& seqs, Output& out) {
     std::sort(seqs.begin(), seqs.end());
     if (static_cast<int64_t>(seqs.size()) > req.max_hits) seqs.resize(static_cast<size_t>(req.max_hits));
-    emit_session(conn, sid, out);
+    emit_session(db, sid, out);
     for (int64_t seq : seqs) {
         out.count("hit", seq);
-        emit_context(conn, sid, seq, std::max<int64_t>(req.context, 0), out);
+        emit_context(db, sid, seq, std::max<int64_t>(req.context, 0), out);
     }
 }
 
-}  // namespace mnemo::MNEMO_SQL_BACKEND
+}  // namespace mnemo::sqlcore

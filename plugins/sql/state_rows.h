@@ -1,16 +1,21 @@
 // state_rows.h -- the three state scopes in SQL: session keys (by sid), app
 // keys and user keys, each scope's size kept beside it (sessions.state_bytes,
 // state_scopes.bytes) so max_state_bytes costs O(ops), and app/user scope
-// TTLs that drop a scope as a whole once they pass.
+// TTLs that drop a scope as a whole once they pass. A write locks the
+// state_scopes row of each app/user scope it touches (creating a placeholder
+// row when there is none), always in the order session, app, user, so
+// concurrent writers of one scope never lose each other's size update.
 #pragma once
 
-#include "connection.h"
+#include "db.h"
+#include "rules.h"
+#include "store_error.h"
 #include "output.h"
 #include "session_rows.h"
 
 #include <array>
 
-namespace mnemo::sqlite {
+namespace mnemo::sqlcore {
 
 // Which scope rows a write reaches: the session (when meta is set), the app,
 // and the user (when user.ptr is set).
@@ -22,10 +27,10 @@ struct StateTarget {
 
 // Applies the state ops of one write in order, then checks sizes and stores
 // the scopes' sizes and TTLs. Everything it does is undone by the caller's
-// savepoint when it throws.
+// transaction when it throws.
 class StateWriter {
 public:
-    StateWriter(Conn& conn, StateTarget target, int64_t now_us);
+    StateWriter(Db& db, StateTarget target, int64_t now_us);
     // StoreError(MNEMO_E_INVALID) for an op whose scope this write cannot reach.
     void apply(const mnemo_state_op* ops, size_t n_ops);
     // Returns whether the key held a value before.
@@ -37,10 +42,11 @@ public:
 
 private:
     void touch(int scope);
-    void bind_owner(Query& query, int scope) const;
+    void lock_scope_row(int scope);
+    int bind_owner(Query& query, int scope) const;
     std::string scope_label(int scope) const;
 
-    Conn& conn_;
+    Db& db_;
     StateTarget target_;
     int64_t now_us_;
     std::array<bool, 3> touched_{};
@@ -48,13 +54,13 @@ private:
 };
 
 // Emits one scope's entries ordered by key; an expired app/user scope has none.
-void emit_scope(Conn& conn, int scope, const StateTarget& target, int64_t now_us, Output& out);
+void emit_scope(Db& db, int scope, const StateTarget& target, int64_t now_us, Output& out);
 // Emits the session's, the app's and the user's entries, in that order.
-void emit_merged_state(Conn& conn, const StateTarget& target, int64_t now_us, Output& out);
+void emit_merged_state(Db& db, const StateTarget& target, int64_t now_us, Output& out);
 // Removes an app or user scope as a whole (user ignored for an app scope);
 // returns how many keys it held.
-int64_t drop_scope(Conn& conn, int scope, mnemo_str app, mnemo_str user);
+int64_t drop_scope(Db& db, int scope, mnemo_str app, mnemo_str user);
 // Removes the user scope of (app, user); returns how many keys it held.
-int64_t purge_user_state(Conn& conn, mnemo_str app, mnemo_str user);
+int64_t purge_user_state(Db& db, mnemo_str app, mnemo_str user);
 
-}  // namespace mnemo::sqlite
+}  // namespace mnemo::sqlcore

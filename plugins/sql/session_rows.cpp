@@ -1,13 +1,13 @@
 #include "session_rows.h"
 
 #include "finalize_rows.h"
-#include "hot_queries.h"
+#include "columns.h"
+#include "dialect.h"
 
 #include <vector>
 
-namespace mnemo::mysql {
+namespace mnemo::sqlcore {
 namespace {
-
 
 SessionMeta meta_of(const Query& row) {
     SessionMeta meta;
@@ -28,9 +28,9 @@ SessionMeta meta_of(const Query& row) {
 // Deletes one session's children, each by the sid at the head of its
 // primary key (a subquery in DELETE would scan whole tables on MariaDB 10.x,
 // which cannot turn it into a join).
-PurgeCounts purge_children(Conn& conn, int64_t sid) {
+PurgeCounts purge_children(Db& db, int64_t sid) {
     auto remove = [&](const char* table) {
-        return Query(conn, std::string("DELETE FROM ") + table + " WHERE sid = ?").args(sid).run();
+        return Query(db, std::string("DELETE FROM ") + table + " WHERE sid = ?").args(sid).run();
     };
     PurgeCounts counts;
     counts.events = remove("events");
@@ -40,32 +40,32 @@ PurgeCounts purge_children(Conn& conn, int64_t sid) {
     return counts;
 }
 
-PurgeCounts purge_one(Conn& conn, int64_t sid) {
-    PurgeCounts counts = purge_children(conn, sid);
-    counts.sessions = Query(conn, "DELETE FROM sessions WHERE sid = ?").args(sid).run();
+PurgeCounts purge_one(Db& db, int64_t sid) {
+    PurgeCounts counts = purge_children(db, sid);
+    counts.sessions = Query(db, "DELETE FROM sessions WHERE sid = ?").args(sid).run();
     return counts;
 }
 
 // The children go; the row stays as a tombstone while the finalize is owed.
 // An earlier tombstone (purged once already) is not counted again.
-PurgeCounts purge_or_entomb(Conn& conn, int64_t sid, int64_t now_us) {
-    Query row(conn, std::string("SELECT deleted_at, ") + kOwesFinalizeSql + " FROM sessions WHERE sid = ?");
+PurgeCounts purge_or_entomb(Db& db, int64_t sid, int64_t now_us) {
+    Query row(db, std::string("SELECT deleted_at, ") + kOwesFinalizeSql + " FROM sessions WHERE sid = ?");
     row.args(sid);
     if (!row.step()) return PurgeCounts{};
     const bool counted = row.i64(0) != kTombstoneDeletedAtUs;
     const bool owed = row.i64(1) != 0;
-    PurgeCounts counts = purge_children(conn, sid);
+    PurgeCounts counts = purge_children(db, sid);
     if (owed) {
-        entomb_session(conn, sid, now_us);
+        entomb_session(db, sid, now_us);
     } else {
-        Query(conn, "DELETE FROM sessions WHERE sid = ?").args(sid).run();
+        Query(db, "DELETE FROM sessions WHERE sid = ?").args(sid).run();
     }
     counts.sessions = counted ? 1 : 0;
     return counts;
 }
 
-void insert_row(Conn& conn, const NewSession& session) {
-    Query insert(conn,
+void insert_row(Db& db, const NewSession& session) {
+    Query insert(db,
                  "INSERT INTO sessions (app, user, id, title, parent_id, metadata, created_at, updated_at, "
                  "expires_at, ttl_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     insert.args(session.key.app, session.key.user, session.key.session_id, session.title.ptr ? session.title : str(""),
@@ -81,15 +81,15 @@ void insert_row(Conn& conn, const NewSession& session) {
 
 }  // namespace
 
-std::optional<SessionMeta> find_session(Conn& conn, const mnemo_key& key) {
-    Query row(conn, conn.writing() ? kLockSessionSql : kFindSessionSql);
+std::optional<SessionMeta> find_session(Db& db, const mnemo_key& key) {
+    Query row(db, db.writing() ? db.dialect().lock_session : kFindSessionSql);
     row.args(key.app, key.user, key.session_id);
     if (!row.step()) return std::nullopt;
     return meta_of(row);
 }
 
-SessionMeta require_live(Conn& conn, const mnemo_key& key, int64_t now_us) {
-    std::optional<SessionMeta> meta = find_session(conn, key);
+SessionMeta require_live(Db& db, const mnemo_key& key, int64_t now_us) {
+    std::optional<SessionMeta> meta = find_session(db, key);
     if (!meta || !meta->live(now_us)) throw StoreError(MNEMO_E_NOT_FOUND, describe(key) + " not found");
     return *meta;
 }
@@ -102,14 +102,14 @@ void check_version(const SessionMeta& meta, int has_expected, int64_t expected, 
                      meta.version);
 }
 
-SessionMeta insert_session(Conn& conn, const NewSession& session) {
-    if (std::optional<SessionMeta> old = find_session(conn, session.key)) {
+SessionMeta insert_session(Db& db, const NewSession& session) {
+    if (std::optional<SessionMeta> old = find_session(db, session.key)) {
         if (old->live(session.now_us)) throw StoreError(MNEMO_E_EXISTS, describe(session.key) + " already exists");
-        purge_session(conn, old->sid);
+        purge_session(db, old->sid);
     }
-    insert_row(conn, session);
+    insert_row(db, session);
     SessionMeta meta;
-    meta.sid = conn.last_insert_id();
+    meta.sid = db.last_insert_id();
     meta.created_at_us = meta.updated_at_us = session.now_us;
     meta.expires_at_us = expiry_after(session.now_us, session.ttl_us);
     meta.ttl_us = session.ttl_us;
@@ -123,8 +123,8 @@ void mark_written(SessionMeta& meta, int64_t now_us) {
     if (meta.ttl_us > 0) meta.expires_at_us = now_us + meta.ttl_us;
 }
 
-void save_session(Conn& conn, const SessionMeta& meta) {
-    Query(conn,
+void save_session(Db& db, const SessionMeta& meta) {
+    Query(db,
           "UPDATE sessions SET updated_at = ?, expires_at = ?, version = ?, event_count = ?, last_seq = ?, "
           "input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_write_tokens = ?, "
           "total_tokens = ?, cost_usd = ?, state_bytes = ? WHERE sid = ?")
@@ -155,30 +155,30 @@ void emit_session_row(const Query& row, Output& out) {
     out.session(session);
 }
 
-void emit_session(Conn& conn, int64_t sid, Output& out) {
-    Query row(conn, std::string("SELECT ") + kSessionColumns + " FROM sessions WHERE sid = ?");
+void emit_session(Db& db, int64_t sid, Output& out) {
+    Query row(db, std::string("SELECT ") + kSessionColumns + " FROM sessions WHERE sid = ?");
     row.args(sid);
     if (row.step()) emit_session_row(row, out);
 }
 
-PurgeCounts purge_session(Conn& conn, int64_t sid) {
-    return purge_one(conn, sid);
+PurgeCounts purge_session(Db& db, int64_t sid) {
+    return purge_one(db, sid);
 }
 
-PurgeCounts purge_session_for_finalize(Conn& conn, int64_t sid, int64_t now_us) {
-    return purge_or_entomb(conn, sid, now_us);
+PurgeCounts purge_session_for_finalize(Db& db, int64_t sid, int64_t now_us) {
+    return purge_or_entomb(db, sid, now_us);
 }
 
-PurgeCounts purge_user_sessions_for_finalize(Conn& conn, mnemo_str app, mnemo_str user, int64_t now_us) {
+PurgeCounts purge_user_sessions_for_finalize(Db& db, mnemo_str app, mnemo_str user, int64_t now_us) {
     std::vector<int64_t> sids;
     {
-        Query rows(conn, "SELECT sid FROM sessions WHERE app = ? AND user = ? FOR UPDATE");
+        Query rows(db, db.dialect().user_sessions);
         rows.args(app, user);
         while (rows.step()) sids.push_back(rows.i64(0));
     }
     PurgeCounts total;
     for (int64_t sid : sids) {
-        PurgeCounts counts = purge_or_entomb(conn, sid, now_us);
+        PurgeCounts counts = purge_or_entomb(db, sid, now_us);
         total.sessions += counts.sessions;
         total.events += counts.events;
         total.summaries += counts.summaries;
@@ -187,4 +187,4 @@ PurgeCounts purge_user_sessions_for_finalize(Conn& conn, mnemo_str app, mnemo_st
     return total;
 }
 
-}  // namespace mnemo::mysql
+}  // namespace mnemo::sqlcore
