@@ -61,6 +61,32 @@ struct Dialect {
 
     // Lanes. columns.h's kLaneVersionSql, locked like lock_session.
     const char* lock_lane_version;
+    // An app's lanes after the (updated_at, lane) cursor, newest first: app,
+    // cursor x3, cursor_lane, lower bound of active_within, limit.
+    std::string list_lanes;
+
+    // Session lists after the (updated_at, id) cursor, newest first: app,
+    // [user,] cursor x3, cursor_id, lower bound of active_within, now, limit.
+    std::string list_user_sessions, list_app_sessions;
+
+    // The sweep: each picks exactly the rows due through an index.
+    // (now x3, limit): mark for finalize and soft-delete expired sessions;
+    // the *_due and expired_sessions statements take (cutoff, limit) and
+    // return a row while more are due.
+    const char* expire_sessions;
+    const char* expired_sessions;
+    const char* expired_scopes;        // (now, limit): scope, app, user
+    const char* purgeable_sessions;    // (cutoff, limit): sid
+    const char* purge_deleted_events;  // (cutoff, limit)
+    const char* deleted_events_due;
+    const char* prune_lanes;  // (cutoff, limit)
+    const char* lanes_due;
+    // (now, owner, limit): kSessionColumns, finalize_reason, finalize_attempts
+    // of sessions whose finalize is pending and not claimed by another owner.
+    std::string finalize_pending;
+    // (owner, claim_until, sid): claims a listed session; NULL where one
+    // process owns the store.
+    const char* claim_finalize;
 };
 
 }  // namespace mnemo::sqlcore

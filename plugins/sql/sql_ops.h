@@ -22,6 +22,18 @@ struct AppendOutcome {
 };
 
 // Writes.
+void session_create(Db& db, const mnemo_session_create_req& req, Output& out);
+void session_delete(Db& db, const mnemo_session_delete_req& req, Output& out);
+void user_purge(Db& db, const mnemo_user_purge_req& req, Output& out);
+void lane_write(Db& db, const mnemo_lane_write_req& req, Output& out);
+void lane_recover(Db& db, const mnemo_lane_recover_req& req, Output& out);
+void sweep_step(Db& db, const mnemo_sweep_req& req, Output& out);
+// The sweep step of a process that did not get the sweep lock: all counts 0.
+void sweep_skipped(Output& out);
+// Lists pending finalizes; where the dialect claims them for this backend
+// instance (Dialect::claim_finalize) it is a write, so two processes never
+// list the same session.
+void finalize_list(Db& db, const mnemo_finalize_list_req& req, Output& out);
 void events_append(Db& db, const mnemo_append_req& req, AppendOutcome& outcome, Output& out);
 void events_rewrite(Db& db, const mnemo_rewrite_req& req, Output& out);
 void events_rewind(Db& db, const mnemo_rewind_req& req, Output& out);
@@ -33,10 +45,20 @@ void finalize_done(Db& db, const mnemo_finalize_done_req& req, Output& out);
 void finalize_done_batch(Db& db, const mnemo_finalize_done_batch_req& req, Output& out);
 
 // Reads.
+void session_get(Db& db, const mnemo_session_get_req& req, Output& out);
+void session_list(Db& db, const mnemo_session_list_req& req, Output& out);
+void stats(Db& db, const mnemo_stats_req& req, Output& out);
+void lane_get(Db& db, const mnemo_lane_get_req& req, Output& out);
+void lane_list(Db& db, const mnemo_lane_list_req& req, Output& out);
 void events_list(Db& db, const mnemo_events_list_req& req, Output& out);
 void state_get(Db& db, const mnemo_state_get_req& req, Output& out);
 void summary_list(Db& db, const mnemo_summary_list_req& req, Output& out);
 void track_list(Db& db, const mnemo_track_list_req& req, Output& out);
+
+// Export (a read; a backend whose read may run again buffers the records:
+// RecordBuffer) and import (a write).
+void export_step(Db& db, const mnemo_export_req& req, const mnemo_record_sink& sink);
+void import_records(Db& db, const mnemo_import_req& req);
 
 // The up_to_seq of the latest summary of filter_key (ptr NULL: ""), which is
 // also emitted to out when out is set.

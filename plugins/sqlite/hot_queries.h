@@ -23,18 +23,21 @@ inline constexpr const char* kFindVisibleIdSql =
     "SELECT seq, timestamp_us, author, role, content FROM events WHERE id = ?2 AND sid = ?1 AND deleted_at = 0";
 
 // Visible, unexpired sessions strictly after the (updated_at, id) cursor,
-// newest first; ?4 is the lower bound of active_within.
+// newest first. Parameters as sql/dialect.h orders them: app, [user,] the
+// cursor three times (one is enough here), cursor id, the lower bound of
+// active_within, now, limit.
 inline const std::string kListUserSessionsSql =
     std::string("SELECT ") + kSessionColumns +
-    " FROM sessions WHERE app = ?1 AND user = ?2 AND (updated_at, id) < (?5, ?6) AND updated_at >= ?4"
-    " AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?3) ORDER BY updated_at DESC, id DESC LIMIT ?7";
+    " FROM sessions WHERE app = ?1 AND user = ?2 AND (updated_at, id) < (?3, ?6) AND updated_at >= ?7"
+    " AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?8) ORDER BY updated_at DESC, id DESC LIMIT ?9";
 inline const std::string kListAppSessionsSql =
     std::string("SELECT ") + kSessionColumns +
-    " FROM sessions WHERE app = ?1 AND (updated_at, id) < (?5, ?6) AND updated_at >= ?4"
-    " AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?3) ORDER BY updated_at DESC, id DESC LIMIT ?7";
+    " FROM sessions WHERE app = ?1 AND (updated_at, id) < (?2, ?5) AND updated_at >= ?6"
+    " AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?7) ORDER BY updated_at DESC, id DESC LIMIT ?8";
 
 // The sweep and finalize statements (?1 now or a cutoff, ?2 the step's
-// limit), each served by a partial index holding exactly its rows.
+// limit; expiring takes now three times, then the limit as ?4), each served
+// by a partial index holding exactly its rows.
 //  - live sessions whose expires_at passed, oldest first: marked for finalize
 //    (unless ever marked) and soft-deleted; UPDATE sees the old
 //    finalize_reason in both CASEs (sessions_live_expiry);
@@ -43,7 +46,7 @@ inline constexpr const char* kExpireSessionsSql =
     "finalize_marked_at = CASE WHEN finalize_reason = 0 THEN ?1 ELSE finalize_marked_at END, "
     "finalize_reason = CASE WHEN finalize_reason = 0 THEN 1 ELSE finalize_reason END "
     "WHERE sid IN (SELECT sid FROM sessions WHERE expires_at > 0 AND deleted_at = 0 AND expires_at <= ?1 "
-    "ORDER BY expires_at LIMIT ?2)";
+    "ORDER BY expires_at LIMIT ?4)";
 inline constexpr const char* kExpiredSessionsSql =
     "SELECT sid, app, user, id FROM sessions WHERE expires_at > 0 AND deleted_at = 0 AND expires_at <= ?1 "
     "ORDER BY expires_at LIMIT ?2";
@@ -67,18 +70,20 @@ inline constexpr const char* kPruneLanesSql =
     "DELETE FROM lanes WHERE (app, lane) IN (SELECT app, lane FROM lanes WHERE updated_at < ?1 "
     "ORDER BY updated_at LIMIT ?2)";
 inline constexpr const char* kLanesDueSql = "SELECT 1 FROM lanes WHERE updated_at < ?1 LIMIT ?2";
-//  - sessions whose finalize is pending, oldest mark first (?1 the limit;
+//  - sessions whose finalize is pending, oldest mark first (?3 the limit;
+//    ?1 now and ?2 the owner only matter where claims do;
 //    sessions_finalize_pending).
 inline const std::string kFinalizePendingSql =
     std::string("SELECT ") + kSessionColumns +
     ", finalize_reason, finalize_attempts FROM sessions WHERE finalize_reason > 0 AND finalized_at = 0 "
-    "ORDER BY finalize_marked_at LIMIT ?1";
+    "ORDER BY finalize_marked_at LIMIT ?3";
 
-// An app's lanes strictly after the (updated_at, lane) cursor, newest first;
-// ?4 is the lower bound of active_within (lanes_app_updated).
+// An app's lanes strictly after the (updated_at, lane) cursor, newest first
+// (app, the cursor three times, cursor lane, the lower bound of
+// active_within, limit; lanes_app_updated).
 inline const std::string kListLanesSql = std::string("SELECT ") + kLaneColumns +
-                                         " FROM lanes WHERE app = ?1 AND (updated_at, lane) < (?2, ?3) AND "
-                                         "updated_at >= ?4 ORDER BY updated_at DESC, lane DESC LIMIT ?5";
+                                         " FROM lanes WHERE app = ?1 AND (updated_at, lane) < (?2, ?5) AND "
+                                         "updated_at >= ?6 ORDER BY updated_at DESC, lane DESC LIMIT ?7";
 
 // Eviction: the seq of the k-th oldest visible event, then everything visible
 // up to it.

@@ -3,14 +3,15 @@
 // locked, so the check holds across processes), list an app's lanes, and
 // recovery after an unclean stop.
 #include "finalize_rows.h"
-#include "hot_queries.h"
+#include "columns.h"
+#include "dialect.h"
 #include "lane_rows.h"
-#include "ops.h"
+#include "sql_ops.h"
 #include "session_rows.h"
 
 #include <limits>
 
-namespace mnemo::mysql {
+namespace mnemo::sqlcore {
 namespace {
 
 std::string describe_lane(mnemo_str app, mnemo_str lane) {
@@ -43,49 +44,49 @@ void check_new_session(const mnemo_lane_write_req& req) {
 }
 
 // A session that is gone already has nothing left to finalize.
-void mark_reset(Conn& conn, const mnemo_lane_write_req& req) {
+void mark_reset(Db& db, const mnemo_lane_write_req& req) {
     if (!req.finalize_session_id.ptr) return;
     std::optional<SessionMeta> old =
-        find_session(conn, mnemo_key{req.lane.app, req.lane.user, req.finalize_session_id});
-    if (old) mark_finalize(conn, old->sid, MNEMO_FINALIZE_RESET, req.now_us);
+        find_session(db, mnemo_key{req.lane.app, req.lane.user, req.finalize_session_id});
+    if (old) mark_finalize(db, old->sid, MNEMO_FINALIZE_RESET, req.now_us);
 }
 
 }  // namespace
 
-void lane_get(Conn& conn, const mnemo_lane_get_req& req, Output& out) {
+void lane_get(Db& db, const mnemo_lane_get_req& req, Output& out) {
     std::string user, session_id;
     {
-        Query row(conn, std::string("SELECT ") + kLaneColumns + " FROM lanes WHERE app = ? AND lane = ?");
+        Query row(db, std::string("SELECT ") + kLaneColumns + " FROM lanes WHERE app = ? AND lane = ?");
         row.args(req.app, req.lane);
         if (!row.step()) throw StoreError(MNEMO_E_NOT_FOUND, describe_lane(req.app, req.lane) + " not found");
         emit_lane_row(row, out);
         user = row.text(3);
         session_id = row.text(2);
     }
-    std::optional<SessionMeta> session = find_session(conn, mnemo_key{req.app, str(user), str(session_id)});
+    std::optional<SessionMeta> session = find_session(db, mnemo_key{req.app, str(user), str(session_id)});
     if (!session || !session->live(req.now_us)) return;
-    emit_session(conn, session->sid, out);
+    emit_session(db, session->sid, out);
     out.count("session_events", session->event_count);
 }
 
-void lane_write(Conn& conn, const mnemo_lane_write_req& req, Output& out) {
-    std::optional<LaneVersion> current = find_lane_version(conn, req.lane.app, req.lane.lane);
+void lane_write(Db& db, const mnemo_lane_write_req& req, Output& out) {
+    std::optional<LaneVersion> current = find_lane_version(db, req.lane.app, req.lane.lane);
     check_lane_version(req, current ? current->version : 0);
     if (req.create_session) check_new_session(req);
-    mark_reset(conn, req);
+    mark_reset(db, req);
     LaneVersion stored{current ? current->version + 1 : 1, current ? current->created_at_us : req.now_us};
-    store_lane(conn, req.lane, stored);
-    emit_lane(conn, req.lane.app, req.lane.lane, out);
+    store_lane(db, req.lane, stored);
+    emit_lane(db, req.lane.app, req.lane.lane, out);
     // Throws EXISTS or TOO_LARGE before COMMIT: the lane row and the
     // finalize mark above are undone with the transaction.
-    if (req.create_session) session_create(conn, req.session, out);
+    if (req.create_session) session_create(db, req.session, out);
 }
 
-void lane_list(Conn& conn, const mnemo_lane_list_req& req, Output& out) {
+void lane_list(Db& db, const mnemo_lane_list_req& req, Output& out) {
     constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
     const bool first_page = req.cursor_updated_at_us == 0;
     const int64_t cursor = first_page ? kMax : req.cursor_updated_at_us;
-    Query rows(conn, kListLanesSql);
+    Query rows(db, db.dialect().list_lanes);
     rows.args(req.app, cursor, cursor, cursor, first_page ? str("") : req.cursor_lane,
               req.active_within_us > 0 ? req.now_us - req.active_within_us : std::numeric_limits<int64_t>::min(),
               req.limit > 0 ? req.limit : kMax);
@@ -95,21 +96,21 @@ void lane_list(Conn& conn, const mnemo_lane_list_req& req, Output& out) {
 // Lanes already pending count one more restart first, so a lane made
 // pending by this recovery starts at 1; every lane either step touched is a
 // candidate for suspension.
-void lane_recover(Conn& conn, const mnemo_lane_recover_req& req, Output& out) {
+void lane_recover(Db& db, const mnemo_lane_recover_req& req, Output& out) {
     const int64_t already_pending =
-        Query(conn,
+        Query(db,
               "UPDATE lanes SET pending_restarts = pending_restarts + 1, version = version + 1 "
               "WHERE suspended = 0 AND resume_pending = 1")
             .run();
     const int64_t newly_pending =
-        Query(conn,
+        Query(db,
               "UPDATE lanes SET resume_pending = 1, resume_reason = 'restart_interrupted', pending_restarts = 1, "
               "version = version + 1 WHERE suspended = 0 AND resume_pending = 0 AND updated_at >= ?")
             .args(req.now_us - req.resume_window_us)
             .run();
     int64_t suspended = 0;
     if (req.stuck_after_restarts > 0) {
-        suspended = Query(conn,
+        suspended = Query(db,
                           "UPDATE lanes SET suspended = 1, resume_pending = 0 "
                           "WHERE suspended = 0 AND resume_pending = 1 AND pending_restarts >= ?")
                         .args(req.stuck_after_restarts)
@@ -119,4 +120,4 @@ void lane_recover(Conn& conn, const mnemo_lane_recover_req& req, Output& out) {
     out.count("suspended", suspended);
 }
 
-}  // namespace mnemo::mysql
+}  // namespace mnemo::sqlcore
