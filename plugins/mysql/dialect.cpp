@@ -4,6 +4,7 @@
 #include "connection.h"
 #include "dialect.h"
 #include "hot_queries.h"
+#include "search_sql.h"
 #include "search_tokens.h"
 
 namespace mnemo::mysql {
@@ -45,19 +46,9 @@ const sqlcore::Dialect kMysql{
     .lock_scope_row = "INSERT INTO state_scopes (scope, app, user, expires_at, bytes) VALUES (?, ?, ?, 0, 0) "
                       "ON DUPLICATE KEY UPDATE bytes = bytes",
     .lock_lane_version = "SELECT version, created_at FROM lanes WHERE app = ? AND lane = ? FOR UPDATE",
-    .list_lanes = kListLanesSql,
-    .list_user_sessions = kListUserSessionsSql,
-    .list_app_sessions = kListAppSessionsSql,
-    .expire_sessions = kExpireSessionsSql,
-    .expired_sessions = kExpiredSessionsSql,
-    .expired_scopes = kExpiredScopesSql,
-    .purgeable_sessions = kPurgeableSessionsSql,
-    .purge_deleted_events = kPurgeDeletedEventsSql,
-    .deleted_events_due = kDeletedEventsDueSql,
-    .prune_lanes = kPruneLanesSql,
-    .lanes_due = kLanesDueSql,
-    .finalize_pending = kFinalizePendingSql,
+    MNEMO_SQL_DIALECT_HOT_QUERIES,
     .claim_finalize = "UPDATE sessions SET finalize_owner = ?, finalize_claim_until = ? WHERE sid = ?",
+    .search_recent = kSearchRecentSql,
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "search_hits.h"
 
+#include "dialect.h"
 #include "event_rows.h"
 #include "session_rows.h"
 
@@ -15,6 +16,13 @@ void emit_session_hits(Db& db, const mnemo_search_req& req, int64_t sid, std::ve
         out.count("hit", seq);
         emit_context(db, sid, seq, std::max<int64_t>(req.context, 0), out);
     }
+}
+
+void emit_recent_sessions(Db& db, const mnemo_search_req& req, Output& out) {
+    Query rows(db, db.dialect().search_recent);
+    rows.args(req.app, req.now_us, req.user, req.user, req.exclude_session, req.exclude_session, req.channel,
+              req.channel, req.channel, req.limit);
+    while (rows.step()) emit_session_row(rows, out);
 }
 
 }  // namespace mnemo::sqlcore

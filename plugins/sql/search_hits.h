@@ -16,4 +16,8 @@ namespace mnemo::sqlcore {
 // Sorts and cuts seqs in place.
 void emit_session_hits(Db& db, const mnemo_search_req& req, int64_t sid, std::vector<int64_t>& seqs, Output& out);
 
+// Search with an empty q: the most recently updated live sessions passing
+// the request's filters, newest first (Dialect::search_recent).
+void emit_recent_sessions(Db& db, const mnemo_search_req& req, Output& out);
+
 }  // namespace mnemo::sqlcore

@@ -46,20 +46,10 @@ const sqlcore::Dialect kSqlite{
     // The writer thread serializes every write: nothing to lock.
     .lock_scope_row = nullptr,
     .lock_lane_version = kLaneVersionSql,
-    .list_lanes = kListLanesSql,
-    .list_user_sessions = kListUserSessionsSql,
-    .list_app_sessions = kListAppSessionsSql,
-    .expire_sessions = kExpireSessionsSql,
-    .expired_sessions = kExpiredSessionsSql,
-    .expired_scopes = kExpiredScopesSql,
-    .purgeable_sessions = kPurgeableSessionsSql,
-    .purge_deleted_events = kPurgeDeletedEventsSql,
-    .deleted_events_due = kDeletedEventsDueSql,
-    .prune_lanes = kPruneLanesSql,
-    .lanes_due = kLanesDueSql,
-    .finalize_pending = kFinalizePendingSql,
+    MNEMO_SQL_DIALECT_HOT_QUERIES,
     // One process owns the file: nothing to claim.
     .claim_finalize = nullptr,
+    .search_recent = kSearchRecentSql,
 };
 
 }  // namespace

@@ -96,6 +96,15 @@ inline constexpr const char* kEventColumns =
     "metadata, filter_key, timestamp_us, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, "
     "total_tokens, cost_usd, deleted_at";
 
+// Search with an empty q: the most recently updated live sessions passing
+// the filters (app, now, user x2, exclude_session x2, channel x3, limit).
+inline const std::string kSearchRecentSql =
+    std::string("SELECT ") + kSessionColumns +
+    " FROM sessions WHERE app = ?1 AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?2)"
+    " AND (?3 IS NULL OR user = ?3) AND (?5 IS NULL OR id <> ?5)"
+    " AND (?7 IS NULL OR json_extract(metadata, '$.channel') = ?7 OR json_extract(metadata, '$.platform') = ?7)"
+    " ORDER BY updated_at DESC, id DESC LIMIT ?10";
+
 // Parameters in order (positional, only those the shape uses): sid,
 // after_seq, [after_ts], [roles], [filter_key x3], [num_recent], limit. A
 // filter key K matches K and K/...: the byte range [K + "/", K + "0") holds

@@ -163,23 +163,11 @@ void emit_groups(Conn& conn, const mnemo_search_req& req, std::vector<Group>& gr
     for (Group& group : groups) emit_session_hits(conn, req, group.sid, group.seqs, out);
 }
 
-// Empty q: the most recently updated live sessions passing the filters.
-void emit_recent(Conn& conn, const mnemo_search_req& req, Output& out) {
-    Query rows(conn, std::string("SELECT ") + kSessionColumns +
-                         " FROM sessions WHERE app = ?1 AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?2)"
-                         " AND (?3 IS NULL OR user = ?3) AND (?4 IS NULL OR id <> ?4)"
-                         " AND (?5 IS NULL OR json_extract(metadata, '$.channel') = ?5"
-                         " OR json_extract(metadata, '$.platform') = ?5)"
-                         " ORDER BY updated_at DESC, id DESC LIMIT ?6");
-    rows.args(req.app, req.now_us, req.user, req.exclude_session, req.channel, req.limit);
-    while (rows.step()) emit_session_row(rows, out);
-}
-
 }  // namespace
 
 void search(Conn& conn, const mnemo_search_req& req, Output& out) {
     sw::Query query = sw::parse_query(std::string_view(req.q.ptr ? req.q.ptr : "", req.q.len));
-    if (query.kind == sw::QueryKind::Recent) return emit_recent(conn, req, out);
+    if (query.kind == sw::QueryKind::Recent) return emit_recent_sessions(conn, req, out);
     std::vector<Group> groups = collect(conn, req, query);
     emit_groups(conn, req, groups, out);
 }
