@@ -206,15 +206,18 @@ auto parameter(int index) {
 }  // namespace
 
 void Statement::bind_null(int index) {
-    guarded(conn_, [&] { stmt_->setNull(static_cast<unsigned>(index), sql::DataType::VARCHAR); }, parameter(index));
+    guarded(
+        conn_, [&] { stmt_->setNull(static_cast<unsigned>(index), sql::DataType::VARCHAR); }, parameter(index));
 }
 
 void Statement::bind_int(int index, int64_t value) {
-    guarded(conn_, [&] { stmt_->setInt64(static_cast<unsigned>(index), value); }, parameter(index));
+    guarded(
+        conn_, [&] { stmt_->setInt64(static_cast<unsigned>(index), value); }, parameter(index));
 }
 
 void Statement::bind_real(int index, double value) {
-    guarded(conn_, [&] { stmt_->setDouble(static_cast<unsigned>(index), value); }, parameter(index));
+    guarded(
+        conn_, [&] { stmt_->setDouble(static_cast<unsigned>(index), value); }, parameter(index));
 }
 
 void Statement::bind_text(int index, std::string_view value) {

@@ -40,11 +40,13 @@ const sqlcore::Dialect kMysql{
          "DELETE FROM user_state WHERE app = ? AND user = ?",
          "SELECT skey, value FROM user_state WHERE app = ? AND user = ? ORDER BY skey"},
     }},
-    .upsert_scope_row = "INSERT INTO state_scopes (scope, app, user, expires_at, bytes) VALUES (?, ?, ?, ?, ?) "
-                        "ON DUPLICATE KEY UPDATE expires_at = VALUES(expires_at), bytes = VALUES(bytes)",
+    .upsert_scope_row =
+        "INSERT INTO state_scopes (scope, app, user, expires_at, bytes) VALUES (?, ?, ?, ?, ?) "
+        "ON DUPLICATE KEY UPDATE expires_at = VALUES(expires_at), bytes = VALUES(bytes)",
     // ON DUPLICATE KEY takes the existing row's exclusive lock.
-    .lock_scope_row = "INSERT INTO state_scopes (scope, app, user, expires_at, bytes) VALUES (?, ?, ?, 0, 0) "
-                      "ON DUPLICATE KEY UPDATE bytes = bytes",
+    .lock_scope_row =
+        "INSERT INTO state_scopes (scope, app, user, expires_at, bytes) VALUES (?, ?, ?, 0, 0) "
+        "ON DUPLICATE KEY UPDATE bytes = bytes",
     .lock_lane_version = "SELECT version, created_at FROM lanes WHERE app = ? AND lane = ? FOR UPDATE",
     MNEMO_SQL_DIALECT_HOT_QUERIES,
     .claim_finalize = "UPDATE sessions SET finalize_owner = ?, finalize_claim_until = ? WHERE sid = ?",

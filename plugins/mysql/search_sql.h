@@ -48,7 +48,6 @@ inline const std::string kSearchScanSql =
 inline const std::string kSearchRecentSql = std::string("SELECT ") + kSessionColumns + " FROM sessions s WHERE 1 = 1" +
                                             kSearchSessionFilters + " ORDER BY s.updated_at DESC, s.id DESC LIMIT ?";
 
-
 // The server's token length bounds: a term outside them is not in the index.
 inline constexpr const char* kFtTokenLimitsSql = "SELECT @@innodb_ft_min_token_size, @@innodb_ft_max_token_size";
 

@@ -95,18 +95,11 @@ struct Dialect {
 
 // The table entries whose texts every dialect's hot_queries.h defines under
 // the same names (the texts differ, the names and parameters do not).
-#define MNEMO_SQL_DIALECT_HOT_QUERIES                \
-    .list_lanes = kListLanesSql,                     \
-    .list_user_sessions = kListUserSessionsSql,      \
-    .list_app_sessions = kListAppSessionsSql,        \
-    .expire_sessions = kExpireSessionsSql,           \
-    .expired_sessions = kExpiredSessionsSql,         \
-    .expired_scopes = kExpiredScopesSql,             \
-    .purgeable_sessions = kPurgeableSessionsSql,     \
-    .purge_deleted_events = kPurgeDeletedEventsSql,  \
-    .deleted_events_due = kDeletedEventsDueSql,      \
-    .prune_lanes = kPruneLanesSql,                   \
-    .lanes_due = kLanesDueSql,                       \
-    .finalize_pending = kFinalizePendingSql
+#define MNEMO_SQL_DIALECT_HOT_QUERIES                                                                                  \
+    .list_lanes = kListLanesSql, .list_user_sessions = kListUserSessionsSql, .list_app_sessions = kListAppSessionsSql, \
+    .expire_sessions = kExpireSessionsSql, .expired_sessions = kExpiredSessionsSql,                                    \
+    .expired_scopes = kExpiredScopesSql, .purgeable_sessions = kPurgeableSessionsSql,                                  \
+    .purge_deleted_events = kPurgeDeletedEventsSql, .deleted_events_due = kDeletedEventsDueSql,                        \
+    .prune_lanes = kPruneLanesSql, .lanes_due = kLanesDueSql, .finalize_pending = kFinalizePendingSql
 
 }  // namespace mnemo::sqlcore

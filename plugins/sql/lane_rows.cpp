@@ -28,14 +28,14 @@ std::optional<LaneVersion> find_lane_version(Db& db, mnemo_str app, mnemo_str la
 void store_lane(Db& db, const mnemo_lane& lane, const LaneVersion& stored) {
     const bool insert = stored.version == 1;
     Query write(db, insert ? "INSERT INTO lanes (session_id, user, platform, chat_type, created_at, updated_at, "
-                               "suspended, resume_pending, resume_reason, was_auto_reset, auto_reset_reason, "
-                               "reset_had_activity, is_fresh_reset, pending_restarts, version, app, lane) "
-                               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                             : "UPDATE lanes SET session_id = ?, user = ?, platform = ?, chat_type = ?, "
-                               "created_at = ?, updated_at = ?, suspended = ?, resume_pending = ?, "
-                               "resume_reason = ?, was_auto_reset = ?, auto_reset_reason = ?, "
-                               "reset_had_activity = ?, is_fresh_reset = ?, pending_restarts = ?, version = ? "
-                               "WHERE app = ? AND lane = ?");
+                             "suspended, resume_pending, resume_reason, was_auto_reset, auto_reset_reason, "
+                             "reset_had_activity, is_fresh_reset, pending_restarts, version, app, lane) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                           : "UPDATE lanes SET session_id = ?, user = ?, platform = ?, chat_type = ?, "
+                             "created_at = ?, updated_at = ?, suspended = ?, resume_pending = ?, "
+                             "resume_reason = ?, was_auto_reset = ?, auto_reset_reason = ?, "
+                             "reset_had_activity = ?, is_fresh_reset = ?, pending_restarts = ?, version = ? "
+                             "WHERE app = ? AND lane = ?");
     write.args(lane.session_id, lane.user, lane.platform.ptr ? lane.platform : str(""),
                lane.chat_type.ptr ? lane.chat_type : str(""), stored.created_at_us, lane.updated_at_us,
                lane.suspended != 0 ? 1 : 0, lane.resume_pending != 0 ? 1 : 0, lane.resume_reason,

@@ -84,8 +84,8 @@ void export_step(Db& db, const mnemo_export_req& req, const mnemo_record_sink& s
     }
     // sessions_key (app, user, id) carries the order and the cursor.
     Query sessions(db, std::string("SELECT ") + kSessionColumns +
-                             " FROM sessions WHERE app = ? AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?)"
-                             " AND (user, id) > (?, ?) ORDER BY user, id LIMIT ?");
+                           " FROM sessions WHERE app = ? AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?)"
+                           " AND (user, id) > (?, ?) ORDER BY user, id LIMIT ?");
     sessions.args(req.app, req.now_us, first ? str("") : req.cursor_user, first ? str("") : req.cursor_id,
                   req.limit > 0 ? req.limit + 1 : int64_t{1} << 62);
     int64_t sent = 0;

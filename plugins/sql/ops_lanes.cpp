@@ -46,8 +46,7 @@ void check_new_session(const mnemo_lane_write_req& req) {
 // A session that is gone already has nothing left to finalize.
 void mark_reset(Db& db, const mnemo_lane_write_req& req) {
     if (!req.finalize_session_id.ptr) return;
-    std::optional<SessionMeta> old =
-        find_session(db, mnemo_key{req.lane.app, req.lane.user, req.finalize_session_id});
+    std::optional<SessionMeta> old = find_session(db, mnemo_key{req.lane.app, req.lane.user, req.finalize_session_id});
     if (old) mark_finalize(db, old->sid, MNEMO_FINALIZE_RESET, req.now_us);
 }
 

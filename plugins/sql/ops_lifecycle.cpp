@@ -33,7 +33,8 @@ bool still_due(Db& db, const char* due_sql, int64_t cutoff_us) {
 }
 
 int64_t expire_sessions(Db& db, const mnemo_sweep_req& req, bool& more) {
-    const int64_t done = Query(db, db.dialect().expire_sessions).args(req.now_us, req.now_us, req.now_us, req.limit).run();
+    const int64_t done =
+        Query(db, db.dialect().expire_sessions).args(req.now_us, req.now_us, req.now_us, req.limit).run();
     if (done == req.limit) more = more || still_due(db, db.dialect().expired_sessions, req.now_us);
     return done;
 }
@@ -94,12 +95,13 @@ void sweep_step(Db& db, const mnemo_sweep_req& req, Output& out) {
     out.count("state_scopes", expire_scopes(db, req, more));
     const bool purge = req.purge_before_us > 0;
     out.count("purged_sessions", purge ? purge_sessions(db, req, more) : 0);
-    out.count("purged_events", purge ? delete_due(db, db.dialect().purge_deleted_events, db.dialect().deleted_events_due,
-                                                  req.purge_before_us, req.limit, more)
+    out.count("purged_events", purge ? delete_due(db, db.dialect().purge_deleted_events,
+                                                  db.dialect().deleted_events_due, req.purge_before_us, req.limit, more)
                                      : 0);
     const bool prune = req.prune_lanes_before_us > 0;
-    out.count("pruned_lanes",
-              prune ? delete_due(db, db.dialect().prune_lanes, db.dialect().lanes_due, req.prune_lanes_before_us, req.limit, more) : 0);
+    out.count("pruned_lanes", prune ? delete_due(db, db.dialect().prune_lanes, db.dialect().lanes_due,
+                                                 req.prune_lanes_before_us, req.limit, more)
+                                    : 0);
     if (more) out.count("more", 1);
 }
 

@@ -22,7 +22,7 @@ mnemo_str or_empty(mnemo_str s) {
 
 std::optional<int64_t> latest_summary(Db& db, int64_t sid, mnemo_str filter_key, Output* out) {
     Query row(db, std::string("SELECT ") + kSummaryColumns +
-                        " FROM summaries WHERE sid = ? AND filter_key = ? ORDER BY up_to_seq DESC LIMIT 1");
+                      " FROM summaries WHERE sid = ? AND filter_key = ? ORDER BY up_to_seq DESC LIMIT 1");
     row.args(sid, or_empty(filter_key));
     if (!row.step()) return std::nullopt;
     if (out) emit_summary_row(row, *out);
@@ -59,8 +59,8 @@ void summary_put(Db& db, const mnemo_summary_put_req& req, Output& out) {
 void summary_list(Db& db, const mnemo_summary_list_req& req, Output& out) {
     SessionMeta meta = require_live(db, req.key, req.now_us);
     Query rows(db, std::string("SELECT ") + kSummaryColumns +
-                         " FROM summaries AS s WHERE sid = ? AND up_to_seq = (SELECT MAX(up_to_seq) FROM summaries "
-                         "WHERE sid = s.sid AND filter_key = s.filter_key) ORDER BY filter_key");
+                       " FROM summaries AS s WHERE sid = ? AND up_to_seq = (SELECT MAX(up_to_seq) FROM summaries "
+                       "WHERE sid = s.sid AND filter_key = s.filter_key) ORDER BY filter_key");
     rows.args(meta.sid);
     while (rows.step()) emit_summary_row(rows, out);
 }

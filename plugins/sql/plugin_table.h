@@ -103,9 +103,8 @@ mnemo_storage_ops sql_storage_ops() {
     // Records go straight to the host: replaced where a read may run twice.
     ops.export_step = [](Backend* backend, const mnemo_export_req* req, const mnemo_record_sink* sink,
                          mnemo_error* err) {
-        return guarded<Backend>(err, [&] {
-            backend->store.read(nullptr, [&](auto& conn, Output&) { export_step(conn, *req, *sink); });
-        });
+        return guarded<Backend>(
+            err, [&] { backend->store.read(nullptr, [&](auto& conn, Output&) { export_step(conn, *req, *sink); }); });
     };
     ops.import_records = MNEMO_SQL_SILENT_WRITE(import_records, mnemo_import_req);
     ops.finalize_done_batch = MNEMO_SQL_WRITE(finalize_done_batch, mnemo_finalize_done_batch_req);

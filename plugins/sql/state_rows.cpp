@@ -55,8 +55,7 @@ bool scope_visible(Db& db, int scope, const StateTarget& target, int64_t now_us)
 
 }  // namespace
 
-StateWriter::StateWriter(Db& db, StateTarget target, int64_t now_us)
-    : db_(db), target_(target), now_us_(now_us) {}
+StateWriter::StateWriter(Db& db, StateTarget target, int64_t now_us) : db_(db), target_(target), now_us_(now_us) {}
 
 int StateWriter::bind_owner(Query& query, int scope) const {
     return bind_scope_owner(query, scope, target_);
@@ -74,9 +73,7 @@ std::string StateWriter::scope_label(int scope) const {
 void StateWriter::lock_scope_row(int scope) {
     const char* lock = db_.dialect().lock_scope_row;
     if (!lock) return;
-    Query(db_, lock)
-        .args(scope, target_.app, scope_user(scope, target_))
-        .run();
+    Query(db_, lock).args(scope, target_.app, scope_user(scope, target_)).run();
 }
 
 // The first op on a scope loads its size; an expired app/user scope is gone

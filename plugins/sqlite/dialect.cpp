@@ -20,8 +20,9 @@ const sqlcore::Dialect kSqlite{
     .find_visible_id = kFindVisibleIdSql,
     .evict_cutoff = kEvictCutoffSql,
     .evict = kEvictSql,
-    .count_visible = "SELECT count(*) FROM events WHERE sid = ?1 AND deleted_at = 0 AND seq >= ?2 AND seq <= ?3 "
-                     "AND (?4 = '' OR filter_key = ?5 OR (filter_key >= ?6 || '/' AND filter_key < ?7 || '0'))",
+    .count_visible =
+        "SELECT count(*) FROM events WHERE sid = ?1 AND deleted_at = 0 AND seq >= ?2 AND seq <= ?3 "
+        "AND (?4 = '' OR filter_key = ?5 OR (filter_key >= ?6 || '/' AND filter_key < ?7 || '0'))",
     .scope_sql = {{
         {"SELECT value FROM session_state WHERE sid = ?1 AND key = ?2",
          "INSERT INTO session_state (sid, key, value) VALUES (?1, ?2, ?3) "
@@ -40,9 +41,10 @@ const sqlcore::Dialect kSqlite{
          "DELETE FROM user_state WHERE app = ?1 AND user = ?2",
          "SELECT key, value FROM user_state WHERE app = ?1 AND user = ?2 ORDER BY key"},
     }},
-    .upsert_scope_row = "INSERT INTO state_scopes (scope, app, user, expires_at, bytes) VALUES (?1, ?2, ?3, ?4, ?5) "
-                        "ON CONFLICT (scope, app, user) DO UPDATE SET expires_at = excluded.expires_at, "
-                        "bytes = excluded.bytes",
+    .upsert_scope_row =
+        "INSERT INTO state_scopes (scope, app, user, expires_at, bytes) VALUES (?1, ?2, ?3, ?4, ?5) "
+        "ON CONFLICT (scope, app, user) DO UPDATE SET expires_at = excluded.expires_at, "
+        "bytes = excluded.bytes",
     // The writer thread serializes every write: nothing to lock.
     .lock_scope_row = nullptr,
     .lock_lane_version = kLaneVersionSql,
