@@ -153,15 +153,15 @@ std::unique_ptr<sql::PreparedStatement> Conn::prepare(const std::string& sql) {
 }
 
 sqlcore::Statement& Conn::borrow(std::string_view sql) {
-    std::string text(sql);
-    auto found = cache_.find(text);
+    auto found = cache_.find(sql);
     if (found == cache_.end()) {
+        std::string text(sql);
         std::unique_ptr<sql::PreparedStatement> stmt = prepare(text);
-        found = cache_.emplace(text, nullptr).first;
+        found = cache_.emplace(std::move(text), nullptr).first;
         found->second = std::make_unique<Statement>(*this, std::move(stmt), found->first, true);
     }
     Statement& cached = *found->second;
-    if (cached.in_use) return *new Statement(*this, prepare(text), found->first, false);
+    if (cached.in_use) return *new Statement(*this, prepare(found->first), found->first, false);
     cached.in_use = true;
     return cached;
 }

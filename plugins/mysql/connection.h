@@ -103,7 +103,7 @@ private:
     bool writing_ = false;
     std::unique_ptr<sql::Connection> conn_;
     std::unique_ptr<sql::Statement> plain_;
-    std::unordered_map<std::string, std::unique_ptr<Statement>> cache_;
+    std::unordered_map<std::string, std::unique_ptr<Statement>, TextHash, std::equal_to<>> cache_;
 };
 
 }  // namespace mnemo::mysql

@@ -15,6 +15,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -44,6 +45,14 @@ public:
 
 protected:
     ~Statement() = default;
+};
+
+// A statement cache's hash: looked up by the SQL text without copying it
+// (heterogeneous lookup: std::unordered_map<std::string, V, TextHash,
+// std::equal_to<>>).
+struct TextHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
 };
 
 class Db {

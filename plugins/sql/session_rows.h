@@ -33,7 +33,8 @@ struct PurgeCounts {
     int64_t sessions = 0, events = 0, summaries = 0, tracks = 0;
 };
 
-// Inside a write the row is locked (FOR UPDATE) until the transaction ends.
+// Inside a write the row is locked until the transaction ends where the
+// engine locks rows (Dialect::lock_session).
 std::optional<SessionMeta> find_session(Db& db, const mnemo_key& key);
 // The live session or StoreError(MNEMO_E_NOT_FOUND).
 SessionMeta require_live(Db& db, const mnemo_key& key, int64_t now_us);

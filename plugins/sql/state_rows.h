@@ -1,10 +1,11 @@
 // state_rows.h -- the three state scopes in SQL: session keys (by sid), app
 // keys and user keys, each scope's size kept beside it (sessions.state_bytes,
 // state_scopes.bytes) so max_state_bytes costs O(ops), and app/user scope
-// TTLs that drop a scope as a whole once they pass. A write locks the
-// state_scopes row of each app/user scope it touches (creating a placeholder
-// row when there is none), always in the order session, app, user, so
-// concurrent writers of one scope never lose each other's size update.
+// TTLs that drop a scope as a whole once they pass. Where the engine locks
+// rows (Dialect::lock_scope_row), a write locks the state_scopes row of each
+// app/user scope it touches (creating a placeholder row when there is none),
+// always in the order session, app, user, so concurrent writers of one scope
+// never lose each other's size update.
 #pragma once
 
 #include "db.h"

@@ -91,11 +91,6 @@ private:
     sqlite3* db_ = nullptr;
     std::string path_;
     SearchBacklog search_backlog_;
-    // Looked up by the SQL text without copying it (heterogeneous lookup).
-    struct TextHash {
-        using is_transparent = void;
-        size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
-    };
     std::unordered_map<std::string, std::unique_ptr<Statement>, TextHash, std::equal_to<>> cache_;
 };
 

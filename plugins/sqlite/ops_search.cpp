@@ -134,7 +134,8 @@ std::pair<std::string, std::string> plan(Conn& conn, const sw::Query& query) {
     return {scan_sql(), query.exact};
 }
 
-std::vector<Group> collect(Conn& conn, const mnemo_search_req& req, const sw::Query& query) {
+// The matching sessions, ranked.
+std::vector<Group> collect_ranked(Conn& conn, const mnemo_search_req& req, const sw::Query& query) {
     auto [sql, first] = plan(conn, query);
     Query rows(conn, sql);
     rows.args(std::string_view(first), req.app, req.now_us, req.user, req.exclude_session, req.role, req.channel);
@@ -152,15 +153,11 @@ std::vector<Group> collect(Conn& conn, const mnemo_search_req& req, const sw::Qu
     }
     std::vector<Group> groups;
     for (auto& [sid, group] : by_sid) groups.push_back(std::move(group));
-    return groups;
-}
-
-void emit_groups(Conn& conn, const mnemo_search_req& req, std::vector<Group>& groups, Output& out) {
+    // Best bm25 first, then the most recently updated.
     std::sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
         return std::tie(a.best, b.updated_at_us, b.sid) < std::tie(b.best, a.updated_at_us, a.sid);
     });
-    if (static_cast<int64_t>(groups.size()) > req.limit) groups.resize(static_cast<size_t>(req.limit));
-    for (Group& group : groups) emit_session_hits(conn, req, group.sid, group.seqs, out);
+    return groups;
 }
 
 }  // namespace
@@ -168,8 +165,8 @@ void emit_groups(Conn& conn, const mnemo_search_req& req, std::vector<Group>& gr
 void search(Conn& conn, const mnemo_search_req& req, Output& out) {
     sw::Query query = sw::parse_query(std::string_view(req.q.ptr ? req.q.ptr : "", req.q.len));
     if (query.kind == sw::QueryKind::Recent) return emit_recent_sessions(conn, req, out);
-    std::vector<Group> groups = collect(conn, req, query);
-    emit_groups(conn, req, groups, out);
+    std::vector<Group> ranked = collect_ranked(conn, req, query);
+    emit_ranked_hits(conn, req, ranked, out);
 }
 
 }  // namespace mnemo::sqlite
