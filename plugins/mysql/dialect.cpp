@@ -21,6 +21,7 @@ const sqlcore::Dialect kMysql{
     .find_visible_id = "SELECT seq, timestamp_us, author, role, content FROM events WHERE sid = ? AND visible_id = ?",
     .evict_cutoff = kEvictCutoffSql,
     .evict = kEvictSql,
+    .search_context = kSearchContextSql,
     .count_visible =
         "SELECT COUNT(*) FROM events WHERE sid = ? AND deleted_at = 0 AND seq >= ? AND seq <= ? "
         "AND (? = '' OR filter_key = ? OR (filter_key >= CONCAT(?, '/') AND filter_key < CONCAT(?, '0')))",

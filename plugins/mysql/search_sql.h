@@ -45,6 +45,9 @@ inline const std::string kSearchScanSql =
 
 // Empty q: the most recently updated live sessions passing the filters,
 // newest first (kSearchSessionFilters' parameters, then limit).
+// A hit's context (columns.h).
+inline const std::string kSearchContextSql = sqlcore::search_context_sql(kEventColumns);
+
 inline const std::string kSearchRecentSql = std::string("SELECT ") + kSessionColumns + " FROM sessions s WHERE 1 = 1" +
                                             kSearchSessionFilters + " ORDER BY s.updated_at DESC, s.id DESC LIMIT ?";
 

@@ -23,4 +23,17 @@ inline constexpr const char* kLaneColumns =
 // app, lane.
 inline constexpr const char* kLaneVersionSql = "SELECT version, created_at FROM lanes WHERE app = ? AND lane = ?";
 
+// A search hit's context: the visible events from the `context`-th visible
+// one before seq to the `context`-th after it, oldest first (sid, sid, seq,
+// context, seq, sid, seq, context, seq), with a dialect's event columns.
+inline std::string search_context_sql(const char* event_columns) {
+    return std::string("SELECT ") + event_columns +
+           " FROM events WHERE sid = ? AND deleted_at = 0"
+           " AND seq >= COALESCE((SELECT MIN(b.seq) FROM (SELECT seq FROM events WHERE sid = ? AND deleted_at = 0"
+           " AND seq < ? ORDER BY seq DESC LIMIT ?) b), ?)"
+           " AND seq <= COALESCE((SELECT MAX(a.seq) FROM (SELECT seq FROM events WHERE sid = ? AND deleted_at = 0"
+           " AND seq > ? ORDER BY seq LIMIT ?) a), ?)"
+           " ORDER BY seq";
+}
+
 }  // namespace mnemo::sqlcore

@@ -48,6 +48,8 @@ struct Dialect {
     // (sid, k-1) then (sid, seq): the k oldest visible events go.
     const char* evict_cutoff;
     const char* evict;
+    // columns.h's search_context_sql with event_columns.
+    std::string search_context;
     // (sid, from_seq, to_seq, key x4): visible events of key ("" all) in range.
     const char* count_visible;
 

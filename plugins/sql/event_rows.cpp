@@ -112,13 +112,7 @@ void emit_events(Db& db, int64_t sid, const mnemo_event_filter& filter, int64_t 
 }
 
 void emit_context(Db& db, int64_t sid, int64_t seq, int64_t context, Output& out) {
-    Query rows(db, std::string("SELECT ") + db.dialect().event_columns +
-                       " FROM events WHERE sid = ? AND deleted_at = 0"
-                       " AND seq >= COALESCE((SELECT MIN(b.seq) FROM (SELECT seq FROM events WHERE sid = ? AND "
-                       "deleted_at = 0 AND seq < ? ORDER BY seq DESC LIMIT ?) b), ?)"
-                       " AND seq <= COALESCE((SELECT MAX(a.seq) FROM (SELECT seq FROM events WHERE sid = ? AND "
-                       "deleted_at = 0 AND seq > ? ORDER BY seq LIMIT ?) a), ?)"
-                       " ORDER BY seq");
+    Query rows(db, db.dialect().search_context);
     rows.args(sid, sid, seq, context, seq, sid, seq, context, seq);
     while (rows.step()) emit_event_row(rows, out);
 }

@@ -20,6 +20,7 @@ const sqlcore::Dialect kSqlite{
     .find_visible_id = kFindVisibleIdSql,
     .evict_cutoff = kEvictCutoffSql,
     .evict = kEvictSql,
+    .search_context = sqlcore::search_context_sql(kEventColumns),
     .count_visible =
         "SELECT count(*) FROM events WHERE sid = ?1 AND deleted_at = 0 AND seq >= ?2 AND seq <= ?3 "
         "AND (?4 = '' OR filter_key = ?5 OR (filter_key >= ?6 || '/' AND filter_key < ?7 || '0'))",
