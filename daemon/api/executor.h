@@ -12,7 +12,7 @@
 #pragma once
 
 #include "core/service.h"
-#include "storage/mnemo_plugin.h"
+#include "storage/abi/mnemo_plugin.h"
 
 #include <uv.h>
 

@@ -33,16 +33,16 @@ void append_events(Api& api, CallPtr call) {
     const auto& limits = call->config->limits_for(in->ref.app);
     if (auto error = core::decode_append(call->request.body, limits, *in)) return api.fail(*call, std::move(*error));
     scripting::Scripting* scripting = api.scripting();
-    if (scripting == nullptr) {
-        return store_append(api, *call, in,
-                            [&api, call](core::Outcome&& outcome) { api.finish(*call, std::move(outcome)); });
-    }
     // Append hooks run here, on the loop, between decoding and the storage job.
-    if (scripting->has(scripting::Hook::Append)) {
+    if (scripting != nullptr && scripting->has(scripting::Hook::Append)) {
         if (auto error = scripting->append_hooks(*in, limits)) return api.fail(*call, std::move(*error));
     }
+    // The answer is rendered once, when the summary trigger has had its say.
     store_append(api, *call, in, [&api, call, in, scripting](core::Outcome&& outcome) {
-        if (!outcome.error) scripting->after_append(*in, outcome.body);
+        if (!outcome.error && outcome.append) {
+            const bool enqueued = scripting != nullptr && scripting->after_append(*in);
+            outcome.body = core::render_append(*outcome.append, enqueued);
+        }
         api.finish(*call, std::move(outcome));
     });
 }

@@ -15,6 +15,11 @@ const TtlConfig& Config::ttl_for(std::string_view app) const {
     return it == apps.end() ? ttl : it->second.ttl;
 }
 
+const MemoryConfig& Config::memory_for(std::string_view app) const {
+    auto it = apps.find(std::string(app));
+    return it == apps.end() ? memory : it->second.memory;
+}
+
 bool Config::auth_required() const {
     if (auth.required != AuthConfig::Required::Auto) return auth.required == AuthConfig::Required::Yes;
     for (const Listen& listener : server.listen) {

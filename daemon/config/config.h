@@ -122,6 +122,33 @@ struct SummaryConfig {
     uint32_t max_words = 0;
 };
 
+// memory.embedder: where texts get their vectors (MEMORY.md Embedders).
+struct EmbedderConfig {
+    enum class Kind { None, Http, Command } kind = Kind::None;
+    std::string url;  // http: base URL, without the trailing "/embeddings"
+    std::string model;
+    std::string api_key;               // sent as a Bearer token when not empty
+    std::vector<std::string> command;  // command: argv
+    uint32_t batch = 0;                // texts per call
+    uint32_t workers = 0;              // calls at once
+    int64_t timeout_us = 0;            // per call
+    uint32_t retries = 0;              // further attempts after a failed call
+};
+
+struct MemoryConfig {
+    uint32_t dimensions = 0;  // 0 = fixed per app by its first stored vector
+    uint64_t max_text_bytes = 0;
+    int64_t ttl_us = 0;  // 0 = forever
+    enum class Capture { None, Events, Extract } capture = Capture::None;
+    std::vector<std::string> capture_roles;  // each one of user, assistant, system, tool, summary
+    std::string capture_namespace;
+    SummaryTrigger extract_trigger;  // the same shape as summary.trigger
+    enum class Extractor { Lua, Command } extractor = Extractor::Lua;
+    std::vector<std::string> extract_command;
+    uint32_t queue_size = 0;  // pending embeddings and extractions
+    EmbedderConfig embedder;
+};
+
 struct ScriptsConfig {
     std::string dir;  // absolute
     int64_t instruction_limit = 0;
@@ -133,6 +160,9 @@ struct AppConfig {
     std::vector<std::string> tokens;
     LimitsConfig limits;  // already merged over the global limits
     TtlConfig ttl;        // already merged over the global ttl
+    // Over the global memory section; an app may set only ttl, capture,
+    // capture_roles, capture_namespace and extract_trigger, the rest is the global value.
+    MemoryConfig memory;
 };
 
 struct LogConfig {
@@ -152,12 +182,14 @@ struct Config {
     ResetConfig reset;
     RecoveryConfig recovery;
     SummaryConfig summary;
+    MemoryConfig memory;
     ScriptsConfig scripts;
     std::map<std::string, AppConfig> apps;
     LogConfig log;
 
     const LimitsConfig& limits_for(std::string_view app) const;  // app override or global
     const TtlConfig& ttl_for(std::string_view app) const;
+    const MemoryConfig& memory_for(std::string_view app) const;
     // Resolves Auto: true when any TCP listener is not loopback.
     bool auth_required() const;
     // The effective value at a dotted key path as JSON text ("" = the whole

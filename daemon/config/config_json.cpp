@@ -132,6 +132,44 @@ Json summary_json(const SummaryConfig& summary) {
     return json;
 }
 
+Json embedder_json(const EmbedderConfig& embedder) {
+    static constexpr const char* kKinds[] = {"none", "http", "command"};
+    Json json = Json::object();
+    json.set("kind", kKinds[static_cast<int>(embedder.kind)]);
+    json.set("url", embedder.url);
+    json.set("model", embedder.model);
+    json.set("api_key", embedder.api_key);
+    json.set("command", Json::strings(embedder.command));
+    json.set("batch", static_cast<int64_t>(embedder.batch));
+    json.set("workers", static_cast<int64_t>(embedder.workers));
+    json.set("timeout", Json::seconds(embedder.timeout_us));
+    json.set("retries", static_cast<int64_t>(embedder.retries));
+    return json;
+}
+
+// The keys an app may override (apps.<app>.memory) are the first ones.
+Json memory_capture_json(const MemoryConfig& memory) {
+    static constexpr const char* kCaptures[] = {"none", "events", "extract"};
+    Json json = Json::object();
+    json.set("ttl", Json::seconds(memory.ttl_us));
+    json.set("capture", kCaptures[static_cast<int>(memory.capture)]);
+    json.set("capture_roles", Json::strings(memory.capture_roles));
+    json.set("capture_namespace", memory.capture_namespace);
+    json.set("extract_trigger", trigger_json(memory.extract_trigger));
+    return json;
+}
+
+Json memory_json(const MemoryConfig& memory) {
+    Json json = memory_capture_json(memory);
+    json.set("dimensions", static_cast<int64_t>(memory.dimensions));
+    json.set("max_text_bytes", memory.max_text_bytes);
+    json.set("extractor", memory.extractor == MemoryConfig::Extractor::Lua ? "lua" : "command");
+    json.set("extract_command", Json::strings(memory.extract_command));
+    json.set("queue_size", static_cast<int64_t>(memory.queue_size));
+    json.set("embedder", embedder_json(memory.embedder));
+    return json;
+}
+
 Json scripts_json(const ScriptsConfig& scripts) {
     Json json = Json::object();
     json.set("dir", scripts.dir);
@@ -148,6 +186,7 @@ Json apps_json(const std::map<std::string, AppConfig>& apps) {
         entry.set("tokens", Json::strings(app.tokens));
         entry.set("limits", limits_json(app.limits));
         entry.set("ttl", ttl_json(app.ttl));
+        entry.set("memory", memory_capture_json(app.memory));
         json.set(name, std::move(entry));
     }
     return json;
@@ -195,6 +234,7 @@ Json to_json(const Config& config) {
                              {"reset", reset_json(config.reset)},
                              {"recovery", recovery_json(config.recovery)},
                              {"summary", summary_json(config.summary)},
+                             {"memory", memory_json(config.memory)},
                              {"scripts", scripts_json(config.scripts)},
                              {"apps", apps_json(config.apps)},
                              {"log", log_json(config.log)}});

@@ -32,6 +32,7 @@ void check_summary_command(LoadState& state) {
 void check_cross_section_rules(LoadState& state) {
     check_insecure_listeners(state);
     check_summary_command(state);
+    check_memory_rules(state);
 }
 
 }  // namespace mnemo::config

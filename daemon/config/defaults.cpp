@@ -35,6 +35,25 @@ SummaryConfig default_summary() {
     return summary;
 }
 
+MemoryConfig default_memory() {
+    MemoryConfig memory;
+    memory.dimensions = 0;
+    memory.max_text_bytes = 8 * kKiB;
+    memory.ttl_us = 0;
+    memory.capture = MemoryConfig::Capture::None;
+    memory.capture_roles = {"user", "assistant"};
+    memory.capture_namespace = "events";
+    memory.extract_trigger = {true, 20, std::nullopt, std::nullopt};
+    memory.extractor = MemoryConfig::Extractor::Lua;
+    memory.queue_size = 10000;
+    memory.embedder.kind = EmbedderConfig::Kind::None;
+    memory.embedder.batch = 32;
+    memory.embedder.workers = 2;
+    memory.embedder.timeout_us = 10 * kSecond;
+    memory.embedder.retries = 3;
+    return memory;
+}
+
 }  // namespace
 
 Config default_config() {
@@ -48,6 +67,7 @@ Config default_config() {
     config.reset = {"local", {ResetPolicy::Mode::Both, 4, 1440, true}, {}};
     config.recovery = {120 * kSecond, 3};
     config.summary = default_summary();
+    config.memory = default_memory();
     config.scripts = {"./scripts", 1000000, 64 * kMiB, 100000};
     config.log = {"info", LogConfig::Format::Text};
     return config;

@@ -2,10 +2,15 @@
 // one may be applied live. CONFIG.md fixes two refusals (storage, listen);
 // the others below are refused because what they configure is built once
 // at start: the admin socket file with its mode and group, the summary
-// worker pool and its queue, and the log sink's format. Everything else
-// (limits, TTLs, reset, summary triggers and summarizer, sweep, recovery,
-// scripts, log level, auth, apps, server body/connection/timeout bounds)
-// is read per use and so reloadable.
+// worker pool and its queue, the log sink's format, the memory vector
+// indexes (dimensions), the embed worker pool and its queue, and which
+// embedder the workers talk to (kind, url, model, command): vectors of two
+// models must never meet in one index, so a new model comes with a restart
+// and memories.reembed. Everything else (limits, TTLs, reset, summary
+// triggers and summarizer, memory capture and extraction, the embedder's
+// batch, timeout, retries and api_key, sweep, recovery, scripts, log level,
+// auth, apps, server body/connection/timeout bounds) is read per use and so
+// reloadable.
 #include "config/config.h"
 #include "config/config_json.h"
 
@@ -13,12 +18,25 @@ namespace mnemo::config {
 namespace {
 
 constexpr std::string_view kNeedsRestart[] = {
-    "storage",         "server.listen",      "server.admin_socket", "server.admin_socket_mode", "server.admin_group",
-    "summary.workers", "summary.queue_size", "log.format",
+    "storage",
+    "server.listen",
+    "server.admin_socket",
+    "server.admin_socket_mode",
+    "server.admin_group",
+    "summary.workers",
+    "summary.queue_size",
+    "log.format",
+    "memory.dimensions",
+    "memory.queue_size",
+    "memory.embedder.kind",
+    "memory.embedder.url",
+    "memory.embedder.model",
+    "memory.embedder.command",
+    "memory.embedder.workers",
 };
-// Maps compared as one value: the trigger is replaced whole, and the
+// Maps compared as one value: the triggers are replaced whole, and the
 // storage options are never printed since they may hold a password.
-constexpr std::string_view kWhole[] = {"storage.options", "summary.trigger"};
+constexpr std::string_view kWhole[] = {"storage.options", "summary.trigger", "memory.extract_trigger"};
 constexpr std::string_view kSecret = "storage.options";
 
 bool within(std::string_view path, std::string_view prefix) {
@@ -37,7 +55,7 @@ bool compared_whole(std::string_view path) {
     for (std::string_view whole : kWhole) {
         if (path == whole) return true;
     }
-    return false;
+    return path.starts_with("apps.") && path.ends_with(".memory.extract_trigger");
 }
 
 void flatten(const Json& node, const std::string& path, std::map<std::string, Json>& out) {

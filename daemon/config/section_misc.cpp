@@ -47,6 +47,11 @@ std::vector<Field> top_level_fields(LoadState& state) {
         {"reset", section(reset_fields(state))},
         {"recovery", section(recovery_fields(ctx, config.recovery))},
         {"summary", section(summary_fields(state))},
+        {"memory",
+         [&state, &ctx, memory = memory_fields(state)](const YAML::Node& n, const Place& p) {
+             state.memory_places.section = p;
+             read_map(ctx, n, p, memory);
+         }},
         {"scripts", section(scripts_fields(state))},
         {"apps",
          [&state](const YAML::Node& n, const Place& p) {

@@ -1,4 +1,5 @@
-// summary: section, including the trigger, which replaces the default whole.
+// summary: section, including the trigger, which replaces the default whole
+// (its reader serves memory.extract_trigger too).
 #include "config/load_state.h"
 
 namespace mnemo::config {
@@ -23,16 +24,13 @@ void read_conditions(Context& ctx, const YAML::Node& node, const Place& place, S
     if (!given) ctx.error(place, "expected at least one of events, tokens, idle");
 }
 
-void read_trigger(LoadState& state, const YAML::Node& node, const Place& place) {
-    Context& ctx = state.ctx;
+void read_trigger(Context& ctx, const YAML::Node& node, const Place& place, SummaryTrigger& target) {
     if (!node.IsMap() || node.size() != 1) {
         return ctx.error(place,
                          "expected " + std::string(kTriggerShape) + ", got " +
                              (node.IsMap() ? "a map of " + std::to_string(node.size()) + " keys" : describe(node)));
     }
     SummaryTrigger trigger;
-    trigger.events.reset();
-    trigger.tokens.reset();
     size_t errors_before = ctx.diagnostics.count();
     read_map(ctx, node, place,
              {{"any", [&](const YAML::Node& n, const Place& p) { read_conditions(ctx, n, p, trigger); }},
@@ -40,10 +38,14 @@ void read_trigger(LoadState& state, const YAML::Node& node, const Place& place) 
                    trigger.any = false;
                    read_conditions(ctx, n, p, trigger);
                }}});
-    if (ctx.diagnostics.count() == errors_before) state.config.summary.trigger = trigger;
+    if (ctx.diagnostics.count() == errors_before) target = trigger;
 }
 
 }  // namespace
+
+FieldReader trigger_field(Context& ctx, SummaryTrigger& target) {
+    return [&ctx, &target](const YAML::Node& n, const Place& p) { read_trigger(ctx, n, p, target); };
+}
 
 std::vector<Field> summary_fields(LoadState& state) {
     Context& ctx = state.ctx;
@@ -53,7 +55,7 @@ std::vector<Field> summary_fields(LoadState& state) {
     FieldReader command = string_list_field(ctx, summary.command);
     return {
         {"enabled", bool_field(ctx, summary.enabled)},
-        {"trigger", [&state](const YAML::Node& n, const Place& p) { read_trigger(state, n, p); }},
+        {"trigger", trigger_field(ctx, summary.trigger)},
         {"workers", number_field(ctx, summary.workers, 1, 256)},
         {"queue_size", number_field(ctx, summary.queue_size, 1)},
         {"summarizer",

@@ -37,17 +37,6 @@ StoredBatch prepare_batch(std::vector<EventInput>& events, int64_t now_us) {
     return batch;
 }
 
-void write_appended(JsonWriter& w, const StoredBatch& batch, const std::vector<int64_t>& seqs,
-                    const std::vector<int64_t>& timestamps) {
-    w.key("appended").begin_array();
-    for (size_t i = 0; i < batch.events.size(); ++i) {
-        w.begin_object().field("id", batch.events[i]->id).field("seq", seqs[i]).key("timestamp");
-        write_timestamp(w, timestamps[i]);
-        w.end_object();
-    }
-    w.end_array();
-}
-
 // A batch made only of partial events stores nothing; it still needs the
 // session (or creates it) to answer with the current version.
 Outcome answer_partial_only(const Env& env, AppendInput& in, int64_t skipped) {
@@ -72,12 +61,13 @@ Outcome answer_partial_only(const Env& env, AppendInput& in, int64_t skipped) {
     } else {
         version = collector.result().sessions.front().version;
     }
-    std::string body;
-    JsonWriter w(body);
-    w.begin_object().field("version", version).key("appended").begin_array().end_array();
-    w.field("skipped_partial", skipped).field("dropped", in.dropped).field("evicted", int64_t{0});
-    w.field("summary_enqueued", false).end_object();
-    return Outcome::ok(std::move(body));
+    auto reply = std::make_shared<AppendReply>();
+    reply->version = version;
+    reply->skipped_partial = skipped;
+    reply->dropped = in.dropped;
+    Outcome outcome;
+    outcome.append = std::move(reply);
+    return outcome;
 }
 
 std::optional<std::string> target_text_of(const storage::EventRow& event) {
@@ -149,21 +139,40 @@ std::unique_ptr<AppendCall> prepare_append(const Env& env, AppendInput& in) {
     return call;
 }
 
-Outcome render_append(AppendCall& call) {
+Outcome reply_of(AppendCall& call) {
     const StoredBatch& batch = call.batch;
-    std::string body;
-    body.reserve(128 + 96 * batch.events.size());
-    JsonWriter w(body);
-    w.begin_object().field("version", call.result.version);
-    write_appended(w, batch, call.seqs, call.timestamps);
-    w.field("skipped_partial", batch.skipped_partial).field("dropped", call.in.dropped);
-    w.field("evicted", call.result.evicted).field("summary_enqueued", false);
-    if (batch.any_delta) w.raw_field("state", merged_state_json(call.collector.result().state, batch.temps));
-    w.end_object();
-    return Outcome::ok(std::move(body));
+    auto reply = std::make_shared<AppendReply>();
+    reply->version = call.result.version;
+    reply->appended.reserve(batch.events.size());
+    for (size_t i = 0; i < batch.events.size(); ++i)
+        reply->appended.push_back(AppendedEvent{batch.events[i]->id, call.seqs[i], call.timestamps[i]});
+    reply->skipped_partial = batch.skipped_partial;
+    reply->dropped = call.in.dropped;
+    reply->evicted = call.result.evicted;
+    if (batch.any_delta) reply->state_json = merged_state_json(call.collector.result().state, batch.temps);
+    Outcome outcome;
+    outcome.append = std::move(reply);
+    return outcome;
 }
 
 }  // namespace
+
+std::string render_append(const AppendReply& reply, bool summary_enqueued) {
+    std::string body;
+    body.reserve(128 + 96 * reply.appended.size());
+    JsonWriter w(body);
+    w.begin_object().field("version", reply.version).key("appended").begin_array();
+    for (const AppendedEvent& event : reply.appended) {
+        w.begin_object().field("id", event.id).field("seq", event.seq).key("timestamp");
+        write_timestamp(w, event.timestamp_us);
+        w.end_object();
+    }
+    w.end_array().field("skipped_partial", reply.skipped_partial).field("dropped", reply.dropped);
+    w.field("evicted", reply.evicted).field("summary_enqueued", summary_enqueued);
+    if (reply.state_json) w.raw_field("state", *reply.state_json);
+    w.end_object();
+    return body;
+}
 
 Outcome append_events(const Env& env, AppendInput& in) {
     std::unique_ptr<AppendCall> call = prepare_append(env, in);
@@ -174,7 +183,7 @@ Outcome append_events(const Env& env, AppendInput& in) {
         })) {
         return *failed;
     }
-    return render_append(*call);
+    return reply_of(*call);
 }
 
 std::unique_ptr<PendingAppend> PendingAppend::begin(const Env& env, AppendInput& in) {
@@ -194,7 +203,7 @@ int PendingAppend::start(mnemo_done_fn done, void* done_ctx) {
 
 Outcome PendingAppend::finish(int status) {
     if (status != MNEMO_OK) return Outcome::fail(from_storage(storage::Backend::error_of(status, call_->err)));
-    return render_append(*call_);
+    return reply_of(*call_);
 }
 
 Outcome list_events(const Env& env, const ListEventsInput& in) {
@@ -218,7 +227,7 @@ Outcome list_events(const Env& env, const ListEventsInput& in) {
     body.reserve(events.json.size() + 64);
     JsonWriter w(body);
     w.begin_object().raw_field("events", events.finish()).key("next_after_seq");
-    if (collector.result().count("has_more") != 0 && events.count > 0) {
+    if (collector.result().has_more && events.count > 0) {
         w.integer(events.last_seq);
     } else {
         w.null();
@@ -248,8 +257,8 @@ Outcome rewrite_events(const Env& env, RewriteInput& in) {
     std::string body;
     JsonWriter(body)
         .begin_object()
-        .field("version", result.count("version"))
-        .field("replaced", result.count("replaced"))
+        .field("version", result.rewrite.version)
+        .field("replaced", result.rewrite.replaced)
         .end_object();
     return Outcome::ok(std::move(body));
 }
@@ -271,8 +280,8 @@ Outcome rewind(const Env& env, const RewindInput& in) {
     std::string body;
     JsonWriter w(body);
     w.begin_object()
-        .field("rewound_count", result.count("rewound_count"))
-        .field("turns_undone", result.count("turns_undone"))
+        .field("rewound_count", result.rewind.rewound)
+        .field("turns_undone", result.rewind.turns_undone)
         .key("target_text");
     auto text = result.events.empty() ? std::nullopt : target_text_of(result.events.front());
     if (text) {
@@ -280,7 +289,7 @@ Outcome rewind(const Env& env, const RewindInput& in) {
     } else {
         w.null();
     }
-    w.field("version", result.count("version")).end_object();
+    w.field("version", result.rewind.version).end_object();
     return Outcome::ok(std::move(body));
 }
 

@@ -86,8 +86,8 @@ void on_record(void* ctx, const mnemo_record* record) {
     out.last_id.assign(storage::view(record->session->id));
 }
 
-void on_count(void* ctx, const char* name, int64_t value) {
-    if (std::strcmp(name, "more") == 0 && value != 0) static_cast<ExportFile*>(ctx)->more = true;
+void on_more(void* ctx) {
+    static_cast<ExportFile*>(ctx)->more = true;
 }
 
 std::optional<storage::StorageError> run(const Env& env, const StorageCall& call, const StorageOp& op) {
@@ -96,7 +96,7 @@ std::optional<storage::StorageError> run(const Env& env, const StorageCall& call
 
 std::optional<Error> export_pages(const Env& env, const std::string& app, ExportFile& out, const std::string& path,
                                   const StorageCall& call) {
-    const mnemo_record_sink sink{&out, on_record, on_count};
+    const mnemo_record_sink sink{&out, on_record, on_more};
     mnemo_export_req req{str(app), env.clock.now_us(), kExportPage, storage::absent(), storage::absent()};
     std::string cursor_user, cursor_id;  // copies: the sink overwrites last_* while a step reads the cursor
     for (bool first = true; first || out.more; first = false) {

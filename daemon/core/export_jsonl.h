@@ -14,7 +14,7 @@
  */
 #pragma once
 
-#include "storage/mnemo_plugin.h"
+#include "storage/abi/mnemo_plugin.h"
 #include "storage/rows.h"
 
 #include <cstdint>

@@ -117,7 +117,7 @@ std::optional<Error> read_lane(const Env& env, const LaneRef& ref, std::optional
     if (failure) return from_storage(*failure);
     auto& result = collector.result();
     if (result.lanes.empty()) return std::nullopt;
-    LaneSnapshot snapshot{std::move(result.lanes.front()), std::nullopt, result.count("session_events")};
+    LaneSnapshot snapshot{std::move(result.lanes.front()), std::nullopt, result.lane_session_events.value_or(0)};
     if (!result.sessions.empty()) snapshot.session = std::move(result.sessions.front());
     out = std::move(snapshot);
     return std::nullopt;

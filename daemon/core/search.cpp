@@ -26,7 +26,7 @@ struct Group {
     std::vector<Hit> hits;
 };
 
-// Receives the search op's stream: session(), then per hit count("hit"),
+// Receives the search op's stream: session(), then per hit search_hit(),
 // then that hit's context events.
 struct Results {
     const sw::Query* query = nullptr;
@@ -35,14 +35,14 @@ struct Results {
 
     static Results& of(void* ctx) { return *static_cast<Results*>(ctx); }
     static void on_session(void* ctx, const mnemo_session* s);
-    static void on_count(void* ctx, const char* name, int64_t value);
+    static void on_hit(void* ctx, int64_t seq);
     static void on_event(void* ctx, const mnemo_event* e);
 
     mnemo_sink sink() {
         mnemo_sink out{};
         out.ctx = this;
         out.session = on_session;
-        out.count = on_count;
+        out.search_hit = on_hit;
         out.event = on_event;
         out.state = [](void*, int, mnemo_str, mnemo_str) {};
         out.summary = [](void*, const mnemo_summary*) {};
@@ -64,14 +64,13 @@ void Results::on_session(void* ctx, const mnemo_session* s) {
     of(ctx).groups.push_back(std::move(group));
 }
 
-void Results::on_count(void* ctx, const char* name, int64_t value) {
+void Results::on_hit(void* ctx, int64_t seq) {
     Results& self = of(ctx);
-    if (std::string_view(name) != "hit") return;
     if (self.groups.empty()) {
         self.protocol_broken = true;
         return;
     }
-    self.groups.back().hits.push_back(Hit{value, {}, {}, "["});
+    self.groups.back().hits.push_back(Hit{seq, {}, {}, "["});
 }
 
 void Results::on_event(void* ctx, const mnemo_event* e) {

@@ -38,13 +38,20 @@ struct Env {
 
 enum class Success { Ok, Created, NoContent };
 
+struct AppendReply;
+
 struct Outcome {
     std::optional<Error> error;
     Success success = Success::Ok;
     std::string body;  // JSON; empty for NoContent
+    // append_events: the typed answer, rendered by the api (render_append) once
+    // it knows whether a summary was enqueued; body is empty until then.
+    std::shared_ptr<const AppendReply> append;
 
-    static Outcome fail(Error e) { return Outcome{std::move(e), Success::Ok, {}}; }
-    static Outcome ok(std::string body, Success s = Success::Ok) { return Outcome{std::nullopt, s, std::move(body)}; }
+    static Outcome fail(Error e) { return Outcome{std::move(e), Success::Ok, {}, nullptr}; }
+    static Outcome ok(std::string body, Success s = Success::Ok) {
+        return Outcome{std::nullopt, s, std::move(body), nullptr};
+    }
 };
 
 struct SessionRef {
@@ -92,6 +99,24 @@ struct AppendInput {
     bool create_if_missing = false;
     int64_t dropped = 0;  // events an append hook chose not to store
 };
+// One event of an append as stored (or found stored, on a retry).
+struct AppendedEvent {
+    std::string id;
+    int64_t seq = 0;
+    int64_t timestamp_us = 0;
+};
+// What an append answers (API.md), before rendering.
+struct AppendReply {
+    int64_t version = 0;
+    std::vector<AppendedEvent> appended;
+    int64_t skipped_partial = 0;
+    int64_t dropped = 0;
+    int64_t evicted = 0;
+    std::optional<std::string> state_json;  // the merged state, when an event carried a delta
+};
+std::string render_append(const AppendReply& reply, bool summary_enqueued);
+
+// Answers with Outcome::append set (or an error).
 Outcome append_events(const Env& env, AppendInput& in);
 
 // append_events split around its storage call, for a backend that queues

@@ -181,9 +181,9 @@ Outcome purge_user(const Env& env, const std::string& app, const std::string& us
     std::string body;
     JsonWriter w(body);
     w.begin_object();
-    for (const char* name : {"sessions", "events", "summaries", "tracks", "lanes", "state_keys"}) {
-        w.field(name, result.count(name));
-    }
+    const mnemo_purge_result& purged = result.purge;
+    w.field("sessions", purged.sessions).field("events", purged.events).field("summaries", purged.summaries);
+    w.field("tracks", purged.tracks).field("lanes", purged.lanes).field("state_keys", purged.state_keys);
     w.end_object();
     return Outcome::ok(std::move(body));
 }

@@ -31,7 +31,7 @@ Outcome patch_state(const Env& env, const PatchStateInput& in) {
     JsonWriter w(body);
     w.begin_object();
     if (in.scope == MNEMO_SCOPE_SESSION) {
-        w.field("version", result.count("version"));
+        w.field("version", result.version.value_or(0));
         w.raw_field("state", merged_state_json(result.state, temp_changes_of(in.delta.changes)));
     } else {
         w.raw_field("state", scope_state_json(result.state));

@@ -95,9 +95,9 @@ StorageStats storage_stats(const Env& env) {
         return stats;
     }
     const auto& result = collector.result();
-    stats.sessions = result.count("sessions");
-    stats.events = result.count("events");
-    stats.lanes = result.count("lanes");
+    stats.sessions = result.stats.sessions;
+    stats.events = result.stats.events;
+    stats.lanes = result.stats.lanes;
     return stats;
 }
 

@@ -2,6 +2,7 @@
 
 #include "lifecycle/recovery.h"
 #include "lifecycle/socket_activation.h"
+#include "core/plugin_host.h"
 #include "observability/log.h"
 #include "storage/plugin_loader.h"
 
@@ -21,6 +22,17 @@ net::ServerOptions server_options(const config::Config& config) {
 
 log::Format log_format(const config::Config& config) {
     return config.log.format == config::LogConfig::Format::Json ? log::Format::Json : log::Format::Text;
+}
+
+// Settings the plugin's declared capabilities cannot honour (a config error, exit 78).
+std::optional<std::string> refuse_capabilities(const config::Config& config, const storage::LoadedPlugin& plugin) {
+    if (config.storage.soft_delete && (plugin.descriptor->capabilities & MNEMO_CAP_SOFT_DELETE) == 0) {
+        return fmt::format(
+            "storage.soft_delete is true (the default), but storage plugin {} ({}) does not declare the "
+            "soft_delete capability; set storage.soft_delete: false or use a plugin that honours soft deletes",
+            plugin.descriptor->name, plugin.path);
+    }
+    return std::nullopt;
 }
 
 }  // namespace
@@ -70,8 +82,13 @@ int Daemon::start(std::string* error) {
         *error = loaded.error;
         return kExitConfig;
     }
+    if (auto refusal = refuse_capabilities(*config_, *loaded.plugin)) {
+        *error = *refusal;
+        return kExitConfig;
+    }
     std::string plugin_path = loaded.plugin->path;
-    backend_ = storage::Backend::open(std::move(loaded.plugin), config_->storage.options_json, error);
+    backend_ =
+        storage::Backend::open(std::move(loaded.plugin), core::plugin_host(), config_->storage.options_json, error);
     if (!backend_) return kExitRuntime;
     log::info("storage plugin {} {} loaded from {}", backend_->descriptor().name, backend_->descriptor().version,
               plugin_path);

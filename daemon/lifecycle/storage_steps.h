@@ -22,6 +22,7 @@ struct SweepCounts {
     std::optional<std::string> error;
     int64_t expired = 0, state_scopes = 0, purged_sessions = 0, purged_events = 0, pruned_lanes = 0;
     bool more = false;
+    bool skipped = false;  // another daemon sharing the store was sweeping (shared backends only)
 };
 // One bounded sweep step at now_us with the sweep config's purge and prune horizons.
 SweepCounts sweep_step(const storage::Backend& backend, const config::SweepConfig& sweep, int64_t now_us,

@@ -118,6 +118,7 @@ void Sweeper::after_step(const StepResult& result) {
         metrics_.add_storage_error();
         return finish();
     }
+    if (result.counts.skipped) log::debug("expiry sweep step skipped: another daemon sharing the store is sweeping it");
     count_swept(metrics_, result.counts);
     running_report_.expired += result.counts.expired;
     running_report_.purged += result.counts.purged_sessions;

@@ -1,12 +1,11 @@
 /*
  * scripting/command_summarizer.h -- summary.summarizer: command.
  *
- * Runs summary.command (argv, no shell) on the calling thread's own libuv
- * loop: the JSON input on stdin, stdout read as the summary text (trimmed),
- * stderr passed through to mnemod's. The child's process group is killed
- * (SIGKILL) at
- * summary.timeout, when its output passes kMaxOutputBytes, or when
- * `stopping` becomes true. A non-zero exit, a signal or a timeout is an error.
+ * Runs summary.command with process::run_command (no shell, the calling
+ * thread blocks): the JSON input on stdin, stdout read as the summary text
+ * (trimmed). The child's process group is killed at summary.timeout, when
+ * its output passes kMaxOutputBytes, or when `stopping` becomes true. A
+ * non-zero exit, a signal or a timeout is an error.
  */
 #pragma once
 

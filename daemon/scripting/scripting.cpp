@@ -9,9 +9,6 @@
 namespace mnemo::scripting {
 namespace {
 
-constexpr std::string_view kNotEnqueued = "\"summary_enqueued\":false";
-constexpr std::string_view kEnqueued = "\"summary_enqueued\":true";
-
 struct TriggerCall {
     const core::SessionRef* ref;
     const config::SummaryTrigger* trigger;
@@ -134,28 +131,27 @@ bool Scripting::should_summarize(const core::SessionRef& ref, const TriggerStats
     return call.wanted;
 }
 
-void Scripting::after_append(const core::AppendInput& in, std::string& body) {
-    if (!config_->summary.enabled || !open_) return;
+bool Scripting::after_append(const core::AppendInput& in) {
+    if (!config_->summary.enabled || !open_) return false;
     int64_t events = 0, tokens = 0;
     for (const auto& event : in.events) {
         if (event.partial) continue;
         ++events;
         tokens += event.usage.total_tokens;
     }
-    if (events == 0) return;
+    if (events == 0) return false;
     int64_t now = clock_.now_us();
     std::string key = fmt::format("{}\x1f{}\x1f{}", in.ref.app, in.ref.user, in.ref.id);
     TriggerStats stats = tracker_.record(key, events, tokens, now);
-    if (!should_summarize(in.ref, stats) || can_summarize()) return;
+    if (!should_summarize(in.ref, stats) || can_summarize()) return false;
     if (!summaries_.enqueue(SummaryJob{in.ref, "", false, 0}, nullptr)) {
         metrics_.add_summary_skipped();
         log::warn("summary queue full (summary.queue_size {}): summary of session {}/{}/{} skipped",
                   config_->summary.queue_size, in.ref.app, in.ref.user, in.ref.id);
-        return;
+        return false;
     }
     tracker_.summarized(key, now);
-    auto at = body.find(kNotEnqueued);
-    if (at != std::string::npos) body.replace(at, kNotEnqueued.size(), kEnqueued);
+    return true;
 }
 
 std::optional<core::Error> Scripting::can_summarize() const {

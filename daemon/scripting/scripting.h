@@ -53,8 +53,8 @@ public:
     std::optional<core::Error> append_hooks(core::AppendInput& in, const config::LimitsConfig& limits);
     std::optional<core::Error> get_hooks(const core::GetSessionInput& in, std::string& body);
     // After a successful append: counts it, asks the trigger (or should_summarize) and enqueues;
-    // sets "summary_enqueued" in the answer body when it did.
-    void after_append(const core::AppendInput& in, std::string& body);
+    // true when a summary was enqueued (the answer's summary_enqueued).
+    bool after_append(const core::AppendInput& in);
     // POST .../summarize: 503 when summarizing cannot work; 429 when the queue is full.
     std::optional<core::Error> can_summarize() const;
     bool enqueue_summary(SummaryJob job, Summaries::Done done);

@@ -8,7 +8,7 @@
  */
 #pragma once
 
-#include "storage/mnemo_plugin.h"
+#include "storage/abi/mnemo_plugin.h"
 #include "storage/plugin_loader.h"
 
 #include <cstddef>
@@ -26,9 +26,9 @@ struct StorageError {
 
 class Backend {
 public:
-    // Opens the plugin with its options; nullopt error on success.
-    static std::unique_ptr<Backend> open(std::unique_ptr<LoadedPlugin> plugin, const std::string& options_json,
-                                         std::string* error);
+    // Opens the plugin with the host's services and its options; null with *error set on failure.
+    static std::unique_ptr<Backend> open(std::unique_ptr<LoadedPlugin> plugin, const mnemo_host& host,
+                                         const std::string& options_json, std::string* error);
     ~Backend();
     Backend(const Backend&) = delete;
     Backend& operator=(const Backend&) = delete;
@@ -38,7 +38,7 @@ public:
     const mnemo_plugin& descriptor() const { return *plugin_->descriptor; }
     const std::string& path() const { return plugin_->path; }
     bool nonblocking() const { return (descriptor().capabilities & MNEMO_CAP_NONBLOCKING) != 0; }
-    // The plugin queues appends itself (events_append_async, appended within ABI 2).
+    // The plugin queues appends itself (events_append_async, optional).
     bool async_append() const {
         const auto& table = ops();
         return !nonblocking() &&

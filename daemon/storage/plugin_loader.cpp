@@ -23,9 +23,9 @@ LoadOutcome refuse(std::string message) {
     return LoadOutcome{nullptr, std::move(message)};
 }
 
-// Every operation of ABI version 2 as it was first published; operations
-// appended later within the version (finalize_done_batch on) may be missing
-// from an older plugin's table, and callers check ops_size before using them.
+// Every operation a plugin of this ABI version must have; the optional ones
+// after them (finalize_done_batch on) may be missing from a plugin's table,
+// and callers check ops_size before using them.
 constexpr size_t kAbiBaseOpsSize = offsetof(mnemo_storage_ops, finalize_done_batch);
 
 // The install's plugin folder found from where the running binary is, so an

@@ -11,7 +11,7 @@
  */
 #pragma once
 
-#include "storage/mnemo_plugin.h"
+#include "storage/abi/mnemo_plugin.h"
 
 #include <memory>
 #include <string>

@@ -66,10 +66,6 @@ void on_track(void* ctx, const mnemo_track_event* t) {
     of(ctx).tracks.push_back(TrackRow{t->seq, copy(t->payload_json), t->timestamp_us});
 }
 
-void on_count(void* ctx, const char* name, int64_t value) {
-    of(ctx).counts[name] = value;
-}
-
 void on_lane(void* ctx, const mnemo_lane* l) {
     LaneRow row;
     row.app = copy(l->app);
@@ -92,6 +88,57 @@ void on_lane(void* ctx, const mnemo_lane* l) {
     of(ctx).lanes.push_back(std::move(row));
 }
 
+void on_lane_session(void* ctx, const mnemo_session* s, int64_t visible_events) {
+    on_session(ctx, s);
+    of(ctx).lane_session_events = visible_events;
+}
+
+void on_finalize_pending(void* ctx, const mnemo_session* s, int reason, int64_t failed_attempts) {
+    on_session(ctx, s);
+    Collected& result = of(ctx);
+    result.pending.push_back(FinalizePending{std::move(result.sessions.back()), reason, failed_attempts});
+    result.sessions.pop_back();
+}
+
+void on_search_hit(void* ctx, int64_t seq) {
+    of(ctx).hits.push_back(SearchHit{seq, of(ctx).events.size()});
+}
+
+void on_finalized(void* ctx, const mnemo_finalize_result* r) {
+    of(ctx).finalized = r->finalized;
+    of(ctx).outcomes.assign(r->outcomes, r->outcomes + r->n_outcomes);
+}
+
+// The typed results: each copied into its field of Collected.
+template <auto Field, typename Result>
+void keep(void* ctx, const Result* r) {
+    of(ctx).*Field = *r;
+}
+
+mnemo_sink make_sink(void* ctx, void (*on_event)(void*, const mnemo_event*)) {
+    mnemo_sink sink{};
+    sink.ctx = ctx;
+    sink.session = on_session;
+    sink.state = on_state;
+    sink.event = on_event;
+    sink.summary = on_summary;
+    sink.track = on_track;
+    sink.lane = on_lane;
+    sink.lane_session = on_lane_session;
+    sink.finalize_pending = on_finalize_pending;
+    sink.search_hit = on_search_hit;
+    sink.has_more = [](void* c) { of(c).has_more = true; };
+    sink.version = [](void* c, int64_t version) { of(c).version = version; };
+    sink.rewritten = keep<&Collected::rewrite, mnemo_rewrite_result>;
+    sink.rewound = keep<&Collected::rewind, mnemo_rewind_result>;
+    sink.purged = keep<&Collected::purge, mnemo_purge_result>;
+    sink.stats = keep<&Collected::stats, mnemo_stats_result>;
+    sink.recovered = keep<&Collected::recover, mnemo_recover_result>;
+    sink.swept = keep<&Collected::sweep, mnemo_sweep_result>;
+    sink.finalized = on_finalized;
+    return sink;
+}
+
 }  // namespace
 
 void Collector::on_event(void* self, const mnemo_event* event) {
@@ -103,7 +150,6 @@ void Collector::on_event(void* self, const mnemo_event* event) {
     }
 }
 
-Collector::Collector()
-    : sink_{this, on_session, on_state, Collector::on_event, on_summary, on_track, on_count, on_lane} {}
+Collector::Collector() : sink_(make_sink(this, Collector::on_event)) {}
 
 }  // namespace mnemo::storage

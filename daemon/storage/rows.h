@@ -7,10 +7,9 @@
  */
 #pragma once
 
-#include "storage/mnemo_plugin.h"
+#include "storage/abi/mnemo_plugin.h"
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -70,7 +69,21 @@ struct LaneRow {
     int64_t restart_count = 0, version = 0;
 };
 
-// Everything one call may return, in arrival order per kind.
+// A session finalize_list returned, with why and how often it failed so far.
+struct FinalizePending {
+    SessionRow session;
+    int reason = MNEMO_FINALIZE_EXPIRED;  // enum mnemo_finalize_reason
+    int64_t failed_attempts = 0;
+};
+
+// A search hit: its seq, and where its context events start in events.
+struct SearchHit {
+    int64_t seq = 0;
+    size_t first_event = 0;
+};
+
+// Everything one call may return: rows in arrival order per kind, and the
+// typed result of the operation (mnemo_plugin.h says which one it sends).
 struct Collected {
     std::vector<SessionRow> sessions;
     std::vector<StateEntry> state;
@@ -78,12 +91,20 @@ struct Collected {
     std::vector<SummaryRow> summaries;
     std::vector<TrackRow> tracks;
     std::vector<LaneRow> lanes;
-    std::map<std::string, int64_t, std::less<>> counts;
+    std::vector<FinalizePending> pending;  // finalize_list
+    std::vector<SearchHit> hits;           // search
 
-    int64_t count(std::string_view name, int64_t fallback = 0) const {
-        auto it = counts.find(name);
-        return it == counts.end() ? fallback : it->second;
-    }
+    std::optional<int64_t> lane_session_events;  // lane_get: its session (in sessions) is live
+    bool has_more = false;                       // session_get, events_list
+    std::optional<int64_t> version;              // state_patch, summary_put
+    mnemo_rewrite_result rewrite{};
+    mnemo_rewind_result rewind{};
+    mnemo_purge_result purge{};
+    mnemo_stats_result stats{};
+    mnemo_recover_result recover{};
+    mnemo_sweep_result sweep{};
+    int64_t finalized = 0;      // finalize_done, finalize_done_batch
+    std::vector<int> outcomes;  // finalize_done_batch, one per item
 };
 
 // A sink that fills a Collected. Valid while the Collector lives.

@@ -2,8 +2,7 @@
 
 namespace mnemo::memory {
 
-void emit_session(const mnemo_sink* sink, const SessionRec& s) {
-    if (!sink || !sink->session) return;
+mnemo_session session_row(const SessionRec& s) {
     mnemo_session row{};
     row.app = out(s.app);
     row.user = out(s.user);
@@ -20,6 +19,12 @@ void emit_session(const mnemo_sink* sink, const SessionRec& s) {
     row.last_seq = s.last_seq;
     row.usage = s.usage;
     row.deleted_at_us = s.deleted_at_us;
+    return row;
+}
+
+void emit_session(const mnemo_sink* sink, const SessionRec& s) {
+    if (!sink || !sink->session) return;
+    const mnemo_session row = session_row(s);
     sink->session(sink->ctx, &row);
 }
 
@@ -99,10 +104,6 @@ void emit_lane(const mnemo_sink* sink, const LaneRec& l) {
     row.restart_count = l.restart_count;
     row.version = l.version;
     sink->lane(sink->ctx, &row);
-}
-
-void emit_count(const mnemo_sink* sink, const char* name, int64_t value) {
-    if (sink && sink->count) sink->count(sink->ctx, name, value);
 }
 
 }  // namespace mnemo::memory

@@ -14,6 +14,13 @@ void emit_event(const mnemo_sink* sink, const EventRec& event);
 void emit_summary(const mnemo_sink* sink, const SummaryRec& summary);
 void emit_track(const mnemo_sink* sink, const TrackEventRec& track);
 void emit_lane(const mnemo_sink* sink, const LaneRec& lane);
-void emit_count(const mnemo_sink* sink, const char* name, int64_t value);
+// mnemo_session with the session's derived fields, for callbacks that take one.
+mnemo_session session_row(const SessionRec& session);
+
+// Calls the sink's typed callback Member with args, unless sink or callback is NULL.
+template <auto Member, typename... Args>
+void emit_result(const mnemo_sink* sink, Args... args) {
+    if (sink && sink->*Member) (sink->*Member)(sink->ctx, args...);
+}
 
 }  // namespace mnemo::memory

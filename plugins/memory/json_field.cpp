@@ -1,7 +1,5 @@
 #include "json_field.h"
 
-#include "core/search_words.h"
-
 namespace mnemo::memory {
 namespace {
 
@@ -21,6 +19,25 @@ struct Cursor {
         return true;
     }
 };
+
+// The UTF-8 bytes of one code point (a \u escape's value).
+void append_utf8(std::string& out, char32_t c) {
+    if (c < 0x80) {
+        out.push_back(static_cast<char>(c));
+    } else if (c < 0x800) {
+        out.push_back(static_cast<char>(0xC0 | (c >> 6)));
+        out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    } else if (c < 0x10000) {
+        out.push_back(static_cast<char>(0xE0 | (c >> 12)));
+        out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    } else {
+        out.push_back(static_cast<char>(0xF0 | (c >> 18)));
+        out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    }
+}
 
 int hex_value(char c) {
     if (c >= '0' && c <= '9') return c - '0';
@@ -72,7 +89,7 @@ bool read_escape(Cursor& c, std::string& out) {
         if (!read_hex4(c, low)) return false;
         unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
     }
-    core::search_words::append_utf8(out, unit);
+    append_utf8(out, unit);
     return true;
 }
 

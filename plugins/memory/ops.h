@@ -8,7 +8,7 @@ namespace mnemo::memory {
 
 const mnemo_storage_ops* storage_ops();
 
-int open_backend(const char* options_json, mnemo_backend** out, mnemo_error* err);
+int open_backend(const mnemo_host* host, const char* options_json, mnemo_backend** out, mnemo_error* err);
 void close_backend(mnemo_backend* backend);
 int ping(mnemo_backend* backend, mnemo_error* err);
 int stats(mnemo_backend* backend, const mnemo_stats_req* req, const mnemo_sink* sink, mnemo_error* err);

@@ -1,6 +1,7 @@
 // Opening, closing, pinging and counting the store.
 #include "emit.h"
 #include "errors.h"
+#include "host_services.h"
 #include "ops.h"
 
 #include <mutex>
@@ -8,9 +9,13 @@
 namespace mnemo::memory {
 
 // The memory backend has no options; whatever storage.options holds is ignored.
-int open_backend(const char* /*options_json*/, mnemo_backend** out, mnemo_error* err) {
+int open_backend(const mnemo_host* host, const char* /*options_json*/, mnemo_backend** out, mnemo_error* err) {
     if (!out) return fail(err, MNEMO_E_INVALID, "memory backend: open needs an output handle");
+    if (!host::install(host))
+        return fail(err, MNEMO_E_INVALID, "memory backend: open needs the host's services (mnemo_host of ABI %d)",
+                    MNEMO_PLUGIN_ABI_VERSION);
     *out = new mnemo_backend();
+    host::log(MNEMO_LOG_DEBUG, "memory", "opened: sessions live in this process and are gone at exit");
     return MNEMO_OK;
 }
 
@@ -25,19 +30,18 @@ int ping(mnemo_backend* /*backend*/, mnemo_error* /*err*/) {
 int stats(mnemo_backend* backend, const mnemo_stats_req* req, const mnemo_sink* sink, mnemo_error* /*err*/) {
     Store& store = backend->store;
     std::shared_lock lock(store.mutex);
-    int64_t sessions = 0, events = 0;
+    mnemo_stats_result result{};
     for (const auto& [app_name, app] : store.apps) {
         for (const auto& [user_name, user] : app.users) {
             for (const auto& [id, session] : user.sessions) {
                 if (!session->visible(req->now_us)) continue;
-                ++sessions;
-                events += session->events.visible_count();
+                ++result.sessions;
+                result.events += session->events.visible_count();
             }
         }
     }
-    emit_count(sink, "sessions", sessions);
-    emit_count(sink, "events", events);
-    emit_count(sink, "lanes", static_cast<int64_t>(store.lanes_by_update.size()));
+    result.lanes = static_cast<int64_t>(store.lanes_by_update.size());
+    emit_result<&mnemo_sink::stats>(sink, &result);
     return MNEMO_OK;
 }
 

@@ -44,7 +44,7 @@ int events_list(mnemo_backend* backend, const mnemo_events_list_req* req, const 
     if (!ref.session || !ref.session->visible(req->now_us)) return session_not_found(err, req->key);
     EventSelection selection = select_events(*ref.session, req->filter);
     for (const EventRec* event : selection.events) emit_event(sink, *event);
-    if (selection.has_more) emit_count(sink, "has_more", 1);
+    if (selection.has_more) emit_result<&mnemo_sink::has_more>(sink);
     return MNEMO_OK;
 }
 
@@ -70,8 +70,8 @@ int events_rewrite(mnemo_backend* backend, const mnemo_rewrite_req* req, const m
     evict_indexed(*ref.app, session, req->event_limit);
     session.version += 1;
     touch_session(store, ref, req->now_us, true);
-    emit_count(sink, "version", session.version);
-    emit_count(sink, "replaced", replaced);
+    const mnemo_rewrite_result result{session.version, replaced};
+    emit_result<&mnemo_sink::rewritten>(sink, &result);
     return MNEMO_OK;
 }
 
@@ -89,11 +89,10 @@ int events_rewind(mnemo_backend* backend, const mnemo_rewind_req* req, const mne
     const int64_t rewound = undone > 0 ? soft_delete_events(store, session, cut, req->now_us) : 0;
     session.version += 1;
     touch_session(store, ref, req->now_us, true);
-    emit_count(sink, "version", session.version);
-    emit_count(sink, "rewound_count", rewound);
-    emit_count(sink, "turns_undone", undone);
     if (const EventRec* target = undone > 0 ? session.events.find_deleted(target_seq) : nullptr)
         emit_event(sink, *target);
+    const mnemo_rewind_result result{session.version, rewound, undone};
+    emit_result<&mnemo_sink::rewound>(sink, &result);
     return MNEMO_OK;
 }
 

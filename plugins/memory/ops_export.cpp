@@ -76,7 +76,15 @@ void on_lane(void* ctx, const mnemo_lane* lane) {
 }
 
 mnemo_sink record_adapter(RecordContext& context) {
-    return mnemo_sink{&context, on_session, on_state, on_event, on_summary, on_track, nullptr, on_lane};
+    mnemo_sink rows{};
+    rows.ctx = &context;
+    rows.session = on_session;
+    rows.state = on_state;
+    rows.event = on_event;
+    rows.summary = on_summary;
+    rows.track = on_track;
+    rows.lane = on_lane;
+    return rows;
 }
 
 void export_scope(RecordContext& context, const mnemo_sink* rows, int scope, const Scope& state, mnemo_key owner) {
@@ -151,7 +159,7 @@ int export_step(mnemo_backend* backend, const mnemo_export_req* req, const mnemo
     SessionOrder order = sessions_after(*app, *req);
     const size_t limit = req->limit > 0 ? static_cast<size_t>(req->limit) : order.size();
     for (size_t i = 0; i < order.size() && i < limit; ++i) export_session(context, &rows, *order[i]);
-    if (order.size() > limit && sink->count) sink->count(sink->ctx, "more", 1);
+    if (order.size() > limit && sink->more) sink->more(sink->ctx);
     return MNEMO_OK;
 }
 

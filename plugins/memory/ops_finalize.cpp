@@ -6,6 +6,7 @@
 #include "ops.h"
 
 #include <mutex>
+#include <vector>
 
 namespace mnemo::memory {
 
@@ -19,9 +20,8 @@ int finalize_list(mnemo_backend* backend, const mnemo_finalize_list_req* req, co
     int64_t sent = 0;
     for (auto it = store.finalizing.begin(); it != store.finalizing.end() && sent < req->limit; ++it, ++sent) {
         const SessionRec& session = *it->second;
-        emit_session(sink, session);
-        emit_count(sink, "finalize_reason", session.finalize_reason);
-        emit_count(sink, "finalize_attempts", session.finalize_attempts);
+        const mnemo_session row = session_row(session);
+        emit_result<&mnemo_sink::finalize_pending>(sink, &row, session.finalize_reason, session.finalize_attempts);
     }
     return MNEMO_OK;
 }
@@ -54,7 +54,8 @@ int finalize_done(mnemo_backend* backend, const mnemo_finalize_done_req* req, co
     if (outcome == -MNEMO_E_INVALID)
         return fail(err, MNEMO_E_INVALID, "session %.*s/%.*s in app %.*s is not marked for finalize",
                     MNEMO_STR_ARG(req->key.user), MNEMO_STR_ARG(req->key.session_id), MNEMO_STR_ARG(req->key.app));
-    emit_count(sink, "finalized", outcome);
+    const mnemo_finalize_result result{outcome, nullptr, 0};
+    emit_result<&mnemo_sink::finalized>(sink, &result);
     return MNEMO_OK;
 }
 
@@ -63,14 +64,16 @@ int finalize_done_batch(mnemo_backend* backend, const mnemo_finalize_done_batch_
                         mnemo_error* /*err*/) {
     Store& store = backend->store;
     std::unique_lock lock(store.mutex);
+    std::vector<int> outcomes(req->n_items);
     int64_t finalized = 0;
     for (size_t i = 0; i < req->n_items; ++i) {
         const mnemo_finalize_outcome& item = req->items[i];
-        const int64_t outcome = record_outcome(store, item.key, item.succeeded != 0, req->max_attempts, req->now_us);
-        emit_count(sink, "outcome", outcome);
-        finalized += outcome == 1 ? 1 : 0;
+        outcomes[i] =
+            static_cast<int>(record_outcome(store, item.key, item.succeeded != 0, req->max_attempts, req->now_us));
+        finalized += outcomes[i] == 1 ? 1 : 0;
     }
-    emit_count(sink, "finalized", finalized);
+    const mnemo_finalize_result result{finalized, outcomes.data(), outcomes.size()};
+    emit_result<&mnemo_sink::finalized>(sink, &result);
     return MNEMO_OK;
 }
 

@@ -67,8 +67,8 @@ int lane_get(mnemo_backend* backend, const mnemo_lane_get_req* req, const mnemo_
     emit_lane(sink, *lane);
     SessionRef ref = find_session(store, mnemo_key{req->app, out(lane->user), out(lane->session_id)});
     if (!ref.session || !ref.session->visible(req->now_us)) return MNEMO_OK;
-    emit_session(sink, *ref.session);
-    emit_count(sink, "session_events", ref.session->events.visible_count());
+    const mnemo_session row = session_row(*ref.session);
+    emit_result<&mnemo_sink::lane_session>(sink, &row, ref.session->events.visible_count());
     return MNEMO_OK;
 }
 
@@ -117,16 +117,15 @@ int lane_recover(mnemo_backend* backend, const mnemo_lane_recover_req* req, cons
                  mnemo_error* /*err*/) {
     Store& store = backend->store;
     std::unique_lock lock(store.mutex);
-    int64_t pending = 0, suspended = 0;
+    mnemo_recover_result result{};
     for (auto& [app_name, app] : store.apps) {
         for (auto& [name, lane] : app.lanes) {
             Recovered outcome = recover_lane(lane, *req);
-            pending += outcome == Recovered::Pending ? 1 : 0;
-            suspended += outcome == Recovered::Suspended ? 1 : 0;
+            result.resume_pending += outcome == Recovered::Pending ? 1 : 0;
+            result.suspended += outcome == Recovered::Suspended ? 1 : 0;
         }
     }
-    emit_count(sink, "resume_pending", pending);
-    emit_count(sink, "suspended", suspended);
+    emit_result<&mnemo_sink::recovered>(sink, &result);
     return MNEMO_OK;
 }
 

@@ -22,12 +22,8 @@ struct PurgeCounts {
     }
 
     void emit(const mnemo_sink* sink) const {
-        emit_count(sink, "sessions", sessions);
-        emit_count(sink, "events", events);
-        emit_count(sink, "summaries", summaries);
-        emit_count(sink, "tracks", tracks);
-        emit_count(sink, "lanes", lanes);
-        emit_count(sink, "state_keys", state_keys);
+        const mnemo_purge_result result{sessions, events, summaries, tracks, lanes, state_keys};
+        emit_result<&mnemo_sink::purged>(sink, &result);
     }
 };
 

@@ -1,6 +1,6 @@
 // Search over the app's transcripts (mnemo_search_req): candidates from the
 // app's SearchIndex, filtered and grouped by session, best session first.
-#include "core/search_words.h"
+#include "host_services.h"
 #include "emit.h"
 #include "json_field.h"
 #include "ops.h"
@@ -13,7 +13,7 @@
 namespace mnemo::memory {
 namespace {
 
-namespace sw = core::search_words;
+namespace sw = host;
 
 struct Filters {
     const mnemo_search_req& req;
@@ -101,7 +101,7 @@ void emit_hit(const mnemo_sink* sink, const SessionRec& session, int64_t seq, in
     size_t at = session.events.first_after(seq - 1);
     size_t from = at >= static_cast<size_t>(context) ? at - static_cast<size_t>(context) : 0;
     size_t to = std::min(visible.size(), at + static_cast<size_t>(context) + 1);
-    emit_count(sink, "hit", seq);
+    emit_result<&mnemo_sink::search_hit>(sink, seq);
     for (size_t i = from; i < to; ++i) emit_event(sink, visible[i]);
 }
 

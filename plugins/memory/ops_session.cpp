@@ -18,7 +18,7 @@ void emit_events(const mnemo_sink* sink, const SessionRec& session, const mnemo_
     }
     EventSelection selection = select_events(session, filter);
     for (const EventRec* event : selection.events) emit_event(sink, *event);
-    if (selection.has_more) emit_count(sink, "has_more", 1);
+    if (selection.has_more) emit_result<&mnemo_sink::has_more>(sink);
 }
 
 // Lists one index from the cursor, newest first, stopping at active_within.

@@ -41,8 +41,8 @@ int patch_session(Store& store, const mnemo_state_patch_req& req, const mnemo_si
     stage.commit(req.app_state_ttl_us, req.user_state_ttl_us, store.scope_expiries);
     ref.session->version += 1;
     touch_session(store, ref, req.now_us, true);
-    emit_count(sink, "version", ref.session->version);
     emit_merged_state(sink, ref, req.now_us);
+    emit_result<&mnemo_sink::version>(sink, ref.session->version);
     return MNEMO_OK;
 }
 

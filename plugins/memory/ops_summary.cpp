@@ -50,7 +50,7 @@ int summary_put(mnemo_backend* backend, const mnemo_summary_put_req* req, const 
     session.version += 1;
     touch_session(store, ref, req->now_us, true);
     emit_summary(sink, history.back());
-    emit_count(sink, "version", session.version);
+    emit_result<&mnemo_sink::version>(sink, session.version);
     return MNEMO_OK;
 }
 

@@ -91,14 +91,16 @@ int sweep_step(mnemo_backend* backend, const mnemo_sweep_req* req, const mnemo_s
     Store& store = backend->store;
     std::unique_lock lock(store.mutex);
     Budget budget{req->limit};
-    emit_count(sink, "expired", expire_sessions(store, req->now_us, budget));
-    emit_count(sink, "state_scopes", expire_scopes(store, req->now_us, budget));
+    mnemo_sweep_result result{};
+    result.expired = expire_sessions(store, req->now_us, budget);
+    result.state_scopes = expire_scopes(store, req->now_us, budget);
     const int64_t purge_before = req->purge_before_us;
-    emit_count(sink, "purged_sessions", purge_before > 0 ? purge_sessions(store, purge_before, budget) : 0);
-    emit_count(sink, "purged_events", purge_before > 0 ? purge_events(store, purge_before, budget) : 0);
+    result.purged_sessions = purge_before > 0 ? purge_sessions(store, purge_before, budget) : 0;
+    result.purged_events = purge_before > 0 ? purge_events(store, purge_before, budget) : 0;
     const int64_t prune_before = req->prune_lanes_before_us;
-    emit_count(sink, "pruned_lanes", prune_before > 0 ? prune_lanes(store, prune_before, budget) : 0);
-    if (budget.hit) emit_count(sink, "more", 1);
+    result.pruned_lanes = prune_before > 0 ? prune_lanes(store, prune_before, budget) : 0;
+    result.more = budget.hit ? 1 : 0;
+    emit_result<&mnemo_sink::swept>(sink, &result);
     return MNEMO_OK;
 }
 

@@ -1,6 +1,6 @@
 #include "search_index.h"
 
-#include "core/search_words.h"
+#include "host_services.h"
 #include "memory_store.h"
 
 #include <algorithm>
@@ -11,7 +11,7 @@
 namespace mnemo::memory {
 namespace {
 
-namespace sw = core::search_words;
+namespace sw = host;
 
 constexpr char kCharMark = '\x01';
 constexpr char kPairMark = '\x02';

@@ -2,7 +2,7 @@
 //
 // Owns the postings of every visible event of the app's sessions (soft-
 // deleted sessions keep theirs until purged; search skips them): each folded
-// word of the event's search text (core/search_words.h) and each CJK
+// word of the event's search text (the host's word rules, mnemo_host) and each CJK
 // character on its own, mapped to the events holding it, plus the words in
 // order and reversed, so an exact query's partial words at its edges find
 // their candidates by prefix and suffix. Word queries are answered by the

@@ -194,7 +194,7 @@ inline const Migration kSchemaV2{2,
 // v3: search (API.md "Search", core/search.h).
 //  - search_text: mnemod's core::search_text() of the event, byte for byte:
 //    what exact queries are verified against (and word queries too).
-//  - search_tokens: the words of search_text (core/search_words.h), each
+//  - search_tokens: the words of search_text (the host's word rules, mnemo_host), each
 //    folded and written as search_tokens.h encodes it, with the FULLTEXT
 //    index events_search on it. InnoDB's own tokenizer cannot follow the
 //    search rules on the raw text: it joins words at `_`, drops words

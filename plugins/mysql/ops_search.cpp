@@ -6,9 +6,9 @@
 //    a prefix term); without such a word (CJK, short or punctuation-only q)
 //    a scan of the app's visible events that hold q case folded.
 // Every candidate is verified against its search text with the shared rules
-// (core/search_words.h), so this backend agrees with the others to the
+// (the host's word rules, mnemo_host), so this backend agrees with the others to the
 // byte; hits are grouped by session in C++, most hits first.
-#include "core/search_words.h"
+#include "host_services.h"
 #include "event_rows.h"
 #include "ops.h"
 #include "search_hits.h"
@@ -24,7 +24,7 @@
 namespace mnemo::mysql {
 namespace {
 
-namespace sw = core::search_words;
+namespace sw = host;
 
 // Terms of an exact query used to narrow candidates; more cost a posting
 // list each and rarely narrow further.

@@ -1,7 +1,9 @@
 // The C face of the mysql backend: the SQL core's ABI table
-// (sql/plugin_table.h) with this backend's search, the sweep step under the
-// database's sweep lock, finalize_list as a write (it claims rows), and an
-// export whose records wait until the read succeeded.
+// (sql/plugin_table.h) with this backend's search, a coordinated sweep step
+// (a shared store, mnemo_sweep_req.coordinate) under the database's sweep
+// lock, finalize_list as a write (it claims rows), and an export whose
+// records wait until the read succeeded.
+#include "host_services.h"
 #include "mysql_store.h"
 #include "ops.h"
 #include "plugin_table.h"
@@ -12,6 +14,10 @@ namespace {
 
 int op_sweep_step(mnemo_backend* backend, const mnemo_sweep_req* req, const mnemo_sink* sink, mnemo_error* err) {
     return guarded<mnemo_backend>(err, [&] {
+        if (!req->coordinate) {
+            backend->store.write(sink, [&](Conn& conn, Output& out) { sweep_step(conn, *req, out); });
+            return;
+        }
         const std::string lock = lock_name("sweep", backend->store.options().database);
         backend->store.write_locked(lock, sink, [&](Conn& conn, Output& out, bool granted) {
             if (granted) return sweep_step(conn, *req, out);
@@ -35,7 +41,7 @@ int op_export(mnemo_backend* backend, const mnemo_export_req* req, const mnemo_r
 }
 
 mnemo_storage_ops mysql_ops() {
-    mnemo_storage_ops ops = sql_storage_ops<mnemo_backend, parse_options>();
+    mnemo_storage_ops ops = sql_storage_ops<mnemo_backend, parse_options, host::install>();
     ops.search = [](mnemo_backend* b, const mnemo_search_req* r, const mnemo_sink* s, mnemo_error* e) {
         return read_op(b, r, s, e, &search);
     };

@@ -1,6 +1,6 @@
 #include "search_tokens.h"
 
-#include "core/search_words.h"
+#include "host_services.h"
 
 #include <unordered_set>
 
@@ -19,7 +19,7 @@ std::string token(std::string_view folded_word) {
 }
 
 std::string tokens_of(std::string_view search_text) {
-    namespace sw = core::search_words;
+    namespace sw = host;
     std::unordered_set<std::string> seen;
     std::string out;
     sw::for_each_word(search_text, [&](size_t begin, size_t end) {

@@ -3,7 +3,7 @@
 // holds, and how a query's words become terms of MATCH ... AGAINST in
 // boolean mode.
 //
-// A word (core/search_words.h) is folded, cut to kTokenWordBytes bytes and
+// A word (the host's word rules, mnemo_host) is folded, cut to kTokenWordBytes bytes and
 // written as `w` followed by the hex of its bytes. InnoDB's tokenizer keeps
 // such a run whole in any collation, it is never a stopword, and `w` plus at
 // least two hex digits reaches the default innodb_ft_min_token_size (3); so

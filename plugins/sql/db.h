@@ -68,7 +68,7 @@ public:
     // the engine locks rows (dialect().lock_rows).
     virtual bool writing() const = 0;
     // Inserts one event row with its search columns: what the search index
-    // needs from a row is the backend's own (search_words stays behind it).
+    // needs from a row is the backend's own (the host's word rules stay behind it).
     virtual void insert_event_row(int64_t sid, int64_t seq, const mnemo_event& event) = 0;
     // This backend instance's id, which claims finalize work on a shared store.
     virtual int64_t owner_id() const { return 0; }

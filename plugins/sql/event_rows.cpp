@@ -103,7 +103,7 @@ void emit_events(Db& db, int64_t sid, const mnemo_event_filter& filter, int64_t 
     int64_t emitted = 0;
     while (rows.step()) {
         if (filter.limit > 0 && emitted == filter.limit) {
-            out.count("has_more", 1);
+            out.result(HasMore{});
             return;
         }
         emit_event_row(rows, out);

@@ -36,7 +36,7 @@ void emit_event_at(Db& db, int64_t sid, int64_t seq, Output& out);
 void emit_context(Db& db, int64_t sid, int64_t seq, int64_t context, Output& out);
 
 // Emits the events matching filter, oldest first, after max(filter.after_seq,
-// floor_seq); count("has_more", 1) when filter.limit cut the list.
+// floor_seq); has_more() when filter.limit cut the list.
 void emit_events(Db& db, int64_t sid, const mnemo_event_filter& filter, int64_t floor_seq, Output& out);
 // Visible events of filter_key (K or K/..., "" for all) with seq in [from, to].
 int64_t count_visible(Db& db, int64_t sid, mnemo_str filter_key, int64_t from_seq, int64_t to_seq);

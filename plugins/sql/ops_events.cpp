@@ -130,8 +130,7 @@ void events_rewrite(Db& db, const mnemo_rewrite_req& req, Output& out) {
     apply_event_limit(db, meta, req.event_limit);
     mark_written(meta, req.now_us);
     save_session(db, meta);
-    out.count("version", meta.version);
-    out.count("replaced", replaced);
+    out.result(mnemo_rewrite_result{meta.version, replaced});
 }
 
 void events_rewind(Db& db, const mnemo_rewind_req& req, Output& out) {
@@ -148,10 +147,8 @@ void events_rewind(Db& db, const mnemo_rewind_req& req, Output& out) {
     meta.event_count -= rewound;
     mark_written(meta, req.now_us);
     save_session(db, meta);
-    out.count("version", meta.version);
-    out.count("rewound_count", rewound);
-    out.count("turns_undone", turns_undone);
     if (turns_undone > 0) emit_event_at(db, meta.sid, before_seq, out);
+    out.result(mnemo_rewind_result{meta.version, rewound, turns_undone});
 }
 
 }  // namespace mnemo::sqlcore

@@ -91,7 +91,7 @@ void export_step(Db& db, const mnemo_export_req& req, const mnemo_record_sink& s
     int64_t sent = 0;
     while (sessions.step()) {
         if (req.limit > 0 && sent == req.limit) {
-            if (sink.count) sink.count(sink.ctx, "more", 1);
+            if (sink.more) sink.more(sink.ctx);
             return;
         }
         export_session(db, sessions, req, out);

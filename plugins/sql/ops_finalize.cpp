@@ -33,18 +33,18 @@ Recorded record_outcome(Db& db, const mnemo_key& key, bool succeeded, int64_t ma
 void finalize_done(Db& db, const mnemo_finalize_done_req& req, Output& out) {
     Recorded recorded = record_outcome(db, req.key, req.succeeded != 0, req.max_attempts, req.now_us);
     if (recorded.outcome < 0) throw StoreError(static_cast<int>(-recorded.outcome), recorded.message);
-    out.count("finalized", recorded.outcome);
+    out.result(Finalized{recorded.outcome, {}});
 }
 
 void finalize_done_batch(Db& db, const mnemo_finalize_done_batch_req& req, Output& out) {
-    int64_t finalized = 0;
+    Finalized result;
     for (size_t i = 0; i < req.n_items; ++i) {
         const mnemo_finalize_outcome& item = req.items[i];
         Recorded recorded = record_outcome(db, item.key, item.succeeded != 0, req.max_attempts, req.now_us);
-        out.count("outcome", recorded.outcome);
-        finalized += recorded.outcome == 1 ? 1 : 0;
+        result.outcomes.push_back(static_cast<int>(recorded.outcome));
+        result.finalized += recorded.outcome == 1 ? 1 : 0;
     }
-    out.count("finalized", finalized);
+    out.result(result);
 }
 
 }  // namespace mnemo::sqlcore

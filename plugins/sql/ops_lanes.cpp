@@ -64,8 +64,9 @@ void lane_get(Db& db, const mnemo_lane_get_req& req, Output& out) {
     }
     std::optional<SessionMeta> session = find_session(db, mnemo_key{req.app, str(user), str(session_id)});
     if (!session || !session->live(req.now_us)) return;
-    emit_session(db, session->sid, out);
-    out.count("session_events", session->event_count);
+    Query current(db, std::string("SELECT ") + kSessionColumns + " FROM sessions WHERE sid = ?");
+    current.args(session->sid);
+    if (current.step()) out.lane_session(session_row(current), session->event_count);
 }
 
 void lane_write(Db& db, const mnemo_lane_write_req& req, Output& out) {
@@ -115,8 +116,7 @@ void lane_recover(Db& db, const mnemo_lane_recover_req& req, Output& out) {
                         .args(req.stuck_after_restarts)
                         .run();
     }
-    out.count("resume_pending", already_pending + newly_pending - suspended);
-    out.count("suspended", suspended);
+    out.result(mnemo_recover_result{already_pending + newly_pending - suspended, suspended});
 }
 
 }  // namespace mnemo::sqlcore

@@ -91,25 +91,28 @@ void require_sweep_limit(const mnemo_sweep_req& req) {
 void sweep_step(Db& db, const mnemo_sweep_req& req, Output& out) {
     require_sweep_limit(req);
     bool more = false;
-    out.count("expired", expire_sessions(db, req, more));
-    out.count("state_scopes", expire_scopes(db, req, more));
+    mnemo_sweep_result result{};
+    result.expired = expire_sessions(db, req, more);
+    result.state_scopes = expire_scopes(db, req, more);
     const bool purge = req.purge_before_us > 0;
-    out.count("purged_sessions", purge ? purge_sessions(db, req, more) : 0);
-    out.count("purged_events", purge ? delete_due(db, db.dialect().purge_deleted_events,
-                                                  db.dialect().deleted_events_due, req.purge_before_us, req.limit, more)
-                                     : 0);
+    result.purged_sessions = purge ? purge_sessions(db, req, more) : 0;
+    result.purged_events = purge ? delete_due(db, db.dialect().purge_deleted_events, db.dialect().deleted_events_due,
+                                              req.purge_before_us, req.limit, more)
+                                 : 0;
     const bool prune = req.prune_lanes_before_us > 0;
-    out.count("pruned_lanes", prune ? delete_due(db, db.dialect().prune_lanes, db.dialect().lanes_due,
-                                                 req.prune_lanes_before_us, req.limit, more)
-                                    : 0);
-    if (more) out.count("more", 1);
+    result.pruned_lanes = prune ? delete_due(db, db.dialect().prune_lanes, db.dialect().lanes_due,
+                                             req.prune_lanes_before_us, req.limit, more)
+                                : 0;
+    result.more = more ? 1 : 0;
+    out.result(result);
 }
 
 // Another process is sweeping the same database right now; its step covers
 // these rows, so this one reports nothing done and nothing more.
 void sweep_skipped(Output& out) {
-    for (const char* part : {"expired", "state_scopes", "purged_sessions", "purged_events", "pruned_lanes"})
-        out.count(part, 0);
+    mnemo_sweep_result result{};
+    result.skipped = 1;
+    out.result(result);
 }
 
 void finalize_list(Db& db, const mnemo_finalize_list_req& req, Output& out) {
@@ -121,9 +124,7 @@ void finalize_list(Db& db, const mnemo_finalize_list_req& req, Output& out) {
         Query rows(db, db.dialect().finalize_pending);
         rows.args(req.now_us, db.owner_id(), req.limit);
         while (rows.step()) {
-            emit_session_row(rows, out);
-            out.count("finalize_reason", rows.i64(22));
-            out.count("finalize_attempts", rows.i64(23));
+            out.finalize_pending(session_row(rows), static_cast<int>(rows.i64(22)), rows.i64(23));
             claimed.push_back(rows.i64(0));
         }
     }

@@ -64,12 +64,7 @@ void user_purge(Db& db, const mnemo_user_purge_req& req, Output& out) {
     PurgeCounts counts = purge_user_sessions_for_finalize(db, req.app, req.user, req.now_us);
     int64_t state_keys = purge_user_state(db, req.app, req.user);
     int64_t lanes = Query(db, "DELETE FROM lanes WHERE app = ? AND user = ?").args(req.app, req.user).run();
-    out.count("sessions", counts.sessions);
-    out.count("events", counts.events);
-    out.count("summaries", counts.summaries);
-    out.count("tracks", counts.tracks);
-    out.count("lanes", lanes);
-    out.count("state_keys", state_keys);
+    out.result(mnemo_purge_result{counts.sessions, counts.events, counts.summaries, counts.tracks, lanes, state_keys});
 }
 
 void stats(Db& db, const mnemo_stats_req& req, Output& out) {
@@ -78,11 +73,11 @@ void stats(Db& db, const mnemo_stats_req& req, Output& out) {
                "WHERE deleted_at = 0 AND (expires_at = 0 OR expires_at > ?)");
     live.args(req.now_us);
     live.step();
-    out.count("sessions", live.i64(0));
-    out.count("events", live.i64(1));
+    mnemo_stats_result result{live.i64(0), live.i64(1), 0};
     Query lanes(db, "SELECT COUNT(*) FROM lanes");
     lanes.step();
-    out.count("lanes", lanes.i64(0));
+    result.lanes = lanes.i64(0);
+    out.result(result);
 }
 
 }  // namespace mnemo::sqlcore

@@ -24,8 +24,8 @@ void patch_session_state(Db& db, const mnemo_state_patch_req& req, Output& out) 
     state.finish(req.max_state_bytes, req.app_state_ttl_us, req.user_state_ttl_us);
     mark_written(meta, req.now_us);
     save_session(db, meta);
-    out.count("version", meta.version);
     emit_merged_state(db, target, req.now_us, out);
+    out.result(Version{meta.version});
 }
 
 }  // namespace

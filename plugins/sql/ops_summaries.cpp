@@ -53,7 +53,7 @@ void summary_put(Db& db, const mnemo_summary_put_req& req, Output& out) {
     mark_written(meta, req.now_us);
     save_session(db, meta);
     out.summary(summary);
-    out.count("version", meta.version);
+    out.result(Version{meta.version});
 }
 
 void summary_list(Db& db, const mnemo_summary_list_req& req, Output& out) {

@@ -41,11 +41,45 @@ void SinkOutput::summary(const mnemo_summary& summary) {
 void SinkOutput::track(const mnemo_track_event& track) {
     if (sink_ && sink_->track) sink_->track(sink_->ctx, &track);
 }
-void SinkOutput::count(const char* name, int64_t value) {
-    if (sink_ && sink_->count) sink_->count(sink_->ctx, name, value);
-}
 void SinkOutput::lane(const mnemo_lane& lane) {
     if (sink_ && sink_->lane) sink_->lane(sink_->ctx, &lane);
+}
+void SinkOutput::lane_session(const mnemo_session& session, int64_t visible_events) {
+    if (sink_ && sink_->lane_session) sink_->lane_session(sink_->ctx, &session, visible_events);
+}
+void SinkOutput::finalize_pending(const mnemo_session& session, int reason, int64_t failed_attempts) {
+    if (sink_ && sink_->finalize_pending) sink_->finalize_pending(sink_->ctx, &session, reason, failed_attempts);
+}
+
+namespace {
+
+// Calls the sink's typed callback Member with args, unless it is NULL.
+template <auto Member, typename... Args>
+void send(const mnemo_sink& sink, Args... args) {
+    if (sink.*Member) (sink.*Member)(sink.ctx, args...);
+}
+
+struct ResultToSink {
+    const mnemo_sink& sink;
+    void operator()(const HasMore&) const { send<&mnemo_sink::has_more>(sink); }
+    void operator()(const Version& v) const { send<&mnemo_sink::version>(sink, v.version); }
+    void operator()(const SearchHit& hit) const { send<&mnemo_sink::search_hit>(sink, hit.seq); }
+    void operator()(const mnemo_rewrite_result& r) const { send<&mnemo_sink::rewritten>(sink, &r); }
+    void operator()(const mnemo_rewind_result& r) const { send<&mnemo_sink::rewound>(sink, &r); }
+    void operator()(const mnemo_purge_result& r) const { send<&mnemo_sink::purged>(sink, &r); }
+    void operator()(const mnemo_stats_result& r) const { send<&mnemo_sink::stats>(sink, &r); }
+    void operator()(const mnemo_recover_result& r) const { send<&mnemo_sink::recovered>(sink, &r); }
+    void operator()(const mnemo_sweep_result& r) const { send<&mnemo_sink::swept>(sink, &r); }
+    void operator()(const Finalized& f) const {
+        const mnemo_finalize_result r{f.finalized, f.outcomes.empty() ? nullptr : f.outcomes.data(), f.outcomes.size()};
+        send<&mnemo_sink::finalized>(sink, &r);
+    }
+};
+
+}  // namespace
+
+void SinkOutput::result(const Result& result) {
+    if (sink_) std::visit(ResultToSink{*sink_}, result);
 }
 
 void RecordedOutput::session(const mnemo_session& session) {
@@ -63,11 +97,17 @@ void RecordedOutput::summary(const mnemo_summary& summary) {
 void RecordedOutput::track(const mnemo_track_event& track) {
     rows_.emplace_back(std::in_place_index<4>, track, kTrackStrings);
 }
-void RecordedOutput::count(const char* name, int64_t value) {
-    rows_.emplace_back(CountRow{name, value});
-}
 void RecordedOutput::lane(const mnemo_lane& lane) {
     rows_.emplace_back(std::in_place_index<6>, lane, kLaneStrings);
+}
+void RecordedOutput::lane_session(const mnemo_session& session, int64_t visible_events) {
+    rows_.emplace_back(SessionWith{{session, kSessionStrings}, false, 0, visible_events});
+}
+void RecordedOutput::finalize_pending(const mnemo_session& session, int reason, int64_t failed_attempts) {
+    rows_.emplace_back(SessionWith{{session, kSessionStrings}, true, reason, failed_attempts});
+}
+void RecordedOutput::result(const Result& result) {
+    rows_.emplace_back(std::in_place_index<5>, result);
 }
 
 void RecordedOutput::replay(Output& target) const {
@@ -89,11 +129,20 @@ void RecordedOutput::replay(Output& target) const {
                 target.track(std::get<4>(row).view());
                 break;
             case 5:
-                target.count(std::get<5>(row).name, std::get<5>(row).value);
+                target.result(std::get<5>(row));
                 break;
-            default:
+            case 6:
                 target.lane(std::get<6>(row).view());
                 break;
+            default: {
+                const SessionWith& with = std::get<7>(row);
+                if (with.pending) {
+                    target.finalize_pending(with.session.view(), with.reason, with.count);
+                } else {
+                    target.lane_session(with.session.view(), with.count);
+                }
+                break;
+            }
         }
     }
 }

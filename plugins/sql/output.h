@@ -14,6 +14,22 @@
 
 namespace mnemo::sqlcore {
 
+// An operation's typed result (mnemo_sink's result callbacks), one
+// alternative per callback; mnemo_plugin.h says which operation sends which.
+struct HasMore {};
+struct Version {
+    int64_t version = 0;
+};
+struct SearchHit {
+    int64_t seq = 0;
+};
+struct Finalized {
+    int64_t finalized = 0;
+    std::vector<int> outcomes;  // finalize_done_batch: one per item, in request order
+};
+using Result = std::variant<HasMore, Version, SearchHit, mnemo_rewrite_result, mnemo_rewind_result, mnemo_purge_result,
+                            mnemo_stats_result, mnemo_recover_result, mnemo_sweep_result, Finalized>;
+
 class Output {
 public:
     virtual ~Output() = default;
@@ -22,8 +38,10 @@ public:
     virtual void event(const mnemo_event& event) = 0;
     virtual void summary(const mnemo_summary& summary) = 0;
     virtual void track(const mnemo_track_event& track) = 0;
-    virtual void count(const char* name, int64_t value) = 0;
     virtual void lane(const mnemo_lane& lane) = 0;
+    virtual void lane_session(const mnemo_session& session, int64_t visible_events) = 0;
+    virtual void finalize_pending(const mnemo_session& session, int reason, int64_t failed_attempts) = 0;
+    virtual void result(const Result& result) = 0;
 };
 
 // Forwards to a host sink; a NULL sink or callback drops that kind of row.
@@ -35,8 +53,10 @@ public:
     void event(const mnemo_event& event) override;
     void summary(const mnemo_summary& summary) override;
     void track(const mnemo_track_event& track) override;
-    void count(const char* name, int64_t value) override;
     void lane(const mnemo_lane& lane) override;
+    void lane_session(const mnemo_session& session, int64_t visible_events) override;
+    void finalize_pending(const mnemo_session& session, int reason, int64_t failed_attempts) override;
+    void result(const Result& result) override;
 
 private:
     const mnemo_sink* sink_;
@@ -75,8 +95,10 @@ public:
     void event(const mnemo_event& event) override;
     void summary(const mnemo_summary& summary) override;
     void track(const mnemo_track_event& track) override;
-    void count(const char* name, int64_t value) override;
     void lane(const mnemo_lane& lane) override;
+    void lane_session(const mnemo_session& session, int64_t visible_events) override;
+    void finalize_pending(const mnemo_session& session, int reason, int64_t failed_attempts) override;
+    void result(const Result& result) override;
     void replay(Output& target) const;
     void clear() { rows_.clear(); }
 
@@ -85,13 +107,16 @@ private:
         int scope;
         std::string key, value;
     };
-    struct CountRow {
-        const char* name;  // always a string literal of the backend
-        int64_t value;
+    // A session with the numbers lane_session or finalize_pending sends next to it.
+    struct SessionWith {
+        OwnedRow<mnemo_session, 6> session;
+        bool pending;  // finalize_pending (reason, count); else lane_session (count)
+        int reason;
+        int64_t count;
     };
     using Row =
         std::variant<OwnedRow<mnemo_session, 6>, StateRow, OwnedRow<mnemo_event, 11>, OwnedRow<mnemo_summary, 3>,
-                     OwnedRow<mnemo_track_event, 1>, CountRow, OwnedRow<mnemo_lane, 8>>;
+                     OwnedRow<mnemo_track_event, 1>, Result, OwnedRow<mnemo_lane, 8>, SessionWith>;
     std::vector<Row> rows_;
 };
 

@@ -43,4 +43,10 @@ void copy_append_result(const mnemo_append_req& req, const AppendOutcome& outcom
     result.created = outcome.created ? 1 : 0;
 }
 
+void throw_missing_host(const char* engine) {
+    throw StoreError(MNEMO_E_INVALID, std::string(engine) +
+                                          " backend: open needs the host's services (mnemo_host of ABI " +
+                                          std::to_string(MNEMO_PLUGIN_ABI_VERSION) + ")");
+}
+
 }  // namespace mnemo::sqlcore

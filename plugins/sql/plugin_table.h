@@ -6,6 +6,8 @@
 // locked sweep, the claiming finalize list, the buffered export).
 //
 // Backend is the plugin's mnemo_backend: kEngine names it in messages,
+// install_host(host) keeps the host's services for the plugin (its
+// host_services.h; the core itself sees only the ABI header), then
 // Backend(parse_options(options_json)) opens it, and its `store` has
 // read(sink, step), write(sink, step) and ping(), a step taking
 // (Conn&, Output&).
@@ -21,6 +23,8 @@ namespace mnemo::sqlcore {
 // The ABI status of an exception thrown by a step, with err filled.
 int status_of(const std::exception_ptr& failure, mnemo_error* err, const char* engine);
 void copy_append_result(const mnemo_append_req& req, const AppendOutcome& outcome, mnemo_append_result& result);
+// Thrown by open() when the host handed no services, or older ones.
+[[noreturn]] void throw_missing_host(const char* engine);
 
 template <typename Backend, typename Body>
 int guarded(mnemo_error* err, Body&& body) {
@@ -57,12 +61,15 @@ int silent_write_op(Backend* backend, const Req* req, mnemo_error* err, Step ste
 #define MNEMO_SQL_SILENT_WRITE(name, Req) \
     [](Backend* b, const Req* r, mnemo_error* e) { return silent_write_op(b, r, e, &name); }
 
-template <typename Backend, auto parse_options>
+template <typename Backend, auto parse_options, auto install_host>
 mnemo_storage_ops sql_storage_ops() {
     mnemo_storage_ops ops{};
     ops.ops_size = sizeof(mnemo_storage_ops);
-    ops.open = [](const char* options_json, Backend** out, mnemo_error* err) {
-        return guarded<Backend>(err, [&] { *out = new Backend(parse_options(options_json)); });
+    ops.open = [](const mnemo_host* host, const char* options_json, Backend** out, mnemo_error* err) {
+        return guarded<Backend>(err, [&] {
+            if (!install_host(host)) throw_missing_host(Backend::kEngine);
+            *out = new Backend(parse_options(options_json));
+        });
     };
     ops.close = [](Backend* backend) { delete backend; };
     ops.ping = [](Backend* backend, mnemo_error* err) { return guarded<Backend>(err, [&] { backend->store.ping(); }); };

@@ -78,8 +78,11 @@ void RecordOutput::track(const mnemo_track_event& track) {
     send(record);
 }
 
-// has_more of an event read cannot occur: exports read events without a limit.
-void RecordOutput::count(const char* /*name*/, int64_t /*value*/) {}
+// Results and lane_get's or finalize_list's rows cannot occur: exports read
+// events without a limit, and neither lanes' sessions nor finalize marks.
+void RecordOutput::lane_session(const mnemo_session& /*session*/, int64_t /*visible_events*/) {}
+void RecordOutput::finalize_pending(const mnemo_session& /*session*/, int /*reason*/, int64_t /*failed_attempts*/) {}
+void RecordOutput::result(const Result& /*result*/) {}
 
 void RecordOutput::lane(const mnemo_lane& lane) {
     mnemo_record record = base(MNEMO_RECORD_LANE);
@@ -87,11 +90,11 @@ void RecordOutput::lane(const mnemo_lane& lane) {
     send(record);
 }
 
-RecordBuffer::RecordBuffer() : sink_{this, on_record, on_count} {}
+RecordBuffer::RecordBuffer() : sink_{this, on_record, on_more} {}
 
 void RecordBuffer::clear() {
     records_.clear();
-    counts_.clear();
+    more_ = false;
 }
 
 void RecordBuffer::on_record(void* ctx, const mnemo_record* r) {
@@ -113,8 +116,8 @@ void RecordBuffer::on_record(void* ctx, const mnemo_record* r) {
     static_cast<RecordBuffer*>(ctx)->records_.push_back(std::move(owned));
 }
 
-void RecordBuffer::on_count(void* ctx, const char* name, int64_t value) {
-    static_cast<RecordBuffer*>(ctx)->counts_.emplace_back(name, value);
+void RecordBuffer::on_more(void* ctx) {
+    static_cast<RecordBuffer*>(ctx)->more_ = true;
 }
 
 void RecordBuffer::replay(const mnemo_record_sink& target) const {
@@ -139,8 +142,7 @@ void RecordBuffer::replay(const mnemo_record_sink& target) const {
         record.lane = owned.lane ? &lane : nullptr;
         if (target.record) target.record(target.ctx, &record);
     }
-    for (const auto& [name, value] : counts_)
-        if (target.count) target.count(target.ctx, name, value);
+    if (more_ && target.more) target.more(target.ctx);
 }
 
 }  // namespace mnemo::sqlcore

@@ -29,8 +29,10 @@ public:
     void event(const mnemo_event& event) override;
     void summary(const mnemo_summary& summary) override;
     void track(const mnemo_track_event& track) override;
-    void count(const char* name, int64_t value) override;
     void lane(const mnemo_lane& lane) override;
+    void lane_session(const mnemo_session& session, int64_t visible_events) override;
+    void finalize_pending(const mnemo_session& session, int reason, int64_t failed_attempts) override;
+    void result(const Result& result) override;
 
 private:
     mnemo_record base(int kind) const;
@@ -43,7 +45,7 @@ private:
 class RecordBuffer {
 public:
     RecordBuffer();
-    // A sink whose records (and counts) are copied into this buffer.
+    // A sink whose records (and more()) are copied into this buffer.
     const mnemo_record_sink& sink() const { return sink_; }
     void clear();
     void replay(const mnemo_record_sink& target) const;
@@ -61,10 +63,10 @@ private:
         std::optional<OwnedRow<mnemo_lane, 8>> lane;
     };
     static void on_record(void* ctx, const mnemo_record* record);
-    static void on_count(void* ctx, const char* name, int64_t value);
+    static void on_more(void* ctx);
     mnemo_record_sink sink_;
     std::vector<Owned> records_;
-    std::vector<std::pair<const char*, int64_t>> counts_;
+    bool more_ = false;
 };
 
 }  // namespace mnemo::sqlcore

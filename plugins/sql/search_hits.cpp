@@ -13,7 +13,7 @@ void emit_session_hits(Db& db, const mnemo_search_req& req, int64_t sid, std::ve
     if (static_cast<int64_t>(seqs.size()) > req.max_hits) seqs.resize(static_cast<size_t>(req.max_hits));
     emit_session(db, sid, out);
     for (int64_t seq : seqs) {
-        out.count("hit", seq);
+        out.result(SearchHit{seq});
         emit_context(db, sid, seq, std::max<int64_t>(req.context, 0), out);
     }
 }

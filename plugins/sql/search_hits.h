@@ -1,7 +1,7 @@
 // search_hits.h -- the end of a search both SQL backends share: one ranked
 // session's hits, cut to the request's max_hits and written as the ABI's
 // search rows (mnemo_plugin.h): the session, then for each hit, oldest first,
-// count("hit", seq) and its context events. Ranking and the session limit
+// search_hit(seq) and its context events. Ranking and the session limit
 // stay with each backend (sqlite ranks by bm25, mysql by hit count).
 #pragma once
 

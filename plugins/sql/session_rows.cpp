@@ -134,7 +134,7 @@ void save_session(Db& db, const SessionMeta& meta) {
         .run();
 }
 
-void emit_session_row(const Query& row, Output& out) {
+mnemo_session session_row(const Query& row) {
     SessionMeta meta = meta_of(row);
     mnemo_session session{};
     session.app = row.str(1);
@@ -152,7 +152,11 @@ void emit_session_row(const Query& row, Output& out) {
     session.last_seq = meta.last_seq;
     session.usage = meta.usage;
     session.deleted_at_us = meta.deleted_at_us;
-    out.session(session);
+    return session;
+}
+
+void emit_session_row(const Query& row, Output& out) {
+    out.session(session_row(row));
 }
 
 void emit_session(Db& db, int64_t sid, Output& out) {

@@ -50,6 +50,8 @@ void mark_written(SessionMeta& meta, int64_t now_us);
 // Stores every number of meta that writes change.
 void save_session(Db& db, const SessionMeta& meta);
 void emit_session(Db& db, int64_t sid, Output& out);
+// The current row of a query selecting kSessionColumns (valid until the query steps on).
+mnemo_session session_row(const Query& row);
 // Emits the current row of a query selecting kSessionColumns.
 void emit_session_row(const Query& row, Output& out);
 // Removes the session and everything hanging off it.

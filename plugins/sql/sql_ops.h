@@ -28,7 +28,7 @@ void user_purge(Db& db, const mnemo_user_purge_req& req, Output& out);
 void lane_write(Db& db, const mnemo_lane_write_req& req, Output& out);
 void lane_recover(Db& db, const mnemo_lane_recover_req& req, Output& out);
 void sweep_step(Db& db, const mnemo_sweep_req& req, Output& out);
-// The sweep step of a process that did not get the sweep lock: all counts 0.
+// The sweep step of a process that did not get the sweep lock: swept() with skipped = 1.
 void sweep_skipped(Output& out);
 // Lists pending finalizes; where the dialect claims them for this backend
 // instance (Dialect::claim_finalize) it is a write, so two processes never

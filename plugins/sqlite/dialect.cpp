@@ -2,7 +2,7 @@
 // and the event insert with its search columns (the writer's SearchBacklog
 // indexes the row before COMMIT: search_backlog.h).
 #include "connection.h"
-#include "core/search_words.h"
+#include "host_services.h"
 #include "dialect.h"
 #include "hot_queries.h"
 
@@ -70,7 +70,7 @@ void Conn::insert_event_row(int64_t sid, int64_t seq, const mnemo_event& event) 
         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, "
         "?23)");
     std::string_view search_text(event.search_text.ptr ? event.search_text.ptr : "", event.search_text.len);
-    bool trigrams = core::search_words::has_cjk(search_text);
+    bool trigrams = host::has_cjk(search_text);
     insert.args(sid, seq, event.id, event.id_from_client ? 1 : 0, event.invocation_id, event.author, event.role,
                 event.content_json, event.state_delta_json, event.usage_json, event.tool_calls_json, event.media_json,
                 event.metadata_json, event.filter_key.ptr ? event.filter_key : str(""), event.timestamp_us,

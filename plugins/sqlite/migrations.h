@@ -265,7 +265,7 @@ END;
 //    phrase every event holding the query matches, and the trigrams are not
 //    needed for them.
 //  - events.search_trigrams: 1 when the search text holds a CJK character
-//    (written by insert_event, core::search_words::has_cjk). CJK runs are
+//    (written by insert_event, the host's has_cjk). CJK runs are
 //    one word without spaces, so a CJK query is a substring of a word:
 //    events_trigrams holds these events only, and events_trigram_rows lists
 //    them for queries of fewer than 3 characters. Rows from before v5 take 1

@@ -15,9 +15,9 @@
 //  - exact queries that leave no word to narrow by (`()`, `-n`, `onfig_`): a
 //    scan of the app's events.
 // Every candidate is verified against its search text with the shared rules
-// (core/search_words.h), so this backend agrees with the others to the
+// (the host's word rules, mnemo_host), so this backend agrees with the others to the
 // byte; hits are grouped by session in C++.
-#include "core/search_words.h"
+#include "host_services.h"
 #include "event_rows.h"
 #include "hot_queries.h"
 #include "ops.h"
@@ -33,7 +33,7 @@
 namespace mnemo::sqlite {
 namespace {
 
-namespace sw = core::search_words;
+namespace sw = host;
 
 // The session-side conditions every query shares, on `s` (sessions) and `e`
 // (events): ?2 app, ?3 now, ?4 user, ?5 exclude_session, ?6 role, ?7 channel.

@@ -1,6 +1,7 @@
 // The C face of the sqlite backend: the SQL core's ABI table
 // (sql/plugin_table.h) with this backend's search and its async append,
 // which queues the step for the writer's next group commit.
+#include "host_services.h"
 #include "ops.h"
 #include "plugin_table.h"
 #include "sqlite_store.h"
@@ -19,11 +20,11 @@ void turn_off_memory_statistics() {
     (void)once;
 }
 
-const mnemo_storage_ops kCoreOps = sql_storage_ops<mnemo_backend, parse_options>();
+const mnemo_storage_ops kCoreOps = sql_storage_ops<mnemo_backend, parse_options, host::install>();
 
-int op_open(const char* options_json, mnemo_backend** out, mnemo_error* err) {
+int op_open(const mnemo_host* host, const char* options_json, mnemo_backend** out, mnemo_error* err) {
     turn_off_memory_statistics();
-    return kCoreOps.open(options_json, out, err);
+    return kCoreOps.open(host, options_json, out, err);
 }
 
 // The host keeps req, result, sink and err alive until done (mnemo_plugin.h).

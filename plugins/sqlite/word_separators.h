@@ -1,4 +1,4 @@
-// word_separators.h -- the characters search_words (core/search_words.h)
+// word_separators.h -- the characters search_words (the host's word rules, mnemo_host)
 // separates words at but SQLite's unicode61 tokenizer keeps inside tokens:
 // letterlike and enclosed alphanumeric symbols, CJK iteration marks and
 // numerals, and code points unassigned in SQLite 3.40's Unicode tables

@@ -1,7 +1,7 @@
 // mnemo_older_table.so: a loader and lifecycle test fixture. The memory
-// backend as a plugin built before finalize_done_batch was appended to the
-// operation table within ABI 2: its ops_size ends at import_records, so
-// mnemod must load it and fall back to finalize_done per session.
+// backend as a plugin whose table lacks the optional operations (from
+// finalize_done_batch on): its ops_size ends at import_records, so mnemod
+// must load it and fall back to finalize_done per session.
 #include "ops.h"
 
 #include <cstddef>

@@ -1,5 +1,6 @@
 #include "harness.h"
 
+#include "core/plugin_host.h"
 #include "storage/plugin_loader.h"
 
 #ifdef MNEMO_CONFORMANCE_MYSQL
@@ -167,7 +168,8 @@ Harness::Harness(const std::string& backend, const std::string& extra_yaml) : cl
         return;
     }
     std::string error;
-    backend_ = storage::Backend::open(std::move(plugin.plugin), options_for(backend, data_dir_), &error);
+    backend_ =
+        storage::Backend::open(std::move(plugin.plugin), core::plugin_host(), options_for(backend, data_dir_), &error);
     if (!backend_) {
         ADD_FAILURE() << error;
         return;

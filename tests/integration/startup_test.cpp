@@ -59,7 +59,31 @@ TEST(Startup, PluginWithWrongAbiVersionExits78NamingFileAndBothVersions) {
     EXPECT_EQ(result.exit_code, kExitConfig);
     EXPECT_THAT(result.err, HasSubstr(plugin));
     EXPECT_THAT(result.err, HasSubstr("ABI version 999"));
-    EXPECT_THAT(result.err, HasSubstr("ABI version 2"));  // the ABI this mnemod was built with
+    EXPECT_THAT(result.err, HasSubstr("ABI version 3"));  // the ABI this mnemod was built with
+}
+
+TEST(Startup, SoftDeleteWithAPluginLackingTheCapabilityExits78NamingKeyAndPlugin) {
+    std::string plugin = build_plugin("no_soft_delete");
+    if (!file_exists(plugin)) GTEST_SKIP() << "fake plugin not built: " << plugin;
+    TempDir dir;
+    auto result = run_mnemod({"--config", dir.write("mnemod.yaml", plugin_config(plugin))});
+    EXPECT_EQ(result.exit_code, kExitConfig);
+    EXPECT_THAT(result.err, HasSubstr("storage.soft_delete"));
+    EXPECT_THAT(result.err, HasSubstr("no_soft_delete"));
+    EXPECT_THAT(result.err, HasSubstr(plugin));
+}
+
+TEST(Startup, HardDeletesOnlyStartWithAPluginLackingSoftDelete) {
+    std::string plugin = build_plugin("no_soft_delete");
+    if (!file_exists(plugin)) GTEST_SKIP() << "fake plugin not built: " << plugin;
+    DaemonProcess daemon(
+        "server:\n"
+        "  listen: [\"127.0.0.1:@PORT@\"]\n"
+        "storage:\n"
+        "  plugin: " +
+        plugin + "\n  soft_delete: false\n");
+    std::string error;
+    EXPECT_TRUE(daemon.start(&error)) << error;
 }
 
 TEST(Startup, PluginWithoutEntrySymbolExits78NamingFileAndSymbol) {

@@ -1,5 +1,6 @@
 #include "lifecycle_fixture.h"
 
+#include "core/plugin_host.h"
 #include "storage/plugin_loader.h"
 
 #ifdef MNEMO_LIFECYCLE_MYSQL
@@ -81,15 +82,17 @@ void LifecycleTest::open(const std::string& extra_yaml) {
     config_ = loaded.config;
     auto plugin = storage::load_plugin(GetParam(), MNEMO_BUILD_PLUGIN_DIR);
     ASSERT_TRUE(plugin.plugin) << plugin.error;
-    if (ops_tweak_) {
+    if (ops_tweak_ || added_capabilities_ != 0) {
         tweaked_ops_ = *plugin.plugin->descriptor->ops;
-        ops_tweak_(tweaked_ops_);
+        if (ops_tweak_) ops_tweak_(tweaked_ops_);
         tweaked_descriptor_ = *plugin.plugin->descriptor;
         tweaked_descriptor_.ops = &tweaked_ops_;
+        tweaked_descriptor_.capabilities |= added_capabilities_;
         plugin.plugin->descriptor = &tweaked_descriptor_;
     }
     std::string error;
-    backend_ = storage::Backend::open(std::move(plugin.plugin), config_->storage.options_json, &error);
+    backend_ =
+        storage::Backend::open(std::move(plugin.plugin), core::plugin_host(), config_->storage.options_json, &error);
     ASSERT_TRUE(backend_) << error;
     sweeper_ = std::make_unique<Sweeper>(&loop_, *backend_, clock_, metrics_, callbacks_, inbox_, config_);
 }

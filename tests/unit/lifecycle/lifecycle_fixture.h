@@ -52,6 +52,7 @@ protected:
     // Set before open(): changes a copy of the plugin's operation table the backend then uses
     // (counting wrappers, a table without the later appended operations).
     std::function<void(mnemo_storage_ops&)> ops_tweak_;
+    uint32_t added_capabilities_ = 0;  // set before open(): declared by the plugin's descriptor too
     mnemo_storage_ops tweaked_ops_{};
     mnemo_plugin tweaked_descriptor_{};
     std::string dir_;

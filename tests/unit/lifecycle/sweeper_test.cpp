@@ -6,6 +6,7 @@
 #include "lifecycle/storage_steps.h"
 
 #include <cstddef>
+#include <vector>
 
 namespace mnemo::lifecycle {
 namespace {
@@ -94,6 +95,37 @@ TEST_P(Sweep, TheFinalizePassRecordsABatchInOneCall) {
     EXPECT_EQ(DoneCalls::single, 0);
     sweep();
     EXPECT_EQ(calls_.size(), 5u) << "every outcome was recorded";
+}
+
+// What the host asked of each sweep step: coordination with other daemons, for a shared store only.
+struct SweepCalls {
+    static inline std::vector<int> coordinate;
+    static inline decltype(mnemo_storage_ops::sweep_step) real = nullptr;
+
+    static void wrap(mnemo_storage_ops& ops) {
+        coordinate.clear();
+        real = ops.sweep_step;
+        ops.sweep_step = [](mnemo_backend* b, const mnemo_sweep_req* r, const mnemo_sink* s, mnemo_error* e) {
+            coordinate.push_back(r->coordinate);
+            return real(b, r, s, e);
+        };
+    }
+};
+
+TEST_P(Sweep, StepsAreCoordinatedOnlyWhenThePluginDeclaresASharedStore) {
+    for (uint32_t added : {0u, static_cast<uint32_t>(MNEMO_CAP_SHARED)}) {
+        ops_tweak_ = SweepCalls::wrap;
+        added_capabilities_ = added;
+        open("ttl: {session: 10}\n");
+        create("s" + std::to_string(added));
+        clock_.advance(11 * kSecond);
+        sweep();
+        ASSERT_FALSE(SweepCalls::coordinate.empty());
+        const int expected = added != 0 ? 1 : 0;
+        for (int coordinate : SweepCalls::coordinate) EXPECT_EQ(coordinate, expected) << "capabilities +" << added;
+        EXPECT_EQ(calls_for("s" + std::to_string(added)), 1) << "a backend that does not share its store sweeps anyway";
+        close();
+    }
 }
 
 // An older plugin's table ends before finalize_done_batch: one finalize_done per session.

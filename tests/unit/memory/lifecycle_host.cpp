@@ -1,6 +1,7 @@
 // The memory plugin as the host of the shared lifecycle tests: every open()
 // is a new, empty store (the plugin keeps nothing across close).
 #include "lifecycle/lifecycle_fixture.h"
+#include "core/plugin_host.h"
 #include "memory_fixture.h"
 
 namespace mnemo::lifecycle_test {
@@ -14,7 +15,7 @@ public:
     mnemo_backend* open() override {
         mnemo_backend* backend = nullptr;
         mnemo_error err{};
-        EXPECT_EQ(ops().open("{}", &backend, &err), MNEMO_OK) << err.message;
+        EXPECT_EQ(ops().open(&mnemo::core::plugin_host(), "{}", &backend, &err), MNEMO_OK) << err.message;
         return backend;
     }
     bool persistent() const override { return false; }

@@ -1,5 +1,8 @@
 #include "memory_fixture.h"
 
+#include "named_results.h"
+#include "core/plugin_host.h"
+
 #include <dlfcn.h>
 
 #include <cstring>
@@ -95,7 +98,15 @@ std::vector<int64_t> Collected::seqs() const {
     return out;
 }
 
-Sink::Sink() : sink_{&out, on_session, on_state, on_event, on_summary, on_track, on_count, nullptr} {}
+Sink::Sink() : sink_{} {
+    sink_.ctx = &out;
+    sink_.session = on_session;
+    sink_.state = on_state;
+    sink_.event = on_event;
+    sink_.summary = on_summary;
+    sink_.track = on_track;
+    test_results::add_named_results<on_count, on_session>(sink_);
+}
 
 mnemo_str s(const char* text) {
     return mnemo_str{text, std::strlen(text)};
@@ -138,7 +149,7 @@ void MemoryTest::SetUp() {
     ASSERT_NE(plugin_.handle, nullptr) << dlerror();
     ASSERT_NE(plugin_.descriptor, nullptr);
     mnemo_error err{};
-    ASSERT_EQ(ops().open("{}", &backend, &err), MNEMO_OK) << err.message;
+    ASSERT_EQ(ops().open(&mnemo::core::plugin_host(), "{}", &backend, &err), MNEMO_OK) << err.message;
 }
 
 void MemoryTest::TearDown() {

@@ -1,7 +1,14 @@
 // The descriptors: the memory plugin and the two loader-test fixtures.
 #include "memory_fixture.h"
 
+#include "core/plugin_host.h"
+
 #include <dlfcn.h>
+#include <gmock/gmock.h>
+
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace mnemo::memory_test {
 namespace {
@@ -66,10 +73,58 @@ TEST(MemoryPluginDescriptor, OpensPingsAndCloses) {
     Plugin plugin = load_plugin("mnemo_memory.so");
     mnemo_backend* backend = nullptr;
     mnemo_error err{};
-    ASSERT_EQ(plugin.descriptor->ops->open("{\"anything\": 1}", &backend, &err), MNEMO_OK);
+    ASSERT_EQ(plugin.descriptor->ops->open(&mnemo::core::plugin_host(), "{\"anything\": 1}", &backend, &err), MNEMO_OK);
     ASSERT_NE(backend, nullptr);
     EXPECT_EQ(plugin.descriptor->ops->ping(backend, &err), MNEMO_OK);
     plugin.descriptor->ops->close(backend);
+}
+
+TEST(MemoryPluginDescriptor, RefusesToOpenWithoutTheHostsServices) {
+    Plugin plugin = load_plugin("mnemo_memory.so");
+    mnemo_backend* backend = nullptr;
+    mnemo_error err{};
+    EXPECT_EQ(plugin.descriptor->ops->open(nullptr, "{}", &backend, &err), MNEMO_E_INVALID);
+    EXPECT_EQ(backend, nullptr);
+    EXPECT_THAT(err.message, ::testing::HasSubstr("host's services"));
+}
+
+// The host table is the word rules of core/search_words.h, as a plugin sees them.
+TEST(HostServices, AnswerWithTheHostsWordRules) {
+    const mnemo_host& host = mnemo::core::plugin_host();
+    EXPECT_EQ(host.host_size, sizeof(mnemo_host));
+    std::string folded;
+    host.fold(
+        s("Mädchen"), [](void* ctx, mnemo_str out) { static_cast<std::string*>(ctx)->assign(out.ptr, out.len); },
+        &folded);
+    EXPECT_EQ(folded, "madchen");
+    std::vector<std::string> words;
+    const std::string text = "red-car, 東京!";
+    std::pair<std::vector<std::string>*, const std::string*> split{&words, &text};
+    host.words(
+        s(text),
+        [](void* ctx, size_t begin, size_t end) {
+            auto* self = static_cast<std::pair<std::vector<std::string>*, const std::string*>*>(ctx);
+            self->first->push_back(self->second->substr(begin, end - begin));
+        },
+        &split);
+    EXPECT_EQ(words, (std::vector<std::string>{"red", "car", "東京"}));
+    EXPECT_EQ(host.has_cjk(s(text)), 1);
+    EXPECT_EQ(host.has_cjk(s("plain")), 0);
+
+    mnemo_query* words_query = host.query_parse(s("  Red CAR red "));
+    ASSERT_EQ(host.query_kind(words_query), MNEMO_QUERY_WORDS);
+    ASSERT_EQ(host.query_words(words_query), 2u);
+    mnemo_str second = host.query_word(words_query, 1);
+    EXPECT_EQ(std::string(second.ptr, second.len), "car");
+    mnemo_str raw = host.query_raw_word(words_query, 1);
+    EXPECT_EQ(std::string(raw.ptr, raw.len), "CAR");
+    EXPECT_EQ(host.query_matches(words_query, s("a car, red")), 1);
+    EXPECT_EQ(host.query_matches(words_query, s("a carpet, red")), 0);
+    host.query_free(words_query);
+
+    mnemo_query* recent = host.query_parse(s("   "));
+    EXPECT_EQ(host.query_kind(recent), MNEMO_QUERY_RECENT);
+    host.query_free(recent);
 }
 
 TEST(MemoryPluginDescriptor, OnlyTheEntrySymbolIsExported) {

@@ -110,7 +110,7 @@ TEST_F(State, SessionPatchBumpsVersionAndSendsMergedState) {
                     &out),
               MNEMO_OK);
     EXPECT_EQ(out.counts["version"], 2);
-    EXPECT_EQ(out.order, "CKKK");
+    EXPECT_EQ(out.order, "KKKC");
     EXPECT_EQ(out.state_value(MNEMO_SCOPE_SESSION, "cart"), "3");
     EXPECT_EQ(out.state_value(MNEMO_SCOPE_APP, "cur"), "\"EUR\"");
     EXPECT_EQ(out.state_value(MNEMO_SCOPE_USER, "lang"), "\"de\"");

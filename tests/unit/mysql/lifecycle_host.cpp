@@ -1,6 +1,7 @@
 // The mysql plugin as the host of the shared lifecycle tests: one database
 // per test, reopened by every further open().
 #include "lifecycle/lifecycle_fixture.h"
+#include "core/plugin_host.h"
 #include "mysql_backend.h"
 
 namespace mnemo::lifecycle_test {
@@ -16,7 +17,7 @@ public:
         const std::string options = mysql::test::server().plugin_options(database_, 2);
         mnemo_backend* backend = nullptr;
         mnemo_error err{};
-        EXPECT_EQ(ops().open(options.c_str(), &backend, &err), MNEMO_OK) << err.message;
+        EXPECT_EQ(ops().open(&mnemo::core::plugin_host(), options.c_str(), &backend, &err), MNEMO_OK) << err.message;
         return backend;
     }
     bool persistent() const override { return true; }

@@ -1,5 +1,8 @@
 #include "mysql_backend.h"
 
+#include "core/plugin_host.h"
+#include "named_results.h"
+
 #include <dlfcn.h>
 
 #include <atomic>
@@ -21,6 +24,16 @@ Answer& of(void* ctx) {
 }
 std::string own(mnemo_str s) {
     return s.ptr ? std::string(s.ptr, s.len) : std::string();
+}
+
+void on_session(void* ctx, const mnemo_session* s) {
+    of(ctx).session_ids.push_back(own(s->id));
+    of(ctx).versions.push_back(s->version);
+}
+
+void on_count(void* ctx, const char* name, int64_t value) {
+    of(ctx).counts[name] = value;
+    if (std::string_view(name) == "hit") of(ctx).hits.push_back(value);
 }
 
 std::string unique_event_id() {
@@ -55,15 +68,9 @@ mnemo_str S(std::string_view s) {
 mnemo_sink Answer::sink() {
     mnemo_sink sink{};
     sink.ctx = this;
-    sink.session = [](void* ctx, const mnemo_session* s) {
-        of(ctx).session_ids.push_back(own(s->id));
-        of(ctx).versions.push_back(s->version);
-    };
+    sink.session = on_session;
     sink.event = [](void* ctx, const mnemo_event* e) { of(ctx).event_seqs.push_back(e->seq); };
-    sink.count = [](void* ctx, const char* name, int64_t value) {
-        of(ctx).counts[name] = value;
-        if (std::string_view(name) == "hit") of(ctx).hits.push_back(value);
-    };
+    test_results::add_named_results<on_count, on_session>(sink);
     sink.lane = [](void* ctx, const mnemo_lane* l) { of(ctx).lane_sessions.push_back(own(l->session_id)); };
     return sink;
 }
@@ -71,7 +78,7 @@ mnemo_sink Answer::sink() {
 Backend::Backend(const std::string& database, int pool_size) {
     mnemo_error err{};
     std::string options = server().plugin_options(database, pool_size);
-    if (ops().open(options.c_str(), &backend_, &err) != MNEMO_OK) {
+    if (ops().open(&mnemo::core::plugin_host(), options.c_str(), &backend_, &err) != MNEMO_OK) {
         ADD_FAILURE() << "open: " << err.message;
         backend_ = nullptr;
     }
@@ -175,7 +182,7 @@ Answer Backend::get_lane(const std::string& lane) {
 
 Answer Backend::sweep(int64_t now, int64_t limit) {
     Answer answer;
-    mnemo_sweep_req req{now, limit, 0, 0};
+    mnemo_sweep_req req{now, limit, 0, 0, 1};  // coordinated, as mnemod asks of a shared store
     mnemo_sink sink = answer.sink();
     answer.rc = ops().sweep_step(backend_, &req, &sink, &answer.err);
     return answer;

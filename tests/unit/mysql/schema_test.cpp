@@ -2,6 +2,7 @@
 // second open applies nothing, an old database is upgraded keeping its rows,
 // a newer one is refused, and every table is InnoDB in utf8mb4.
 #include "migrations.h"
+#include "core/plugin_host.h"
 #include "mysql_backend.h"
 
 #include <cppconn/connection.h>
@@ -36,7 +37,7 @@ protected:
     int open_rc(mnemo_error& err) {
         mnemo_backend* backend = nullptr;
         std::string options = server().plugin_options(database_);
-        int rc = ops().open(options.c_str(), &backend, &err);
+        int rc = ops().open(&mnemo::core::plugin_host(), options.c_str(), &backend, &err);
         if (backend) ops().close(backend);
         return rc;
     }
@@ -161,7 +162,7 @@ TEST_F(SchemaTest, AMissingDatabaseIsUnavailableWithAHint) {
     mnemo_error err{};
     mnemo_backend* backend = nullptr;
     std::string options = server().plugin_options("no_such_database");
-    EXPECT_EQ(ops().open(options.c_str(), &backend, &err), MNEMO_E_UNAVAILABLE);
+    EXPECT_EQ(ops().open(&mnemo::core::plugin_host(), options.c_str(), &backend, &err), MNEMO_E_UNAVAILABLE);
     EXPECT_NE(std::string(err.message).find("no_such_database"), std::string::npos) << err.message;
 }
 
@@ -176,7 +177,7 @@ TEST(MysqlOptions, UnknownKeysAndWrongTypesAreRefusedByName) {
           Case{R"({"host":{"a":1}})", "string"}, Case{R"([1])", "'{'"}}) {
         mnemo_backend* backend = nullptr;
         mnemo_error err{};
-        EXPECT_EQ(ops().open(c.json, &backend, &err), MNEMO_E_INVALID) << c.json;
+        EXPECT_EQ(ops().open(&mnemo::core::plugin_host(), c.json, &backend, &err), MNEMO_E_INVALID) << c.json;
         EXPECT_NE(std::string(err.message).find(c.mentions), std::string::npos) << c.json << ": " << err.message;
     }
 }
@@ -185,7 +186,7 @@ TEST(MysqlOptions, AnUnreachableServerIsUnavailable) {
     mnemo_backend* backend = nullptr;
     mnemo_error err{};
     const char* options = R"({"socket":"/nonexistent/mysqld.sock","database":"x","connect_timeout_ms":500})";
-    EXPECT_EQ(ops().open(options, &backend, &err), MNEMO_E_UNAVAILABLE);
+    EXPECT_EQ(ops().open(&mnemo::core::plugin_host(), options, &backend, &err), MNEMO_E_UNAVAILABLE);
     EXPECT_NE(std::string(err.message).find("/nonexistent/mysqld.sock"), std::string::npos) << err.message;
 }
 

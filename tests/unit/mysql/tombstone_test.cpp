@@ -51,7 +51,7 @@ protected:
     }
     // One sweep step with purge_after far longer than the test runs.
     Answer sweep(Backend& backend) {
-        mnemo_sweep_req req{kNow + 2 * kSecond, 100, kNow - 3600 * kSecond, 0};
+        mnemo_sweep_req req{kNow + 2 * kSecond, 100, kNow - 3600 * kSecond, 0, 0};
         Answer answer;
         mnemo_sink sink = answer.sink();
         answer.rc = ops().sweep_step(backend.get(), &req, &sink, &answer.err);

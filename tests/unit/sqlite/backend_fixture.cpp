@@ -1,5 +1,8 @@
 #include "backend_fixture.h"
 
+#include "named_results.h"
+#include "core/plugin_host.h"
+
 #include <dlfcn.h>
 #include <sqlite3.h>
 
@@ -108,7 +111,15 @@ mnemo_str maybe(const Opt& s) {
 }
 
 mnemo_sink Collected::sink() {
-    return mnemo_sink{this, on_session, on_state, on_event, on_summary, on_track, on_count, nullptr};
+    mnemo_sink sink{};
+    sink.ctx = this;
+    sink.session = on_session;
+    sink.state = on_state;
+    sink.event = on_event;
+    sink.summary = on_summary;
+    sink.track = on_track;
+    test_results::add_named_results<on_count, on_session>(sink);
+    return sink;
 }
 
 std::vector<int64_t> Collected::seqs() const {
@@ -205,7 +216,7 @@ void SqliteBackend::TearDown() {
 int SqliteBackend::open(const std::string& extra_options, mnemo_error* err) {
     std::string options = "{\"path\": \"" + db_path() + "\", \"busy_timeout_ms\": 200" + extra_options + "}";
     mnemo_error local{};
-    int rc = ops().open(options.c_str(), &backend_, err ? err : &local);
+    int rc = ops().open(&mnemo::core::plugin_host(), options.c_str(), &backend_, err ? err : &local);
     if (rc != MNEMO_OK && !err) ADD_FAILURE() << "open failed: " << local.message;
     return rc;
 }

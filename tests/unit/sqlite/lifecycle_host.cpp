@@ -1,6 +1,7 @@
 // The sqlite plugin as the host of the shared lifecycle tests: one database
 // file in a fresh folder, reopened by every further open().
 #include "backend_fixture.h"
+#include "core/plugin_host.h"
 #include "lifecycle/lifecycle_fixture.h"
 
 namespace mnemo::lifecycle_test {
@@ -14,7 +15,7 @@ public:
         const std::string options = "{\"path\": \"" + dir_.file("mnemo.db") + "\"}";
         mnemo_backend* backend = nullptr;
         mnemo_error err{};
-        EXPECT_EQ(ops().open(options.c_str(), &backend, &err), MNEMO_OK) << err.message;
+        EXPECT_EQ(ops().open(&mnemo::core::plugin_host(), options.c_str(), &backend, &err), MNEMO_OK) << err.message;
         return backend;
     }
     bool persistent() const override { return true; }

@@ -5,6 +5,7 @@
 // which compares an external-content index with its table), a batch of events
 // becomes one index segment, and a version 5 file keeps what it had indexed.
 #include "backend_fixture.h"
+#include "core/plugin_host.h"
 #include "migrations.h"
 
 #include <sqlite3.h>
@@ -189,7 +190,8 @@ TEST(SqliteMigration, AVersionFiveFileKeepsItsIndexesAndQueuesFromNowOn) {
     mnemo_backend* backend = nullptr;
     mnemo_error err{};
     std::string options = R"({"path": ")" + path + R"("})";
-    ASSERT_EQ(plugin().ops->open(options.c_str(), &backend, &err), MNEMO_OK) << err.message;
+    ASSERT_EQ(plugin().ops->open(&mnemo::core::plugin_host(), options.c_str(), &backend, &err), MNEMO_OK)
+        << err.message;
     std::string session_id = "s1";
     EventSpec event;
     event.search_text = "okapi 京都の天気";

@@ -28,7 +28,7 @@ TEST_F(StateTest, SessionPatchBumpsVersionAndAnswersTheMergedState) {
         {{MNEMO_SCOPE_SESSION, "cart", "3"}, {MNEMO_SCOPE_APP, "promo", "true"}, {MNEMO_SCOPE_USER, "lang", "\"de\""}});
     ASSERT_EQ(patched.rc, MNEMO_OK) << patched.err.message;
     EXPECT_EQ(patched.out.count("version"), 2);
-    EXPECT_EQ(patched.out.kinds.front(), 'c');
+    EXPECT_EQ(patched.out.kinds.back(), 'c');
     EXPECT_EQ(patched.out.state[MNEMO_SCOPE_SESSION].at("cart"), "3");
     EXPECT_EQ(patched.out.state[MNEMO_SCOPE_APP].at("promo"), "true");
     EXPECT_EQ(patched.out.state[MNEMO_SCOPE_USER].at("lang"), "\"de\"");

@@ -1,6 +1,7 @@
 // The database file: options, persistence across close and open, schema
 // migrations from an old file, refusal of a newer one, and the descriptor.
 #include "backend_fixture.h"
+#include "core/plugin_host.h"
 #include "migrations.h"
 
 #include <sqlite3.h>
@@ -15,7 +16,7 @@ using StorageTest = SqliteBackend;
 
 int open_with(const std::string& options, mnemo_error& err) {
     mnemo_backend* backend = nullptr;
-    int rc = plugin().ops->open(options.c_str(), &backend, &err);
+    int rc = plugin().ops->open(&mnemo::core::plugin_host(), options.c_str(), &backend, &err);
     if (backend) plugin().ops->close(backend);
     return rc;
 }
@@ -87,7 +88,7 @@ TEST_F(StorageTest, OpeningTwiceIsIdempotent) {
     mnemo_backend* second = nullptr;
     mnemo_error err{};
     std::string options = "{\"path\": \"" + db_path() + "\"}";
-    ASSERT_EQ(ops().open(options.c_str(), &second, &err), MNEMO_OK) << err.message;
+    ASSERT_EQ(ops().open(&mnemo::core::plugin_host(), options.c_str(), &second, &err), MNEMO_OK) << err.message;
     ops().close(second);
     close();
     ASSERT_EQ(open(), MNEMO_OK);
@@ -124,7 +125,8 @@ TEST(SqliteMigration, AVersionOneFileIsMigratedWithItsDataIntact) {
     mnemo_backend* backend = nullptr;
     mnemo_error err{};
     std::string options = R"({"path": ")" + path + R"("})";
-    ASSERT_EQ(plugin().ops->open(options.c_str(), &backend, &err), MNEMO_OK) << err.message;
+    ASSERT_EQ(plugin().ops->open(&mnemo::core::plugin_host(), options.c_str(), &backend, &err), MNEMO_OK)
+        << err.message;
     Collected out;
     mnemo_sink sink = out.sink();
     mnemo_session_get_req req{{S("shop"), S("u1"), S("old")}, kNow, 1, {}};
@@ -161,7 +163,8 @@ TEST(SqliteMigration, AVersionTwoFileGetsLaneCreatedAtAndPurgeableOldDeletes) {
     mnemo_backend* backend = nullptr;
     mnemo_error err{};
     std::string options = R"({"path": ")" + path + R"("})";
-    ASSERT_EQ(plugin().ops->open(options.c_str(), &backend, &err), MNEMO_OK) << err.message;
+    ASSERT_EQ(plugin().ops->open(&mnemo::core::plugin_host(), options.c_str(), &backend, &err), MNEMO_OK)
+        << err.message;
     Collected out;
     mnemo_sink sink = out.sink();
     // The numbers of the row, and its platform copied while the callback runs.
@@ -183,7 +186,7 @@ TEST(SqliteMigration, AVersionTwoFileGetsLaneCreatedAtAndPurgeableOldDeletes) {
     EXPECT_EQ(lane_row.version, 6);
     EXPECT_EQ(seen.platform, "") << "a NULL platform reads as none";
     sink = out.sink();
-    mnemo_sweep_req sweep{kNow, 10, 11, 0};
+    mnemo_sweep_req sweep{kNow, 10, 11, 0, 0};
     ASSERT_EQ(plugin().ops->sweep_step(backend, &sweep, &sink, &err), MNEMO_OK) << err.message;
     EXPECT_EQ(out.counts.at("purged_sessions"), 1);
     plugin().ops->close(backend);
@@ -215,7 +218,8 @@ TEST(SqliteMigration, AVersionThreeFileGetsSearchTextAndIndexes) {
     mnemo_backend* backend = nullptr;
     mnemo_error err{};
     std::string options = R"({"path": ")" + path + R"("})";
-    ASSERT_EQ(plugin().ops->open(options.c_str(), &backend, &err), MNEMO_OK) << err.message;
+    ASSERT_EQ(plugin().ops->open(&mnemo::core::plugin_host(), options.c_str(), &backend, &err), MNEMO_OK)
+        << err.message;
     plugin().ops->close(backend);
     RawDb migrated(path);
     EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
@@ -252,7 +256,8 @@ TEST(SqliteMigration, AVersionFourFileKeepsTrigramsForNonAsciiRowsOnly) {
     mnemo_backend* backend = nullptr;
     mnemo_error err{};
     std::string options = R"({"path": ")" + path + R"("})";
-    ASSERT_EQ(plugin().ops->open(options.c_str(), &backend, &err), MNEMO_OK) << err.message;
+    ASSERT_EQ(plugin().ops->open(&mnemo::core::plugin_host(), options.c_str(), &backend, &err), MNEMO_OK)
+        << err.message;
     plugin().ops->close(backend);
     RawDb migrated(path);
     EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
@@ -330,10 +335,8 @@ TEST(SqliteMigration, AVersionEightFileWithAReusedGeneratedIdMigrates) {
             "(1, 1, 'g-1', 0, 'bot', 'assistant', '1', 5), (1, 2, 'g-1', 1, 'user', 'user', '2', 6)");
     }
     mnemo_error err{};
-    mnemo_backend* backend = nullptr;
     std::string options = R"({"path": ")" + path + R"("})";
-    ASSERT_EQ(plugin().ops->open(options.c_str(), &backend, &err), MNEMO_OK) << err.message;
-    plugin().ops->close(backend);
+    ASSERT_EQ(open_with(options, err), MNEMO_OK) << err.message;
     RawDb migrated(path);
     EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
 }
@@ -354,10 +357,8 @@ TEST(SqliteMigration, EveryStepCutOffBeforeItsVersionRowFinishesAtTheNextOpen) {
             before.exec(kMigrations[cut].sql);
         }  // closed without COMMIT, as a crash leaves it
         mnemo_error err{};
-        mnemo_backend* backend = nullptr;
         std::string options = R"({"path": ")" + path + R"("})";
-        ASSERT_EQ(plugin().ops->open(options.c_str(), &backend, &err), MNEMO_OK) << err.message;
-        plugin().ops->close(backend);
+        ASSERT_EQ(open_with(options, err), MNEMO_OK) << err.message;
         RawDb migrated(path);
         EXPECT_EQ(migrated.number("SELECT count(*) FROM schema_version"), kSchemaVersion);
         EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), kSchemaVersion);

@@ -55,7 +55,7 @@ protected:
     }
     // One sweep step with purge_after far longer than the test runs.
     Answer sweep() {
-        mnemo_sweep_req req{kNow + kSecond, 100, kNow - 3600 * kSecond, 0};
+        mnemo_sweep_req req{kNow + kSecond, 100, kNow - 3600 * kSecond, 0, 0};
         Answer answer;
         mnemo_sink sink = answer.out.sink();
         answer.rc = ops().sweep_step(backend_, &req, &sink, &answer.err);

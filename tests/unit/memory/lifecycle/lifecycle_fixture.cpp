@@ -1,5 +1,7 @@
 #include "lifecycle_fixture.h"
 
+#include "named_results.h"
+
 namespace mnemo::lifecycle_test {
 
 namespace {
@@ -63,7 +65,13 @@ int64_t Answer::count(const std::string& name) const {
 }
 
 mnemo_sink Answer::sink() {
-    return mnemo_sink{this, on_session, on_state, nullptr, nullptr, nullptr, on_count, on_lane};
+    mnemo_sink sink{};
+    sink.ctx = this;
+    sink.session = on_session;
+    sink.state = on_state;
+    sink.lane = on_lane;
+    test_results::add_named_results<on_count, on_session>(sink);
+    return sink;
 }
 
 void LifecycleTest::SetUp() {
@@ -239,7 +247,7 @@ Answer LifecycleTest::recover(int64_t now, int64_t window, int64_t stuck_after) 
 }
 
 Answer LifecycleTest::sweep(int64_t now, int64_t limit, int64_t purge_before, int64_t prune_before) {
-    mnemo_sweep_req req{now, limit, purge_before, prune_before};
+    mnemo_sweep_req req{now, limit, purge_before, prune_before, 0};
     Answer answer;
     mnemo_sink sink = answer.sink();
     answer.rc = ops().sweep_step(backend, &req, &sink, &answer.err);

@@ -8,6 +8,11 @@
  * function returning a descriptor (struct mnemo_plugin). mnemod refuses a
  * descriptor whose abi_version differs from the one it was built with.
  *
+ * A backend includes nothing of mnemod but this header: what it needs of
+ * the host (the word rules of search, logging) comes as a table of host
+ * functions (mnemo_host) handed to open(), the way Redis modules and SQLite
+ * extensions receive theirs.
+ *
  * Operations are whole domain steps. mnemod validates input and applies the
  * rules that need no stored data (names, role defaults, temp: stripping, id
  * generation, timestamps); the backend applies the rules that need stored
@@ -18,7 +23,10 @@
  * Data crosses the boundary as structs of pointers and lengths (mnemo_str).
  * Pointers passed in are valid only during the call. Results flow back
  * through a mnemo_sink: the backend calls the sink's callbacks with pointers
- * valid only during each callback; mnemod copies what it keeps. JSON values
+ * valid only during each callback; mnemod copies what it keeps. Rows come
+ * through row callbacks; an operation's scalar result (a version, counts,
+ * "more rows remain") comes through the one typed result callback that
+ * operation names, once, after its rows. JSON values
  * (content, metadata, state values...) are raw JSON text, stored and returned
  * byte for byte; a backend never re-encodes them.
  *
@@ -45,7 +53,7 @@
 extern "C" {
 #endif
 
-#define MNEMO_PLUGIN_ABI_VERSION 2
+#define MNEMO_PLUGIN_ABI_VERSION 3
 #define MNEMO_PLUGIN_ENTRY_SYMBOL "mnemo_plugin_entry"
 
 #if defined(__GNUC__)
@@ -81,7 +89,16 @@ typedef struct mnemo_error {
     char message[512];       /* NUL-terminated, for the user: what and which id */
 } mnemo_error;
 
-/* Capabilities a plugin declares. */
+/* Capabilities a plugin declares; mnemod acts on them:
+ *  - NONBLOCKING: every call runs inline on the event loop thread;
+ *  - PERSISTENT: hard deletes leave finalize tombstones, recovery runs at
+ *    startup after an unclean stop, the drain marks a clean shutdown;
+ *  - SOFT_DELETE: required by storage.soft_delete: true (the default); a
+ *    plugin without it refuses to start with that setting;
+ *  - SEARCH: /v1/search is served (else 400);
+ *  - SHARED: sweep steps ask the backend to coordinate with the other
+ *    daemons on the store (mnemo_sweep_req.coordinate); without it the
+ *    daemon sweeps alone, uncoordinated. */
 #define MNEMO_CAP_NONBLOCKING (1u << 0) /* never blocks: call inline on the loop */
 #define MNEMO_CAP_PERSISTENT (1u << 1)  /* data survives a restart */
 #define MNEMO_CAP_SOFT_DELETE (1u << 2) /* honours soft deletes and purges */
@@ -194,15 +211,89 @@ typedef struct mnemo_lane {
 /* Why a session is being finalized. */
 enum mnemo_finalize_reason { MNEMO_FINALIZE_EXPIRED = 1, MNEMO_FINALIZE_RESET = 2, MNEMO_FINALIZE_DELETED = 3 };
 
+/* ---- typed results ------------------------------------------------------
+ * The scalar result of an operation, handed once through the sink callback
+ * its operation names, after the operation's rows. A backend that may roll
+ * a write back delivers them only once it is committed, like its rows. */
+
+/* events_rewrite. */
+typedef struct mnemo_rewrite_result {
+    int64_t version;  /* the session's version after the rewrite */
+    int64_t replaced; /* visible events soft-deleted (the old transcript) */
+} mnemo_rewrite_result;
+
+/* events_rewind. */
+typedef struct mnemo_rewind_result {
+    int64_t version;      /* the session's version after the rewind (+1 even when nothing was undone) */
+    int64_t rewound;      /* visible events soft-deleted */
+    int64_t turns_undone; /* user turns undone, at most the turns asked for */
+} mnemo_rewind_result;
+
+/* user_purge: what was removed (tombstones left for finalize count as removed). */
+typedef struct mnemo_purge_result {
+    int64_t sessions;
+    int64_t events; /* soft-deleted ones included */
+    int64_t summaries;
+    int64_t tracks; /* track events */
+    int64_t lanes;
+    int64_t state_keys; /* the user scope's keys */
+} mnemo_purge_result;
+
+/* stats: live rows now. */
+typedef struct mnemo_stats_result {
+    int64_t sessions; /* live sessions */
+    int64_t events;   /* visible events of live sessions */
+    int64_t lanes;
+} mnemo_stats_result;
+
+/* lane_recover. */
+typedef struct mnemo_recover_result {
+    int64_t resume_pending; /* lanes left resume_pending by this recovery */
+    int64_t suspended;      /* lanes suspended by this recovery */
+} mnemo_recover_result;
+
+/* sweep_step: rows handled by this one step, per part. */
+typedef struct mnemo_sweep_result {
+    int64_t expired;         /* sessions expired and marked for finalize */
+    int64_t state_scopes;    /* app and user state scopes expired */
+    int64_t purged_sessions; /* soft-deleted sessions purged */
+    int64_t purged_events;   /* soft-deleted events purged */
+    int64_t pruned_lanes;    /* idle lanes removed */
+    int more;                /* 1: some part hit the limit; step again */
+    int skipped;             /* 1: another daemon sharing the store was sweeping
+                                (MNEMO_CAP_SHARED only); every count is 0 */
+} mnemo_sweep_result;
+
+/* finalize_done and finalize_done_batch. */
+typedef struct mnemo_finalize_result {
+    int64_t finalized; /* items whose finalize is done (now or before) */
+    /* finalize_done_batch only (NULL, 0 otherwise): one outcome per item, in
+     * request order: 1 finalized (now or before), 0 still pending (a failed
+     * attempt counted), -MNEMO_E_NOT_FOUND no such session, -MNEMO_E_INVALID
+     * not marked for finalize. */
+    const int* outcomes;
+    size_t n_outcomes;
+} mnemo_finalize_result;
+
 /*
- * Where results go. Every callback is set by mnemod. Pointers handed to a
- * callback are valid during that callback only.
+ * Where results go. mnemod sets the callbacks of what the operation returns
+ * (a backend skips a NULL one). Pointers handed to a callback are valid
+ * during that callback only.
+ * Rows:
  *  - session: a session row (get, list, create, ...)
  *  - state: a state entry of the given scope, one per key, after the session
  *  - event: an event row, in the order the operation defines
  *  - summary, track: rows of those kinds
- *  - count: a named number (purge counts, stats, "has_more")
  *  - lane: a lane row
+ *  - lane_session: lane_get's current session with its visible event count
+ *  - finalize_pending: finalize_list's session with why it is finalized
+ *    (enum mnemo_finalize_reason) and its failed attempts so far
+ *  - search_hit: search's hit, before the events of its context window
+ * Results (once per call, after the rows; see each operation):
+ *  - has_more: session_get and events_list, when filter.limit cut the events
+ *  - version: the session's version after state_patch or summary_put
+ *  - rewritten, rewound, purged, stats, recovered, swept, finalized: the
+ *    result struct of that operation
  */
 typedef struct mnemo_sink {
     void* ctx;
@@ -211,8 +302,20 @@ typedef struct mnemo_sink {
     void (*event)(void* ctx, const mnemo_event* event);
     void (*summary)(void* ctx, const mnemo_summary* summary);
     void (*track)(void* ctx, const mnemo_track_event* track);
-    void (*count)(void* ctx, const char* name, int64_t value);
     void (*lane)(void* ctx, const mnemo_lane* lane);
+    void (*lane_session)(void* ctx, const mnemo_session* session, int64_t visible_events);
+    void (*finalize_pending)(void* ctx, const mnemo_session* session, int reason, int64_t failed_attempts);
+    void (*search_hit)(void* ctx, int64_t seq);
+
+    void (*has_more)(void* ctx);
+    void (*version)(void* ctx, int64_t version);
+    void (*rewritten)(void* ctx, const mnemo_rewrite_result* result);
+    void (*rewound)(void* ctx, const mnemo_rewind_result* result);
+    void (*purged)(void* ctx, const mnemo_purge_result* result);
+    void (*stats)(void* ctx, const mnemo_stats_result* result);
+    void (*recovered)(void* ctx, const mnemo_recover_result* result);
+    void (*swept)(void* ctx, const mnemo_sweep_result* result);
+    void (*finalized)(void* ctx, const mnemo_finalize_result* result);
 } mnemo_sink;
 
 /* ---- requests ---------------------------------------------------------- */
@@ -255,7 +358,7 @@ typedef struct mnemo_session_get_req {
 /* Result: session, its state entries (all three scopes; the host merges
  * with app:/user: prefixes), the checkpoint summary when from_checkpoint and
  * one exists, then matching events oldest first. When filter.limit is set and
- * more events match, count("has_more", 1). */
+ * more events match, has_more(). */
 
 typedef struct mnemo_session_list_req {
     mnemo_str app;
@@ -302,10 +405,9 @@ typedef struct mnemo_user_purge_req {
  *    sessions are removed. Nothing goes through session();
  *  - a non-persistent backend sends each of them through session() before
  *    removing everything, so mnemod finalizes them from memory.
- * Result: counts "sessions", "events", "summaries", "tracks", "lanes" (the
- * user's lanes, removed too), "state_keys"; soft-deleted rows and the
- * sessions left as tombstones count as purged; tombstones of earlier hard
- * deletes do not count again. */
+ * Result: purged() (the user's lanes are removed too); soft-deleted rows
+ * and the sessions left as tombstones count as purged; tombstones of
+ * earlier hard deletes do not count again. */
 
 typedef struct mnemo_append_req {
     mnemo_key key;
@@ -353,7 +455,7 @@ typedef struct mnemo_events_list_req {
     int64_t now_us;
     mnemo_event_filter filter;
 } mnemo_events_list_req;
-/* Result: events oldest first; count("has_more", 1) when limit cut the list. */
+/* Result: events oldest first; has_more() when limit cut the list. */
 
 typedef struct mnemo_rewrite_req {
     mnemo_key key;
@@ -368,7 +470,7 @@ typedef struct mnemo_rewrite_req {
  * seqs after last_seq, the event limit applies, their state deltas are
  * stored as given but not applied again (they were applied when first
  * appended), usage is not added again. version += 1, TTL refreshed.
- * Result: count("version", v), count("replaced", old visible count). */
+ * Result: rewritten(). */
 
 typedef struct mnemo_rewind_req {
     mnemo_key key;
@@ -379,9 +481,8 @@ typedef struct mnemo_rewind_req {
 } mnemo_rewind_req;
 /* Soft-deletes the last `turns` user turns (each: the latest visible event
  * with role "user" and every visible event after it). version += 1 even when
- * nothing was undone. Result: count("version"),
- * count("rewound_count"), count("turns_undone"), and the earliest undone
- * user event through event() (absent when nothing was undone). */
+ * nothing was undone. Result: the earliest undone user event through
+ * event() (absent when nothing was undone), then rewound(). */
 
 typedef struct mnemo_state_patch_req {
     int scope;     /* enum mnemo_scope: the endpoint's scope */
@@ -395,8 +496,8 @@ typedef struct mnemo_state_patch_req {
     int64_t user_state_ttl_us;
     int64_t max_state_bytes;
 } mnemo_state_patch_req;
-/* Session scope: version += 1 (count("version")), session TTL refreshed,
- * then the merged state entries. App/user scope: that scope's entries.
+/* Session scope: version += 1, session TTL refreshed; result: the merged
+ * state entries, then version(). App/user scope: that scope's entries.
  * A session patch on an absent session: NOT_FOUND. */
 
 typedef struct mnemo_state_get_req {
@@ -429,7 +530,7 @@ typedef struct mnemo_summary_put_req {
 } mnemo_summary_put_req;
 /* from_seq = previous summary's up_to_seq + 1 for the filter key (1 for the
  * first). up_to_seq below from_seq or above last_seq: INVALID. version += 1.
- * Result: the stored summary, count("version"). */
+ * Result: the stored summary, then version(). */
 
 typedef struct mnemo_summary_list_req {
     mnemo_key key;
@@ -458,7 +559,7 @@ typedef struct mnemo_track_list_req {
 typedef struct mnemo_stats_req {
     int64_t now_us;
 } mnemo_stats_req;
-/* Result: counts "sessions", "events", "lanes" (live, visible). */
+/* Result: stats(). */
 
 /* ---- lanes ------------------------------------------------------------ */
 
@@ -468,8 +569,8 @@ typedef struct mnemo_lane_get_req {
     int64_t now_us;
 } mnemo_lane_get_req;
 /* Result: the lane (NOT_FOUND when absent), then its current session through
- * session() when that session is live (absent when it expired or was
- * deleted), with count("session_events", visible events of that session). */
+ * lane_session() when that session is live (absent when it expired or was
+ * deleted). */
 
 /* Writes a lane with compare-and-set, optionally creating its new session
  * and marking the session it moves away from for finalize, all in one
@@ -507,8 +608,7 @@ typedef struct mnemo_lane_recover_req {
  * restart_count += 1; else if updated_at >= now - window, resume_pending = 1,
  * resume_reason = "restart_interrupted", restart_count = 1. A lane whose
  * restart_count reaches stuck_after_restarts becomes suspended (resume_pending
- * cleared). updated_at is not changed. Result: count("resume_pending", n),
- * count("suspended", n). */
+ * cleared). updated_at is not changed. Result: recovered(). */
 
 /* ---- sweeps and finalize ----------------------------------------------- */
 
@@ -518,29 +618,31 @@ typedef struct mnemo_sweep_req {
     int64_t limit;                 /* rows per kind at most */
     int64_t purge_before_us;       /* purge soft-deleted rows deleted before this; 0: none */
     int64_t prune_lanes_before_us; /* drop lanes with updated_at before this; 0: never */
+    int coordinate;                /* 1: other daemons may sweep this store: run this step only
+                                      when no other daemon is sweeping it, else skip it (result
+                                      skipped = 1). mnemod sets it for MNEMO_CAP_SHARED plugins
+                                      only; 0: this daemon sweeps alone, no coordination */
 } mnemo_sweep_req;
 /* In one transaction, each part at most `limit` rows, found by index range
  * scans (cost grows with the expired count, never the live count):
  *  - live sessions with 0 < expires_at <= now: marked for finalize with
  *    MNEMO_FINALIZE_EXPIRED and soft-deleted (deleted_at = now) so they stay
- *    invisible; count("expired");
- *  - app and user state scopes with 0 < expires_at <= now: removed;
- *    count("state_scopes");
+ *    invisible (expired);
+ *  - app and user state scopes with 0 < expires_at <= now: removed
+ *    (state_scopes);
  *  - soft-deleted sessions with deleted_at < purge_before whose finalize is
  *    done (or never needed): purged with events, summaries, tracks and
  *    state; soft-deleted events with deleted_at < purge_before: purged;
- *    count("purged_sessions"), count("purged_events");
- *  - lanes with updated_at < prune_lanes_before: removed; count("pruned_lanes").
- * count("more", 1) when any part hit the limit. */
+ *    (purged_sessions, purged_events);
+ *  - lanes with updated_at < prune_lanes_before: removed (pruned_lanes).
+ * Result: swept(), with more = 1 when any part hit the limit. */
 
 typedef struct mnemo_finalize_list_req {
     int64_t now_us;
     int64_t limit;
 } mnemo_finalize_list_req;
 /* Sessions marked for finalize and not yet finalized (live, soft-deleted or
- * expired alike), oldest mark first: each through session(), followed by
- * count("finalize_reason", enum mnemo_finalize_reason) and
- * count("finalize_attempts", n) for that session. */
+ * expired alike), oldest mark first, each through finalize_pending(). */
 
 typedef struct mnemo_finalize_done_req {
     mnemo_key key;
@@ -549,7 +651,7 @@ typedef struct mnemo_finalize_done_req {
     int64_t max_attempts; /* with succeeded 0: attempts reaching this marks it finalized anyway */
 } mnemo_finalize_done_req;
 /* Finalize state is stored, so a restart never finalizes a session twice.
- * Result: count("finalized", 0|1). */
+ * Result: finalized(), with finalized 0 or 1 and no outcomes. */
 
 /* One session's finalize outcome in a batch. */
 typedef struct mnemo_finalize_outcome {
@@ -566,11 +668,8 @@ typedef struct mnemo_finalize_done_batch_req {
 /* finalize_done for every item, all in one transaction (one commit for a
  * whole finalize pass instead of one per session). An item that cannot be
  * recorded (its session is gone, or was never marked) is skipped and does
- * not fail the others. Result: per item, in request order,
- * count("outcome", v) with v 1: finalized (now or before), 0: still pending
- * (a failed attempt counted), -MNEMO_E_NOT_FOUND: no such session,
- * -MNEMO_E_INVALID: not marked for finalize; then count("finalized", n),
- * the number of items whose outcome is 1. */
+ * not fail the others. Result: finalized(), with one outcome per item and
+ * finalized the number of items whose outcome is 1. */
 
 /* ---- search (MNEMO_CAP_SEARCH) ------------------------------------------ */
 
@@ -592,7 +691,7 @@ typedef struct mnemo_search_req {
  * defined on mnemo_event.search_text and must agree across backends (the
  * conformance suite holds them to it; see core/search.h for the rules).
  * Result, per session, best session first: session(), then for each hit,
- * oldest first, count("hit", seq) followed by the visible events with seq
+ * oldest first, search_hit(seq) followed by the visible events with seq
  * in the hit's context window, oldest first, through event() (the hit
  * itself included). Empty q: the most recently updated live sessions that
  * pass the filters, newest first, with no hits. */
@@ -630,7 +729,7 @@ typedef struct mnemo_record {
 typedef struct mnemo_record_sink {
     void* ctx;
     void (*record)(void* ctx, const mnemo_record* record);
-    void (*count)(void* ctx, const char* name, int64_t value);
+    void (*more)(void* ctx); /* once, after the records: sessions remain after this step */
 } mnemo_record_sink;
 
 typedef struct mnemo_export_req {
@@ -644,8 +743,8 @@ typedef struct mnemo_export_req {
  * items left out). The first step (cursor_user.ptr == NULL) starts with the
  * app state, every user state and every lane of the app. Then, per session
  * in (user, id) order: the session, its session-scope state, its visible
- * events in seq order, its summaries, its track events. count("more", 1)
- * when sessions remain after this step; the host continues from the last
+ * events in seq order, its summaries, its track events. more() when
+ * sessions remain after this step; the host continues from the last
  * session it received. */
 
 typedef struct mnemo_import_req {
@@ -667,7 +766,62 @@ typedef struct mnemo_import_req {
 
 typedef struct mnemo_backend mnemo_backend; /* opaque, the plugin's own */
 
-/* ---- asynchronous append (optional, appended within ABI 2) ---------------
+/* ---- host services -------------------------------------------------------
+ * What mnemod lends a backend, handed to open(): the word rules of search,
+ * so every backend indexes and matches exactly as the host excerpts
+ * (core/search.h states them), and mnemod's log. The table is static in
+ * mnemod (valid for the process lifetime); every function may be called from
+ * any thread, at any time after open() began. Functions appended within an
+ * ABI version are found through host_size. */
+
+enum mnemo_log_level { MNEMO_LOG_DEBUG = 0, MNEMO_LOG_INFO = 1, MNEMO_LOG_WARN = 2, MNEMO_LOG_ERROR = 3 };
+
+/* How a search query reads (core/search.h). */
+enum mnemo_query_kind {
+    MNEMO_QUERY_RECENT = 0, /* empty q: the most recently updated sessions */
+    MNEMO_QUERY_WORDS = 1,  /* every word must occur as a whole word (folded) */
+    MNEMO_QUERY_EXACT = 2   /* q occurs verbatim, ASCII case-insensitively */
+};
+
+typedef struct mnemo_query mnemo_query; /* opaque, the host's: a parsed query */
+
+typedef struct mnemo_host {
+    size_t host_size; /* sizeof(mnemo_host) as mnemod was built */
+
+    /* Writes message to mnemod's log at level (enum mnemo_log_level), tagged
+     * with the plugin's name. */
+    void (*log)(int level, const char* plugin, mnemo_str message);
+
+    /* Word rules. decode: the UTF-8 code point at text[pos], its byte length
+     * in *length (an invalid byte reads as U+FFFD of length 1). is_cjk: Han,
+     * kana or hangul (scripts written without spaces). has_cjk: text holds
+     * one. words: calls word(ctx, begin, end) for every word of text (a
+     * maximal run of letters and digits of any script), in order, as byte
+     * offsets. fold: calls out(ctx, folded) once with the word folded for
+     * comparison (lower case, Latin diacritics removed). */
+    uint32_t (*decode)(mnemo_str text, size_t pos, size_t* length);
+    int (*is_cjk)(uint32_t code_point);
+    int (*has_cjk)(mnemo_str text);
+    void (*words)(mnemo_str text, void (*word)(void* ctx, size_t begin, size_t end), void* ctx);
+    void (*fold)(mnemo_str word, void (*out)(void* ctx, mnemo_str folded), void* ctx);
+
+    /* Queries. query_parse trims and classifies q; the query lives until
+     * query_free. query_words: its distinct folded words in query order
+     * (MNEMO_QUERY_WORDS), query_raw_word the same word as typed (for
+     * engines that fold themselves); query_exact: q trimmed
+     * (MNEMO_QUERY_EXACT). query_matches: 1 when text (an event's
+     * search_text) matches the whole query. */
+    mnemo_query* (*query_parse)(mnemo_str q);
+    void (*query_free)(mnemo_query* query);
+    int (*query_kind)(const mnemo_query* query); /* enum mnemo_query_kind */
+    size_t (*query_words)(const mnemo_query* query);
+    mnemo_str (*query_word)(const mnemo_query* query, size_t index);
+    mnemo_str (*query_raw_word)(const mnemo_query* query, size_t index);
+    mnemo_str (*query_exact)(const mnemo_query* query);
+    int (*query_matches)(const mnemo_query* query, mnemo_str text);
+} mnemo_host;
+
+/* ---- asynchronous append (optional) --------------------------------------
  * A backend that funnels writes through threads of its own (the sqlite
  * writer and its group commit) may take appends without a host thread parked
  * on each one: events_append_async queues the append and returns at once.
@@ -694,9 +848,10 @@ typedef void (*mnemo_done_fn)(void* done_ctx, int status);
 typedef struct mnemo_storage_ops {
     size_t ops_size; /* sizeof(mnemo_storage_ops) as the plugin was built */
 
-    /* options_json: the config's storage.options as a JSON object, with
+    /* host: mnemod's services (see above), kept by the backend.
+     * options_json: the config's storage.options as a JSON object, with
      * relative paths already resolved by mnemod. */
-    int (*open)(const char* options_json, mnemo_backend** out, mnemo_error* err);
+    int (*open)(const mnemo_host* host, const char* options_json, mnemo_backend** out, mnemo_error* err);
     void (*close)(mnemo_backend* backend);
     int (*ping)(mnemo_backend* backend, mnemo_error* err);
     int (*stats)(mnemo_backend* backend, const mnemo_stats_req* req, const mnemo_sink* sink, mnemo_error* err);
@@ -748,13 +903,13 @@ typedef struct mnemo_storage_ops {
     int (*finalize_done)(mnemo_backend* backend, const mnemo_finalize_done_req* req, const mnemo_sink* sink,
                          mnemo_error* err);
 
-    /* ---- ABI 2: search, export, import ---- */
+    /* search, export, import */
     int (*search)(mnemo_backend* backend, const struct mnemo_search_req* req, const mnemo_sink* sink, mnemo_error* err);
     int (*export_step)(mnemo_backend* backend, const struct mnemo_export_req* req, const struct mnemo_record_sink* sink,
                        mnemo_error* err);
     int (*import_records)(mnemo_backend* backend, const struct mnemo_import_req* req, mnemo_error* err);
 
-    /* ---- appended within ABI 2 (found through ops_size) ---- */
+    /* Optional (found through ops_size; NULL: unsupported). */
     int (*finalize_done_batch)(mnemo_backend* backend, const struct mnemo_finalize_done_batch_req* req,
                                const mnemo_sink* sink, mnemo_error* err);
 

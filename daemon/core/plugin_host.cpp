@@ -1,0 +1,120 @@
+#include "core/plugin_host.h"
+
+#include "core/search_words.h"
+#include "observability/log.h"
+
+#include <string>
+#include <string_view>
+
+// The opaque query of the ABI is the host's parsed query.
+struct mnemo_query {
+    mnemo::core::search_words::Query parsed;
+};
+
+namespace mnemo::core {
+namespace {
+
+namespace sw = search_words;
+
+std::string_view view_of(mnemo_str s) {
+    return s.ptr ? std::string_view(s.ptr, s.len) : std::string_view();
+}
+mnemo_str str_of(std::string_view s) {
+    return mnemo_str{s.data() ? s.data() : "", s.size()};
+}
+
+void host_log(int level, const char* plugin, mnemo_str message) {
+    const char* name = plugin ? plugin : "plugin";
+    std::string_view text = view_of(message);
+    switch (level) {
+        case MNEMO_LOG_DEBUG:
+            log::debug("storage plugin {}: {}", name, text);
+            break;
+        case MNEMO_LOG_INFO:
+            log::info("storage plugin {}: {}", name, text);
+            break;
+        case MNEMO_LOG_WARN:
+            log::warn("storage plugin {}: {}", name, text);
+            break;
+        default:
+            log::error("storage plugin {}: {}", name, text);
+            break;
+    }
+}
+
+uint32_t host_decode(mnemo_str text, size_t pos, size_t* length) {
+    sw::CodePoint cp = sw::decode(view_of(text), pos);
+    if (length) *length = cp.length;
+    return static_cast<uint32_t>(cp.value);
+}
+
+int host_is_cjk(uint32_t code_point) {
+    return sw::is_cjk(static_cast<char32_t>(code_point)) ? 1 : 0;
+}
+
+int host_has_cjk(mnemo_str text) {
+    return sw::has_cjk(view_of(text)) ? 1 : 0;
+}
+
+void host_words(mnemo_str text, void (*word)(void* ctx, size_t begin, size_t end), void* ctx) {
+    sw::for_each_word(view_of(text), [&](size_t begin, size_t end) { word(ctx, begin, end); });
+}
+
+void host_fold(mnemo_str word, void (*out)(void* ctx, mnemo_str folded), void* ctx) {
+    std::string folded = sw::fold(view_of(word));
+    out(ctx, str_of(folded));
+}
+
+mnemo_query* host_query_parse(mnemo_str q) {
+    return new mnemo_query{sw::parse_query(view_of(q))};
+}
+
+void host_query_free(mnemo_query* query) {
+    delete query;
+}
+
+int host_query_kind(const mnemo_query* query) {
+    switch (query->parsed.kind) {
+        case sw::QueryKind::Words:
+            return MNEMO_QUERY_WORDS;
+        case sw::QueryKind::Exact:
+            return MNEMO_QUERY_EXACT;
+        case sw::QueryKind::Recent:
+            break;
+    }
+    return MNEMO_QUERY_RECENT;
+}
+
+size_t host_query_words(const mnemo_query* query) {
+    return query->parsed.words.size();
+}
+
+mnemo_str host_query_word(const mnemo_query* query, size_t index) {
+    return index < query->parsed.words.size() ? str_of(query->parsed.words[index]) : mnemo_str{nullptr, 0};
+}
+
+mnemo_str host_query_raw_word(const mnemo_query* query, size_t index) {
+    return index < query->parsed.raw_words.size() ? str_of(query->parsed.raw_words[index]) : mnemo_str{nullptr, 0};
+}
+
+mnemo_str host_query_exact(const mnemo_query* query) {
+    return str_of(query->parsed.exact);
+}
+
+int host_query_matches(const mnemo_query* query, mnemo_str text) {
+    return sw::matches(query->parsed, view_of(text)) ? 1 : 0;
+}
+
+const mnemo_host kHost = {
+    sizeof(mnemo_host), host_log,        host_decode,         host_is_cjk,      host_has_cjk,
+    host_words,         host_fold,       host_query_parse,    host_query_free,  host_query_kind,
+    host_query_words,   host_query_word, host_query_raw_word, host_query_exact, host_query_matches,
+};
+
+}  // namespace
+
+const mnemo_host& plugin_host() {
+    return kHost;
+}
+
+}  // namespace mnemo::core

@@ -1,0 +1,114 @@
+/*
+ * memory/memory_requests.h -- memory request bodies into typed inputs.
+ *
+ * Owns the body rules of MEMORY.md's routes: field types, the namespace and
+ * id rules, text sizes, vectors of finite numbers, the recall options and
+ * their limits, and the folding that decides whether two memory texts are
+ * the same for dedupe. Every decoder validates the whole body before
+ * anything is stored; errors name the field and, in a batch, its index
+ * (`memories[2].text: ...`). Unknown fields are ignored, as in API.md, so
+ * newer clients work with an older daemon. What needs stored data (the
+ * app's dimension, whether an id exists) is checked later, by the service.
+ */
+#pragma once
+
+#include "core/errors.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mnemo::memory {
+
+inline constexpr std::string_view kReservedMemoryId = "search";  // the recall route's segment
+inline constexpr size_t kMaxNamespaceBytes = 128;
+inline constexpr int64_t kDefaultRecallLimit = 10;
+inline constexpr int64_t kMaxRecallLimit = 100;
+
+struct MemoryRequestLimits {
+    size_t max_batch = 256;        // limits.max_batch_events
+    size_t max_text_bytes = 8192;  // memory.max_text_bytes
+};
+
+// One memory of a write batch. Absent optionals keep a stored memory's value
+// (a write with a known id) or take the default (a new memory).
+struct MemoryItemInput {
+    std::optional<std::string> id;
+    std::string text;
+    std::optional<std::string> name_space;     // "" is the default namespace
+    std::optional<std::string> metadata_json;  // raw bytes of a JSON object
+    std::optional<std::string> session_id;
+    std::optional<std::vector<float>> embedding;
+    std::optional<std::string> embedding_model;
+    std::optional<int64_t> ttl_seconds;  // 0: never expires
+};
+
+struct MemoryWriteInput {
+    std::vector<MemoryItemInput> items;
+    bool wait = false;  // answer once every embedding is ready or failed
+};
+
+// PATCH: each given field replaces the stored one whole.
+struct MemoryPatchInput {
+    std::optional<std::string> text;
+    std::optional<std::string> name_space;
+    std::optional<std::string> metadata_json;
+    std::optional<std::vector<float>> embedding;
+    std::optional<std::string> embedding_model;
+    std::optional<int64_t> ttl_seconds;
+    bool empty() const {
+        return !text && !name_space && !metadata_json && !embedding && !embedding_model && !ttl_seconds;
+    }
+};
+
+enum class RecallMode { Default, Hybrid, Semantic, Keyword };
+std::string_view mode_name(RecallMode mode);
+std::optional<RecallMode> parse_mode(std::string_view name);
+
+// One top-level metadata key that must equal a scalar (string, number, bool
+// or null), compared by JSON value: 1 equals 1.0, "1" does not.
+struct MetadataCondition {
+    std::string key;
+    std::string value_json;  // the scalar's raw JSON text
+};
+
+struct RecallInput {
+    std::optional<std::string> query;
+    std::optional<std::vector<float>> embedding;
+    std::optional<std::string> user;
+    std::optional<std::string> name_space;
+    std::optional<std::string> session_id;
+    std::vector<MetadataCondition> metadata;
+    std::optional<int64_t> created_after_us;   // strict
+    std::optional<int64_t> created_before_us;  // strict
+    RecallMode mode = RecallMode::Default;
+    int64_t limit = kDefaultRecallLimit;
+    std::optional<double> min_similarity;
+};
+
+std::optional<core::Error> decode_memory_write(std::string& body, const MemoryRequestLimits& limits,
+                                               MemoryWriteInput& out);
+std::optional<core::Error> decode_memory_patch(std::string& body, const MemoryRequestLimits& limits,
+                                               MemoryPatchInput& out);
+// POST /v1/apps/{app}/memories/search. Neither query nor embedding: 400.
+std::optional<core::Error> decode_recall(std::string& body, RecallInput& out);
+
+// The per-user GET route's parameters, already percent-decoded (absent:
+// nullopt). `user` comes from the path.
+struct RecallQueryParams {
+    std::optional<std::string> q, name_space, mode, limit;
+};
+std::optional<core::Error> decode_recall_params(const RecallQueryParams& params, RecallInput& out);
+
+// Name rules for the fields that share them (ids, session ids, namespaces);
+// `what` prefixes the message, e.g. "memories[0].namespace".
+std::optional<core::Error> check_memory_id(std::string_view id, std::string_view what);
+std::optional<core::Error> check_namespace(std::string_view name_space, std::string_view what);
+
+// The text as dedupe compares it: the search rules' case and accent folding,
+// each run of Unicode white space as one space, trimmed.
+std::string fold_memory_text(std::string_view text);
+
+}  // namespace mnemo::memory

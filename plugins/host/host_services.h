@@ -1,0 +1,112 @@
+// host_services.h -- a plugin's C++ view of the services mnemod hands to
+// open() (mnemo_host in mnemo_plugin.h): the word rules of search and the
+// host's log. Header-only and shared by every backend; a backend calls
+// install() first thing in its open() and the functions here afterwards.
+// Nothing of mnemod is compiled into a plugin: every rule is the host's.
+#pragma once
+
+#include "mnemo_plugin.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mnemo::host {
+
+namespace detail {
+inline const mnemo_host*& table() {
+    static const mnemo_host* current = nullptr;
+    return current;
+}
+inline mnemo_str str(std::string_view s) {
+    return mnemo_str{s.data() ? s.data() : "", s.size()};
+}
+inline std::string copy(mnemo_str s) {
+    return s.ptr ? std::string(s.ptr, s.len) : std::string();
+}
+}  // namespace detail
+
+// Keeps the host's table for the process (one host per process). Returns
+// false, with nothing kept, when host is missing or older than this header's.
+inline bool install(const mnemo_host* host) {
+    if (host == nullptr || host->host_size < sizeof(mnemo_host)) return false;
+    detail::table() = host;
+    return true;
+}
+
+inline const mnemo_host& services() {
+    return *detail::table();
+}
+
+inline void log(int level, const char* plugin, std::string_view message) {
+    if (detail::table() != nullptr) services().log(level, plugin, detail::str(message));
+}
+
+// One UTF-8 code point at text[pos]; an invalid byte reads as U+FFFD of length 1.
+struct CodePoint {
+    char32_t value = 0;
+    size_t length = 1;
+};
+inline CodePoint decode(std::string_view text, size_t pos) {
+    size_t length = 1;
+    char32_t value = services().decode(detail::str(text), pos, &length);
+    return CodePoint{value, length};
+}
+inline bool is_cjk(char32_t c) {
+    return services().is_cjk(static_cast<uint32_t>(c)) != 0;
+}
+inline bool has_cjk(std::string_view text) {
+    return services().has_cjk(detail::str(text)) != 0;
+}
+
+// The word folded for comparison (lower case, Latin diacritics removed).
+inline std::string fold(std::string_view word) {
+    std::string out;
+    services().fold(
+        detail::str(word), [](void* ctx, mnemo_str folded) { *static_cast<std::string*>(ctx) = detail::copy(folded); },
+        &out);
+    return out;
+}
+
+// Calls fn(begin, end) for every word of text, in order, with byte offsets.
+template <typename Fn>
+void for_each_word(std::string_view text, Fn&& fn) {
+    services().words(
+        detail::str(text), [](void* ctx, size_t begin, size_t end) { (*static_cast<Fn*>(ctx))(begin, end); }, &fn);
+}
+
+enum class QueryKind { Recent, Words, Exact };
+
+// A parsed search query; matches() asks the host with the query it parsed.
+struct Query {
+    QueryKind kind = QueryKind::Recent;
+    std::vector<std::string> words;      // Words: distinct, folded, in query order
+    std::vector<std::string> raw_words;  // Words: as typed (for FTS engines that fold themselves)
+    std::string exact;                   // Exact: q trimmed
+    std::shared_ptr<mnemo_query> parsed;
+};
+
+inline Query parse_query(std::string_view q) {
+    const mnemo_host& host = services();
+    Query query;
+    query.parsed = std::shared_ptr<mnemo_query>(host.query_parse(detail::str(q)), host.query_free);
+    const mnemo_query* parsed = query.parsed.get();
+    int kind = host.query_kind(parsed);
+    query.kind = kind == MNEMO_QUERY_WORDS   ? QueryKind::Words
+                 : kind == MNEMO_QUERY_EXACT ? QueryKind::Exact
+                                             : QueryKind::Recent;
+    for (size_t i = 0, n = host.query_words(parsed); i < n; ++i) {
+        query.words.push_back(detail::copy(host.query_word(parsed, i)));
+        query.raw_words.push_back(detail::copy(host.query_raw_word(parsed, i)));
+    }
+    query.exact = detail::copy(host.query_exact(parsed));
+    return query;
+}
+
+inline bool matches(const Query& query, std::string_view text) {
+    return services().query_matches(query.parsed.get(), detail::str(text)) != 0;
+}
+
+}  // namespace mnemo::host
