@@ -31,16 +31,34 @@ size_t EventLog::first_after(int64_t after_seq) const {
     return static_cast<size_t>(it - visible_.begin());
 }
 
-const EventRec* EventLog::find_visible_id(std::string_view id) const {
-    auto found = visible_ids_.find(id);
-    if (found == visible_ids_.end()) return nullptr;
-    size_t index = first_after(found->second - 1);
-    return index < visible_.size() ? &visible_[index] : nullptr;
+namespace {
+
+// The shape of core::uuid_v7()'s ids (8-4-4-4-12 with version nibble 7): only
+// a client id of this shape can equal a generated one.
+bool looks_generated(std::string_view id) {
+    if (id.size() != 36 || id[14] != '7') return false;
+    return id[8] == '-' && id[13] == '-' && id[18] == '-' && id[23] == '-';
 }
 
-// Only client-given ids are indexed: retries can only repeat those, and a
-// generated UUIDv7 is unique by construction. Skipping them keeps the
-// common append (no client id) free of a string-keyed map insert and erase.
+}  // namespace
+
+const EventRec* EventLog::find_visible_id(std::string_view id) const {
+    auto found = visible_ids_.find(id);
+    if (found != visible_ids_.end()) {
+        size_t index = first_after(found->second - 1);
+        return index < visible_.size() ? &visible_[index] : nullptr;
+    }
+    // Generated ids are not in the map (see push); a client reusing one is
+    // rare enough to pay a scan, newest first.
+    if (!looks_generated(id)) return nullptr;
+    auto stored = std::find_if(visible_.rbegin(), visible_.rend(),
+                               [id](const EventRec& event) { return !event.id_from_client && event.id == id; });
+    return stored == visible_.rend() ? nullptr : &*stored;
+}
+
+// Only client-given ids are indexed: a generated UUIDv7 is unique by
+// construction and find_visible_id finds one by a scan. Skipping them keeps
+// the common append (no client id) free of a string-keyed map insert and erase.
 void EventLog::push(EventRec event) {
     if (event.id_from_client) visible_ids_.insert_or_assign(event.id, event.seq);
     visible_.push_back(std::move(event));

@@ -17,6 +17,8 @@ namespace {
 // Client and server error numbers that mean "the server is not reachable
 // through this connection any more": the connection is dropped and the
 // operation answers unavailable (or is retried on a fresh connection).
+constexpr int kDuplicateKey = 1062;
+
 bool connection_lost(int code) {
     switch (code) {
         case 1040:  // too many connections
@@ -139,7 +141,7 @@ void Conn::fail(const sql::SQLException& error, std::string_view what) {
     throw StoreError(lost ? MNEMO_E_UNAVAILABLE : status_of(code),
                      "mysql database " + where_ + ": " + std::string(what) + ": " + error.what() + " (error " +
                          std::to_string(code) + ")",
-                     -1, code);
+                     -1, code == kDuplicateKey ? StoreError::Cause::DuplicateKey : StoreError::Cause::Other);
 }
 
 std::unique_ptr<sql::PreparedStatement> Conn::prepare(const std::string& sql) {
@@ -150,113 +152,116 @@ std::unique_ptr<sql::PreparedStatement> Conn::prepare(const std::string& sql) {
     }
 }
 
-std::pair<const std::string, Conn::Cached>& Conn::cached(const std::string& sql) {
+sqlcore::Statement& Conn::borrow(std::string_view sql) {
     auto found = cache_.find(sql);
-    if (found != cache_.end()) return *found;
-    std::unique_ptr<sql::PreparedStatement> stmt = prepare(sql);
-    return *cache_.emplace(sql, Cached{std::move(stmt), false}).first;
+    if (found == cache_.end()) {
+        std::string text(sql);
+        std::unique_ptr<sql::PreparedStatement> stmt = prepare(text);
+        found = cache_.emplace(std::move(text), nullptr).first;
+        found->second = std::make_unique<Statement>(*this, std::move(stmt), found->first, true);
+    }
+    Statement& cached = *found->second;
+    if (cached.in_use) return *new Statement(*this, prepare(found->first), found->first, false);
+    cached.in_use = true;
+    return cached;
 }
 
-Query::Query(Conn& conn, const std::string& sql) : conn_(conn) {
-    auto& [text, cached] = conn.cached(sql);
-    sql_ = &text;
-    if (cached.in_use) {
-        own_ = conn.prepare(sql);
-        stmt_ = own_.get();
+Statement::Statement(Conn& conn, std::unique_ptr<sql::PreparedStatement> stmt, const std::string& sql, bool cached)
+    : conn_(conn), stmt_(std::move(stmt)), sql_(sql), cached_(cached) {}
+
+Statement::~Statement() = default;
+
+void Statement::release() {
+    rows_.reset();
+    strings_.clear();
+    if (!cached_) {
+        delete this;
         return;
     }
-    cached.in_use = true;
-    cached_ = &cached;
-    stmt_ = cached.stmt.get();
-}
-
-Query::~Query() {
-    rows_.reset();
-    if (!cached_) return;
     try {
         stmt_->clearParameters();
     } catch (const sql::SQLException&) {
         // The next bind overwrites every parameter anyway.
     }
-    cached_->in_use = false;
+    in_use = false;
 }
 
-Query& Query::bind_int64(int index, int64_t value) {
+namespace {
+
+// Runs one driver call, turning its exception into the connection's
+// StoreError; `what` names the call, built only on failure.
+template <typename Call, typename What>
+auto guarded(Conn& conn, Call call, What what) {
     try {
-        stmt_->setInt64(static_cast<unsigned>(index), value);
+        return call();
     } catch (const sql::SQLException& e) {
-        conn_.fail(e, "binding parameter " + std::to_string(index));
+        conn.fail(e, what());
     }
-    return *this;
 }
 
-Query& Query::bind(int index, double value) {
-    try {
-        stmt_->setDouble(static_cast<unsigned>(index), value);
-    } catch (const sql::SQLException& e) {
-        conn_.fail(e, "binding parameter " + std::to_string(index));
-    }
-    return *this;
+auto parameter(int index) {
+    return [index] { return "binding parameter " + std::to_string(index); };
 }
 
-Query& Query::bind(int index, mnemo_str value) {
-    if (value.ptr) return bind(index, std::string_view(value.ptr, value.len));
-    try {
-        stmt_->setNull(static_cast<unsigned>(index), sql::DataType::VARCHAR);
-    } catch (const sql::SQLException& e) {
-        conn_.fail(e, "binding parameter " + std::to_string(index));
-    }
-    return *this;
+}  // namespace
+
+void Statement::bind_null(int index) {
+    guarded(
+        conn_, [&] { stmt_->setNull(static_cast<unsigned>(index), sql::DataType::VARCHAR); }, parameter(index));
 }
 
-Query& Query::bind(int index, std::string_view value) {
-    try {
-        stmt_->setString(static_cast<unsigned>(index), sql::SQLString(value.data() ? value.data() : "", value.size()));
-    } catch (const sql::SQLException& e) {
-        conn_.fail(e, "binding parameter " + std::to_string(index));
-    }
-    return *this;
+void Statement::bind_int(int index, int64_t value) {
+    guarded(
+        conn_, [&] { stmt_->setInt64(static_cast<unsigned>(index), value); }, parameter(index));
 }
 
-bool Query::step() {
+void Statement::bind_real(int index, double value) {
+    guarded(
+        conn_, [&] { stmt_->setDouble(static_cast<unsigned>(index), value); }, parameter(index));
+}
+
+void Statement::bind_text(int index, std::string_view value) {
+    guarded(
+        conn_,
+        [&] {
+            stmt_->setString(static_cast<unsigned>(index),
+                             sql::SQLString(value.data() ? value.data() : "", value.size()));
+        },
+        parameter(index));
+}
+
+bool Statement::step() {
     strings_.clear();
-    try {
-        if (!rows_) rows_.reset(stmt_->executeQuery());
-        return rows_->next();
-    } catch (const sql::SQLException& e) {
-        conn_.fail(e, "running '" + *sql_ + "'");
-    }
+    return guarded(
+        conn_,
+        [&] {
+            if (!rows_) rows_.reset(stmt_->executeQuery());
+            return rows_->next();
+        },
+        [&] { return "running '" + sql_ + "'"; });
 }
 
-int64_t Query::run() {
-    try {
-        return stmt_->executeUpdate();
-    } catch (const sql::SQLException& e) {
-        conn_.fail(e, "running '" + *sql_ + "'");
-    }
+int64_t Statement::run() {
+    return guarded(
+        conn_, [&] { return static_cast<int64_t>(stmt_->executeUpdate()); }, [&] { return "running '" + sql_ + "'"; });
 }
 
-int64_t Query::i64(int column) const {
+int64_t Statement::i64(int column) const {
     return rows_->getInt64(static_cast<uint32_t>(column + 1));
 }
 
-double Query::f64(int column) const {
+double Statement::f64(int column) const {
     return static_cast<double>(rows_->getDouble(static_cast<uint32_t>(column + 1)));
 }
 
-bool Query::is_null(int column) const {
+bool Statement::is_null(int column) const {
     return rows_->isNull(static_cast<uint32_t>(column + 1));
 }
 
-mnemo_str Query::str(int column) const {
+mnemo_str Statement::str(int column) const {
     if (is_null(column)) return mnemo_str{nullptr, 0};
     strings_.push_back(rows_->getString(static_cast<uint32_t>(column + 1)).asStdString());
     return mnemo_str{strings_.back().data(), strings_.back().size()};
-}
-
-std::string Query::text(int column) const {
-    if (is_null(column)) return std::string();
-    return rows_->getString(static_cast<uint32_t>(column + 1)).asStdString();
 }
 
 }  // namespace mnemo::mysql

@@ -1,14 +1,15 @@
 // connection.h -- one MySQL/MariaDB connection of the backend with its cache
-// of server-side prepared statements, and Query, the handle that binds,
-// executes and reads one cached statement. Every driver failure leaves here
-// as a StoreError naming the server and the driver's message; a failure that
-// lost the connection also marks it broken so the pool drops it.
+// of server-side prepared statements: the SQL core's Db (plugins/sql/db.h) on
+// MySQL Connector/C++. Every driver failure leaves here as a StoreError
+// naming the server and the driver's message; a failure that lost the
+// connection also marks it broken so the pool drops it.
 #pragma once
 
-#include "mnemo_plugin.h"
+#include "db.h"
+#include "output.h"
+#include "rules.h"
 #include "store_error.h"
 
-#include <concepts>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -26,40 +27,73 @@ class Statement;
 
 namespace mnemo::mysql {
 
-struct Options;
+// The core's names (Query, Output, StoreError, rules.h) read unqualified
+// here; the backend's own declarations hide any core name they share.
+using namespace sqlcore;
 
-class Conn {
+struct Options;
+class Conn;
+
+// One server-side prepared statement: cached by its connection, or private
+// while the cached one is borrowed (then freed on release).
+class Statement final : public sqlcore::Statement {
+public:
+    Statement(Conn& conn, std::unique_ptr<sql::PreparedStatement> stmt, const std::string& sql, bool cached);
+    ~Statement();
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+
+    void bind_null(int index) override;
+    void bind_int(int index, int64_t value) override;
+    void bind_real(int index, double value) override;
+    void bind_text(int index, std::string_view value) override;
+    bool step() override;
+    int64_t run() override;
+    int64_t i64(int column) const override;
+    double f64(int column) const override;
+    bool is_null(int column) const override;
+    mnemo_str str(int column) const override;
+    void release() override;
+
+    bool in_use = false;
+
+private:
+    Conn& conn_;
+    std::unique_ptr<sql::PreparedStatement> stmt_;
+    const std::string& sql_;  // the cache's copy of the text, for messages
+    bool cached_;
+    std::unique_ptr<sql::ResultSet> rows_;
+    mutable std::deque<std::string> strings_;
+};
+
+class Conn final : public sqlcore::Db {
 public:
     // Connects, selects the database and sets the session up (utf8mb4,
     // strict mode, READ COMMITTED); throws StoreError(MNEMO_E_UNAVAILABLE).
     // `with_database` false connects without selecting one (to create it).
     Conn(const Options& options, int64_t owner_id, bool with_database = true);
-    ~Conn();
+    ~Conn() override;
     Conn(const Conn&) = delete;
     Conn& operator=(const Conn&) = delete;
 
     // Runs a statement without parameters or rows (START TRANSACTION, DDL).
     void exec(const std::string& sql);
-    int64_t last_insert_id();
 
     const std::string& where() const { return where_; }
     bool broken() const { return broken_; }
-    // A write transaction: reads that decide a write lock their rows.
-    bool writing() const { return writing_; }
     void set_writing(bool writing) { writing_ = writing; }
-    // This backend instance's id, which claims finalize work (shared stores).
-    int64_t owner_id() const { return owner_id_; }
     // Throws the StoreError that matches the driver error, naming `what`.
     [[noreturn]] void fail(const sql::SQLException& error, std::string_view what);
 
+    // sqlcore::Db.
+    sqlcore::Statement& borrow(std::string_view sql) override;
+    const sqlcore::Dialect& dialect() const override;
+    int64_t last_insert_id() override;
+    bool writing() const override { return writing_; }
+    void insert_event_row(int64_t sid, int64_t seq, const mnemo_event& event) override;  // event_rows.cpp
+    int64_t owner_id() const override { return owner_id_; }
+
 private:
-    friend class Query;
-    struct Cached {
-        std::unique_ptr<sql::PreparedStatement> stmt;
-        bool in_use = false;
-    };
-    // The cache entry of sql; its key stays valid as long as the connection.
-    std::pair<const std::string, Cached>& cached(const std::string& sql);
     std::unique_ptr<sql::PreparedStatement> prepare(const std::string& sql);
     void set_up_session();
 
@@ -69,51 +103,7 @@ private:
     bool writing_ = false;
     std::unique_ptr<sql::Connection> conn_;
     std::unique_ptr<sql::Statement> plain_;
-    std::unordered_map<std::string, Cached> cache_;
-};
-
-// Borrows a cached statement (or prepares a private one when the cached one
-// is in use by an enclosing Query). Parameters are numbered from 1 in bind();
-// columns from 0 in the getters, as in the sqlite backend.
-class Query {
-public:
-    Query(Conn& conn, const std::string& sql);
-    ~Query();
-    Query(const Query&) = delete;
-    Query& operator=(const Query&) = delete;
-
-    template <std::integral T>
-    Query& bind(int index, T value) {
-        return bind_int64(index, static_cast<int64_t>(value));
-    }
-    Query& bind(int index, double value);
-    Query& bind(int index, mnemo_str value);  // ptr NULL binds SQL NULL
-    Query& bind(int index, std::string_view value);
-    Query& bind(int index, const std::string& value) { return bind(index, std::string_view(value)); }
-    template <typename... Args>
-    Query& args(const Args&... values) {
-        int index = 0;
-        (bind(++index, values), ...);
-        return *this;
-    }
-
-    bool step();    // executes on the first call; true while a row is available
-    int64_t run();  // executes a statement without rows; returns the affected rows
-    int64_t i64(int column) const;
-    double f64(int column) const;
-    bool is_null(int column) const;
-    mnemo_str str(int column) const;  // SQL NULL reads as ptr NULL; valid until the next step
-    std::string text(int column) const;
-
-private:
-    Query& bind_int64(int index, int64_t value);
-    Conn& conn_;
-    const std::string* sql_;  // the cache's copy of the text, for messages
-    Conn::Cached* cached_ = nullptr;
-    std::unique_ptr<sql::PreparedStatement> own_;
-    sql::PreparedStatement* stmt_ = nullptr;
-    std::unique_ptr<sql::ResultSet> rows_;
-    mutable std::deque<std::string> strings_;
+    std::unordered_map<std::string, std::unique_ptr<Statement>, TextHash, std::equal_to<>> cache_;
 };
 
 }  // namespace mnemo::mysql

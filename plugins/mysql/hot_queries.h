@@ -6,18 +6,19 @@
 // lists them in order.
 #pragma once
 
+#include "columns.h"
+#include "dialect.h"
+
 #include <string>
 
 namespace mnemo::mysql {
 
-inline constexpr const char* kSessionColumns =
-    "sid, app, user, id, title, parent_id, metadata, created_at, updated_at, expires_at, ttl_us, version, "
-    "event_count, last_seq, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, total_tokens, "
-    "cost_usd, state_bytes, deleted_at";
+using sqlcore::EventQueryShape;
+using sqlcore::kFindSessionSql;
+using sqlcore::kLaneColumns;
+using sqlcore::kLaneVersionSql;
+using sqlcore::kSessionColumns;
 
-// app, user, id.
-inline const std::string kFindSessionSql =
-    std::string("SELECT ") + kSessionColumns + " FROM sessions WHERE app = ? AND user = ? AND id = ?";
 inline const std::string kLockSessionSql = kFindSessionSql + " FOR UPDATE";
 
 // Visible, unexpired sessions strictly after the (updated_at, id) cursor,
@@ -73,10 +74,6 @@ inline const std::string kFinalizePendingSql =
 
 // An app's lanes strictly after the (updated_at, lane) cursor, newest first
 // (app, cursor x3, cursor_lane, lower bound of active_within, limit).
-inline constexpr const char* kLaneColumns =
-    "app, lane, session_id, user, platform, chat_type, created_at, updated_at, suspended, resume_pending, "
-    "resume_reason, was_auto_reset, auto_reset_reason, reset_had_activity, is_fresh_reset, pending_restarts, "
-    "version";
 inline const std::string kListLanesSql =
     std::string("SELECT ") + kLaneColumns +
     " FROM lanes WHERE app = ? AND updated_at <= ? AND (updated_at < ? OR (updated_at = ? AND lane < ?)) "
@@ -92,15 +89,6 @@ inline constexpr const char* kEventColumns =
     "seq, id, id_from_client, invocation_id, author, role, content, state_delta, usage_json, tool_calls, media, "
     "metadata, filter_key, timestamp_us, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, "
     "total_tokens, cost_usd, deleted_at";
-
-// Which optional filters an event read uses; each shape is one cached statement.
-struct EventQueryShape {
-    bool include_deleted = false;
-    bool after_ts = false;
-    bool roles = false;
-    bool filter_key = false;
-    bool num_recent = false;
-};
 
 // Parameters in order: sid, after_seq, [after_ts], [roles], [filter_key x3],
 // [num_recent], limit. A filter key K matches K and K/...: the byte range

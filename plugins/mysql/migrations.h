@@ -1,11 +1,11 @@
 // migrations.h -- the mysql backend's schema history: an ordered list of
 // steps, each a list of statements applied once and recorded in
 // schema_version. MySQL commits every DDL statement on its own, so a step is
-// not atomic: each statement is written to be re-runnable (IF NOT EXISTS),
-// and migrate() holds a server-wide named lock so only one process applies a
-// step. A shipped step is never edited; a change is a new step at the end.
-// Header-only so the unit tests can build old databases from the exact SQL
-// the plugin once ran.
+// not atomic: each statement is written to be re-runnable (IF NOT EXISTS) or
+// the step says how to see that it already ran (applied_sql), so a step cut
+// off before its version row finishes at the next open. migrate() holds a
+// server-wide named lock so only one process applies a step. A shipped step is never edited; a change is a new step at
+// the end. Header-only so the unit tests can build old databases from the exact SQL the plugin once ran.
 //
 // Conventions: names, ids and keys are VARBINARY (compared byte for byte,
 // no trailing-space padding); JSON and free text are utf8mb4 LONGTEXT stored
@@ -23,6 +23,11 @@ namespace mnemo::mysql {
 struct Migration {
     int version;
     std::vector<const char*> statements;
+    // For a step whose DDL cannot say IF NOT EXISTS: a query answering a
+    // count above 0 once the step's statements have run, so a step cut off
+    // between its DDL and its version row (a crash) is finished by the next
+    // open instead of failing on the DDL. NULL: every statement re-runs.
+    const char* applied_sql = nullptr;
 };
 
 // v1: sessions and everything that hangs off them, with the finalize
@@ -199,15 +204,17 @@ inline const Migration kSchemaV2{2,
 //  - Rows from before v3 keep both columns NULL: they are not searchable.
 //    One ALTER, so InnoDB applies the three changes atomically (the table is
 //    rebuilt once to add its hidden FTS_DOC_ID). MySQL has no ADD COLUMN IF
-//    NOT EXISTS, so unlike the CREATEs it is not re-runnable: a crash after
-//    it and before the version row leaves the step to finish by hand.
+//    NOT EXISTS, so the step is skipped when the ALTER already ran (a crash
+//    after it and before the version row): its column then exists.
 inline const Migration kSchemaV3{3,
                                  {
                                      R"sql(ALTER TABLE events
   ADD COLUMN search_text MEDIUMTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL,
   ADD COLUMN search_tokens MEDIUMTEXT CHARACTER SET ascii COLLATE ascii_bin NULL,
   ADD FULLTEXT KEY events_search (search_tokens))sql",
-                                 }};
+                                 },
+                                 "SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = DATABASE() "
+                                 "AND table_name = 'events' AND column_name = 'search_tokens'"};
 
 inline const std::array<const Migration*, 3> kMigrations{&kSchemaV1, &kSchemaV2, &kSchemaV3};
 inline constexpr int kSchemaVersion = 3;

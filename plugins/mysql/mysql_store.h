@@ -55,6 +55,7 @@ std::string lock_name(const std::string& purpose, const std::string& database);
 
 // The ABI's opaque handle is the store itself.
 struct mnemo_backend {
+    static constexpr const char* kEngine = "mysql";
     explicit mnemo_backend(const mnemo::mysql::Options& options) : store(options) {}
     mnemo::mysql::Store store;
 };

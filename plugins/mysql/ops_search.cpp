@@ -137,26 +137,14 @@ void rank(std::vector<Group>& groups) {
     });
 }
 
-void emit_groups(Conn& conn, const mnemo_search_req& req, std::vector<Group>& groups, Output& out) {
-    rank(groups);
-    if (static_cast<int64_t>(groups.size()) > req.limit) groups.resize(static_cast<size_t>(req.limit));
-    for (Group& group : groups) emit_session_hits(conn, req, group.sid, group.seqs, out);
-}
-
-void emit_recent(Conn& conn, const mnemo_search_req& req, Output& out) {
-    Query rows(conn, kSearchRecentSql);
-    rows.args(req.app, req.now_us, req.user, req.user, req.exclude_session, req.exclude_session, req.channel,
-              req.channel, req.channel, req.limit);
-    while (rows.step()) emit_session_row(rows, out);
-}
-
 }  // namespace
 
 void search(Conn& conn, const mnemo_search_req& req, Output& out) {
     sw::Query query = sw::parse_query(std::string_view(req.q.ptr ? req.q.ptr : "", req.q.len));
-    if (query.kind == sw::QueryKind::Recent) return emit_recent(conn, req, out);
+    if (query.kind == sw::QueryKind::Recent) return emit_recent_sessions(conn, req, out);
     std::vector<Group> groups = collect(conn, req, query);
-    emit_groups(conn, req, groups, out);
+    rank(groups);
+    emit_ranked_hits(conn, req, groups, out);
 }
 
 }  // namespace mnemo::mysql

@@ -6,6 +6,8 @@
 #include <stdexcept>
 
 namespace mnemo::mysql {
+
+using sqlcore::StoreError;
 namespace {
 
 constexpr const char* kKnownKeys = "host, port, socket, user, password, database, pool_size, connect_timeout_ms, tls";

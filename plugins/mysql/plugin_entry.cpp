@@ -1,101 +1,19 @@
-// The C face of the mysql backend: the ABI table, each entry a thin wrapper
-// that routes the request to Store::read or Store::write and turns any
-// exception into a filled mnemo_error. A coordinated sweep step (a shared
-// store, mnemo_sweep_req.coordinate) runs under the database's sweep lock;
-// finalize_list is a write because it claims rows.
+// The C face of the mysql backend: the SQL core's ABI table
+// (sql/plugin_table.h) with this backend's search, a coordinated sweep step
+// (a shared store, mnemo_sweep_req.coordinate) under the database's sweep
+// lock, finalize_list as a write (it claims rows), and an export whose
+// records wait until the read succeeded.
 #include "host_services.h"
-#include "ops.h"
-#include "record_output.h"
 #include "mysql_store.h"
-
-#include <cstdio>
-#include <new>
-#include <string>
+#include "ops.h"
+#include "plugin_table.h"
+#include "record_output.h"
 
 namespace mnemo::mysql {
 namespace {
 
-void fill_error(mnemo_error* err, int code, const char* message, int64_t current_version) {
-    if (!err) return;
-    err->code = code;
-    err->current_version = current_version;
-    std::snprintf(err->message, sizeof err->message, "%s", message);
-}
-
-template <typename Body>
-int guarded(mnemo_error* err, Body&& body) {
-    try {
-        body();
-        return MNEMO_OK;
-    } catch (const StoreError& e) {
-        fill_error(err, e.code(), e.what(), e.current_version());
-        return e.code();
-    } catch (const std::bad_alloc&) {
-        fill_error(err, MNEMO_E_INTERNAL, "mysql backend: out of memory", -1);
-    } catch (const std::exception& e) {
-        fill_error(err, MNEMO_E_INTERNAL, e.what(), -1);
-    } catch (...) {
-        fill_error(err, MNEMO_E_INTERNAL, "mysql backend: unknown failure", -1);
-    }
-    return MNEMO_E_INTERNAL;
-}
-
-// Adapters from an ops.h step to the Store's Step signature.
-template <typename Req>
-int read_op(mnemo_backend* backend, const Req* req, const mnemo_sink* sink, mnemo_error* err,
-            void (*step)(Conn&, const Req&, Output&)) {
-    return guarded(err, [&] { backend->store.read(sink, [&](Conn& conn, Output& out) { step(conn, *req, out); }); });
-}
-
-template <typename Req>
-int write_op(mnemo_backend* backend, const Req* req, const mnemo_sink* sink, mnemo_error* err,
-             void (*step)(Conn&, const Req&, Output&)) {
-    return guarded(err, [&] { backend->store.write(sink, [&](Conn& conn, Output& out) { step(conn, *req, out); }); });
-}
-
-template <typename Req>
-int silent_write_op(mnemo_backend* backend, const Req* req, mnemo_error* err, void (*step)(Conn&, const Req&)) {
-    return guarded(err, [&] { backend->store.write(nullptr, [&](Conn& conn, Output&) { step(conn, *req); }); });
-}
-
-int op_open(const mnemo_host* host, const char* options_json, mnemo_backend** out, mnemo_error* err) {
-    return guarded(err, [&] {
-        if (!host::install(host))
-            throw StoreError(MNEMO_E_INVALID, "mysql backend: open needs the host's services (mnemo_host of ABI " +
-                                                  std::to_string(MNEMO_PLUGIN_ABI_VERSION) + ")");
-        *out = new mnemo_backend(parse_options(options_json));
-    });
-}
-
-void op_close(mnemo_backend* backend) {
-    delete backend;
-}
-
-int op_ping(mnemo_backend* backend, mnemo_error* err) {
-    return guarded(err, [&] { backend->store.ping(); });
-}
-
-int op_append(mnemo_backend* backend, const mnemo_append_req* req, mnemo_append_result* result, const mnemo_sink* sink,
-              mnemo_error* err) {
-    return guarded(err, [&] {
-        AppendOutcome outcome;
-        backend->store.write(sink, [&](Conn& conn, Output& out) {
-            outcome = AppendOutcome{};
-            events_append(conn, *req, outcome, out);
-        });
-        result->version = outcome.version;
-        for (size_t i = 0; i < outcome.seqs.size() && i < req->n_events; ++i) {
-            if (result->seqs) result->seqs[i] = outcome.seqs[i];
-            if (result->timestamps_us) result->timestamps_us[i] = outcome.timestamps_us[i];
-        }
-        result->evicted = outcome.evicted;
-        result->retried = outcome.retried ? 1 : 0;
-        result->created = outcome.created ? 1 : 0;
-    });
-}
-
 int op_sweep_step(mnemo_backend* backend, const mnemo_sweep_req* req, const mnemo_sink* sink, mnemo_error* err) {
-    return guarded(err, [&] {
+    return guarded<mnemo_backend>(err, [&] {
         if (!req->coordinate) {
             backend->store.write(sink, [&](Conn& conn, Output& out) { sweep_step(conn, *req, out); });
             return;
@@ -112,7 +30,7 @@ int op_sweep_step(mnemo_backend* backend, const mnemo_sweep_req* req, const mnem
 // A read may be run again after a lost connection, so records reach the
 // host only once the read succeeded.
 int op_export(mnemo_backend* backend, const mnemo_export_req* req, const mnemo_record_sink* sink, mnemo_error* err) {
-    return guarded(err, [&] {
+    return guarded<mnemo_backend>(err, [&] {
         RecordBuffer buffer;
         backend->store.read(nullptr, [&](Conn& conn, Output&) {
             buffer.clear();
@@ -122,62 +40,20 @@ int op_export(mnemo_backend* backend, const mnemo_export_req* req, const mnemo_r
     });
 }
 
-#define MNEMO_READ(name, Req) \
-    [](mnemo_backend* b, const Req* r, const mnemo_sink* s, mnemo_error* e) { return read_op(b, r, s, e, &name); }
-#define MNEMO_WRITE(name, Req) \
-    [](mnemo_backend* b, const Req* r, const mnemo_sink* s, mnemo_error* e) { return write_op(b, r, s, e, &name); }
-#define MNEMO_SILENT_WRITE(name, Req) \
-    [](mnemo_backend* b, const Req* r, mnemo_error* e) { return silent_write_op(b, r, e, &name); }
+mnemo_storage_ops mysql_ops() {
+    mnemo_storage_ops ops = sql_storage_ops<mnemo_backend, parse_options, host::install>();
+    ops.search = [](mnemo_backend* b, const mnemo_search_req* r, const mnemo_sink* s, mnemo_error* e) {
+        return read_op(b, r, s, e, &search);
+    };
+    ops.sweep_step = op_sweep_step;
+    ops.finalize_list = [](mnemo_backend* b, const mnemo_finalize_list_req* r, const mnemo_sink* s, mnemo_error* e) {
+        return write_op(b, r, s, e, &finalize_list);
+    };
+    ops.export_step = op_export;
+    return ops;
+}
 
-const mnemo_storage_ops kOps = {
-    sizeof(mnemo_storage_ops),
-    op_open,
-    op_close,
-    op_ping,
-    MNEMO_READ(stats, mnemo_stats_req),
-    MNEMO_WRITE(session_create, mnemo_session_create_req),
-    MNEMO_READ(session_get, mnemo_session_get_req),
-    MNEMO_READ(session_list, mnemo_session_list_req),
-    MNEMO_WRITE(session_delete, mnemo_session_delete_req),
-    MNEMO_WRITE(user_purge, mnemo_user_purge_req),
-    op_append,
-    MNEMO_READ(events_list, mnemo_events_list_req),
-    MNEMO_WRITE(events_rewrite, mnemo_rewrite_req),
-    MNEMO_WRITE(events_rewind, mnemo_rewind_req),
-    MNEMO_WRITE(state_patch, mnemo_state_patch_req),
-    MNEMO_READ(state_get, mnemo_state_get_req),
-    MNEMO_SILENT_WRITE(state_delete, mnemo_state_delete_req),
-    MNEMO_WRITE(summary_put, mnemo_summary_put_req),
-    MNEMO_READ(summary_list, mnemo_summary_list_req),
-    MNEMO_WRITE(track_append, mnemo_track_append_req),
-    MNEMO_READ(track_list, mnemo_track_list_req),
-    MNEMO_READ(lane_get, mnemo_lane_get_req),
-    MNEMO_WRITE(lane_write, mnemo_lane_write_req),
-    MNEMO_READ(lane_list, mnemo_lane_list_req),
-    MNEMO_WRITE(lane_recover, mnemo_lane_recover_req),
-    op_sweep_step,
-    MNEMO_WRITE(finalize_list, mnemo_finalize_list_req),
-    MNEMO_WRITE(finalize_done, mnemo_finalize_done_req),
-    MNEMO_READ(search, mnemo_search_req),
-    op_export,
-    MNEMO_SILENT_WRITE(import_records, mnemo_import_req),
-    MNEMO_WRITE(finalize_done_batch, mnemo_finalize_done_batch_req),
-    nullptr,  // events_append_async: every call holds a pooled connection anyway
-    // memory_write ... memory_count: long-term memories are not stored here yet
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-};
+const mnemo_storage_ops kOps = mysql_ops();
 
 const mnemo_plugin kPlugin = {
     MNEMO_PLUGIN_ABI_VERSION,

@@ -21,9 +21,16 @@ void refuse_newer(const Conn& conn, int version) {
                                           "; upgrade mnemod or point storage.options.database at another database");
 }
 
+bool already_applied(Conn& conn, const Migration& step) {
+    if (!step.applied_sql) return false;
+    Query applied(conn, step.applied_sql);
+    return applied.step() && applied.i64(0) > 0;
+}
+
 void apply_step(Conn& conn, const Migration& step) {
     try {
-        for (const char* statement : step.statements) conn.exec(statement);
+        if (!already_applied(conn, step))
+            for (const char* statement : step.statements) conn.exec(statement);
         Query(conn, "INSERT INTO schema_version (version) VALUES (?)").args(step.version).run();
     } catch (const StoreError& e) {
         throw StoreError(e.code(), "schema migration " + std::to_string(step.version) + " failed: " + e.what());

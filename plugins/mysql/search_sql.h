@@ -45,20 +45,11 @@ inline const std::string kSearchScanSql =
 
 // Empty q: the most recently updated live sessions passing the filters,
 // newest first (kSearchSessionFilters' parameters, then limit).
+// A hit's context (columns.h).
+inline const std::string kSearchContextSql = sqlcore::search_context_sql(kEventColumns);
+
 inline const std::string kSearchRecentSql = std::string("SELECT ") + kSessionColumns + " FROM sessions s WHERE 1 = 1" +
                                             kSearchSessionFilters + " ORDER BY s.updated_at DESC, s.id DESC LIMIT ?";
-
-// A hit's context: the visible events from the `context`-th visible one
-// before seq to the `context`-th after it (sid, sid, seq, context, seq, sid,
-// seq, context, seq).
-inline const std::string kSearchContextSql =
-    std::string("SELECT ") + kEventColumns +
-    " FROM events WHERE sid = ? AND deleted_at = 0"
-    " AND seq >= COALESCE((SELECT MIN(b.seq) FROM (SELECT seq FROM events WHERE sid = ? AND deleted_at = 0"
-    " AND seq < ? ORDER BY seq DESC LIMIT ?) b), ?)"
-    " AND seq <= COALESCE((SELECT MAX(a.seq) FROM (SELECT seq FROM events WHERE sid = ? AND deleted_at = 0"
-    " AND seq > ? ORDER BY seq LIMIT ?) a), ?)"
-    " ORDER BY seq";
 
 // The server's token length bounds: a term outside them is not in the index.
 inline constexpr const char* kFtTokenLimitsSql = "SELECT @@innodb_ft_min_token_size, @@innodb_ft_max_token_size";

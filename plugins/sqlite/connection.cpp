@@ -28,6 +28,11 @@ int status_of(int rc) {
     }
 }
 
+StoreError::Cause cause_of(int rc) {
+    bool duplicate = rc == SQLITE_CONSTRAINT_UNIQUE || rc == SQLITE_CONSTRAINT_PRIMARYKEY;
+    return duplicate ? StoreError::Cause::DuplicateKey : StoreError::Cause::Other;
+}
+
 }  // namespace
 
 Conn::Conn(const Options& options, Mode mode) : path_(options.path) {
@@ -45,13 +50,14 @@ Conn::Conn(const Options& options, Mode mode) : path_(options.path) {
     try {
         apply_pragmas(options, mode);
     } catch (...) {
+        cache_.clear();
         sqlite3_close(db_);
         throw;
     }
 }
 
 Conn::~Conn() {
-    for (auto& [sql, cached] : cache_) sqlite3_finalize(cached.stmt);
+    cache_.clear();  // statements are finalized before their connection closes
     sqlite3_close(db_);
 }
 
@@ -78,11 +84,12 @@ void Conn::exec(const char* sql) {
     if (rc == SQLITE_OK) return;
     std::string text = message ? message : sqlite3_errstr(rc);
     sqlite3_free(message);
-    throw StoreError(status_of(rc), "sqlite database " + path_ + ": " + text);
+    throw StoreError(status_of(rc), "sqlite database " + path_ + ": " + text, -1, cause_of(rc));
 }
 
 void Conn::fail(int rc, std::string_view what) const {
-    throw StoreError(status_of(rc), "sqlite database " + path_ + ": " + std::string(what) + ": " + sqlite3_errmsg(db_));
+    throw StoreError(status_of(rc), "sqlite database " + path_ + ": " + std::string(what) + ": " + sqlite3_errmsg(db_),
+                     -1, cause_of(rc));
 }
 
 sqlite3_stmt* Conn::prepare(std::string_view sql) {
@@ -93,84 +100,53 @@ sqlite3_stmt* Conn::prepare(std::string_view sql) {
     return stmt;
 }
 
-Conn::Cached& Conn::cached(std::string_view sql) {
+sqlcore::Statement& Conn::borrow(std::string_view sql) {
     auto found = cache_.find(sql);
-    if (found != cache_.end()) return found->second;
-    sqlite3_stmt* stmt = prepare(sql);
-    return cache_.emplace(std::string(sql), Cached{stmt, false}).first->second;
-}
-
-Query::Query(Conn& conn, std::string_view sql) : conn_(conn) {
-    Conn::Cached& cached = conn.cached(sql);
-    if (cached.in_use) {
-        stmt_ = conn.prepare(sql);
-        return;
-    }
+    if (found == cache_.end())
+        found = cache_.emplace(std::string(sql), std::make_unique<Statement>(*this, prepare(sql), true)).first;
+    Statement& cached = *found->second;
+    if (cached.in_use) return *new Statement(*this, prepare(sql), false);
     cached.in_use = true;
-    cached_ = &cached;
-    stmt_ = cached.stmt;
+    return cached;
 }
 
-Query::~Query() {
+void Statement::release() {
     if (!cached_) {
-        sqlite3_finalize(stmt_);
+        delete this;
         return;
     }
     sqlite3_reset(stmt_);
     sqlite3_clear_bindings(stmt_);
-    cached_->in_use = false;
+    in_use = false;
 }
 
-void Query::check_bind(int rc, int index) {
+void Statement::check_bind(int rc, int index) {
     if (rc != SQLITE_OK) conn_.fail(rc, "binding parameter " + std::to_string(index));
 }
 
-Query& Query::bind_int64(int index, int64_t value) {
-    check_bind(sqlite3_bind_int64(stmt_, index, value), index);
-    return *this;
-}
-
-Query& Query::bind(int index, double value) {
-    check_bind(sqlite3_bind_double(stmt_, index, value), index);
-    return *this;
-}
-
-Query& Query::bind(int index, mnemo_str value) {
-    if (!value.ptr) {
-        check_bind(sqlite3_bind_null(stmt_, index), index);
-        return *this;
-    }
-    return bind(index, std::string_view(value.ptr, value.len));
-}
-
-Query& Query::bind(int index, std::string_view value) {
+void Statement::bind_text(int index, std::string_view value) {
     // A non-NULL pointer keeps "" apart from NULL.
     const char* bytes = value.data() ? value.data() : "";
     check_bind(sqlite3_bind_text64(stmt_, index, bytes, value.size(), SQLITE_STATIC, SQLITE_UTF8), index);
-    return *this;
 }
 
-bool Query::step() {
+bool Statement::step() {
     int rc = sqlite3_step(stmt_);
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
     conn_.fail(rc, "running '" + std::string(sqlite3_sql(stmt_)) + "'");
 }
 
-void Query::run() {
+int64_t Statement::run() {
     while (step()) {}
+    return conn_.changes();
 }
 
-mnemo_str Query::str(int column) const {
+mnemo_str Statement::str(int column) const {
     if (sqlite3_column_type(stmt_, column) == SQLITE_NULL) return mnemo_str{nullptr, 0};
     const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
     size_t len = static_cast<size_t>(sqlite3_column_bytes(stmt_, column));
     return mnemo_str{text ? text : "", len};
-}
-
-std::string Query::text(int column) const {
-    mnemo_str value = str(column);
-    return value.ptr ? std::string(value.ptr, value.len) : std::string();
 }
 
 }  // namespace mnemo::sqlite

@@ -1,16 +1,17 @@
 // connection.h -- one SQLite connection of the backend with its cache of
-// prepared statements, and Query, the RAII handle that binds, steps and reads
-// one cached statement. Every SQLite failure leaves here as a StoreError that
-// names the database file and SQLite's own message.
+// prepared statements: the SQL core's Db (plugins/sql/db.h) on SQLite. Every
+// SQLite failure leaves here as a StoreError that names the database file
+// and SQLite's own message.
 #pragma once
 
-#include "mnemo_plugin.h"
+#include "db.h"
+#include "output.h"
+#include "rules.h"
 #include "search_backlog.h"
 #include "store_error.h"
 
 #include <sqlite3.h>
 
-#include <concepts>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -20,13 +21,48 @@
 
 namespace mnemo::sqlite {
 
-struct Options;
+// The core's names (Query, Output, StoreError, rules.h) read unqualified
+// here; the backend's own declarations hide any core name they share.
+using namespace sqlcore;
 
-class Conn {
+struct Options;
+class Conn;
+
+// One prepared statement: cached by its connection, or private while the
+// cached one is borrowed (then finalized on release).
+class Statement final : public sqlcore::Statement {
+public:
+    Statement(Conn& conn, sqlite3_stmt* stmt, bool cached) : conn_(conn), stmt_(stmt), cached_(cached) {}
+    ~Statement() { sqlite3_finalize(stmt_); }
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+
+    void bind_null(int index) override { check_bind(sqlite3_bind_null(stmt_, index), index); }
+    void bind_int(int index, int64_t value) override { check_bind(sqlite3_bind_int64(stmt_, index, value), index); }
+    void bind_real(int index, double value) override { check_bind(sqlite3_bind_double(stmt_, index, value), index); }
+    void bind_text(int index, std::string_view value) override;
+    bool step() override;
+    int64_t run() override;
+    int64_t i64(int column) const override { return sqlite3_column_int64(stmt_, column); }
+    double f64(int column) const override { return sqlite3_column_double(stmt_, column); }
+    bool is_null(int column) const override { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
+    mnemo_str str(int column) const override;
+    void release() override;
+
+    bool in_use = false;
+
+private:
+    void check_bind(int rc, int index);
+    Conn& conn_;
+    sqlite3_stmt* stmt_;
+    bool cached_;
+};
+
+class Conn final : public sqlcore::Db {
 public:
     enum class Mode { ReadWrite, ReadOnly };
     Conn(const Options& options, Mode mode);
-    ~Conn();
+    ~Conn() override;
     Conn(const Conn&) = delete;
     Conn& operator=(const Conn&) = delete;
 
@@ -41,64 +77,21 @@ public:
     // search indexes do not hold yet (the writer's connection only).
     SearchBacklog& search_backlog() { return search_backlog_; }
 
+    // sqlcore::Db. Writes are serialized by the writer thread: no row locks.
+    sqlcore::Statement& borrow(std::string_view sql) override;
+    const sqlcore::Dialect& dialect() const override;
+    int64_t last_insert_id() override { return sqlite3_last_insert_rowid(db_); }
+    bool writing() const override { return false; }
+    void insert_event_row(int64_t sid, int64_t seq, const mnemo_event& event) override;  // event_rows.cpp
+
 private:
-    friend class Query;
-    struct Cached {
-        sqlite3_stmt* stmt = nullptr;
-        bool in_use = false;
-    };
-    Cached& cached(std::string_view sql);
     sqlite3_stmt* prepare(std::string_view sql);
     void apply_pragmas(const Options& options, Mode mode);
 
     sqlite3* db_ = nullptr;
     std::string path_;
     SearchBacklog search_backlog_;
-    // Looked up by the SQL text without copying it (heterogeneous lookup).
-    struct TextHash {
-        using is_transparent = void;
-        size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
-    };
-    std::unordered_map<std::string, Cached, TextHash, std::equal_to<>> cache_;
-};
-
-// Borrows a cached statement (or prepares a private one when the cached one is
-// already stepping); resets it and clears its bindings when destroyed.
-class Query {
-public:
-    Query(Conn& conn, std::string_view sql);
-    ~Query();
-    Query(const Query&) = delete;
-    Query& operator=(const Query&) = delete;
-
-    template <std::integral T>
-    Query& bind(int index, T value) {
-        return bind_int64(index, static_cast<int64_t>(value));
-    }
-    Query& bind(int index, double value);
-    Query& bind(int index, mnemo_str value);  // ptr NULL binds SQL NULL
-    Query& bind(int index, std::string_view value);
-    template <typename... Args>
-    Query& args(const Args&... values) {
-        int index = 0;
-        (bind(++index, values), ...);
-        return *this;
-    }
-
-    bool step();  // true while a row is available
-    void run();   // steps to the end, for statements without rows
-    int64_t i64(int column) const { return sqlite3_column_int64(stmt_, column); }
-    double f64(int column) const { return sqlite3_column_double(stmt_, column); }
-    bool is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
-    mnemo_str str(int column) const;  // SQL NULL reads as ptr NULL
-    std::string text(int column) const;
-
-private:
-    Query& bind_int64(int index, int64_t value);
-    void check_bind(int rc, int index);
-    Conn& conn_;
-    Conn::Cached* cached_ = nullptr;
-    sqlite3_stmt* stmt_ = nullptr;
+    std::unordered_map<std::string, std::unique_ptr<Statement>, TextHash, std::equal_to<>> cache_;
 };
 
 }  // namespace mnemo::sqlite

@@ -4,37 +4,40 @@
 // the unit tests check these exact texts with EXPLAIN QUERY PLAN.
 #pragma once
 
+#include "columns.h"
+#include "dialect.h"
+
 #include <string>
 
 namespace mnemo::sqlite {
 
-inline constexpr const char* kSessionColumns =
-    "sid, app, user, id, title, parent_id, metadata, created_at, updated_at, expires_at, ttl_us, version, "
-    "event_count, last_seq, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, total_tokens, "
-    "cost_usd, state_bytes, deleted_at";
+using sqlcore::EventQueryShape;
+using sqlcore::kFindSessionSql;
+using sqlcore::kLaneColumns;
+using sqlcore::kLaneVersionSql;
+using sqlcore::kSessionColumns;
 
-// The visible event holding a client-given id (events_client_id, which
-// indexes client ids only: migrations.h v7).
-inline constexpr const char* kFindClientIdSql =
-    "SELECT seq, timestamp_us, author, role, content FROM events "
-    "WHERE sid = ?1 AND id = ?2 AND deleted_at = 0 AND id_from_client = 1";
-
-inline const std::string kFindSessionSql =
-    std::string("SELECT ") + kSessionColumns + " FROM sessions WHERE app = ?1 AND user = ?2 AND id = ?3";
+// The visible event holding an id, client-given or generated
+// (events_visible_id: migrations.h v9).
+inline constexpr const char* kFindVisibleIdSql =
+    "SELECT seq, timestamp_us, author, role, content FROM events WHERE id = ?2 AND sid = ?1 AND deleted_at = 0";
 
 // Visible, unexpired sessions strictly after the (updated_at, id) cursor,
-// newest first; ?4 is the lower bound of active_within.
+// newest first. Parameters as sql/dialect.h orders them: app, [user,] the
+// cursor three times (one is enough here), cursor id, the lower bound of
+// active_within, now, limit.
 inline const std::string kListUserSessionsSql =
     std::string("SELECT ") + kSessionColumns +
-    " FROM sessions WHERE app = ?1 AND user = ?2 AND (updated_at, id) < (?5, ?6) AND updated_at >= ?4"
-    " AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?3) ORDER BY updated_at DESC, id DESC LIMIT ?7";
+    " FROM sessions WHERE app = ?1 AND user = ?2 AND (updated_at, id) < (?3, ?6) AND updated_at >= ?7"
+    " AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?8) ORDER BY updated_at DESC, id DESC LIMIT ?9";
 inline const std::string kListAppSessionsSql =
     std::string("SELECT ") + kSessionColumns +
-    " FROM sessions WHERE app = ?1 AND (updated_at, id) < (?5, ?6) AND updated_at >= ?4"
-    " AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?3) ORDER BY updated_at DESC, id DESC LIMIT ?7";
+    " FROM sessions WHERE app = ?1 AND (updated_at, id) < (?2, ?5) AND updated_at >= ?6"
+    " AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?7) ORDER BY updated_at DESC, id DESC LIMIT ?8";
 
 // The sweep and finalize statements (?1 now or a cutoff, ?2 the step's
-// limit), each served by a partial index holding exactly its rows.
+// limit; expiring takes now three times, then the limit as ?4), each served
+// by a partial index holding exactly its rows.
 //  - live sessions whose expires_at passed, oldest first: marked for finalize
 //    (unless ever marked) and soft-deleted; UPDATE sees the old
 //    finalize_reason in both CASEs (sessions_live_expiry);
@@ -43,7 +46,7 @@ inline constexpr const char* kExpireSessionsSql =
     "finalize_marked_at = CASE WHEN finalize_reason = 0 THEN ?1 ELSE finalize_marked_at END, "
     "finalize_reason = CASE WHEN finalize_reason = 0 THEN 1 ELSE finalize_reason END "
     "WHERE sid IN (SELECT sid FROM sessions WHERE expires_at > 0 AND deleted_at = 0 AND expires_at <= ?1 "
-    "ORDER BY expires_at LIMIT ?2)";
+    "ORDER BY expires_at LIMIT ?4)";
 inline constexpr const char* kExpiredSessionsSql =
     "SELECT sid, app, user, id FROM sessions WHERE expires_at > 0 AND deleted_at = 0 AND expires_at <= ?1 "
     "ORDER BY expires_at LIMIT ?2";
@@ -67,22 +70,20 @@ inline constexpr const char* kPruneLanesSql =
     "DELETE FROM lanes WHERE (app, lane) IN (SELECT app, lane FROM lanes WHERE updated_at < ?1 "
     "ORDER BY updated_at LIMIT ?2)";
 inline constexpr const char* kLanesDueSql = "SELECT 1 FROM lanes WHERE updated_at < ?1 LIMIT ?2";
-//  - sessions whose finalize is pending, oldest mark first (?1 the limit;
+//  - sessions whose finalize is pending, oldest mark first (?3 the limit;
+//    ?1 now and ?2 the owner only matter where claims do;
 //    sessions_finalize_pending).
 inline const std::string kFinalizePendingSql =
     std::string("SELECT ") + kSessionColumns +
     ", finalize_reason, finalize_attempts FROM sessions WHERE finalize_reason > 0 AND finalized_at = 0 "
-    "ORDER BY finalize_marked_at LIMIT ?1";
+    "ORDER BY finalize_marked_at LIMIT ?3";
 
-// An app's lanes strictly after the (updated_at, lane) cursor, newest first;
-// ?4 is the lower bound of active_within (lanes_app_updated).
-inline constexpr const char* kLaneColumns =
-    "app, lane, session_id, user, platform, chat_type, created_at, updated_at, suspended, resume_pending, "
-    "resume_reason, was_auto_reset, auto_reset_reason, reset_had_activity, is_fresh_reset, pending_restarts, "
-    "version";
+// An app's lanes strictly after the (updated_at, lane) cursor, newest first
+// (app, the cursor three times, cursor lane, the lower bound of
+// active_within, limit; lanes_app_updated).
 inline const std::string kListLanesSql = std::string("SELECT ") + kLaneColumns +
-                                         " FROM lanes WHERE app = ?1 AND (updated_at, lane) < (?2, ?3) AND "
-                                         "updated_at >= ?4 ORDER BY updated_at DESC, lane DESC LIMIT ?5";
+                                         " FROM lanes WHERE app = ?1 AND (updated_at, lane) < (?2, ?5) AND "
+                                         "updated_at >= ?6 ORDER BY updated_at DESC, lane DESC LIMIT ?7";
 
 // Eviction: the seq of the k-th oldest visible event, then everything visible
 // up to it.
@@ -95,27 +96,28 @@ inline constexpr const char* kEventColumns =
     "metadata, filter_key, timestamp_us, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, "
     "total_tokens, cost_usd, deleted_at";
 
-// Which optional filters an event read uses; each shape is one cached statement.
-struct EventQueryShape {
-    bool include_deleted = false;
-    bool after_ts = false;
-    bool roles = false;
-    bool filter_key = false;
-    bool num_recent = false;
-};
+// Search with an empty q: the most recently updated live sessions passing
+// the filters (app, now, user x2, exclude_session x2, channel x3, limit).
+inline const std::string kSearchRecentSql =
+    std::string("SELECT ") + kSessionColumns +
+    " FROM sessions WHERE app = ?1 AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?2)"
+    " AND (?3 IS NULL OR user = ?3) AND (?5 IS NULL OR id <> ?5)"
+    " AND (?7 IS NULL OR json_extract(metadata, '$.channel') = ?7 OR json_extract(metadata, '$.platform') = ?7)"
+    " ORDER BY updated_at DESC, id DESC LIMIT ?10";
 
-// Parameters: ?1 sid, ?2 after_seq, ?3 after_ts, ?4 roles, ?5 filter_key,
-// ?6 num_recent, ?7 limit (-1: none). A filter key K matches K and K/...:
-// the byte range [K + "/", K + "0") holds exactly the strings that start with
-// K + "/", so the test needs no LIKE escaping.
+// Parameters in order (positional, only those the shape uses): sid,
+// after_seq, [after_ts], [roles], [filter_key x3], [num_recent], limit. A
+// filter key K matches K and K/...: the byte range [K + "/", K + "0") holds
+// exactly the strings that start with K + "/", so the test needs no LIKE
+// escaping.
 inline std::string event_select_sql(const EventQueryShape& shape) {
-    std::string sql = std::string("SELECT ") + kEventColumns + " FROM events WHERE sid = ?1 AND seq > ?2";
+    std::string sql = std::string("SELECT ") + kEventColumns + " FROM events WHERE sid = ? AND seq > ?";
     if (!shape.include_deleted) sql += " AND deleted_at = 0";
-    if (shape.after_ts) sql += " AND timestamp_us > ?3";
-    if (shape.roles) sql += " AND instr(',' || replace(?4, ' ', '') || ',', ',' || role || ',') > 0";
-    if (shape.filter_key) sql += " AND (filter_key = ?5 OR (filter_key >= ?5 || '/' AND filter_key < ?5 || '0'))";
-    if (!shape.num_recent) return sql + " ORDER BY seq LIMIT ?7";
-    return "SELECT * FROM (" + sql + " ORDER BY seq DESC LIMIT ?6) ORDER BY seq LIMIT ?7";
+    if (shape.after_ts) sql += " AND timestamp_us > ?";
+    if (shape.roles) sql += " AND instr(',' || replace(?, ' ', '') || ',', ',' || role || ',') > 0";
+    if (shape.filter_key) sql += " AND (filter_key = ? OR (filter_key >= ? || '/' AND filter_key < ? || '0'))";
+    if (!shape.num_recent) return sql + " ORDER BY seq LIMIT ?";
+    return "SELECT * FROM (" + sql + " ORDER BY seq DESC LIMIT ?) ORDER BY seq LIMIT ?";
 }
 
 }  // namespace mnemo::sqlite

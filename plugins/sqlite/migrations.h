@@ -265,7 +265,7 @@ END;
 //    phrase every event holding the query matches, and the trigrams are not
 //    needed for them.
 //  - events.search_trigrams: 1 when the search text holds a CJK character
-//    (written by insert_event, core::search_words::has_cjk). CJK runs are
+//    (written by insert_event, the host's has_cjk). CJK runs are
 //    one word without spaces, so a CJK query is a substring of a word:
 //    events_trigrams holds these events only, and events_trigram_rows lists
 //    them for queries of fewer than 3 characters. Rows from before v5 take 1
@@ -407,14 +407,29 @@ inline constexpr const char* kSchemaV8 = R"sql(
 DROP TRIGGER events_search_insert;
 )sql";
 
-inline constexpr std::array<Migration, 8> kMigrations{{{1, kSchemaV1},
+// v9: an event id is unique within its session whoever made it (API.md): a
+// client id equal to a generated id is a retry or a conflict, so the look-up
+// must find generated ids too. events_visible_id keys visible events by id
+// first: generated ids are UUIDv7, time-ordered, so their entries all land
+// on the index's rightmost page (cached) rather than on a random page as in
+// v1's (sid, id) index; client ids land where they sort, as under v7. Not
+// UNIQUE: a v7/v8 file may already hold a client id equal to a generated
+// one. The single writer checks before it inserts, in the same transaction.
+// IF [NOT] EXISTS: the step is re-runnable like every mysql step.
+inline constexpr const char* kSchemaV9 = R"sql(
+CREATE INDEX IF NOT EXISTS events_visible_id ON events (id, sid) WHERE deleted_at = 0;
+DROP INDEX IF EXISTS events_client_id;
+)sql";
+
+inline constexpr std::array<Migration, 9> kMigrations{{{1, kSchemaV1},
                                                        {2, kSchemaV2},
                                                        {3, kSchemaV3},
                                                        {4, kSchemaV4},
                                                        {5, kSchemaV5},
                                                        {6, kSchemaV6},
                                                        {7, kSchemaV7},
-                                                       {8, kSchemaV8}}};
+                                                       {8, kSchemaV8},
+                                                       {9, kSchemaV9}}};
 inline constexpr int kSchemaVersion = kMigrations.back().version;
 
 // The bookkeeping table itself is not a migration: it must exist to read the

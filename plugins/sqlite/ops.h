@@ -5,57 +5,12 @@
 #pragma once
 
 #include "connection.h"
-#include "output.h"
-
-#include <optional>
-#include <vector>
+#include "sql_ops.h"
 
 namespace mnemo::sqlite {
 
-struct AppendOutcome {
-    int64_t version = 0;
-    std::vector<int64_t> seqs, timestamps_us;
-    int64_t evicted = 0;
-    bool retried = false;
-    bool created = false;
-};
-
-// Writes.
-void session_create(Conn& conn, const mnemo_session_create_req& req, Output& out);
-void session_delete(Conn& conn, const mnemo_session_delete_req& req, Output& out);
-void user_purge(Conn& conn, const mnemo_user_purge_req& req, Output& out);
-void events_append(Conn& conn, const mnemo_append_req& req, AppendOutcome& outcome, Output& out);
-void events_rewrite(Conn& conn, const mnemo_rewrite_req& req, Output& out);
-void events_rewind(Conn& conn, const mnemo_rewind_req& req, Output& out);
-void state_patch(Conn& conn, const mnemo_state_patch_req& req, Output& out);
-void state_delete(Conn& conn, const mnemo_state_delete_req& req);
-void summary_put(Conn& conn, const mnemo_summary_put_req& req, Output& out);
-void track_append(Conn& conn, const mnemo_track_append_req& req, Output& out);
-void lane_write(Conn& conn, const mnemo_lane_write_req& req, Output& out);
-void lane_recover(Conn& conn, const mnemo_lane_recover_req& req, Output& out);
-void sweep_step(Conn& conn, const mnemo_sweep_req& req, Output& out);
-void finalize_done(Conn& conn, const mnemo_finalize_done_req& req, Output& out);
-void finalize_done_batch(Conn& conn, const mnemo_finalize_done_batch_req& req, Output& out);
-
-// Reads.
-void session_get(Conn& conn, const mnemo_session_get_req& req, Output& out);
-void session_list(Conn& conn, const mnemo_session_list_req& req, Output& out);
-void events_list(Conn& conn, const mnemo_events_list_req& req, Output& out);
-void state_get(Conn& conn, const mnemo_state_get_req& req, Output& out);
-void summary_list(Conn& conn, const mnemo_summary_list_req& req, Output& out);
-void track_list(Conn& conn, const mnemo_track_list_req& req, Output& out);
-void stats(Conn& conn, const mnemo_stats_req& req, Output& out);
-void lane_get(Conn& conn, const mnemo_lane_get_req& req, Output& out);
-void lane_list(Conn& conn, const mnemo_lane_list_req& req, Output& out);
-void finalize_list(Conn& conn, const mnemo_finalize_list_req& req, Output& out);
+// Search over the app's transcripts (ops_search.cpp: FTS5 ranked by bm25;
+// the rules are core/search.h). Every other step is the SQL core's (sql_ops.h).
 void search(Conn& conn, const mnemo_search_req& req, Output& out);
-
-// Export (a read: one snapshot) and import (a write: one savepoint).
-void export_step(Conn& conn, const mnemo_export_req& req, const mnemo_record_sink& sink);
-void import_records(Conn& conn, const mnemo_import_req& req);
-
-// The up_to_seq of the latest summary of filter_key (ptr NULL: ""), which is
-// also emitted to out when out is set.
-std::optional<int64_t> latest_summary(Conn& conn, int64_t sid, mnemo_str filter_key, Output* out);
 
 }  // namespace mnemo::sqlite

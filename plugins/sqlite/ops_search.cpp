@@ -134,7 +134,8 @@ std::pair<std::string, std::string> plan(Conn& conn, const sw::Query& query) {
     return {scan_sql(), query.exact};
 }
 
-std::vector<Group> collect(Conn& conn, const mnemo_search_req& req, const sw::Query& query) {
+// The matching sessions, ranked.
+std::vector<Group> collect_ranked(Conn& conn, const mnemo_search_req& req, const sw::Query& query) {
     auto [sql, first] = plan(conn, query);
     Query rows(conn, sql);
     rows.args(std::string_view(first), req.app, req.now_us, req.user, req.exclude_session, req.role, req.channel);
@@ -152,36 +153,20 @@ std::vector<Group> collect(Conn& conn, const mnemo_search_req& req, const sw::Qu
     }
     std::vector<Group> groups;
     for (auto& [sid, group] : by_sid) groups.push_back(std::move(group));
-    return groups;
-}
-
-void emit_groups(Conn& conn, const mnemo_search_req& req, std::vector<Group>& groups, Output& out) {
+    // Best bm25 first, then the most recently updated.
     std::sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
         return std::tie(a.best, b.updated_at_us, b.sid) < std::tie(b.best, a.updated_at_us, a.sid);
     });
-    if (static_cast<int64_t>(groups.size()) > req.limit) groups.resize(static_cast<size_t>(req.limit));
-    for (Group& group : groups) emit_session_hits(conn, req, group.sid, group.seqs, out);
-}
-
-// Empty q: the most recently updated live sessions passing the filters.
-void emit_recent(Conn& conn, const mnemo_search_req& req, Output& out) {
-    Query rows(conn, std::string("SELECT ") + kSessionColumns +
-                         " FROM sessions WHERE app = ?1 AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?2)"
-                         " AND (?3 IS NULL OR user = ?3) AND (?4 IS NULL OR id <> ?4)"
-                         " AND (?5 IS NULL OR json_extract(metadata, '$.channel') = ?5"
-                         " OR json_extract(metadata, '$.platform') = ?5)"
-                         " ORDER BY updated_at DESC, id DESC LIMIT ?6");
-    rows.args(req.app, req.now_us, req.user, req.exclude_session, req.channel, req.limit);
-    while (rows.step()) emit_session_row(rows, out);
+    return groups;
 }
 
 }  // namespace
 
 void search(Conn& conn, const mnemo_search_req& req, Output& out) {
     sw::Query query = sw::parse_query(std::string_view(req.q.ptr ? req.q.ptr : "", req.q.len));
-    if (query.kind == sw::QueryKind::Recent) return emit_recent(conn, req, out);
-    std::vector<Group> groups = collect(conn, req, query);
-    emit_groups(conn, req, groups, out);
+    if (query.kind == sw::QueryKind::Recent) return emit_recent_sessions(conn, req, out);
+    std::vector<Group> ranked = collect_ranked(conn, req, query);
+    emit_ranked_hits(conn, req, ranked, out);
 }
 
 }  // namespace mnemo::sqlite

@@ -8,6 +8,8 @@
 #include <string_view>
 
 namespace mnemo::sqlite {
+
+using sqlcore::StoreError;
 namespace {
 
 constexpr const char* kKnownKeys = "path, synchronous, busy_timeout_ms, cache_size_bytes, readers";

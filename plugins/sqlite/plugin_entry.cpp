@@ -1,135 +1,48 @@
-// The C face of the sqlite backend: the ABI table, each entry a thin wrapper
-// that routes the request to Store::read or Store::write and turns any
-// exception into a filled mnemo_error.
+// The C face of the sqlite backend: the SQL core's ABI table
+// (sql/plugin_table.h) with this backend's search and its async append,
+// which queues the step for the writer's next group commit.
 #include "host_services.h"
 #include "ops.h"
+#include "plugin_table.h"
 #include "sqlite_store.h"
 
-#include <cstdio>
 #include <memory>
-#include <new>
-#include <string>
 
 namespace mnemo::sqlite {
 namespace {
 
-void fill_error(mnemo_error* err, int code, const char* message, int64_t current_version) {
-    if (!err) return;
-    err->code = code;
-    err->current_version = current_version;
-    std::snprintf(err->message, sizeof err->message, "%s", message);
-}
-
-// The ABI status of an exception thrown by a step, with err filled.
-int status_of(const std::exception_ptr& failure, mnemo_error* err) {
-    try {
-        std::rethrow_exception(failure);
-    } catch (const StoreError& e) {
-        fill_error(err, e.code(), e.what(), e.current_version());
-        return e.code();
-    } catch (const std::bad_alloc&) {
-        fill_error(err, MNEMO_E_INTERNAL, "sqlite backend: out of memory", -1);
-    } catch (const std::exception& e) {
-        fill_error(err, MNEMO_E_INTERNAL, e.what(), -1);
-    } catch (...) {
-        fill_error(err, MNEMO_E_INTERNAL, "sqlite backend: unknown failure", -1);
-    }
-    return MNEMO_E_INTERNAL;
-}
-
-template <typename Body>
-int guarded(mnemo_error* err, Body&& body) {
-    try {
-        body();
-        return MNEMO_OK;
-    } catch (...) {
-        return status_of(std::current_exception(), err);
-    }
-}
-
-// Adapters from an ops.h step to the Store's Step signature.
-template <typename Req>
-int read_op(mnemo_backend* backend, const Req* req, const mnemo_sink* sink, mnemo_error* err,
-            void (*step)(Conn&, const Req&, Output&)) {
-    return guarded(err, [&] { backend->store.read(sink, [&](Conn& conn, Output& out) { step(conn, *req, out); }); });
-}
-
-template <typename Req>
-int write_op(mnemo_backend* backend, const Req* req, const mnemo_sink* sink, mnemo_error* err,
-             void (*step)(Conn&, const Req&, Output&)) {
-    return guarded(err, [&] { backend->store.write(sink, [&](Conn& conn, Output& out) { step(conn, *req, out); }); });
-}
-
-template <typename Req>
-int silent_write_op(mnemo_backend* backend, const Req* req, mnemo_error* err, void (*step)(Conn&, const Req&)) {
-    return guarded(err, [&] { backend->store.write(nullptr, [&](Conn& conn, Output&) { step(conn, *req); }); });
-}
-
 // SQLite's memory statistics take a process-wide mutex on every allocation,
 // and nothing reads them. Only possible before SQLite is first used in the
-// process; later (another user of SQLite opened it) the call just fails.
+// process (parsing the options already uses it); later (another user of
+// SQLite opened it) the call just fails.
 void turn_off_memory_statistics() {
     static const int once = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
     (void)once;
 }
 
+const mnemo_storage_ops kCoreOps = sql_storage_ops<mnemo_backend, parse_options, host::install>();
+
 int op_open(const mnemo_host* host, const char* options_json, mnemo_backend** out, mnemo_error* err) {
     turn_off_memory_statistics();
-    return guarded(err, [&] {
-        if (!host::install(host))
-            throw StoreError(MNEMO_E_INVALID, "sqlite backend: open needs the host's services (mnemo_host of ABI " +
-                                                  std::to_string(MNEMO_PLUGIN_ABI_VERSION) + ")");
-        *out = new mnemo_backend(parse_options(options_json));
-    });
-}
-
-void op_close(mnemo_backend* backend) {
-    delete backend;
-}
-
-int op_ping(mnemo_backend* backend, mnemo_error* err) {
-    return guarded(err, [&] { backend->store.ping(); });
-}
-
-void copy_append_result(const mnemo_append_req& req, const AppendOutcome& outcome, mnemo_append_result& result) {
-    result.version = outcome.version;
-    for (size_t i = 0; i < outcome.seqs.size() && i < req.n_events; ++i) {
-        if (result.seqs) result.seqs[i] = outcome.seqs[i];
-        if (result.timestamps_us) result.timestamps_us[i] = outcome.timestamps_us[i];
-    }
-    result.evicted = outcome.evicted;
-    result.retried = outcome.retried ? 1 : 0;
-    result.created = outcome.created ? 1 : 0;
-}
-
-// The append's step, for the waiting and the queued call alike; each run
-// starts from an empty outcome, as Store clears its recorded rows.
-Store::Step append_step(const mnemo_append_req* req, const std::shared_ptr<AppendOutcome>& outcome) {
-    return [req, outcome](Conn& conn, Output& out) {
-        *outcome = AppendOutcome{};
-        events_append(conn, *req, *outcome, out);
-    };
-}
-
-int op_append(mnemo_backend* backend, const mnemo_append_req* req, mnemo_append_result* result, const mnemo_sink* sink,
-              mnemo_error* err) {
-    return guarded(err, [&] {
-        auto outcome = std::make_shared<AppendOutcome>();
-        backend->store.write(sink, append_step(req, outcome));
-        copy_append_result(*req, *outcome, *result);
-    });
+    return kCoreOps.open(host, options_json, out, err);
 }
 
 // The host keeps req, result, sink and err alive until done (mnemo_plugin.h).
+// Each run of the step starts from an empty outcome, as Store clears its
+// recorded rows.
 int op_append_async(mnemo_backend* backend, const mnemo_append_req* req, mnemo_append_result* result,
                     const mnemo_sink* sink, mnemo_error* err, mnemo_done_fn done, void* done_ctx) {
-    return guarded(err, [&] {
+    return guarded<mnemo_backend>(err, [&] {
         auto outcome = std::make_shared<AppendOutcome>();
-        backend->store.write_async(sink, append_step(req, outcome),
+        Store::Step step = [req, outcome](Conn& conn, Output& out) {
+            *outcome = AppendOutcome{};
+            events_append(conn, *req, *outcome, out);
+        };
+        backend->store.write_async(sink, std::move(step),
                                    [req, result, err, outcome, done, done_ctx](const std::exception_ptr& failure) {
                                        int status = MNEMO_OK;
                                        if (failure)
-                                           status = status_of(failure, err);
+                                           status = status_of(failure, err, mnemo_backend::kEngine);
                                        else
                                            copy_append_result(*req, *outcome, *result);
                                        done(done_ctx, status);
@@ -137,68 +50,17 @@ int op_append_async(mnemo_backend* backend, const mnemo_append_req* req, mnemo_a
     });
 }
 
-// Records go straight to the host: a read step is never run twice.
-int op_export(mnemo_backend* backend, const mnemo_export_req* req, const mnemo_record_sink* sink, mnemo_error* err) {
-    return guarded(err,
-                   [&] { backend->store.read(nullptr, [&](Conn& conn, Output&) { export_step(conn, *req, *sink); }); });
+mnemo_storage_ops sqlite_ops() {
+    mnemo_storage_ops ops = kCoreOps;
+    ops.open = op_open;
+    ops.search = [](mnemo_backend* b, const mnemo_search_req* r, const mnemo_sink* s, mnemo_error* e) {
+        return read_op(b, r, s, e, &search);
+    };
+    ops.events_append_async = op_append_async;
+    return ops;
 }
 
-#define MNEMO_READ(name, Req) \
-    [](mnemo_backend* b, const Req* r, const mnemo_sink* s, mnemo_error* e) { return read_op(b, r, s, e, &name); }
-#define MNEMO_WRITE(name, Req) \
-    [](mnemo_backend* b, const Req* r, const mnemo_sink* s, mnemo_error* e) { return write_op(b, r, s, e, &name); }
-#define MNEMO_SILENT_WRITE(name, Req) \
-    [](mnemo_backend* b, const Req* r, mnemo_error* e) { return silent_write_op(b, r, e, &name); }
-
-const mnemo_storage_ops kOps = {
-    sizeof(mnemo_storage_ops),
-    op_open,
-    op_close,
-    op_ping,
-    MNEMO_READ(stats, mnemo_stats_req),
-    MNEMO_WRITE(session_create, mnemo_session_create_req),
-    MNEMO_READ(session_get, mnemo_session_get_req),
-    MNEMO_READ(session_list, mnemo_session_list_req),
-    MNEMO_WRITE(session_delete, mnemo_session_delete_req),
-    MNEMO_WRITE(user_purge, mnemo_user_purge_req),
-    op_append,
-    MNEMO_READ(events_list, mnemo_events_list_req),
-    MNEMO_WRITE(events_rewrite, mnemo_rewrite_req),
-    MNEMO_WRITE(events_rewind, mnemo_rewind_req),
-    MNEMO_WRITE(state_patch, mnemo_state_patch_req),
-    MNEMO_READ(state_get, mnemo_state_get_req),
-    MNEMO_SILENT_WRITE(state_delete, mnemo_state_delete_req),
-    MNEMO_WRITE(summary_put, mnemo_summary_put_req),
-    MNEMO_READ(summary_list, mnemo_summary_list_req),
-    MNEMO_WRITE(track_append, mnemo_track_append_req),
-    MNEMO_READ(track_list, mnemo_track_list_req),
-    MNEMO_READ(lane_get, mnemo_lane_get_req),
-    MNEMO_WRITE(lane_write, mnemo_lane_write_req),
-    MNEMO_READ(lane_list, mnemo_lane_list_req),
-    MNEMO_WRITE(lane_recover, mnemo_lane_recover_req),
-    MNEMO_WRITE(sweep_step, mnemo_sweep_req),
-    MNEMO_READ(finalize_list, mnemo_finalize_list_req),
-    MNEMO_WRITE(finalize_done, mnemo_finalize_done_req),
-    MNEMO_READ(search, mnemo_search_req),
-    op_export,
-    MNEMO_SILENT_WRITE(import_records, mnemo_import_req),
-    MNEMO_WRITE(finalize_done_batch, mnemo_finalize_done_batch_req),
-    op_append_async,
-    // memory_write ... memory_count: long-term memories are not stored here yet
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-};
+const mnemo_storage_ops kOps = sqlite_ops();
 
 const mnemo_plugin kPlugin = {
     MNEMO_PLUGIN_ABI_VERSION, "sqlite", "0.1.0", MNEMO_CAP_PERSISTENT | MNEMO_CAP_SOFT_DELETE | MNEMO_CAP_SEARCH, &kOps,

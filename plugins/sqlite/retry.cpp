@@ -8,6 +8,8 @@
 #include <thread>
 
 namespace mnemo::sqlite {
+
+using sqlcore::StoreError;
 namespace {
 
 // Full jitter: a random wait in [delay/2, delay] keeps retrying writers from

@@ -53,6 +53,7 @@ private:
 
 // The ABI's opaque handle is the store itself.
 struct mnemo_backend {
+    static constexpr const char* kEngine = "sqlite";
     explicit mnemo_backend(const mnemo::sqlite::Options& options) : store(options) {}
     mnemo::sqlite::Store store;
 };

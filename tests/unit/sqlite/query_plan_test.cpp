@@ -62,9 +62,9 @@ TEST_F(QueryPlanTest, ReadingTheNewestEventsIsARangeScan) {
     expect_indexed(event_select_sql(filtered), "events");
 }
 
-TEST_F(QueryPlanTest, AClientIdIsFoundThroughTheClientIdIndex) {
-    expect_indexed(kFindClientIdSql, "events");
-    expect_uses_index(kFindClientIdSql, "events_client_id");
+TEST_F(QueryPlanTest, AnIdIsFoundThroughTheVisibleIdIndex) {
+    expect_indexed(kFindVisibleIdSql, "events");
+    expect_uses_index(kFindVisibleIdSql, "events_visible_id");
 }
 
 TEST_F(QueryPlanTest, EvictionFindsAndRemovesTheOldestThroughTheIndex) {

@@ -271,11 +271,13 @@ TEST(SqliteMigration, AVersionFourFileKeepsTrigramsForNonAsciiRowsOnly) {
     migrated.exec("INSERT INTO events_trigrams (events_trigrams) VALUES ('integrity-check')");
 }
 
-// v7: the client-id index keeps client ids only; a retry of a client id
-// stored before the migration is still recognised, and a generated id no
-// longer takes part. The fixture's file is written at v6 before it opens.
+// v7 kept client ids only in the id index; v9 indexes every visible id
+// again, keyed by id first: a retry of a client id stored before the
+// migration is still recognised, and a client id equal to a generated one is
+// a retry or a conflict. The fixture's file is written at v6 before it opens.
 class MigrationFromVersionSix : public SqliteBackend {
 protected:
+    static constexpr const char* kGenerated = "0193aaaa-0000-7000-8000-000000000000";
     void SetUp() override {
         RawDb v6(db_path());
         migrate_to(v6, 6);
@@ -285,33 +287,82 @@ protected:
         v6.exec(
             "INSERT INTO events (sid, seq, id, id_from_client, author, role, content, timestamp_us) VALUES "
             "(1, 1, 'm-1', 1, 'user', 'user', '\"once\"', 5), "
-            "(1, 2, '0193aaaa-0000-7000-8000-000000000000', 0, 'bot', 'assistant', '\"hi\"', 6)");
+            "(1, 2, '" +
+            std::string(kGenerated) + "', 0, 'bot', 'assistant', '\"hi\"', 6)");
     }
-    static EventSpec client_event(const std::string& id, const std::string& content) {
+    static EventSpec client_event(const std::string& id, const std::string& author, const std::string& content) {
         EventSpec spec;
         spec.id = id;
         spec.from_client = true;
+        spec.author = author;
+        spec.role = author == "bot" ? "assistant" : "user";
         spec.content = content;
         return spec;
     }
 };
 
-TEST_F(MigrationFromVersionSix, TheClientIdIndexHoldsClientIdsOnly) {
+TEST_F(MigrationFromVersionSix, TheIdIndexHoldsClientAndGeneratedIds) {
     ASSERT_EQ(open(), MNEMO_OK);
-    AppendAnswer retry = append("s1", {client_event("m-1", "\"once\"")});
+    AppendAnswer retry = append("s1", {client_event("m-1", "user", "\"once\"")});
     ASSERT_EQ(retry.rc, MNEMO_OK) << retry.err.message;
     EXPECT_EQ(retry.result.retried, 1) << "a retry of the stored client id";
     EXPECT_EQ(retry.seqs, (std::vector<int64_t>{1}));
-    AppendAnswer same_as_generated = append("s1", {client_event("0193aaaa-0000-7000-8000-000000000000", "\"mine\"")});
-    ASSERT_EQ(same_as_generated.rc, MNEMO_OK) << "a generated id is not a client id: " << same_as_generated.err.message;
-    EXPECT_EQ(same_as_generated.result.retried, 0);
-    EXPECT_EQ(same_as_generated.seqs, (std::vector<int64_t>{3}));
+    AppendAnswer other = append("s1", {client_event(kGenerated, "bot", "\"mine\"")});
+    EXPECT_EQ(other.rc, MNEMO_E_CONFLICT) << "the generated id is taken";
+    AppendAnswer same = append("s1", {client_event(kGenerated, "bot", "\"hi\"")});
+    ASSERT_EQ(same.rc, MNEMO_OK) << same.err.message;
+    EXPECT_EQ(same.result.retried, 1);
+    EXPECT_EQ(same.seqs, (std::vector<int64_t>{2}));
     close();
     RawDb migrated(db_path());
     EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
-    EXPECT_EQ(migrated.number("SELECT count(*) FROM sqlite_master WHERE name = 'events_client_id' AND "
-                              "sql LIKE '%id_from_client = 1%'"),
-              1);
+    EXPECT_EQ(migrated.number("SELECT count(*) FROM sqlite_master WHERE name = 'events_client_id'"), 0);
+    EXPECT_EQ(migrated.number("SELECT count(*) FROM sqlite_master WHERE name = 'events_visible_id'"), 1);
+}
+
+// Under v7 and v8 a client could store its own event under a generated id;
+// such a file still migrates (the v9 index is not UNIQUE).
+TEST(SqliteMigration, AVersionEightFileWithAReusedGeneratedIdMigrates) {
+    TempDir dir;
+    std::string path = dir.file("v8.db");
+    {
+        RawDb v8(path);
+        migrate_to(v8, 8);
+        v8.exec(
+            "INSERT INTO sessions (sid, app, user, id, created_at, updated_at) VALUES (1, 'shop', 'u1', 's1', 1, 1)");
+        v8.exec(
+            "INSERT INTO events (sid, seq, id, id_from_client, author, role, content, timestamp_us) VALUES "
+            "(1, 1, 'g-1', 0, 'bot', 'assistant', '1', 5), (1, 2, 'g-1', 1, 'user', 'user', '2', 6)");
+    }
+    mnemo_error err{};
+    std::string options = R"({"path": ")" + path + R"("})";
+    ASSERT_EQ(open_with(options, err), MNEMO_OK) << err.message;
+    RawDb migrated(path);
+    EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
+}
+
+// Each step runs in one transaction with its version row (SQLite's DDL is
+// transactional): a process that dies after a step's DDL and before its
+// COMMIT leaves the file at the older version, and the next open runs the
+// step whole.
+TEST(SqliteMigration, EveryStepCutOffBeforeItsVersionRowFinishesAtTheNextOpen) {
+    TempDir dir;
+    for (size_t cut = 0; cut < kMigrations.size(); ++cut) {
+        SCOPED_TRACE("cut off after the DDL of v" + std::to_string(kMigrations[cut].version));
+        std::string path = dir.file("cut" + std::to_string(cut) + ".db");
+        {
+            RawDb before(path);
+            migrate_to(before, cut);
+            before.exec("BEGIN IMMEDIATE");
+            before.exec(kMigrations[cut].sql);
+        }  // closed without COMMIT, as a crash leaves it
+        mnemo_error err{};
+        std::string options = R"({"path": ")" + path + R"("})";
+        ASSERT_EQ(open_with(options, err), MNEMO_OK) << err.message;
+        RawDb migrated(path);
+        EXPECT_EQ(migrated.number("SELECT count(*) FROM schema_version"), kSchemaVersion);
+        EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
+    }
 }
 
 TEST(SqliteMigration, ANewerSchemaIsRefusedNamingFileAndVersions) {

@@ -1,0 +1,39 @@
+// columns.h -- the column lists and statements every SQL dialect shares word
+// for word (a dialect's own texts are in its hot_queries.h).
+#pragma once
+
+#include <string>
+
+namespace mnemo::sqlcore {
+
+inline constexpr const char* kSessionColumns =
+    "sid, app, user, id, title, parent_id, metadata, created_at, updated_at, expires_at, ttl_us, version, "
+    "event_count, last_seq, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, total_tokens, "
+    "cost_usd, state_bytes, deleted_at";
+
+// app, user, id.
+inline const std::string kFindSessionSql =
+    std::string("SELECT ") + kSessionColumns + " FROM sessions WHERE app = ? AND user = ? AND id = ?";
+
+inline constexpr const char* kLaneColumns =
+    "app, lane, session_id, user, platform, chat_type, created_at, updated_at, suspended, resume_pending, "
+    "resume_reason, was_auto_reset, auto_reset_reason, reset_had_activity, is_fresh_reset, pending_restarts, "
+    "version";
+
+// app, lane.
+inline constexpr const char* kLaneVersionSql = "SELECT version, created_at FROM lanes WHERE app = ? AND lane = ?";
+
+// A search hit's context: the visible events from the `context`-th visible
+// one before seq to the `context`-th after it, oldest first (sid, sid, seq,
+// context, seq, sid, seq, context, seq), with a dialect's event columns.
+inline std::string search_context_sql(const char* event_columns) {
+    return std::string("SELECT ") + event_columns +
+           " FROM events WHERE sid = ? AND deleted_at = 0"
+           " AND seq >= COALESCE((SELECT MIN(b.seq) FROM (SELECT seq FROM events WHERE sid = ? AND deleted_at = 0"
+           " AND seq < ? ORDER BY seq DESC LIMIT ?) b), ?)"
+           " AND seq <= COALESCE((SELECT MAX(a.seq) FROM (SELECT seq FROM events WHERE sid = ? AND deleted_at = 0"
+           " AND seq > ? ORDER BY seq LIMIT ?) a), ?)"
+           " ORDER BY seq";
+}
+
+}  // namespace mnemo::sqlcore

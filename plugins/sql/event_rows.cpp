@@ -1,0 +1,127 @@
+#include "event_rows.h"
+
+#include "dialect.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace mnemo::sqlcore {
+namespace {
+
+constexpr int64_t kNoLimit = std::numeric_limits<int64_t>::max();
+
+void emit_event_row(const Query& row, Output& out) {
+    mnemo_event event{};
+    event.seq = row.i64(0);
+    event.id = row.str(1);
+    event.id_from_client = static_cast<int>(row.i64(2));
+    event.invocation_id = row.str(3);
+    event.author = row.str(4);
+    event.role = row.str(5);
+    event.content_json = row.str(6);
+    event.state_delta_json = row.str(7);
+    event.usage_json = row.str(8);
+    event.tool_calls_json = row.str(9);
+    event.media_json = row.str(10);
+    event.metadata_json = row.str(11);
+    event.filter_key = row.str(12);
+    event.timestamp_us = row.i64(13);
+    event.usage = mnemo_usage{row.i64(14), row.i64(15), row.i64(16), row.i64(17), row.i64(18), row.f64(19)};
+    event.deleted_at_us = row.i64(20);
+    out.event(event);
+}
+
+bool has_text(mnemo_str s) {
+    return s.ptr && s.len > 0;
+}
+
+}  // namespace
+
+void insert_event(Db& db, int64_t sid, int64_t seq, const mnemo_event& event) {
+    db.insert_event_row(sid, seq, event);
+}
+
+std::optional<StoredEvent> find_visible_by_id(Db& db, int64_t sid, const mnemo_event& event) {
+    Query row(db, db.dialect().find_visible_id);
+    row.args(sid, event.id);
+    if (!row.step()) return std::nullopt;
+    bool identical = same_bytes(row.str(2), event.author) && same_bytes(row.str(3), event.role) &&
+                     same_bytes(row.str(4), event.content_json);
+    return StoredEvent{row.i64(0), row.i64(1), identical};
+}
+
+int64_t evict_oldest(Db& db, int64_t sid, int64_t count) {
+    if (count <= 0) return 0;
+    int64_t last_evicted = 0;
+    {
+        Query cutoff(db, db.dialect().evict_cutoff);
+        cutoff.args(sid, count - 1);
+        if (!cutoff.step()) return 0;
+        last_evicted = cutoff.i64(0);
+    }
+    return Query(db, db.dialect().evict).args(sid, last_evicted).run();
+}
+
+int64_t soft_delete_from(Db& db, int64_t sid, int64_t from_seq, int64_t now_us) {
+    return Query(db, "UPDATE events SET deleted_at = ? WHERE sid = ? AND deleted_at = 0 AND seq >= ?")
+        .args(now_us, sid, from_seq)
+        .run();
+}
+
+std::optional<int64_t> latest_user_turn(Db& db, int64_t sid, int64_t before_seq) {
+    Query row(db,
+              "SELECT seq FROM events WHERE sid = ? AND deleted_at = 0 AND seq < ? AND role = 'user' "
+              "ORDER BY seq DESC LIMIT 1");
+    row.args(sid, before_seq);
+    if (!row.step()) return std::nullopt;
+    return row.i64(0);
+}
+
+void emit_event_at(Db& db, int64_t sid, int64_t seq, Output& out) {
+    Query row(db, std::string("SELECT ") + db.dialect().event_columns + " FROM events WHERE sid = ? AND seq = ?");
+    row.args(sid, seq);
+    if (row.step()) emit_event_row(row, out);
+}
+
+void emit_events(Db& db, int64_t sid, const mnemo_event_filter& filter, int64_t floor_seq, Output& out) {
+    EventQueryShape shape;
+    shape.include_deleted = filter.include_deleted != 0;
+    shape.after_ts = filter.after_ts_us != 0;
+    shape.roles = has_text(filter.roles);
+    shape.filter_key = has_text(filter.filter_key);
+    shape.num_recent = filter.num_recent > 0;
+    Query rows(db, db.dialect().event_select(shape));
+    int index = 0;
+    rows.bind(++index, sid);
+    rows.bind(++index, std::max(filter.after_seq, floor_seq));
+    if (shape.after_ts) rows.bind(++index, filter.after_ts_us);
+    if (shape.roles) rows.bind(++index, filter.roles);
+    if (shape.filter_key)
+        for (int i = 0; i < 3; ++i) rows.bind(++index, filter.filter_key);
+    if (shape.num_recent) rows.bind(++index, filter.num_recent);
+    rows.bind(++index, filter.limit > 0 ? filter.limit + 1 : kNoLimit);
+    int64_t emitted = 0;
+    while (rows.step()) {
+        if (filter.limit > 0 && emitted == filter.limit) {
+            out.result(HasMore{});
+            return;
+        }
+        emit_event_row(rows, out);
+        ++emitted;
+    }
+}
+
+void emit_context(Db& db, int64_t sid, int64_t seq, int64_t context, Output& out) {
+    Query rows(db, db.dialect().search_context);
+    rows.args(sid, sid, seq, context, seq, sid, seq, context, seq);
+    while (rows.step()) emit_event_row(rows, out);
+}
+
+int64_t count_visible(Db& db, int64_t sid, mnemo_str filter_key, int64_t from_seq, int64_t to_seq) {
+    mnemo_str key = filter_key.ptr ? filter_key : str("");
+    Query row(db, db.dialect().count_visible);
+    row.args(sid, from_seq, to_seq, key, key, key, key);
+    return row.step() ? row.i64(0) : 0;
+}
+
+}  // namespace mnemo::sqlcore

@@ -1,0 +1,44 @@
+// event_rows.h -- the events table: inserting a batch's rows (with their
+// search text and tokens), the client-id lookup behind idempotent retries,
+// FIFO eviction of the oldest visible events, soft deletes, and filtered
+// reads emitted oldest first (a search hit's context included).
+#pragma once
+
+#include "db.h"
+#include "rules.h"
+#include "store_error.h"
+#include "output.h"
+
+#include <optional>
+
+namespace mnemo::sqlcore {
+
+void insert_event(Db& db, int64_t sid, int64_t seq, const mnemo_event& event);
+
+// A visible event found by its client id, and whether it matches a retry
+// (equal author, role and content bytes).
+struct StoredEvent {
+    int64_t seq = 0;
+    int64_t timestamp_us = 0;
+    bool identical = false;
+};
+std::optional<StoredEvent> find_visible_by_id(Db& db, int64_t sid, const mnemo_event& event);
+
+// Removes the `count` oldest visible events; returns how many went.
+int64_t evict_oldest(Db& db, int64_t sid, int64_t count);
+// Soft-deletes every visible event with seq >= from_seq; returns how many.
+int64_t soft_delete_from(Db& db, int64_t sid, int64_t from_seq, int64_t now_us);
+// The seq of the latest visible event with role "user" and seq < before_seq.
+std::optional<int64_t> latest_user_turn(Db& db, int64_t sid, int64_t before_seq);
+void emit_event_at(Db& db, int64_t sid, int64_t seq, Output& out);
+// The visible events within `context` visible events either side of seq
+// (seq itself included), oldest first: a search hit's context.
+void emit_context(Db& db, int64_t sid, int64_t seq, int64_t context, Output& out);
+
+// Emits the events matching filter, oldest first, after max(filter.after_seq,
+// floor_seq); has_more() when filter.limit cut the list.
+void emit_events(Db& db, int64_t sid, const mnemo_event_filter& filter, int64_t floor_seq, Output& out);
+// Visible events of filter_key (K or K/..., "" for all) with seq in [from, to].
+int64_t count_visible(Db& db, int64_t sid, mnemo_str filter_key, int64_t from_seq, int64_t to_seq);
+
+}  // namespace mnemo::sqlcore

@@ -1,0 +1,121 @@
+// plugin_table.h -- the C face both SQL plugins share: the ABI table whose
+// entries route each request to the backend store's read or write with the
+// SQL core's step (sql_ops.h), and turn any exception into a filled
+// mnemo_error. A plugin takes sql_storage_ops<mnemo_backend>() and replaces
+// the entries it runs its own way (sqlite: the async append; mysql: the
+// locked sweep, the claiming finalize list, the buffered export).
+//
+// Backend is the plugin's mnemo_backend: kEngine names it in messages,
+// install_host(host) keeps the host's services for the plugin (its
+// host_services.h; the core itself sees only the ABI header), then
+// Backend(parse_options(options_json)) opens it, and its `store` has
+// read(sink, step), write(sink, step) and ping(), a step taking
+// (Conn&, Output&).
+#pragma once
+
+#include "sql_ops.h"
+#include "store_error.h"
+
+#include <exception>
+
+namespace mnemo::sqlcore {
+
+// The ABI status of an exception thrown by a step, with err filled.
+int status_of(const std::exception_ptr& failure, mnemo_error* err, const char* engine);
+void copy_append_result(const mnemo_append_req& req, const AppendOutcome& outcome, mnemo_append_result& result);
+// Thrown by open() when the host handed no services, or older ones.
+[[noreturn]] void throw_missing_host(const char* engine);
+
+template <typename Backend, typename Body>
+int guarded(mnemo_error* err, Body&& body) {
+    try {
+        body();
+        return MNEMO_OK;
+    } catch (...) {
+        return status_of(std::current_exception(), err, Backend::kEngine);
+    }
+}
+
+template <typename Backend, typename Req, typename Step>
+int read_op(Backend* backend, const Req* req, const mnemo_sink* sink, mnemo_error* err, Step step) {
+    return guarded<Backend>(
+        err, [&] { backend->store.read(sink, [&](auto& conn, Output& out) { step(conn, *req, out); }); });
+}
+
+template <typename Backend, typename Req, typename Step>
+int write_op(Backend* backend, const Req* req, const mnemo_sink* sink, mnemo_error* err, Step step) {
+    return guarded<Backend>(
+        err, [&] { backend->store.write(sink, [&](auto& conn, Output& out) { step(conn, *req, out); }); });
+}
+
+template <typename Backend, typename Req, typename Step>
+int silent_write_op(Backend* backend, const Req* req, mnemo_error* err, Step step) {
+    return guarded<Backend>(err,
+                            [&] { backend->store.write(nullptr, [&](auto& conn, Output&) { step(conn, *req); }); });
+}
+
+#define MNEMO_SQL_READ(name, Req) \
+    [](Backend* b, const Req* r, const mnemo_sink* s, mnemo_error* e) { return read_op(b, r, s, e, &name); }
+#define MNEMO_SQL_WRITE(name, Req) \
+    [](Backend* b, const Req* r, const mnemo_sink* s, mnemo_error* e) { return write_op(b, r, s, e, &name); }
+#define MNEMO_SQL_SILENT_WRITE(name, Req) \
+    [](Backend* b, const Req* r, mnemo_error* e) { return silent_write_op(b, r, e, &name); }
+
+template <typename Backend, auto parse_options, auto install_host>
+mnemo_storage_ops sql_storage_ops() {
+    mnemo_storage_ops ops{};
+    ops.ops_size = sizeof(mnemo_storage_ops);
+    ops.open = [](const mnemo_host* host, const char* options_json, Backend** out, mnemo_error* err) {
+        return guarded<Backend>(err, [&] {
+            if (!install_host(host)) throw_missing_host(Backend::kEngine);
+            *out = new Backend(parse_options(options_json));
+        });
+    };
+    ops.close = [](Backend* backend) { delete backend; };
+    ops.ping = [](Backend* backend, mnemo_error* err) { return guarded<Backend>(err, [&] { backend->store.ping(); }); };
+    ops.stats = MNEMO_SQL_READ(stats, mnemo_stats_req);
+    ops.session_create = MNEMO_SQL_WRITE(session_create, mnemo_session_create_req);
+    ops.session_get = MNEMO_SQL_READ(session_get, mnemo_session_get_req);
+    ops.session_list = MNEMO_SQL_READ(session_list, mnemo_session_list_req);
+    ops.session_delete = MNEMO_SQL_WRITE(session_delete, mnemo_session_delete_req);
+    ops.user_purge = MNEMO_SQL_WRITE(user_purge, mnemo_user_purge_req);
+    ops.events_append = [](Backend* backend, const mnemo_append_req* req, mnemo_append_result* result,
+                           const mnemo_sink* sink, mnemo_error* err) {
+        return guarded<Backend>(err, [&] {
+            AppendOutcome outcome;
+            backend->store.write(sink, [&](auto& conn, Output& out) {
+                outcome = AppendOutcome{};  // each run starts afresh, as the store clears its recorded rows
+                events_append(conn, *req, outcome, out);
+            });
+            copy_append_result(*req, outcome, *result);
+        });
+    };
+    ops.events_list = MNEMO_SQL_READ(events_list, mnemo_events_list_req);
+    ops.events_rewrite = MNEMO_SQL_WRITE(events_rewrite, mnemo_rewrite_req);
+    ops.events_rewind = MNEMO_SQL_WRITE(events_rewind, mnemo_rewind_req);
+    ops.state_patch = MNEMO_SQL_WRITE(state_patch, mnemo_state_patch_req);
+    ops.state_get = MNEMO_SQL_READ(state_get, mnemo_state_get_req);
+    ops.state_delete = MNEMO_SQL_SILENT_WRITE(state_delete, mnemo_state_delete_req);
+    ops.summary_put = MNEMO_SQL_WRITE(summary_put, mnemo_summary_put_req);
+    ops.summary_list = MNEMO_SQL_READ(summary_list, mnemo_summary_list_req);
+    ops.track_append = MNEMO_SQL_WRITE(track_append, mnemo_track_append_req);
+    ops.track_list = MNEMO_SQL_READ(track_list, mnemo_track_list_req);
+    ops.lane_get = MNEMO_SQL_READ(lane_get, mnemo_lane_get_req);
+    ops.lane_write = MNEMO_SQL_WRITE(lane_write, mnemo_lane_write_req);
+    ops.lane_list = MNEMO_SQL_READ(lane_list, mnemo_lane_list_req);
+    ops.lane_recover = MNEMO_SQL_WRITE(lane_recover, mnemo_lane_recover_req);
+    ops.sweep_step = MNEMO_SQL_WRITE(sweep_step, mnemo_sweep_req);
+    ops.finalize_list = MNEMO_SQL_READ(finalize_list, mnemo_finalize_list_req);
+    ops.finalize_done = MNEMO_SQL_WRITE(finalize_done, mnemo_finalize_done_req);
+    // Records go straight to the host: replaced where a read may run twice.
+    ops.export_step = [](Backend* backend, const mnemo_export_req* req, const mnemo_record_sink* sink,
+                         mnemo_error* err) {
+        return guarded<Backend>(
+            err, [&] { backend->store.read(nullptr, [&](auto& conn, Output&) { export_step(conn, *req, *sink); }); });
+    };
+    ops.import_records = MNEMO_SQL_SILENT_WRITE(import_records, mnemo_import_req);
+    ops.finalize_done_batch = MNEMO_SQL_WRITE(finalize_done_batch, mnemo_finalize_done_batch_req);
+    return ops;
+}
+
+}  // namespace mnemo::sqlcore

@@ -1,0 +1,148 @@
+#include "record_output.h"
+
+#include "rules.h"
+
+#include <cstring>
+
+namespace mnemo::sqlcore {
+namespace {
+
+const OwnedRow<mnemo_session, 6>::Fields kSessionStrings{&mnemo_session::app,       &mnemo_session::user,
+                                                         &mnemo_session::id,        &mnemo_session::title,
+                                                         &mnemo_session::parent_id, &mnemo_session::metadata_json};
+const OwnedRow<mnemo_event, 11>::Fields kEventStrings{
+    &mnemo_event::id,           &mnemo_event::invocation_id,    &mnemo_event::author,     &mnemo_event::role,
+    &mnemo_event::content_json, &mnemo_event::state_delta_json, &mnemo_event::usage_json, &mnemo_event::tool_calls_json,
+    &mnemo_event::media_json,   &mnemo_event::metadata_json,    &mnemo_event::filter_key};
+const OwnedRow<mnemo_summary, 3>::Fields kSummaryStrings{&mnemo_summary::filter_key, &mnemo_summary::text,
+                                                         &mnemo_summary::source};
+const OwnedRow<mnemo_track_event, 1>::Fields kTrackStrings{&mnemo_track_event::payload_json};
+const OwnedRow<mnemo_lane, 8>::Fields kLaneStrings{
+    &mnemo_lane::app,      &mnemo_lane::lane,      &mnemo_lane::user,          &mnemo_lane::session_id,
+    &mnemo_lane::platform, &mnemo_lane::chat_type, &mnemo_lane::resume_reason, &mnemo_lane::auto_reset_reason};
+
+mnemo_str of(const std::string& s) {
+    return mnemo_str{s.data(), s.size()};
+}
+
+}  // namespace
+
+void RecordOutput::set_owner(mnemo_str app, mnemo_str user, mnemo_str session_id) {
+    app_ = text(app);
+    user_ = text(user);
+    session_id_ = text(session_id);
+}
+
+mnemo_record RecordOutput::base(int kind) const {
+    mnemo_record record{};
+    record.kind = kind;
+    record.key = mnemo_key{of(app_), of(user_), of(session_id_)};
+    return record;
+}
+
+void RecordOutput::send(const mnemo_record& record) const {
+    if (sink_.record) sink_.record(sink_.ctx, &record);
+}
+
+void RecordOutput::session(const mnemo_session& session) {
+    mnemo_record record = base(MNEMO_RECORD_SESSION);
+    record.session = &session;
+    send(record);
+}
+
+void RecordOutput::state(int scope, mnemo_str key, mnemo_str value_json) {
+    mnemo_record record = base(MNEMO_RECORD_STATE);
+    record.scope = scope;
+    record.state_key = key;
+    record.value_json = value_json;
+    record.expires_at_us = scope == MNEMO_SCOPE_SESSION ? 0 : expires_at_us_;
+    send(record);
+}
+
+void RecordOutput::event(const mnemo_event& event) {
+    mnemo_record record = base(MNEMO_RECORD_EVENT);
+    record.event = &event;
+    send(record);
+}
+
+void RecordOutput::summary(const mnemo_summary& summary) {
+    mnemo_record record = base(MNEMO_RECORD_SUMMARY);
+    record.summary = &summary;
+    send(record);
+}
+
+void RecordOutput::track(const mnemo_track_event& track) {
+    mnemo_record record = base(MNEMO_RECORD_TRACK);
+    record.track = of(track_);
+    record.track_event = &track;
+    send(record);
+}
+
+// Results and lane_get's or finalize_list's rows cannot occur: exports read
+// events without a limit, and neither lanes' sessions nor finalize marks.
+void RecordOutput::lane_session(const mnemo_session& /*session*/, int64_t /*visible_events*/) {}
+void RecordOutput::finalize_pending(const mnemo_session& /*session*/, int /*reason*/, int64_t /*failed_attempts*/) {}
+void RecordOutput::result(const Result& /*result*/) {}
+
+void RecordOutput::lane(const mnemo_lane& lane) {
+    mnemo_record record = base(MNEMO_RECORD_LANE);
+    record.lane = &lane;
+    send(record);
+}
+
+RecordBuffer::RecordBuffer() : sink_{this, on_record, on_more} {}
+
+void RecordBuffer::clear() {
+    records_.clear();
+    more_ = false;
+}
+
+void RecordBuffer::on_record(void* ctx, const mnemo_record* r) {
+    Owned owned;
+    owned.kind = r->kind;
+    owned.scope = r->scope;
+    owned.expires_at_us = r->expires_at_us;
+    owned.app = text(r->key.app);
+    owned.user = text(r->key.user);
+    owned.session_id = text(r->key.session_id);
+    owned.state_key = text(r->state_key);
+    owned.value_json = text(r->value_json);
+    owned.track = text(r->track);
+    if (r->session) owned.session.emplace(*r->session, kSessionStrings);
+    if (r->event) owned.event.emplace(*r->event, kEventStrings);
+    if (r->summary) owned.summary.emplace(*r->summary, kSummaryStrings);
+    if (r->track_event) owned.track_event.emplace(*r->track_event, kTrackStrings);
+    if (r->lane) owned.lane.emplace(*r->lane, kLaneStrings);
+    static_cast<RecordBuffer*>(ctx)->records_.push_back(std::move(owned));
+}
+
+void RecordBuffer::on_more(void* ctx) {
+    static_cast<RecordBuffer*>(ctx)->more_ = true;
+}
+
+void RecordBuffer::replay(const mnemo_record_sink& target) const {
+    for (const Owned& owned : records_) {
+        mnemo_session session = owned.session ? owned.session->view() : mnemo_session{};
+        mnemo_event event = owned.event ? owned.event->view() : mnemo_event{};
+        mnemo_summary summary = owned.summary ? owned.summary->view() : mnemo_summary{};
+        mnemo_track_event track = owned.track_event ? owned.track_event->view() : mnemo_track_event{};
+        mnemo_lane lane = owned.lane ? owned.lane->view() : mnemo_lane{};
+        mnemo_record record{};
+        record.kind = owned.kind;
+        record.key = mnemo_key{of(owned.app), of(owned.user), of(owned.session_id)};
+        record.session = owned.session ? &session : nullptr;
+        record.event = owned.event ? &event : nullptr;
+        record.scope = owned.scope;
+        record.state_key = of(owned.state_key);
+        record.value_json = of(owned.value_json);
+        record.expires_at_us = owned.expires_at_us;
+        record.summary = owned.summary ? &summary : nullptr;
+        record.track = of(owned.track);
+        record.track_event = owned.track_event ? &track : nullptr;
+        record.lane = owned.lane ? &lane : nullptr;
+        if (target.record) target.record(target.ctx, &record);
+    }
+    if (more_ && target.more) target.more(target.ctx);
+}
+
+}  // namespace mnemo::sqlcore
