@@ -3,20 +3,6 @@
 namespace mnemo::sqlcore {
 namespace {
 
-const OwnedRow<mnemo_session, 6>::Fields kSessionStrings{&mnemo_session::app,       &mnemo_session::user,
-                                                         &mnemo_session::id,        &mnemo_session::title,
-                                                         &mnemo_session::parent_id, &mnemo_session::metadata_json};
-const OwnedRow<mnemo_event, 11>::Fields kEventStrings{
-    &mnemo_event::id,           &mnemo_event::invocation_id,    &mnemo_event::author,     &mnemo_event::role,
-    &mnemo_event::content_json, &mnemo_event::state_delta_json, &mnemo_event::usage_json, &mnemo_event::tool_calls_json,
-    &mnemo_event::media_json,   &mnemo_event::metadata_json,    &mnemo_event::filter_key};
-const OwnedRow<mnemo_summary, 3>::Fields kSummaryStrings{&mnemo_summary::filter_key, &mnemo_summary::text,
-                                                         &mnemo_summary::source};
-const OwnedRow<mnemo_track_event, 1>::Fields kTrackStrings{&mnemo_track_event::payload_json};
-const OwnedRow<mnemo_lane, 8>::Fields kLaneStrings{
-    &mnemo_lane::app,      &mnemo_lane::lane,      &mnemo_lane::user,          &mnemo_lane::session_id,
-    &mnemo_lane::platform, &mnemo_lane::chat_type, &mnemo_lane::resume_reason, &mnemo_lane::auto_reset_reason};
-
 mnemo_str str_of(const std::string& s) {
     return mnemo_str{s.data(), s.size()};
 }
