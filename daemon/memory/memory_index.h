@@ -13,8 +13,8 @@
  * one mysql database follow each other. A feed cursor the backend no longer
  * serves (below its horizon) drops every index and reads the feed from 0.
  *
- * Checkpoints (only for a backend with MNEMO_CAP_PERSISTENT, and only when a
- * directory is configured): every app's index file and a manifest naming the
+ * Checkpoints (when a directory is given; the daemon gives one only for a
+ * MNEMO_CAP_PERSISTENT backend): every app's index file and a manifest naming the
  * apps and the common cursor, written through temp files and renames. At
  * start a manifest whose files all load resumes from its cursor; anything
  * else (no manifest, a damaged or missing file, another dimension) starts
@@ -48,8 +48,8 @@
 namespace mnemo::memory {
 
 struct MemoryIndexOptions {
-    VectorIndexOptions vectors;  // dimension is taken per app from its first vector
-    std::string checkpoint_dir;  // "": never written (the memory backend keeps nothing either)
+    VectorIndexOptions vectors;                    // dimension is taken per app from its first vector
+    std::string checkpoint_dir;                    // "": no checkpoints
     std::chrono::milliseconds poll_interval{200};  // how often the thread reads the feed
     std::chrono::seconds checkpoint_interval{300};
     size_t checkpoint_min_changes = 10'000;  // fewer changes since the last one: no checkpoint yet
@@ -58,10 +58,10 @@ struct MemoryIndexOptions {
 };
 
 struct MemoryIndexStats {
-    int64_t cursor = 0;        // last change_seq applied
+    int64_t cursor = 0;  // last change_seq applied
     size_t apps = 0;
-    size_t memories = 0;       // vectors indexed, every app
-    size_t tail = 0;           // not yet linked into a graph
+    size_t memories = 0;  // vectors indexed, every app
+    size_t tail = 0;      // not yet linked into a graph
     int64_t checkpoint_cursor = 0;
     int64_t checkpoint_at_us = 0;  // unix time of the last checkpoint written or loaded; 0: none
     std::string last_error;        // the last feed or checkpoint failure, "" when none

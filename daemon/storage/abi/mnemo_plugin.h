@@ -808,7 +808,11 @@ typedef struct mnemo_import_req {
  *
  * Every memory has a key: a 64-bit row id the backend assigns at creation,
  * never changes, and never gives to another memory (SQLite AUTOINCREMENT, an
- * InnoDB auto-increment). The index and the feed name memories by key. */
+ * InnoDB auto-increment). The index and the feed name memories by key.
+ *
+ * mnemod calls the memory operations from threads of its own (the index
+ * follower, the embedding pipeline, recall), also on a MNEMO_CAP_NONBLOCKING
+ * backend: a backend with memory ops is safe to call from any thread. */
 
 enum mnemo_embedding_status {
     MNEMO_EMBEDDING_NONE = 0,    /* no vector and no embedder: keyword recall only */

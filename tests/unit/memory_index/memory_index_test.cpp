@@ -1,0 +1,263 @@
+// MemoryIndex against the in-memory storage plugin: the indexes follow the
+// memory change feed (writes, vector changes, deletes, horizon resets) and a
+// search sees every write answered before it.
+#include "memory/memory_index.h"
+
+#include "core/plugin_host.h"
+#include "storage/backend.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace mnemo::memory {
+namespace {
+
+constexpr int64_t kNow = 1'700'000'000'000'000;
+
+mnemo_str s(std::string_view text) {
+    return mnemo_str{text.data(), text.size()};
+}
+
+struct Written {
+    std::vector<int64_t> keys;
+};
+
+void on_written(void* ctx, size_t /*index*/, const mnemo_memory* memory, int /*created*/) {
+    static_cast<Written*>(ctx)->keys.push_back(memory->key);
+}
+
+class MemoryIndexTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        auto loaded = storage::load_plugin("memory", MNEMO_BUILD_PLUGIN_DIR);
+        ASSERT_TRUE(loaded.plugin) << loaded.error;
+        std::string error;
+        backend_ = storage::Backend::open(std::move(loaded.plugin), core::plugin_host(), "{}", &error);
+        ASSERT_TRUE(backend_) << error;
+    }
+
+    MemoryIndexOptions options() const {
+        MemoryIndexOptions out;
+        out.vectors.exact_scan_max = 0;  // every filtered search goes through the graph or its fallback
+        out.poll_interval = std::chrono::milliseconds(5);
+        return out;
+    }
+
+    // Writes one memory with a client id and a vector; returns its key.
+    int64_t write(const std::string& app, const std::string& user, const std::string& id, std::vector<float> vector,
+                  int64_t at_us = kNow, std::string text = "") {
+        if (text.empty()) text = "memory " + id;
+        mnemo_memory_input item{};
+        item.id = s(id);
+        item.id_from_client = 1;
+        item.text = s(text);
+        item.folded_text = s(text);
+        if (!vector.empty()) item.vector = mnemo_vector{vector.data(), vector.size()};
+        mnemo_memory_write_req req{};
+        req.app = s(app);
+        req.user = s(user);
+        req.items = &item;
+        req.n_items = 1;
+        req.now_us = at_us;
+        Written written;
+        mnemo_sink sink{};
+        sink.ctx = &written;
+        sink.memory_written = on_written;
+        mnemo_error err{};
+        EXPECT_EQ(backend_->ops().memory_write(backend_->handle(), &req, &sink, &err), MNEMO_OK) << err.message;
+        return written.keys.empty() ? 0 : written.keys.front();
+    }
+
+    void remove(const std::string& app, const std::string& user, const std::string& id, int64_t at_us = kNow) {
+        mnemo_memory_delete_req req{mnemo_memory_ref{s(app), s(user), s(id), at_us}};
+        mnemo_sink sink{};
+        mnemo_error err{};
+        EXPECT_EQ(backend_->ops().memory_delete(backend_->handle(), &req, &sink, &err), MNEMO_OK) << err.message;
+    }
+
+    void sweep(int64_t at_us, int64_t purge_before_us) {
+        mnemo_sweep_req req{at_us, 1000, purge_before_us, 0, 0};
+        mnemo_sink sink{};
+        auto ignore = [](void*, const mnemo_sweep_result*) {};
+        sink.swept = ignore;
+        mnemo_error err{};
+        EXPECT_EQ(backend_->ops().sweep_step(backend_->handle(), &req, &sink, &err), MNEMO_OK) << err.message;
+    }
+
+    static std::vector<uint64_t> keys_of(const std::variant<std::vector<VectorHit>, VectorError>& result) {
+        EXPECT_TRUE(std::holds_alternative<std::vector<VectorHit>>(result)) << std::get<VectorError>(result).message;
+        std::vector<uint64_t> keys;
+        if (const auto* hits = std::get_if<std::vector<VectorHit>>(&result)) {
+            for (const auto& hit : *hits) keys.push_back(hit.key);
+        }
+        return keys;
+    }
+
+    std::unique_ptr<storage::Backend> backend_;
+};
+
+struct TempDir {
+    TempDir() {
+        std::string pattern = (std::filesystem::temp_directory_path() / "mnemo-index-XXXXXX").string();
+        path = mkdtemp(pattern.data()) ? pattern : "";
+        EXPECT_FALSE(path.empty());
+    }
+    ~TempDir() { std::filesystem::remove_all(path); }
+    std::string path;
+};
+
+TEST_F(MemoryIndexTest, ASearchSeesEveryWriteAnsweredBeforeIt) {
+    MemoryIndex index(*backend_, options());
+    auto near = static_cast<uint64_t>(write("shop", "u1", "near", {1, 0, 0}));
+    auto middle = static_cast<uint64_t>(write("shop", "u1", "middle", {1, 1, 0}));
+    auto far = static_cast<uint64_t>(write("shop", "u2", "far", {0, 0, 1}));
+    std::vector<float> query{1, 0.1f, 0};
+    EXPECT_EQ(keys_of(index.search("shop", query, 3, {})), (std::vector<uint64_t>{near, middle, far}));
+    EXPECT_EQ(index.stats().memories, 3u);
+}
+
+TEST_F(MemoryIndexTest, DeletesAndRemovedVectorsLeaveTheIndex) {
+    MemoryIndex index(*backend_, options());
+    auto kept = static_cast<uint64_t>(write("shop", "u1", "kept", {1, 0, 0}));
+    write("shop", "u1", "gone", {1, 0.1f, 0});
+    std::vector<float> query{1, 0, 0};
+    EXPECT_EQ(keys_of(index.search("shop", query, 5, {})).size(), 2u);
+    remove("shop", "u1", "gone");
+    EXPECT_EQ(keys_of(index.search("shop", query, 5, {})), (std::vector<uint64_t>{kept}));
+}
+
+TEST_F(MemoryIndexTest, AnUpdatedVectorReplacesTheOldOne) {
+    MemoryIndex index(*backend_, options());
+    auto first = static_cast<uint64_t>(write("shop", "u1", "a", {1, 0, 0}));
+    auto second = static_cast<uint64_t>(write("shop", "u1", "b", {0, 1, 0}));
+    std::vector<float> query{0, 1, 0};
+    EXPECT_EQ(keys_of(index.search("shop", query, 1, {})), (std::vector<uint64_t>{second}));
+    // Same id, new text and vector: an update of the same memory (same key).
+    EXPECT_EQ(static_cast<uint64_t>(write("shop", "u1", "a", {0, 1, 0.01f}, kNow + 1, "memory a, changed")), first);
+    write("shop", "u1", "b", {0, 0, 1}, kNow + 1, "memory b, changed");
+    EXPECT_EQ(keys_of(index.search("shop", query, 1, {})), (std::vector<uint64_t>{first}));
+}
+
+TEST_F(MemoryIndexTest, AppsHaveTheirOwnIndexAndDimension) {
+    MemoryIndex index(*backend_, options());
+    auto shop = static_cast<uint64_t>(write("shop", "u1", "m", {1, 0, 0}));
+    auto desk = static_cast<uint64_t>(write("desk", "u1", "m", {1, 0, 0, 0}));
+    EXPECT_EQ(index.dimension("shop"), 3u);
+    EXPECT_EQ(index.dimension("desk"), 4u);
+    EXPECT_EQ(index.dimension("none"), std::nullopt);
+    std::vector<float> three{1, 0, 0};
+    std::vector<float> four{1, 0, 0, 0};
+    EXPECT_EQ(keys_of(index.search("shop", three, 5, {})), (std::vector<uint64_t>{shop}));
+    EXPECT_EQ(keys_of(index.search("desk", four, 5, {})), (std::vector<uint64_t>{desk}));
+    EXPECT_TRUE(keys_of(index.search("none", three, 5, {})).empty());
+    auto refused = index.search("shop", four, 5, {});
+    ASSERT_TRUE(std::holds_alternative<VectorError>(refused));
+    EXPECT_NE(std::get<VectorError>(refused).message.find("3-dimensional"), std::string::npos);
+}
+
+TEST_F(MemoryIndexTest, AUserFilterNeverAnswersAnotherUsersMemory) {
+    MemoryIndex index(*backend_, options());
+    for (int i = 0; i < 50; ++i) write("shop", "crowd", "c" + std::to_string(i), {1, 0.01f * i, 0});
+    auto own = static_cast<uint64_t>(write("shop", "me", "mine", {0, 0, 1}));
+    std::vector<float> query{1, 0, 0};
+    VectorFilter filter;
+    filter.user = "me";
+    EXPECT_EQ(keys_of(index.search("shop", query, 10, filter)), (std::vector<uint64_t>{own}));
+}
+
+TEST_F(MemoryIndexTest, ACursorBelowTheHorizonRebuildsFromTheStoredMemories) {
+    MemoryIndex index(*backend_, options());
+    auto kept = static_cast<uint64_t>(write("shop", "u1", "kept", {1, 0, 0}));
+    write("shop", "u1", "gone", {1, 0.1f, 0});
+    ASSERT_FALSE(index.catch_up());
+    int64_t cursor = index.stats().cursor;
+    // The delete and a later write happen, then the sweep forgets the
+    // removal: the index's cursor now points below what the feed serves.
+    remove("shop", "u1", "gone", kNow + 1);
+    auto later = static_cast<uint64_t>(write("shop", "u1", "later", {0, 1, 0}, kNow + 2));
+    sweep(kNow + 10, kNow + 5);
+    std::vector<float> query{1, 0, 0};
+    EXPECT_EQ(keys_of(index.search("shop", query, 5, {})), (std::vector<uint64_t>{kept, later}));
+    EXPECT_GT(index.stats().cursor, cursor);
+    EXPECT_EQ(index.stats().memories, 2u);
+}
+
+TEST_F(MemoryIndexTest, TheFollowerThreadLinksWritesIntoTheGraph) {
+    MemoryIndexOptions opts = options();
+    opts.build_batch = 8;
+    MemoryIndex index(*backend_, opts);
+    index.start();
+    for (int i = 0; i < 40; ++i) write("shop", "u" + std::to_string(i % 4), "m" + std::to_string(i), {1, 0.02f * i, 1});
+    // The thread reads the feed and builds on its own; wait for it to finish
+    // (bounded, so a thread that never builds fails the test instead of hanging).
+    for (int round = 0; round < 2000 && (index.stats().memories < 40 || index.stats().tail > 0); ++round) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    auto figures = index.stats();
+    EXPECT_EQ(figures.memories, 40u);
+    EXPECT_EQ(figures.tail, 0u);
+    EXPECT_EQ(figures.apps, 1u);
+    index.stop();
+}
+
+TEST_F(MemoryIndexTest, ACheckpointResumesAndTheFeedBringsWhatCameAfterIt) {
+    TempDir dir;
+    MemoryIndexOptions opts = options();
+    opts.checkpoint_dir = dir.path;
+    auto kept = static_cast<uint64_t>(write("shop", "u1", "kept", {1, 0, 0}));
+    write("shop", "u1", "gone", {1, 0.1f, 0});
+    write("desk", "u1", "other", {0, 1, 0, 0});
+    int64_t saved_at = 0;
+    {
+        MemoryIndex first(*backend_, opts);
+        first.start();
+        ASSERT_FALSE(first.catch_up());
+        saved_at = first.stats().cursor;
+        first.stop();  // writes the checkpoint
+    }
+    remove("shop", "u1", "gone", kNow + 1);
+    auto later = static_cast<uint64_t>(write("shop", "u1", "later", {0.9f, 0, 0.1f}, kNow + 2));
+    MemoryIndex second(*backend_, opts);
+    second.start();
+    std::vector<float> query{1, 0, 0};
+    EXPECT_EQ(keys_of(second.search("shop", query, 5, {})), (std::vector<uint64_t>{kept, later}));
+    auto figures = second.stats();
+    EXPECT_EQ(figures.checkpoint_cursor, saved_at);  // loaded, not rebuilt
+    EXPECT_GT(figures.checkpoint_at_us, 0);
+    EXPECT_EQ(figures.apps, 2u);
+    EXPECT_EQ(second.dimension("desk"), 4u);
+    second.stop();
+}
+
+TEST_F(MemoryIndexTest, ADamagedCheckpointIsRebuiltFromTheStoredMemories) {
+    TempDir dir;
+    MemoryIndexOptions opts = options();
+    opts.checkpoint_dir = dir.path;
+    auto kept = static_cast<uint64_t>(write("shop", "u1", "kept", {1, 0, 0}));
+    {
+        MemoryIndex first(*backend_, opts);
+        first.start();
+        ASSERT_FALSE(first.catch_up());
+        first.stop();
+    }
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path)) {
+        if (entry.path().extension() == ".vidx") std::filesystem::resize_file(entry.path(), 10);
+    }
+    MemoryIndex second(*backend_, opts);
+    second.start();
+    std::vector<float> query{1, 0, 0};
+    EXPECT_EQ(keys_of(second.search("shop", query, 5, {})), (std::vector<uint64_t>{kept}));
+    auto figures = second.stats();
+    EXPECT_EQ(figures.checkpoint_at_us, 0);  // nothing loaded
+    EXPECT_NE(figures.last_error.find("app 'shop'"), std::string::npos) << figures.last_error;
+    second.stop();
+}
+
+}  // namespace
+}  // namespace mnemo::memory
