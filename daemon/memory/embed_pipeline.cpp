@@ -55,7 +55,8 @@ private:
     mnemo_sink sink_;
 };
 
-constexpr const char* kStopped = "the embedder is stopped (mnemod is stopping): recall falls back to keyword mode";
+constexpr const char* kStopped =
+    "the embedder is not running (mnemod is starting or stopping): recall falls back to keyword mode";
 
 }  // namespace
 
@@ -139,8 +140,12 @@ void EmbedPipeline::query(std::string text, QueryCallback done) {
     // EmbedWorkers takes the callback even when it refuses the query: keep a handle to answer the refusal.
     auto answer = std::make_shared<QueryCallback>(std::move(done));
     if (workers->query(std::move(text), [answer](QueryDone result) { (*answer)(std::move(result)); })) return;
-    std::lock_guard lock(mutex_);
-    if (stopping_) return (*answer)({{}, kStopped});
+    bool stopping = false;
+    {
+        std::lock_guard lock(mutex_);
+        stopping = stopping_;
+    }
+    if (stopping) return (*answer)({{}, kStopped});
     (*answer)({{},
                fmt::format("the embedder's query queue is full ({} recalls waiting): recall falls back to keyword mode",
                            options_.workers.query_queue)});
@@ -327,22 +332,20 @@ Settled EmbedPipeline::read_statuses(const std::string& app, const std::vector<i
 }
 
 void EmbedPipeline::deliver(std::vector<EmbedDone> done) {
-    std::vector<std::pair<int64_t, InFlight>> jobs;  // jobs[i] answered by done[i]
+    std::vector<std::optional<InFlight>> jobs;  // jobs[i] answered by done[i]
     uint32_t retries = 0;
     {
         std::lock_guard lock(mutex_);
         retries = memory_.embedder.retries;
         for (const EmbedDone& one : done) {
-            int64_t key = std::stoll(one.key);
-            auto job = in_flight_.find(key);
-            jobs.emplace_back(key, job != in_flight_.end() ? job->second : InFlight{});
+            auto job = in_flight_.find(std::stoll(one.key));
+            jobs.push_back(job != in_flight_.end() ? std::optional(job->second) : std::nullopt);
         }
     }
     std::vector<mnemo_embedding_update> updates;
     updates.reserve(done.size());
     for (size_t i = 0; i < done.size(); ++i) {
-        if (jobs[i].second.text_version > 0)
-            updates.push_back(update_of(jobs[i].first, jobs[i].second, done[i], retries));
+        if (jobs[i]) updates.push_back(update_of(std::stoll(done[i].key), *jobs[i], done[i], retries));
     }
     if (updates.empty()) return;
     PipelineSink sink;

@@ -102,7 +102,7 @@ TEST_F(PipelineTest, QueryFailsAtOnceOnAStoppedPipeline) {
     std::optional<QueryDone> answer;
     pipeline->query("too late", [&](QueryDone done) { answer = std::move(done); });
     ASSERT_TRUE(answer);  // answered before query() returned
-    EXPECT_THAT(answer->error, StartsWith("the embedder is stopped"));
+    EXPECT_THAT(answer->error, StartsWith("the embedder is not running"));
 }
 
 TEST_F(PipelineTest, QueryFailsAtOnceWhenTheQueryQueueIsFull) {
