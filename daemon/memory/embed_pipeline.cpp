@@ -172,6 +172,11 @@ void EmbedPipeline::apply(const config::EmbedderConfig& settings) {
     if (workers_) workers_->apply(memory_.embedder);
 }
 
+std::chrono::microseconds EmbedPipeline::wait_limit() const {
+    std::lock_guard lock(mutex_);
+    return std::chrono::microseconds(memory_.embedder.timeout_us) * (int64_t{memory_.embedder.retries} + 1);
+}
+
 PipelineStats EmbedPipeline::stats() const {
     std::lock_guard lock(mutex_);
     PipelineStats stats = counters_;

@@ -117,6 +117,8 @@ public:
     std::variant<int64_t, storage::StorageError> reembed(const std::string& app);
     // A reload: batch, timeout, retries and api_key (the rest needs a restart).
     void apply(const config::EmbedderConfig& settings);
+    // How long wait=true waits at most (MEMORY.md): memory.embedder.timeout x (retries + 1), as reloaded.
+    std::chrono::microseconds wait_limit() const;
 
     PipelineStats stats() const;
     // For metrics::Registry::set_memory_embed.

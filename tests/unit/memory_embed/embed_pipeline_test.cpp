@@ -73,11 +73,8 @@ TEST_F(PipelineTest, AVectorOfTheWrongDimensionIsStoredAsFailed) {
 }
 
 TEST_F(PipelineTest, ATextChangedWhileItWasEmbeddedIsEmbeddedAgain) {
-    script.gate_closed = true;
     write("m1", "first text");
-    auto pipeline = make_pipeline();
-    pipeline->start();
-    script.wait_at_gate(1);
+    auto pipeline = start_held();
     write("m1", "second text");
     EXPECT_EQ(get("m1").text_version, 2);
     script.open_gate();
@@ -128,11 +125,8 @@ TEST_F(PipelineTest, StorageDownLeavesTheMemoriesPendingUntilItIsBack) {
 }
 
 TEST_F(PipelineTest, ANewPipelinePicksUpWhatAStoppedOneLeftPending) {
-    script.gate_closed = true;
     for (int i = 0; i < 6; ++i) write("m" + std::to_string(i), "restart " + std::to_string(i));
-    auto first = make_pipeline();
-    first->start();
-    script.wait_at_gate(1);
+    auto first = start_held();
     first->stop();
     EXPECT_EQ(count().pending, 6);
     script.open_gate();

@@ -178,6 +178,17 @@ std::unique_ptr<EmbedPipeline> PipelineTest::make_pipeline(const config::MemoryC
     return std::make_unique<EmbedPipeline>(*backend, memory, clock, pipeline_options());
 }
 
+std::unique_ptr<EmbedPipeline> PipelineTest::start_held() {
+    {
+        std::lock_guard lock(script.mutex);
+        script.gate_closed = true;
+    }
+    auto pipeline = make_pipeline();
+    pipeline->start();
+    script.wait_at_gate(1);
+    return pipeline;
+}
+
 int64_t PipelineTest::write(const std::string& id, const std::string& text) {
     std::string folded;
     for (char c : text) folded += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

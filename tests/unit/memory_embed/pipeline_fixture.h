@@ -74,6 +74,8 @@ protected:
     PipelineOptions pipeline_options();
     std::unique_ptr<EmbedPipeline> make_pipeline(const config::MemoryConfig& memory);
     std::unique_ptr<EmbedPipeline> make_pipeline() { return make_pipeline(memory_config()); }
+    // A started pipeline whose first embedder call is held at the closed gate.
+    std::unique_ptr<EmbedPipeline> start_held();
 
     // Writes (or rewrites) the memory `id` of user u1 with `text`, pending; returns its key.
     int64_t write(const std::string& id, const std::string& text);

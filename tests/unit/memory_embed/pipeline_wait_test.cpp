@@ -22,11 +22,8 @@ QueryDone query_answer(EmbedPipeline& pipeline, const std::string& text) {
 }
 
 TEST_F(PipelineTest, WhenSettledAnswersOnceEveryMemoryIsReady) {
-    script.gate_closed = true;
     int64_t first = write("m1", "first"), second = write("m2", "second");
-    auto pipeline = make_pipeline();
-    pipeline->start();
-    script.wait_at_gate(1);
+    auto pipeline = start_held();
     auto answered = std::make_shared<std::promise<Settled>>();
     pipeline->when_settled(app, {first, second}, std::chrono::steady_clock::now() + std::chrono::minutes(1),
                            [answered](Settled settled) { answered->set_value(std::move(settled)); });
@@ -45,11 +42,8 @@ TEST_F(PipelineTest, WhenSettledAnswersOnceEveryMemoryIsReady) {
 }
 
 TEST_F(PipelineTest, WhenSettledAnswersAtTheDeadlineWithTheStatusesAsTheyAre) {
-    script.gate_closed = true;
     int64_t key = write("m1", "held at the gate");
-    auto pipeline = make_pipeline();
-    pipeline->start();
-    script.wait_at_gate(1);
+    auto pipeline = start_held();
     Settled settled = settle(*pipeline, {key}, std::chrono::milliseconds(20));
     EXPECT_FALSE(settled.all_settled);
     ASSERT_EQ(settled.memories.size(), 1u);
@@ -58,11 +52,8 @@ TEST_F(PipelineTest, WhenSettledAnswersAtTheDeadlineWithTheStatusesAsTheyAre) {
 }
 
 TEST_F(PipelineTest, WhenSettledCountsADeletedMemoryAsSettled) {
-    script.gate_closed = true;
     int64_t kept = write("m1", "kept"), deleted = write("m2", "deleted");
-    auto pipeline = make_pipeline();
-    pipeline->start();
-    script.wait_at_gate(1);
+    auto pipeline = start_held();
     remove("m2");
     script.open_gate();
     Settled settled = settle(*pipeline, {kept, deleted}, std::chrono::minutes(1));
@@ -72,11 +63,8 @@ TEST_F(PipelineTest, WhenSettledCountsADeletedMemoryAsSettled) {
 }
 
 TEST_F(PipelineTest, StopAnswersTheCallersStillWaiting) {
-    script.gate_closed = true;
     int64_t key = write("m1", "never answered by the embedder");
-    auto pipeline = make_pipeline();
-    pipeline->start();
-    script.wait_at_gate(1);
+    auto pipeline = start_held();
     auto answered = std::make_shared<std::promise<Settled>>();
     pipeline->when_settled(app, {key}, std::chrono::steady_clock::now() + std::chrono::hours(1),
                            [answered](Settled settled) { answered->set_value(std::move(settled)); });
@@ -135,6 +123,16 @@ TEST_F(PipelineTest, AReloadedTimeoutAppliesToTheNextQuery) {
     QueryDone done = query_answer(*pipeline, "slow embedder");
     EXPECT_EQ(done.error, "fake embedder timed out after 20 ms");
     EXPECT_TRUE(done.vector.empty());
+}
+
+TEST_F(PipelineTest, WaitLimitIsTheTimeoutOfEveryAttemptAsReloaded) {
+    auto pipeline = make_pipeline();
+    EXPECT_EQ(pipeline->wait_limit(), std::chrono::seconds(30));  // 10 s x (2 retries + 1)
+    config::EmbedderConfig reloaded = memory_config().embedder;
+    reloaded.timeout_us = 20'000;
+    reloaded.retries = 1;
+    pipeline->apply(reloaded);
+    EXPECT_EQ(pipeline->wait_limit(), std::chrono::milliseconds(40));
 }
 
 TEST_F(PipelineTest, MetricsTextHoldsTheEmbedderCounters) {
