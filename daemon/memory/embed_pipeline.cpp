@@ -248,13 +248,7 @@ void EmbedPipeline::read_pending() {
         }
         for (PipelineSink::Row& row : sink.rows) {
             Offer outcome = offer(row.key, {row.text_version, row.app, row.user, row.id}, std::move(row.text));
-            if (outcome == Offer::Stopping) return;
-            if (outcome == Offer::QueueFull) {
-                std::lock_guard lock(mutex_);
-                cursor_ = row.key - 1;
-                ++counters_.queue_full;
-                return;
-            }
+            if (outcome == Offer::Stopping || outcome == Offer::QueueFull) return;
             after = row.key;
         }
         if (static_cast<int64_t>(sink.rows.size()) < page) {
@@ -277,7 +271,13 @@ EmbedPipeline::Offer EmbedPipeline::offer(int64_t key, InFlight job, std::string
     if (workers_->submit({std::to_string(key), std::move(text)})) return Offer::Submitted;
     std::lock_guard lock(mutex_);
     in_flight_.erase(key);
-    return stopping_ ? Offer::Stopping : Offer::QueueFull;
+    if (stopping_) return Offer::Stopping;
+    // The next read starts here, once an answer frees room (deliver() sees the cursor); if every
+    // answer came before this lock, none is left to trigger it.
+    cursor_ = key - 1;
+    ++counters_.queue_full;
+    if (in_flight_.empty()) rescan_ = true;
+    return Offer::QueueFull;
 }
 
 void EmbedPipeline::check_waiters() {

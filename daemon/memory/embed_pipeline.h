@@ -140,7 +140,8 @@ private:
     void feeder_loop();
     // Reads pending memories from the cursor on, submitting them until the queue is full.
     void read_pending();
-    // Enters the memory in flight and submits it, unless it is in flight already.
+    // Enters the memory in flight and submits it, unless it is in flight already; on a full
+    // queue the next read starts at this key.
     Offer offer(int64_t key, InFlight job, std::string text);
     // Answers the waiters that are settled or past their deadline.
     void check_waiters();
