@@ -14,12 +14,12 @@
  * and the configured model, or failed (logged with the memory's key, app and
  * id) after the configured retries. Storage refusing that call leaves the
  * memories pending; they are read again later. A text that changed while it
- * was embedded is skipped by storage (its text_version moved) and read again;
- * an answer for a memory whose app was re-embedded since it was submitted is
- * dropped for the same reason, so reembed() never ends with an old model.
+ * was embedded is skipped by storage (its text_version moved) and read again.
+ * The model is fixed for the process lifetime (a change needs a restart), so
+ * an answer in flight during reembed() is already the new model's.
  *
  * Thread safety: every public function may be called from any thread and
- * returns without waiting for the embedder. Callbacks (when_settled's and
+ * returns without waiting for the embedder (reembed() waits for storage). Callbacks (when_settled's and
  * query's) run on a pipeline or worker thread: the caller hops to its loop.
  * Storage calls (memory ops) run on the feeder and worker threads, also on a
  * MNEMO_CAP_NONBLOCKING backend; reembed() and status reads of when_settled
