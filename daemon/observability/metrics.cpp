@@ -47,6 +47,20 @@ void write_histogram(fmt::memory_buffer& out, std::string_view metric, const std
                    plain, h.sum, metric, plain, h.count);
 }
 
+void write_memory_embed(fmt::memory_buffer& out, const EmbedMetrics& embed) {
+    fmt::format_to(std::back_inserter(out),
+                   "# HELP mnemo_memory_embed_calls_total Embedder calls, bulk and query, retries included.\n"
+                   "# TYPE mnemo_memory_embed_calls_total counter\nmnemo_memory_embed_calls_total {}\n"
+                   "# HELP mnemo_memory_embed_failures_total Embedder calls that failed.\n"
+                   "# TYPE mnemo_memory_embed_failures_total counter\nmnemo_memory_embed_failures_total {}\n"
+                   "# HELP mnemo_memory_embed_queue Pending memories submitted to the embedder and not yet "
+                   "stored.\n# TYPE mnemo_memory_embed_queue gauge\nmnemo_memory_embed_queue {}\n"
+                   "# HELP mnemo_memory_embed_seconds Embedder call latency.\n"
+                   "# TYPE mnemo_memory_embed_seconds histogram\n",
+                   embed.calls, embed.failures, embed.queue);
+    write_histogram(out, "mnemo_memory_embed_seconds", "", embed.latency);
+}
+
 }  // namespace
 
 std::string Registry::render(const Gauges& gauges) const {
@@ -94,6 +108,7 @@ std::string Registry::render(const Gauges& gauges) const {
                    "# HELP mnemo_loop_busy_max_seconds The longest event loop turn since start.\n"
                    "# TYPE mnemo_loop_busy_max_seconds gauge\nmnemo_loop_busy_max_seconds {}\n",
                    loop_busy_max_);
+    if (memory_embed_) write_memory_embed(out, *memory_embed_);
     return fmt::to_string(out);
 }
 

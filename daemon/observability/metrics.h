@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -35,6 +36,14 @@ struct Gauges {
     int64_t lanes = 0;
 };
 
+// The embedder's numbers (memory/embed_pipeline.h), copied in at scrape time.
+struct EmbedMetrics {
+    uint64_t calls = 0;  // bulk and query calls, retries included
+    uint64_t failures = 0;
+    Histogram latency;  // per call, in seconds
+    int64_t queue = 0;  // memories submitted to the workers and not yet stored
+};
+
 class Registry {
 public:
     void observe_request(std::string_view route, std::string_view method, int status, double seconds);
@@ -54,6 +63,8 @@ public:
     void set_summary_queue_depth(int64_t depth) { summary_queue_depth_ = depth; }
     int64_t summary_queue_depth() const { return summary_queue_depth_; }
     void add_summary_skipped() { ++summaries_skipped_; }
+    // Set once an embedder runs; the mnemo_memory_embed_* lines are rendered from then on.
+    void set_memory_embed(const EmbedMetrics& embed) { memory_embed_ = embed; }
 
     uint64_t requests_total() const { return requests_total_; }
     uint64_t sweeps_total() const { return sweeps_; }
@@ -70,6 +81,7 @@ private:
     Histogram loop_busy_;
     double loop_busy_max_ = 0;
     int64_t summary_queue_depth_ = 0;
+    std::optional<EmbedMetrics> memory_embed_;
 };
 
 }  // namespace mnemo::metrics
