@@ -5,6 +5,7 @@
 #include "core/service_util.h"
 
 #include <charconv>
+#include <optional>
 #include <fmt/format.h>
 
 namespace mnemo::core {
@@ -16,16 +17,35 @@ int64_t seconds_us(int64_t seconds) {
 
 namespace {
 
-std::string encode_page_token(const storage::SessionRow& row) {
+// A page cursor. App-wide lists order sessions of every user, whose ids and
+// updated_at may coincide, so their tokens carry the user too:
+// "updated_at~user~id". Per-user lists, and tokens from before the user was
+// added, are "updated_at~id" (user unknown). Names never hold '~'.
+struct PageCursor {
+    int64_t updated_at_us = 0;
+    std::optional<std::string> user;
+    std::string id;
+};
+
+std::string encode_page_token(const storage::SessionRow& row, bool with_user) {
+    if (with_user) return fmt::format("{}~{}~{}", row.updated_at_us, row.user, row.id);
     return fmt::format("{}~{}", row.updated_at_us, row.id);
 }
 
-bool decode_page_token(const std::string& token, int64_t& updated_at_us, std::string& id) {
-    auto tilde = token.find('~');
-    if (tilde == std::string::npos) return false;
-    auto [end, ec] = std::from_chars(token.data(), token.data() + tilde, updated_at_us);
-    id = token.substr(tilde + 1);
-    return ec == std::errc() && end == token.data() + tilde && updated_at_us > 0 && valid_name(id);
+std::optional<PageCursor> decode_page_token(const std::string& token) {
+    auto first = token.find('~');
+    auto last = token.rfind('~');
+    if (first == std::string::npos) return std::nullopt;
+    PageCursor cursor;
+    auto [end, ec] = std::from_chars(token.data(), token.data() + first, cursor.updated_at_us);
+    if (ec != std::errc() || end != token.data() + first || cursor.updated_at_us <= 0) return std::nullopt;
+    if (last != first) {
+        cursor.user = token.substr(first + 1, last - first - 1);
+        if (!valid_name(*cursor.user)) return std::nullopt;
+    }
+    cursor.id = token.substr(last + 1);
+    if (!valid_name(cursor.id)) return std::nullopt;
+    return cursor;
 }
 
 }  // namespace
@@ -108,16 +128,21 @@ Outcome list_sessions(const Env& env, const ListSessionsInput& in) {
     req.now_us = env.clock.now_us();
     req.active_within_us = in.active_within_us;
     req.limit = in.limit + 1;  // one more tells whether a next page exists
-    std::string cursor_id;
+    const bool app_wide = !in.user;
+    std::optional<PageCursor> cursor;
     if (in.page_token) {
-        if (!decode_page_token(*in.page_token, req.cursor_updated_at_us, cursor_id)) {
+        cursor = decode_page_token(*in.page_token);
+        if (!cursor) {
             return Outcome::fail(
                 invalid(fmt::format("page_token '{}' is not a token this API returned", *in.page_token)));
         }
-        req.cursor_id = storage::str(cursor_id);
+        req.cursor_updated_at_us = cursor->updated_at_us;
+        req.cursor_id = storage::str(cursor->id);
     } else {
         req.cursor_id = storage::absent();
     }
+    // A per-user list orders by (updated_at, id) alone: a user in its token is not part of its cursor.
+    req.cursor_user = app_wide && cursor && cursor->user ? storage::str(*cursor->user) : storage::absent();
     storage::Collector collector;
     if (auto failed = run_storage(env, [&](mnemo_error* err) {
             return env.backend.ops().session_list(env.backend.handle(), &req, collector.sink(), err);
@@ -133,7 +158,7 @@ Outcome list_sessions(const Env& env, const ListSessionsInput& in) {
     for (const auto& row : rows) write_session(w, row, nullptr);
     w.end_array().key("next_page_token");
     if (more && !rows.empty()) {
-        w.string(encode_page_token(rows.back()));
+        w.string(encode_page_token(rows.back(), app_wide));
     } else {
         w.null();
     }

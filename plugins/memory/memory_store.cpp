@@ -53,7 +53,7 @@ std::unique_ptr<SessionRec> new_session(const mnemo_key& key, int64_t now_us, in
 }
 
 static ListKey list_key(const SessionRec& session) {
-    return ListKey{session.updated_at_us, session.id, session.user, &session};
+    return ListKey{session.updated_at_us, session.user, session.id, &session};
 }
 
 void index_session(const SessionRef& ref) {

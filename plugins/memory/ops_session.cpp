@@ -7,6 +7,8 @@
 #include "session_draft.h"
 
 #include <mutex>
+#include <optional>
+#include <string_view>
 
 namespace mnemo::memory {
 
@@ -21,16 +23,30 @@ void emit_events(const mnemo_sink* sink, const SessionRec& session, const mnemo_
     if (selection.has_more) emit_result<&mnemo_sink::has_more>(sink);
 }
 
+// The first row after the cursor. A cursor whose user is unknown (an old
+// page token) starts at its updated_at; before_cursor() skips that time's
+// rows it already passed.
+SessionIndex::const_iterator page_start(const SessionIndex& index, const mnemo_session_list_req& req,
+                                        std::optional<std::string_view> cursor_user) {
+    if (req.cursor_updated_at_us == 0) return index.begin();
+    if (!cursor_user) return index.lower_bound(ListTime{req.cursor_updated_at_us});
+    return index.upper_bound(ListCursor{req.cursor_updated_at_us, *cursor_user, view(req.cursor_id)});
+}
+
+bool before_cursor(const ListKey& key, const mnemo_session_list_req& req, std::optional<std::string_view> cursor_user) {
+    return !cursor_user && key.updated_at_us == req.cursor_updated_at_us && key.id >= view(req.cursor_id);
+}
+
 // Lists one index from the cursor, newest first, stopping at active_within.
-void list_index(const SessionIndex& index, const mnemo_session_list_req& req, const mnemo_sink* sink) {
-    auto it = req.cursor_updated_at_us == 0
-                  ? index.begin()
-                  : index.upper_bound(ListCursor{req.cursor_updated_at_us, view(req.cursor_id)});
+// cursor_user: the user of the cursor row, nullopt when unknown.
+void list_index(const SessionIndex& index, const mnemo_session_list_req& req,
+                std::optional<std::string_view> cursor_user, const mnemo_sink* sink) {
     const int64_t oldest = req.active_within_us > 0 ? req.now_us - req.active_within_us : INT64_MIN;
     int64_t sent = 0;
-    for (; it != index.end() && (req.limit <= 0 || sent < req.limit); ++it) {
+    for (auto it = page_start(index, req, cursor_user); it != index.end() && (req.limit <= 0 || sent < req.limit);
+         ++it) {
         if (it->updated_at_us < oldest) break;
-        if (!it->session->visible(req.now_us)) continue;
+        if (before_cursor(*it, req, cursor_user) || !it->session->visible(req.now_us)) continue;
         emit_session(sink, *it->session);
         ++sent;
     }
@@ -66,9 +82,11 @@ int session_list(mnemo_backend* backend, const mnemo_session_list_req* req, cons
     Store& store = backend->store;
     std::shared_lock lock(store.mutex);
     if (req->user.ptr == nullptr) {
-        if (const AppRec* app = find_app(store, view(req->app))) list_index(app->index, *req, sink);
+        std::optional<std::string_view> cursor_user;
+        if (req->cursor_user.ptr != nullptr) cursor_user = view(req->cursor_user);
+        if (const AppRec* app = find_app(store, view(req->app))) list_index(app->index, *req, cursor_user, sink);
     } else if (const UserRec* user = find_user(store, view(req->app), view(req->user))) {
-        list_index(user->index, *req, sink);
+        list_index(user->index, *req, view(req->user), sink);
     }
     return MNEMO_OK;
 }

@@ -21,17 +21,22 @@ using sqlcore::kSessionColumns;
 
 inline const std::string kLockSessionSql = kFindSessionSql + " FOR UPDATE";
 
-// Visible, unexpired sessions strictly after the (updated_at, id) cursor,
-// newest first. Parameters: app, [user,] cursor_updated_at (x3: the range
-// bound, the strict part, the tie), cursor_id, lower bound of active_within,
-// now, limit. The explicit `updated_at <= cursor` gives the index a range.
-inline const std::string kSessionListTail =
-    " AND updated_at <= ? AND (updated_at < ? OR (updated_at = ? AND id < ?)) AND updated_at >= ?"
-    " AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?) ORDER BY updated_at DESC, id DESC LIMIT ?";
-inline const std::string kListUserSessionsSql =
-    std::string("SELECT ") + kSessionColumns + " FROM sessions WHERE app = ? AND user = ?" + kSessionListTail;
+// Visible, unexpired sessions strictly after the cursor, newest first.
+// Parameters: app, [user,] cursor_updated_at (x3: the range bound, the
+// strict part, the tie), the tie's cursor_id (an app's list: (cursor_user,
+// cursor_id) x2, cursor_user NULL when unknown: the tie is then on id
+// alone), lower bound of active_within, now, limit. The explicit
+// `updated_at <= cursor` gives the index a range.
+inline std::string session_list_sql(const char* scope, const char* tie, const char* tie_order) {
+    return std::string("SELECT ") + kSessionColumns + " FROM sessions WHERE " + scope +
+           " AND updated_at <= ? AND (updated_at < ? OR (updated_at = ? AND " + tie +
+           ")) AND updated_at >= ? AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?)"
+           " ORDER BY updated_at DESC, " +
+           tie_order + " LIMIT ?";
+}
+inline const std::string kListUserSessionsSql = session_list_sql("app = ? AND user = ?", "id < ?", "id DESC");
 inline const std::string kListAppSessionsSql =
-    std::string("SELECT ") + kSessionColumns + " FROM sessions WHERE app = ?" + kSessionListTail;
+    session_list_sql("app = ?", "((? IS NULL AND id < ?) OR (user, id) < (?, ?))", "user DESC, id DESC");
 
 // The sweep and finalize statements, each served by the index of a
 // generated column that holds exactly its rows (migrations.h).

@@ -216,8 +216,26 @@ inline const Migration kSchemaV3{3,
                                  "SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = DATABASE() "
                                  "AND table_name = 'events' AND column_name = 'search_tokens'"};
 
-inline const std::array<const Migration*, 3> kMigrations{&kSchemaV1, &kSchemaV2, &kSchemaV3};
-inline constexpr int kSchemaVersion = 3;
+// v4: an app's session list orders by (updated_at desc, user desc, id desc)
+// (mnemo_session_list_req): sessions of different users may share an id and
+// an updated_at, and a page cursor without the user skipped or repeated
+// them. sessions_app_user_updated serves that order without a filesort, and
+// search's recent sessions in the same order; it replaces
+// sessions_app_updated, which no statement uses any more (every append
+// rewrites updated_at, so each index on it costs the append a write). One
+// ALTER, so InnoDB swaps the keys atomically; MySQL has no ADD KEY IF NOT
+// EXISTS, so the step is skipped when the new key already exists.
+inline const Migration kSchemaV4{4,
+                                 {
+                                     R"sql(ALTER TABLE sessions
+  ADD KEY sessions_app_user_updated (app, updated_at, user, id),
+  DROP KEY sessions_app_updated)sql",
+                                 },
+                                 "SELECT COUNT(*) FROM information_schema.statistics WHERE table_schema = DATABASE() "
+                                 "AND table_name = 'sessions' AND index_name = 'sessions_app_user_updated'"};
+
+inline const std::array<const Migration*, 4> kMigrations{&kSchemaV1, &kSchemaV2, &kSchemaV3, &kSchemaV4};
+inline constexpr int kSchemaVersion = 4;
 
 // The bookkeeping table itself is not a migration: it must exist to read the
 // version that says which migrations to run.

@@ -44,12 +44,14 @@ inline const std::string kSearchScanSql =
     kSearchSessionFilters + kSearchEventFilters;
 
 // Empty q: the most recently updated live sessions passing the filters,
-// newest first (kSearchSessionFilters' parameters, then limit).
+// newest first in the order of an app's session list, through its index
+// (kSearchSessionFilters' parameters, then limit).
 // A hit's context (columns.h).
 inline const std::string kSearchContextSql = sqlcore::search_context_sql(kEventColumns);
 
 inline const std::string kSearchRecentSql = std::string("SELECT ") + kSessionColumns + " FROM sessions s WHERE 1 = 1" +
-                                            kSearchSessionFilters + " ORDER BY s.updated_at DESC, s.id DESC LIMIT ?";
+                                            kSearchSessionFilters +
+                                            " ORDER BY s.updated_at DESC, s.user DESC, s.id DESC LIMIT ?";
 
 // The server's token length bounds: a term outside them is not in the index.
 inline constexpr const char* kFtTokenLimitsSql = "SELECT @@innodb_ft_min_token_size, @@innodb_ft_max_token_size";

@@ -67,8 +67,14 @@ struct Dialect {
     // cursor x3, cursor_lane, lower bound of active_within, limit.
     std::string list_lanes;
 
-    // Session lists after the (updated_at, id) cursor, newest first: app,
-    // [user,] cursor x3, cursor_id, lower bound of active_within, now, limit.
+    // Session lists after the cursor, newest first in mnemo_session_list_req's
+    // orders. Parameters:
+    //  - a user's list (updated_at desc, id desc): app, user, cursor x3,
+    //    cursor_id;
+    //  - an app's list (updated_at desc, user desc, id desc): app, cursor x3,
+    //    (cursor_user, cursor_id) x2, cursor_user NULL when unknown (the tie
+    //    at the cursor's updated_at is then on id alone, of every user);
+    // then for both: lower bound of active_within, now, limit.
     std::string list_user_sessions, list_app_sessions;
 
     // The sweep: each picks exactly the rows due through an index.

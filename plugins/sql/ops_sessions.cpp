@@ -42,9 +42,19 @@ void session_list(Db& db, const mnemo_session_list_req& req, Output& out) {
     rows.bind(++index, req.app);
     if (req.user.ptr) rows.bind(++index, req.user);
     // On the first page every updated_at is below the cursor, so the tie
-    // on id never decides.
+    // on (user, id) never decides.
     for (int i = 0; i < 3; ++i) rows.bind(++index, cursor);
-    rows.bind(++index, first_page ? str("") : req.cursor_id);
+    const mnemo_str cursor_id = first_page ? str("") : req.cursor_id;
+    if (req.user.ptr) {
+        rows.bind(++index, cursor_id);
+    } else {
+        // The cursor's user, NULL when unknown (the tie is then on id alone).
+        const mnemo_str cursor_user = first_page ? mnemo_str{} : req.cursor_user;
+        for (int i = 0; i < 2; ++i) {
+            rows.bind(++index, cursor_user);
+            rows.bind(++index, cursor_id);
+        }
+    }
     rows.bind(++index, req.active_within_us > 0 ? req.now_us - req.active_within_us : kMin);
     rows.bind(++index, req.now_us);
     rows.bind(++index, req.limit > 0 ? req.limit : kMax);

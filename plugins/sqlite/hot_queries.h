@@ -22,18 +22,23 @@ using sqlcore::kSessionColumns;
 inline constexpr const char* kFindVisibleIdSql =
     "SELECT seq, timestamp_us, author, role, content FROM events WHERE id = ?2 AND sid = ?1 AND deleted_at = 0";
 
-// Visible, unexpired sessions strictly after the (updated_at, id) cursor,
-// newest first. Parameters as sql/dialect.h orders them: app, [user,] the
-// cursor three times (one is enough here), cursor id, the lower bound of
-// active_within, now, limit.
+// Visible, unexpired sessions strictly after the cursor, newest first.
+// Parameters as sql/dialect.h orders them: app, [user,] the cursor three
+// times (one is enough here), the cursor's tie (a user's list: id; an app's:
+// (user, id) twice), the lower bound of active_within, now, limit. An app's
+// list with an unknown cursor user (?5 NULL) ties on id alone; the explicit
+// `updated_at <= ?2` keeps the index range for that OR
+// (sessions_app_user_updated: migrations.h v10).
 inline const std::string kListUserSessionsSql =
     std::string("SELECT ") + kSessionColumns +
     " FROM sessions WHERE app = ?1 AND user = ?2 AND (updated_at, id) < (?3, ?6) AND updated_at >= ?7"
     " AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?8) ORDER BY updated_at DESC, id DESC LIMIT ?9";
 inline const std::string kListAppSessionsSql =
     std::string("SELECT ") + kSessionColumns +
-    " FROM sessions WHERE app = ?1 AND (updated_at, id) < (?2, ?5) AND updated_at >= ?6"
-    " AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?7) ORDER BY updated_at DESC, id DESC LIMIT ?8";
+    " FROM sessions WHERE app = ?1 AND updated_at <= ?2"
+    " AND ((updated_at, user, id) < (?2, ?5, ?6) OR (?5 IS NULL AND (updated_at, id) < (?2, ?6)))"
+    " AND updated_at >= ?9 AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?10)"
+    " ORDER BY updated_at DESC, user DESC, id DESC LIMIT ?11";
 
 // The sweep and finalize statements (?1 now or a cutoff, ?2 the step's
 // limit; expiring takes now three times, then the limit as ?4), each served
@@ -97,13 +102,14 @@ inline constexpr const char* kEventColumns =
     "total_tokens, cost_usd, deleted_at";
 
 // Search with an empty q: the most recently updated live sessions passing
-// the filters (app, now, user x2, exclude_session x2, channel x3, limit).
+// the filters (app, now, user x2, exclude_session x2, channel x3, limit), in
+// the order of an app's session list and through its index.
 inline const std::string kSearchRecentSql =
     std::string("SELECT ") + kSessionColumns +
     " FROM sessions WHERE app = ?1 AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?2)"
     " AND (?3 IS NULL OR user = ?3) AND (?5 IS NULL OR id <> ?5)"
     " AND (?7 IS NULL OR json_extract(metadata, '$.channel') = ?7 OR json_extract(metadata, '$.platform') = ?7)"
-    " ORDER BY updated_at DESC, id DESC LIMIT ?10";
+    " ORDER BY updated_at DESC, user DESC, id DESC LIMIT ?10";
 
 // Parameters in order (positional, only those the shape uses): sid,
 // after_seq, [after_ts], [roles], [filter_key x3], [num_recent], limit. A

@@ -421,15 +421,28 @@ CREATE INDEX IF NOT EXISTS events_visible_id ON events (id, sid) WHERE deleted_a
 DROP INDEX IF EXISTS events_client_id;
 )sql";
 
-inline constexpr std::array<Migration, 9> kMigrations{{{1, kSchemaV1},
-                                                       {2, kSchemaV2},
-                                                       {3, kSchemaV3},
-                                                       {4, kSchemaV4},
-                                                       {5, kSchemaV5},
-                                                       {6, kSchemaV6},
-                                                       {7, kSchemaV7},
-                                                       {8, kSchemaV8},
-                                                       {9, kSchemaV9}}};
+// v10: an app's session list orders by (updated_at desc, user desc, id desc)
+// (mnemo_session_list_req): sessions of different users may share an id and
+// an updated_at, and a page cursor without the user skipped or repeated
+// them. sessions_app_user_updated serves that order, and search's recent
+// sessions in the same order; it replaces sessions_app_updated, which no
+// statement uses any more (every append rewrites updated_at, so each index
+// on it costs the append a write). IF [NOT] EXISTS: the step is re-runnable.
+inline constexpr const char* kSchemaV10 = R"sql(
+CREATE INDEX IF NOT EXISTS sessions_app_user_updated ON sessions (app, updated_at, user, id);
+DROP INDEX IF EXISTS sessions_app_updated;
+)sql";
+
+inline constexpr std::array<Migration, 10> kMigrations{{{1, kSchemaV1},
+                                                        {2, kSchemaV2},
+                                                        {3, kSchemaV3},
+                                                        {4, kSchemaV4},
+                                                        {5, kSchemaV5},
+                                                        {6, kSchemaV6},
+                                                        {7, kSchemaV7},
+                                                        {8, kSchemaV8},
+                                                        {9, kSchemaV9},
+                                                        {10, kSchemaV10}}};
 inline constexpr int kSchemaVersion = kMigrations.back().version;
 
 // The bookkeeping table itself is not a migration: it must exist to read the

@@ -21,8 +21,19 @@ protected:
         h->clock().advance(kSecond);
         ASSERT_EQ(h->post(sessions(app, user), R"({"id":")" + id + R"("})").status, 201);
     }
-    // Follows next_page_token until null; returns every id in order.
-    std::vector<std::string> all_pages(const std::string& path_with_limit, int* pages) {
+    // "user/id" of each listed session.
+    std::vector<std::string> keys_of(const Reply& reply) {
+        std::vector<std::string> out;
+        size_t n = reply.size("/sessions");
+        for (size_t i = 0; i < n; ++i) {
+            std::string at = "/sessions/" + std::to_string(i);
+            out.push_back(reply.string(at + "/user") + "/" + reply.string(at + "/id"));
+        }
+        return out;
+    }
+    // Follows next_page_token until null; returns every id (with_user:
+    // "user/id") in order.
+    std::vector<std::string> all_pages(const std::string& path_with_limit, int* pages, bool with_user = false) {
         std::vector<std::string> out;
         std::string token;
         *pages = 0;
@@ -31,7 +42,7 @@ protected:
             EXPECT_EQ(reply.status, 200) << reply.body;
             if (reply.status != 200) break;
             ++*pages;
-            for (auto& id : ids_of(reply)) out.push_back(id);
+            for (auto& id : with_user ? keys_of(reply) : ids_of(reply)) out.push_back(id);
             if (reply.is_null("/next_page_token")) break;
             token = reply.string("/next_page_token");
         }
@@ -126,6 +137,38 @@ TEST_P(SessionLists, PerAppListWithUserFilter) {
     expect_error(h->get("/v1/apps/shop/sessions?user=a%2Fb"), 400, "invalid_argument");
     int pages = 0;
     EXPECT_EQ(all_pages("/v1/apps/shop/sessions?limit=1", &pages), (Ids{"c", "b", "a"}));
+}
+
+// Two users' sessions with the same ids at the same microsecond: an app's
+// list orders them (updated_at desc, user desc, id desc) and its page token
+// carries the user, so pages of one session list each exactly once.
+TEST_P(SessionLists, AppListPagesTwoUsersSameIdsSameMicrosecondOnce) {
+    create_later("older", "u1");
+    h->clock().advance(kSecond);
+    for (const std::string user : {"u1", "u2"})
+        for (const std::string id : {"a", "same"})
+            ASSERT_EQ(h->post(sessions("shop", user), R"({"id":")" + id + R"("})").status, 201);
+    const Ids order{"u2/same", "u2/a", "u1/same", "u1/a", "u1/older"};
+    EXPECT_EQ(keys_of(h->get("/v1/apps/shop/sessions")), order);
+    int pages = 0;
+    EXPECT_EQ(all_pages("/v1/apps/shop/sessions?limit=1", &pages, true), order);
+    EXPECT_EQ(all_pages("/v1/apps/shop/sessions?limit=2", &pages, true), order);
+    EXPECT_EQ(all_pages(sessions("shop", "u2") + "?limit=1", &pages, true), (Ids{"u2/same", "u2/a"}));
+}
+
+// A page token made before tokens carried the user ("updated_at~id") still
+// works: the sessions of every user at its updated_at with that id or above
+// were on earlier pages.
+TEST_P(SessionLists, AppTokenWithoutTheUserStillPages) {
+    create_later("older", "u1");
+    h->clock().advance(kSecond);
+    for (const std::string user : {"u1", "u2"})
+        for (const std::string id : {"a", "same", "z"})
+            ASSERT_EQ(h->post(sessions("shop", user), R"({"id":")" + id + R"("})").status, 201);
+    std::string token = std::to_string(h->clock().now_us()) + "~same";
+    auto reply = h->get("/v1/apps/shop/sessions?page_token=" + token);
+    ASSERT_EQ(reply.status, 200) << reply.body;
+    EXPECT_EQ(keys_of(reply), (Ids{"u2/a", "u1/a", "u1/older"}));
 }
 
 TEST_P(SessionLists, ActiveWithinUsesUpdatedAt) {

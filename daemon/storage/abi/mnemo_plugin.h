@@ -395,10 +395,17 @@ typedef struct mnemo_session_list_req {
     int64_t active_within_us;     /* 0: any; else updated_at >= now - active_within */
     int64_t limit;                /* rows wanted; the backend returns at most limit */
     int64_t cursor_updated_at_us; /* 0: first page; else rows strictly after this cursor */
-    mnemo_str cursor_id;          /* in the order (updated_at desc, id desc) */
+    mnemo_str cursor_id;          /* in the list's order (below) */
+    mnemo_str cursor_user;        /* the cursor row's user, lists without a user only; ptr NULL: unknown */
 } mnemo_session_list_req;
-/* Result: sessions (no state entries), newest updated_at first, ties by id
- * descending. */
+/* Result: sessions (no state entries), newest updated_at first, in the order
+ *  - with a user: (updated_at desc, id desc);
+ *  - without a user: (updated_at desc, user desc, id desc), since sessions
+ *    of different users may share an id and an updated_at. The cursor is
+ *    (updated_at, cursor_user, cursor_id). A cursor without its user (a
+ *    page token from before cursor_user) lists, of every user, the rows
+ *    updated before it and those updated at it with an id below cursor_id.
+ * Strings compare byte for byte. */
 
 typedef struct mnemo_session_delete_req {
     mnemo_key key;

@@ -29,7 +29,7 @@ TEST_F(Concurrency, ParallelWritersAndReadersKeepEveryEvent) {
                     mnemo_append_result result{};
                     EXPECT_EQ(ops().events_append(backend, &req, &result, nullptr, nullptr), MNEMO_OK);
                 }
-                mnemo_session_list_req list{s("shop"), absent(), now, 0, 10, 0, absent()};
+                mnemo_session_list_req list{s("shop"), absent(), now, 0, 10, 0, absent(), absent()};
                 Sink sink;
                 EXPECT_EQ(ops().session_list(backend, &list, sink.get(), nullptr), MNEMO_OK);
             }

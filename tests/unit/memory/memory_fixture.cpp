@@ -221,7 +221,7 @@ Collected MemoryTest::list_events(const char* user, const char* id, mnemo_event_
 }
 
 Collected MemoryTest::list_sessions(const char* user, int64_t limit, int64_t cursor_updated, const char* cursor_id,
-                                    int64_t active_within) {
+                                    int64_t active_within, const char* cursor_user) {
     mnemo_session_list_req req{};
     req.app = s(app);
     req.user = user ? s(user) : absent();
@@ -229,6 +229,7 @@ Collected MemoryTest::list_sessions(const char* user, int64_t limit, int64_t cur
     req.limit = limit;
     req.cursor_updated_at_us = cursor_updated;
     req.cursor_id = cursor_id ? s(cursor_id) : absent();
+    req.cursor_user = cursor_user ? s(cursor_user) : absent();
     req.active_within_us = active_within;
     Sink sink;
     mnemo_error err{};

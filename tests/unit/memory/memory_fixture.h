@@ -106,7 +106,8 @@ protected:
     Collected get(const char* user, const char* id, mnemo_event_filter filter = {}, int64_t at_us = 0);
     Collected list_events(const char* user, const char* id, mnemo_event_filter filter);
     Collected list_sessions(const char* user /* null: every user */, int64_t limit, int64_t cursor_updated = 0,
-                            const char* cursor_id = nullptr, int64_t active_within = 0);
+                            const char* cursor_id = nullptr, int64_t active_within = 0,
+                            const char* cursor_user = nullptr);
     // The status of a get, with its error.
     int get_status(const char* user, const char* id, int64_t at_us, mnemo_error* err = nullptr);
 

@@ -69,6 +69,38 @@ TEST_F(SessionList, AppListCoversEveryUserAndUserListOnlyOne) {
     EXPECT_TRUE(list_sessions("nobody", 10).sessions.empty());
 }
 
+// Two users' sessions sharing ids and an updated_at: the app's list orders
+// them by user, then id, and a cursor naming the user passes each once.
+TEST_F(SessionList, AnAppListTiesByUserThenIdAndItsCursorCarriesTheUser) {
+    for (const char* user : {"u1", "u2"})
+        for (const char* id : {"a", "same"}) create(user, id);
+    const std::vector<std::string> order{"u2/same", "u2/a", "u1/same", "u1/a"};
+    EXPECT_EQ(ids(list_sessions(nullptr, 10)), order);
+    std::vector<std::string> seen;
+    Collected page = list_sessions(nullptr, 1);
+    for (int pages = 0; !page.sessions.empty() && pages < 6; ++pages) {
+        const SessionRow last = page.sessions.back();
+        seen.push_back(last.user + "/" + last.id);
+        page = list_sessions(nullptr, 1, last.updated_at_us, last.id.c_str(), 0, last.user.c_str());
+    }
+    EXPECT_EQ(seen, order);
+}
+
+// A cursor from before cursor_user: every user's rows at its updated_at
+// with an id at or above its id were on earlier pages. A user's list takes
+// its own user as the cursor's.
+TEST_F(SessionList, AnAppCursorWithoutItsUserSkipsThoseIdsOfEveryUser) {
+    create("u1", "older");
+    now += 1;
+    for (const char* user : {"u1", "u2"})
+        for (const char* id : {"a", "same", "z"}) create(user, id);
+    EXPECT_EQ(ids(list_sessions(nullptr, 10, now, "same")), (std::vector<std::string>{"u2/a", "u1/a", "u1/older"}));
+    EXPECT_EQ(ids(list_sessions(nullptr, 10, now, "z", 0, "u1")),
+              (std::vector<std::string>{"u1/same", "u1/a", "u1/older"}));
+    EXPECT_EQ(ids(list_sessions("u2", 10, now, "z", 0, "u1")), (std::vector<std::string>{"u2/same", "u2/a"}))
+        << "a user's list ignores cursor_user";
+}
+
 TEST_F(SessionList, LimitBoundsThePage) {
     for (const char* id : {"a", "b", "c"}) create("u1", id);
     EXPECT_EQ(list_sessions("u1", 2).sessions.size(), 2u);

@@ -128,8 +128,16 @@ TEST_F(QueryPlanTest, ListingSessionsByUpdatedAtWalksTheListIndexes) {
                  "sessions_user_updated", true);
     expect_index(bound(kListUserSessionsSql, {"'shop'", "'u1'", "3000", "3000", "3000", "'s3000'", "0", "5", "20"}),
                  "sessions", "sessions_user_updated", true);
-    expect_index(bound(kListAppSessionsSql, {"'shop'", kMax, kMax, kMax, "''", "3900", "5", "20"}), "sessions",
-                 "sessions_app_updated", true);
+    // An app's list: first page, a cursor with its user, one without (an old page token).
+    expect_index(
+        bound(kListAppSessionsSql, {"'shop'", kMax, kMax, kMax, "NULL", "''", "NULL", "''", "3900", "5", "20"}),
+        "sessions", "sessions_app_user_updated", true);
+    expect_index(bound(kListAppSessionsSql,
+                       {"'shop'", "3950", "3950", "3950", "'u10'", "'s3950'", "'u10'", "'s3950'", "3500", "5", "20"}),
+                 "sessions", "sessions_app_user_updated", true);
+    expect_index(bound(kListAppSessionsSql,
+                       {"'shop'", "3950", "3950", "3950", "NULL", "'s3950'", "NULL", "'s3950'", "3500", "5", "20"}),
+                 "sessions", "sessions_app_user_updated", true);
 }
 
 TEST_F(QueryPlanTest, EverySweepPartIsARangeOverTheRowsDue) {
@@ -190,7 +198,7 @@ TEST_F(QueryPlanTest, SearchContextAndRecentSessionsUseTheirIndexes) {
     values.push_back("20");
     std::vector<PlanRow> rows = plan(bound(kSearchRecentSql, values));
     ASSERT_EQ(rows.size(), 1u) << describe(rows);
-    EXPECT_EQ(rows[0].key, "sessions_app_updated") << describe(rows);
+    EXPECT_EQ(rows[0].key, "sessions_app_user_updated") << describe(rows);
     EXPECT_EQ(rows[0].extra.find("filesort"), std::string::npos) << describe(rows);
 }
 

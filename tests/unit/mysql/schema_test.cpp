@@ -12,7 +12,7 @@
 namespace mnemo::mysql::test {
 namespace {
 
-const std::vector<std::string> kEveryVersion{"1", "2", "3"};
+const std::vector<std::string> kEveryVersion{"1", "2", "3", "4"};
 
 class SchemaTest : public MysqlTest {
 protected:
@@ -69,7 +69,7 @@ TEST_F(SchemaTest, OpeningAgainAppliesNothing) {
         ASSERT_TRUE(second);
         EXPECT_EQ(second.get("s1").rc, MNEMO_OK);
     }
-    EXPECT_EQ(column("SELECT COUNT(*) FROM schema_version"), std::vector<std::string>{"3"});
+    EXPECT_EQ(column("SELECT COUNT(*) FROM schema_version"), std::vector<std::string>{"4"});
 }
 
 TEST_F(SchemaTest, AnOldDatabaseIsUpgradedKeepingItsRows) {
@@ -108,6 +108,22 @@ TEST_F(SchemaTest, EveryStepCutOffBeforeItsVersionRowFinishesAtTheNextOpen) {
         ASSERT_EQ(backend.append("s1", "zebra", -1, 3).rc, MNEMO_OK);
         EXPECT_EQ(backend.search("zebra", 4).hits.size(), 1u);
     }
+}
+
+// v4: an app's session list has its own key in its order, replacing v1's.
+TEST_F(SchemaTest, AVersionThreeDatabaseGetsTheAppListKeyInListOrder) {
+    run(kSchemaVersionTable);
+    for (const Migration* step : {&kSchemaV1, &kSchemaV2, &kSchemaV3})
+        for (const char* statement : step->statements) run(statement);
+    run("INSERT INTO schema_version (version) VALUES (1), (2), (3)");
+    Backend backend(database_);
+    ASSERT_TRUE(backend);
+    EXPECT_EQ(column("SELECT column_name FROM information_schema.statistics WHERE table_schema = DATABASE() AND "
+                     "table_name = 'sessions' AND index_name = 'sessions_app_user_updated' ORDER BY seq_in_index"),
+              (std::vector<std::string>{"app", "updated_at", "user", "id"}));
+    EXPECT_EQ(column("SELECT COUNT(*) FROM information_schema.statistics WHERE table_schema = DATABASE() AND "
+                     "table_name = 'sessions' AND index_name = 'sessions_app_updated'"),
+              std::vector<std::string>{"0"});
 }
 
 TEST_F(SchemaTest, EventsCarryAFulltextIndexOnTheirSearchTokens) {

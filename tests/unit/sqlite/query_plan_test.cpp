@@ -74,9 +74,14 @@ TEST_F(QueryPlanTest, EvictionFindsAndRemovesTheOldestThroughTheIndex) {
 
 TEST_F(QueryPlanTest, ListingSessionsByUpdatedAtUsesTheListIndexes) {
     expect_indexed(kListUserSessionsSql, "sessions");
+    expect_uses_index(kListUserSessionsSql, "sessions_user_updated");
     expect_indexed(kListAppSessionsSql, "sessions");
-    for (const std::string& d : plan(kListUserSessionsSql))
-        EXPECT_EQ(d.find("TEMP B-TREE"), std::string::npos) << "the index order serves ORDER BY: " << d;
+    expect_uses_index(kListAppSessionsSql, "sessions_app_user_updated");
+    for (const std::string& sql : {kListUserSessionsSql, kListAppSessionsSql, kSearchRecentSql}) {
+        for (const std::string& d : plan(sql))
+            EXPECT_EQ(d.find("TEMP B-TREE"), std::string::npos) << "the index order serves ORDER BY: " << d;
+    }
+    expect_uses_index(kSearchRecentSql, "sessions_app_user_updated");
 }
 
 TEST_F(QueryPlanTest, FindingExpiredSessionsUsesThePartialExpiryIndex) {

@@ -92,8 +92,18 @@ protected:
     Answer list(const Opt& user, int64_t limit, int64_t cursor_at = 0, const std::string& cursor_id = "",
                 int64_t active_within = 0, int64_t now = kNow + 100 * kSecond) {
         const std::string& u = user_ = user.value_or("");
-        mnemo_session_list_req req{S("shop"), user ? S(u) : kAbsent, now, active_within, limit,
-                                   cursor_at, S(cursor_id)};
+        mnemo_session_list_req req{S("shop"), user ? S(u) : kAbsent, now,    active_within, limit,
+                                   cursor_at, S(cursor_id),          kAbsent};
+        return run(req);
+    }
+    // A page of the app's list after the row (cursor_at, cursor_user, cursor_id).
+    Answer app_page(int64_t limit, int64_t cursor_at, const Opt& cursor_user, const std::string& cursor_id) {
+        const std::string& u = user_ = cursor_user.value_or("");
+        mnemo_session_list_req req{S("shop"), kAbsent,   kNow + 100 * kSecond, 0,
+                                   limit,     cursor_at, S(cursor_id),         cursor_user ? S(u) : kAbsent};
+        return run(req);
+    }
+    Answer run(const mnemo_session_list_req& req) {
         Answer answer;
         mnemo_sink sink = answer.out.sink();
         answer.rc = ops().session_list(backend_, &req, &sink, &answer.err);
@@ -104,8 +114,41 @@ protected:
         for (const auto& s : answer.out.sessions) out.push_back(s.id);
         return out;
     }
+    static std::vector<std::string> user_ids(const Answer& answer) {
+        std::vector<std::string> out;
+        for (const auto& s : answer.out.sessions) out.push_back(s.user + "/" + s.id);
+        return out;
+    }
     std::string user_;
 };
+
+// Two users' sessions sharing ids and an updated_at: the app's list orders
+// them by user, then id, and a cursor naming the user passes each once.
+TEST_F(ListTest, AnAppListTiesByUserThenIdAndItsCursorCarriesTheUser) {
+    for (const char* user : {"u1", "u2"})
+        for (const char* id : {"a", "same"}) ASSERT_EQ(create(id, {}, user).rc, MNEMO_OK);
+    EXPECT_EQ(user_ids(list(std::nullopt, 10)), (std::vector<std::string>{"u2/same", "u2/a", "u1/same", "u1/a"}));
+    std::vector<std::string> seen;
+    Answer page = app_page(1, 0, std::nullopt, "");
+    for (int pages = 0; !page.out.sessions.empty() && pages < 6; ++pages) {
+        ASSERT_EQ(page.rc, MNEMO_OK) << page.err.message;
+        const Collected::Session last = page.out.sessions.back();
+        seen.push_back(last.user + "/" + last.id);
+        page = app_page(1, last.updated_at, last.user, last.id);
+    }
+    EXPECT_EQ(seen, (std::vector<std::string>{"u2/same", "u2/a", "u1/same", "u1/a"}));
+}
+
+// A cursor from before cursor_user: every user's rows at its updated_at
+// with an id at or above its id were on earlier pages.
+TEST_F(ListTest, AnAppCursorWithoutItsUserSkipsThoseIdsOfEveryUser) {
+    ASSERT_EQ(create("older", {.now = kNow - 1}).rc, MNEMO_OK);
+    for (const char* user : {"u1", "u2"})
+        for (const char* id : {"a", "same", "z"}) ASSERT_EQ(create(id, {}, user).rc, MNEMO_OK);
+    EXPECT_EQ(user_ids(app_page(10, kNow, std::nullopt, "same")),
+              (std::vector<std::string>{"u2/a", "u1/a", "u1/older"}));
+    EXPECT_EQ(user_ids(app_page(10, kNow, "u1", "z")), (std::vector<std::string>{"u1/same", "u1/a", "u1/older"}));
+}
 
 TEST_F(ListTest, NewestUpdatedFirstTiesByIdDescendingAndCursorPages) {
     ASSERT_EQ(create("a", {.now = kNow + 1}).rc, MNEMO_OK);

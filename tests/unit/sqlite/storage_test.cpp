@@ -341,6 +341,30 @@ TEST(SqliteMigration, AVersionEightFileWithAReusedGeneratedIdMigrates) {
     EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
 }
 
+// v10: an app's session list has its own index in its order, replacing v1's;
+// the rows of a v9 file stay listed.
+TEST(SqliteMigration, AVersionNineFileGetsTheAppListIndexInListOrder) {
+    TempDir dir;
+    std::string path = dir.file("v9.db");
+    {
+        RawDb v9(path);
+        migrate_to(v9, 9);
+        v9.exec(
+            "INSERT INTO sessions (sid, app, user, id, created_at, updated_at) VALUES "
+            "(1, 'shop', 'u1', 's1', 1, 1), (2, 'shop', 'u2', 's1', 1, 1)");
+    }
+    mnemo_error err{};
+    ASSERT_EQ(open_with(R"({"path": ")" + path + R"("})", err), MNEMO_OK) << err.message;
+    RawDb migrated(path);
+    EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
+    EXPECT_EQ(migrated.number("SELECT count(*) FROM sqlite_master WHERE name = 'sessions_app_updated'"), 0);
+    EXPECT_EQ(migrated.number("SELECT group_concat(name, ',') = 'app,updated_at,user,id' FROM "
+                              "(SELECT name FROM pragma_index_info('sessions_app_user_updated') ORDER BY seqno)"),
+              1);
+    EXPECT_EQ(migrated.number("SELECT count(*) FROM sessions INDEXED BY sessions_app_user_updated WHERE app = 'shop'"),
+              2);
+}
+
 // Each step runs in one transaction with its version row (SQLite's DDL is
 // transactional): a process that dies after a step's DDL and before its
 // COMMIT leaves the file at the older version, and the next open runs the
