@@ -48,7 +48,7 @@ core::Outcome counts_outcome(core::TransferResult&& result) {
     core::JsonWriter w(body);
     w.begin_object().field("sessions", counts.sessions).field("events", counts.events);
     w.field("state", counts.state).field("summaries", counts.summaries);
-    w.field("tracks", counts.tracks).field("lanes", counts.lanes).end_object();
+    w.field("tracks", counts.tracks).field("lanes", counts.lanes).field("memories", counts.memories).end_object();
     return core::Outcome::ok(std::move(body));
 }
 

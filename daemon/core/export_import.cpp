@@ -38,6 +38,9 @@ void add_count(TransferCounts& counts, int kind) {
         case MNEMO_RECORD_LANE:
             ++counts.lanes;
             break;
+        case MNEMO_RECORD_MEMORY:
+            ++counts.memories;
+            break;
         default:
             break;
     }
@@ -51,6 +54,11 @@ bool has_export(const mnemo_storage_ops& ops) {
 bool has_import(const mnemo_storage_ops& ops) {
     return ops.ops_size >= offsetof(mnemo_storage_ops, import_records) + sizeof ops.import_records &&
            ops.import_records != nullptr;
+}
+// The memory ops are all or none; such a backend exports and imports memory records too.
+bool has_memories(const mnemo_storage_ops& ops) {
+    return ops.ops_size >= offsetof(mnemo_storage_ops, memory_write) + sizeof ops.memory_write &&
+           ops.memory_write != nullptr;
 }
 
 Error unsupported(const Env& env, const char* what) {
@@ -71,6 +79,9 @@ struct ExportFile {
     std::FILE* file = nullptr;
     TransferCounts counts;
     std::string last_user, last_id;  // the last session written: the next step's cursor
+    int64_t last_key = 0;            // the last memory written: the next memory step's cursor
+    bool memory_step = false;        // the step asked for memories only
+    bool other_kind = false;         // ...and got something else
     bool more = false;
     bool write_failed = false;
 };
@@ -81,6 +92,8 @@ void on_record(void* ctx, const mnemo_record* record) {
     line.push_back('\n');
     if (std::fwrite(line.data(), 1, line.size(), out.file) != line.size()) out.write_failed = true;
     add_count(out.counts, record->kind);
+    if (out.memory_step && record->kind != MNEMO_RECORD_MEMORY) out.other_kind = true;
+    if (record->kind == MNEMO_RECORD_MEMORY) out.last_key = record->memory->key;
     if (record->kind != MNEMO_RECORD_SESSION) return;
     out.last_user.assign(storage::view(record->session->user));
     out.last_id.assign(storage::view(record->session->id));
@@ -94,26 +107,54 @@ std::optional<storage::StorageError> run(const Env& env, const StorageCall& call
     return call ? call(op) : env.backend.call(op);
 }
 
+std::optional<Error> export_step(const Env& env, const mnemo_export_req& req, ExportFile& out, const std::string& path,
+                                 const StorageCall& call) {
+    const mnemo_record_sink sink{&out, on_record, on_more};
+    out.more = false;
+    auto failure = run(env, call, [&](mnemo_error* err) {
+        return env.backend.ops().export_step(env.backend.handle(), &req, &sink, err);
+    });
+    if (failure) return from_storage(*failure);
+    if (out.write_failed) return file_error(path, "write the export file");
+    return std::nullopt;
+}
+
+// After the sessions: the app's memories, by key.
+std::optional<Error> export_memory_pages(const Env& env, mnemo_export_req req, ExportFile& out, const std::string& path,
+                                         const StorageCall& call) {
+    req.memories = 1;
+    req.limit = kExportMemoryPage;
+    out.memory_step = true;
+    for (bool first = true; first || out.more; first = false) {
+        req.cursor_key = out.last_key;
+        if (auto error = export_step(env, req, out, path, call)) return error;
+        // A plugin that keeps memories but predates their export answers with its sessions again, or never moves on.
+        if (out.other_kind || (out.more && out.last_key == req.cursor_key))
+            return unsupported(env,
+                               "the export of its memories (a memory step of export_step answered other "
+                               "records or did not move on)");
+    }
+    return std::nullopt;
+}
+
 std::optional<Error> export_pages(const Env& env, const std::string& app, ExportFile& out, const std::string& path,
                                   const StorageCall& call) {
-    const mnemo_record_sink sink{&out, on_record, on_more};
-    mnemo_export_req req{str(app), env.clock.now_us(), kExportPage, storage::absent(), storage::absent()};
+    mnemo_export_req req{};
+    req.app = str(app);
+    req.now_us = env.clock.now_us();
+    req.limit = kExportPage;
+    req.cursor_user = req.cursor_id = storage::absent();
     std::string cursor_user, cursor_id;  // copies: the sink overwrites last_* while a step reads the cursor
     for (bool first = true; first || out.more; first = false) {
-        out.more = false;
         if (!first) {
             cursor_user = out.last_user;
             cursor_id = out.last_id;
             req.cursor_user = str(cursor_user);
             req.cursor_id = str(cursor_id);
         }
-        auto failure = run(env, call, [&](mnemo_error* err) {
-            return env.backend.ops().export_step(env.backend.handle(), &req, &sink, err);
-        });
-        if (failure) return from_storage(*failure);
-        if (out.write_failed) return file_error(path, "write the export file");
+        if (auto error = export_step(env, req, out, path, call)) return error;
     }
-    return std::nullopt;
+    return has_memories(env.backend.ops()) ? export_memory_pages(env, req, out, path, call) : std::nullopt;
 }
 
 // Flushed to disk before the rename, so a crash never leaves a short file under `path`.
@@ -132,17 +173,41 @@ struct NumberedRecord {
     JsonlRecord record;
 };
 
+// What the importing side accepts: its limits, and memory lines only where the backend keeps memories.
+struct ImportRules {
+    DecodeLimits limits;
+    bool memories = false;
+    const char* plugin = "";
+};
+
+ImportRules import_rules(const Env& env) {
+    ImportRules rules;
+    rules.limits.max_memory_text_bytes = env.config->memory.max_text_bytes;
+    rules.memories = has_memories(env.backend.ops());
+    rules.plugin = env.backend.descriptor().name;
+    return rules;
+}
+
+std::optional<std::string> refused_kind(const JsonlRecord& record, const ImportRules& rules) {
+    if (record.kind != MNEMO_RECORD_MEMORY || rules.memories) return std::nullopt;
+    return fmt::format(
+        "a memory record, but the storage plugin {} keeps no memories; import this file into a "
+        "daemon whose plugin does (memory), or leave out the memory lines",
+        rules.plugin);
+}
+
 // Calls on_record for every non-blank line, decoded; stops at the first bad one.
 template <typename OnRecord>
-std::optional<Error> read_lines(const std::string& path, OnRecord&& on_record) {
+std::optional<Error> read_lines(const std::string& path, const ImportRules& rules, OnRecord&& on_record) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return file_error(path, "open the import file");
     std::string line;
     for (size_t number = 1; std::getline(in, line); ++number) {
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
         NumberedRecord numbered{number, {}};
-        if (auto bad = decode_record(line, numbered.record))
-            return invalid(fmt::format("{} line {}: {}", path, number, *bad));
+        std::optional<std::string> bad = decode_record(line, numbered.record, rules.limits);
+        if (!bad) bad = refused_kind(numbered.record, rules);
+        if (bad) return invalid(fmt::format("{} line {}: {}", path, number, *bad));
         if (auto error = on_record(std::move(numbered))) return error;
     }
     if (in.bad()) return file_error(path, "read the import file");
@@ -156,7 +221,7 @@ std::optional<Error> store_batch(const Env& env, const std::vector<NumberedRecor
     std::vector<mnemo_record> records;
     records.reserve(batch.size());
     for (size_t i = 0; i < batch.size(); ++i) records.push_back(record_view(batch[i].record, parts[i]));
-    const mnemo_import_req req{env.clock.now_us(), records.data(), records.size()};
+    const mnemo_import_req req{env.clock.now_us(), records.data(), records.size(), env.config->memory.dimensions};
     auto failure = run(
         env, call, [&](mnemo_error* err) { return env.backend.ops().import_records(env.backend.handle(), &req, err); });
     if (failure) {
@@ -199,12 +264,13 @@ TransferResult import_file(const Env& env, const std::string& path, const Storag
         result.error = unsupported(env, "import");
         return result;
     }
+    const ImportRules rules = import_rules(env);
     // First pass: the whole file must be well-formed before anything is stored.
-    result.error = read_lines(path, [](NumberedRecord&&) { return std::optional<Error>(); });
+    result.error = read_lines(path, rules, [](NumberedRecord&&) { return std::optional<Error>(); });
     if (result.error) return result;
     std::vector<NumberedRecord> batch;
     batch.reserve(kImportBatch);
-    result.error = read_lines(path, [&](NumberedRecord&& numbered) -> std::optional<Error> {
+    result.error = read_lines(path, rules, [&](NumberedRecord&& numbered) -> std::optional<Error> {
         batch.push_back(std::move(numbered));
         if (batch.size() < kImportBatch) return std::nullopt;
         auto error = store_batch(env, batch, path, result.counts, call);

@@ -4,10 +4,15 @@
 // may come in any order and each error names its field.
 #include "core/export_jsonl.h"
 
+#include "core/ids.h"
 #include "core/json_input.h"
+#include "core/memory_text.h"
 #include "core/search_text.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -109,6 +114,12 @@ public:
             fail(alias, "does not hold valid JSON");
         return c->text;
     }
+    // A required field that is null (nullopt) or anything else, as its bytes to parse.
+    storage::OptString null_or_value(std::string_view name) {
+        const Captured* c = find(name, true);
+        if (!c || c->type == Captured::Type::Null) return std::nullopt;
+        return c->text;
+    }
     std::string required_raw(std::string_view name) {
         storage::OptString value = raw(name);
         if (!value) fail(name, "missing");
@@ -123,6 +134,10 @@ public:
     }
     const std::optional<std::string>& error() const { return error_; }
     void reject(std::string_view name, std::string_view what) { fail(name, what); }
+    // A rule's own error, already naming the field.
+    void reject(const std::optional<Error>& error) {
+        if (error && !error_) error_ = error->message;
+    }
 
 private:
     const Captured* find(std::string_view name, bool required) {
@@ -264,13 +279,122 @@ void read_lane(FieldReader& f, JsonlRecord& r) {
     l.version = f.integer("version");
 }
 
+// ---- memory lines ----
+
+simdjson::dom::element parse_raw(const std::string& json, bool* ok) {
+    thread_local simdjson::dom::parser parser;
+    simdjson::dom::element element;
+    *ok = parser.parse(json).get(element) == simdjson::SUCCESS;
+    return element;
+}
+
+void read_source(FieldReader& f, MemoryLine& m) {
+    const storage::OptString json = f.null_or_value("source");
+    if (!json) return;
+    bool ok = false;
+    simdjson::dom::element source = parse_raw(*json, &ok);
+    std::string_view session;
+    int64_t seq = 0;
+    if (!ok || source["session"].get(session) != simdjson::SUCCESS || source["seq"].get(seq) != simdjson::SUCCESS ||
+        seq < 1) {
+        f.reject("source", "expected null or {\"session\": a session id, \"seq\": 1 or more}");
+        return;
+    }
+    if (!valid_name(session)) f.reject("source", "session id " + name_problem(session));
+    m.source_session = std::string(session);
+    m.source_seq = seq;
+}
+
+int embedding_status_of(std::string_view name) {
+    for (int status = MNEMO_EMBEDDING_NONE; status <= MNEMO_EMBEDDING_FAILED; ++status)
+        if (name == embedding_status_name(status)) return status;
+    return -1;
+}
+
+// The least magnitude that rounds to infinity as a float: FLT_MAX plus half its
+// ulp. FLT_MAX's shortest text (3.4028235e+38) reads as a double above FLT_MAX
+// that still rounds to it, so a bound at FLT_MAX would refuse exported vectors.
+constexpr double kFloatOverflow = 0x1.ffffffp+127;
+
+// As the memory routes read an embedding: finite numbers that stay finite as floats.
+void read_vector(FieldReader& f, MemoryLine& m) {
+    const storage::OptString json = f.null_or_value("vector");
+    if (!json) return;
+    bool ok = false;
+    simdjson::dom::element element = parse_raw(*json, &ok);
+    simdjson::dom::array array;
+    if (!ok || element.get(array) != simdjson::SUCCESS)
+        return f.reject("vector", "expected an array of numbers or null");
+    size_t index = 0;
+    for (simdjson::dom::element value : array) {
+        double number = 0;
+        if (value.get(number) != simdjson::SUCCESS)
+            return f.reject(fmt::format("vector[{}]", index), "expected a number");
+        if (!std::isfinite(number) || std::fabs(number) >= kFloatOverflow)
+            return f.reject(fmt::format("vector[{}]", index), fmt::format("{} is not a finite 32-bit number", number));
+        m.vector.push_back(static_cast<float>(number));
+        ++index;
+    }
+    if (m.vector.empty()) f.reject("vector", "the vector is empty; write null for a memory without one");
+}
+
+void read_embedding(FieldReader& f, MemoryLine& m) {
+    const std::string status = f.string("embedding");
+    m.embedding = embedding_status_of(status);
+    if (m.embedding < 0) f.reject("embedding", "expected \"none\", \"pending\", \"ready\" or \"failed\"");
+    m.embedding_model = f.optional_string("embedding_model");
+    read_vector(f, m);
+    if (m.embedding == MNEMO_EMBEDDING_READY && m.vector.empty())
+        f.reject("vector", "a memory whose embedding is \"ready\" needs its vector");
+    if (m.embedding == MNEMO_EMBEDDING_NONE && !m.vector.empty())
+        f.reject("vector", "a memory whose embedding is \"none\" holds no vector; write null");
+}
+
+// The rules of a memory write (MEMORY.md Writing), as the memory routes apply them.
+void check_memory(FieldReader& f, const JsonlRecord& r, const DecodeLimits& limits) {
+    const MemoryLine& m = r.memory;
+    if (!valid_name(r.app)) f.reject("app", "app id " + name_problem(r.app));
+    if (!valid_name(r.user)) f.reject("user", "user id " + name_problem(r.user));
+    f.reject(check_memory_id(m.id, "field \"id\""));
+    f.reject(check_namespace(m.name_space, "field \"namespace\""));
+    if (m.text.empty()) f.reject("text", "the text is empty; a memory needs 1 byte of text or more");
+    if (limits.max_memory_text_bytes > 0 && m.text.size() > limits.max_memory_text_bytes)
+        f.reject("text", fmt::format("{} bytes is over memory.max_text_bytes ({}) of this daemon; raise it to "
+                                     "import this memory",
+                                     m.text.size(), limits.max_memory_text_bytes));
+    const size_t metadata_start = m.metadata_json.find_first_not_of(" \t\r\n");
+    if (metadata_start == std::string::npos || m.metadata_json[metadata_start] != '{')
+        f.reject("metadata", "expected an object");
+    if (m.session_id && !valid_name(*m.session_id)) f.reject("session_id", "session id " + name_problem(*m.session_id));
+    if (m.expires_at_us < 0) f.reject("expires_at_us", "expected 0 (never) or a time");
+}
+
+void read_memory(FieldReader& f, JsonlRecord& r, const DecodeLimits& limits) {
+    r.app = f.string("app");
+    r.user = f.string("user");
+    MemoryLine& m = r.memory;
+    m.id = f.string("id");
+    m.name_space = f.string("namespace");
+    m.text = f.string("text");
+    m.metadata_json = f.required_raw("metadata");
+    m.session_id = f.optional_string("session_id");
+    read_source(f, m);
+    read_embedding(f, m);
+    m.created_at_us = f.integer("created_at_us");
+    m.updated_at_us = f.integer("updated_at_us");
+    m.expires_at_us = f.integer("expires_at_us");
+    if (f.error()) return;
+    check_memory(f, r, limits);
+    m.folded_text = fold_memory_text(m.text);
+}
+
 int kind_of(std::string_view name) {
-    for (int kind = MNEMO_RECORD_SESSION; kind <= MNEMO_RECORD_LANE; ++kind)
+    for (int kind = MNEMO_RECORD_SESSION; kind <= MNEMO_RECORD_MEMORY; ++kind)
         if (name == record_kind_name(kind)) return kind;
     return 0;
 }
 
-void read_body(FieldReader& f, JsonlRecord& r) {
+void read_body(FieldReader& f, JsonlRecord& r, const DecodeLimits& limits) {
     switch (r.kind) {
         case MNEMO_RECORD_SESSION:
             return read_session(f, r);
@@ -282,6 +406,8 @@ void read_body(FieldReader& f, JsonlRecord& r) {
             return read_summary(f, r);
         case MNEMO_RECORD_TRACK:
             return read_track(f, r);
+        case MNEMO_RECORD_MEMORY:
+            return read_memory(f, r, limits);
         default:
             return read_lane(f, r);
     }
@@ -289,7 +415,7 @@ void read_body(FieldReader& f, JsonlRecord& r) {
 
 }  // namespace
 
-std::optional<std::string> decode_record(std::string& line, JsonlRecord& out) {
+std::optional<std::string> decode_record(std::string& line, JsonlRecord& out, const DecodeLimits& limits) {
     Fields fields;
     if (auto error = capture_line(line, fields)) return error;
     FieldReader f(fields);
@@ -297,8 +423,8 @@ std::optional<std::string> decode_record(std::string& line, JsonlRecord& out) {
     if (f.error()) return f.error();
     out.kind = kind_of(kind);
     if (out.kind == 0)
-        return "field \"kind\": \"" + kind + "\" is not one of session, event, state, summary, track, lane";
-    read_body(f, out);
+        return "field \"kind\": \"" + kind + "\" is not one of session, event, state, summary, track, lane, memory";
+    read_body(f, out, limits);
     f.reject_unknown();
     return f.error();
 }
@@ -376,6 +502,27 @@ mnemo_lane lane_view(const storage::LaneRow& l) {
     return v;
 }
 
+mnemo_memory memory_view(const JsonlRecord& r) {
+    const MemoryLine& m = r.memory;
+    mnemo_memory v{};
+    v.app = str(r.app);
+    v.user = str(r.user);
+    v.id = str(m.id);
+    v.name_space = str(m.name_space);
+    v.text = str(m.text);
+    v.metadata_json = str(m.metadata_json);
+    v.session_id = opt_str(m.session_id);
+    v.source_session = opt_str(m.source_session);
+    v.source_seq = m.source_seq;
+    v.embedding = m.embedding;
+    v.embedding_model = opt_str(m.embedding_model);
+    if (!m.vector.empty()) v.vector = mnemo_vector{m.vector.data(), m.vector.size()};
+    v.created_at_us = m.created_at_us;
+    v.updated_at_us = m.updated_at_us;
+    v.expires_at_us = m.expires_at_us;
+    return v;
+}
+
 }  // namespace
 
 mnemo_record record_view(const JsonlRecord& r, RecordParts& parts) {
@@ -407,6 +554,11 @@ mnemo_record record_view(const JsonlRecord& r, RecordParts& parts) {
                 mnemo_track_event{r.track_event.seq, str(r.track_event.payload_json), r.track_event.timestamp_us};
             v.track = str(r.track);
             v.track_event = &parts.track_event;
+            break;
+        case MNEMO_RECORD_MEMORY:
+            parts.memory = memory_view(r);
+            v.memory = &parts.memory;
+            v.folded_text = str(r.memory.folded_text);
             break;
         default:
             parts.lane = lane_view(r.lane);

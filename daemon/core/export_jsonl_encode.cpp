@@ -3,6 +3,10 @@
 
 #include "core/json_writer.h"
 
+#include <fmt/format.h>
+
+#include <cmath>
+
 namespace mnemo::core {
 namespace {
 
@@ -106,6 +110,39 @@ void lane(JsonWriter& w, const mnemo_lane& l) {
     w.field("restart_count", l.restart_count).field("version", l.version);
 }
 
+// Each number the shortest text that reads back as the same float; negative
+// zero as -0.0, since a reader takes "-0" for the integer 0.
+void vector(JsonWriter& w, const mnemo_vector& v) {
+    w.key("vector");
+    if (!v.values) {
+        w.null();
+        return;
+    }
+    w.begin_array();
+    for (size_t i = 0; i < v.dims; ++i) {
+        const float value = v.values[i];
+        w.raw(value == 0.0f && std::signbit(value) ? std::string("-0.0") : fmt::format("{}", value));
+    }
+    w.end_array();
+}
+
+void memory(JsonWriter& w, const mnemo_memory& m) {
+    w.field("app", view(m.app)).field("user", view(m.user)).field("id", view(m.id));
+    w.field("namespace", view(m.name_space)).field("text", view(m.text));
+    raw(w, "metadata", m.metadata_json.ptr ? m.metadata_json : storage::str("{}"));
+    optional_string(w, "session_id", m.session_id);
+    w.key("source");
+    if (m.source_session.ptr)
+        w.begin_object().field("session", view(m.source_session)).field("seq", m.source_seq).end_object();
+    else
+        w.null();
+    w.field("embedding", embedding_status_name(m.embedding));
+    optional_string(w, "embedding_model", m.embedding_model);
+    w.field("created_at_us", m.created_at_us).field("updated_at_us", m.updated_at_us);
+    w.field("expires_at_us", m.expires_at_us);
+    vector(w, m.vector);
+}
+
 void body(JsonWriter& w, const mnemo_record& r) {
     switch (r.kind) {
         case MNEMO_RECORD_SESSION:
@@ -120,6 +157,8 @@ void body(JsonWriter& w, const mnemo_record& r) {
             return track(w, r);
         case MNEMO_RECORD_LANE:
             return lane(w, *r.lane);
+        case MNEMO_RECORD_MEMORY:
+            return memory(w, *r.memory);
         default:
             return;
     }
@@ -141,6 +180,23 @@ const char* record_kind_name(int kind) {
             return "track";
         case MNEMO_RECORD_LANE:
             return "lane";
+        case MNEMO_RECORD_MEMORY:
+            return "memory";
+        default:
+            return "unknown";
+    }
+}
+
+const char* embedding_status_name(int status) {
+    switch (status) {
+        case MNEMO_EMBEDDING_NONE:
+            return "none";
+        case MNEMO_EMBEDDING_PENDING:
+            return "pending";
+        case MNEMO_EMBEDDING_READY:
+            return "ready";
+        case MNEMO_EMBEDDING_FAILED:
+            return "failed";
         default:
             return "unknown";
     }

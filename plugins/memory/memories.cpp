@@ -68,6 +68,7 @@ MemoryRec& MemoryStore::insert(std::unique_ptr<MemoryRec> owned) {
     AppMemories& app = ensure_app(row.app);
     UserMemories& user = app.users[row.user];
     user.by_id.emplace(row.id, &row);
+    app.by_key.emplace(row.key, &row);
     app.terms.add(row);
     user.terms.add(row);
     index(row);
@@ -87,6 +88,17 @@ void MemoryStore::replace_text(MemoryRec& row, std::string_view text, std::strin
     row.set_text(text, folded_text);
     app.terms.add(row);
     user.terms.add(row);
+}
+
+void MemoryStore::fix_dimension(const MemoryRec& row) {
+    AppMemories& app = ensure_app(row.app);
+    if (app.dimension == 0 && !row.vector.empty()) app.dimension = static_cast<int64_t>(row.vector.size());
+}
+
+int64_t MemoryStore::wanted_dimension(std::string_view app, int64_t configured) {
+    if (configured > 0) return configured;
+    const AppMemories* found = find_app(app);
+    return found ? found->dimension : 0;
 }
 
 void MemoryStore::index(MemoryRec& row) {
@@ -125,6 +137,7 @@ void MemoryStore::remove(MemoryRec& row, int64_t removed_at_us) {
     AppMemories& app = apps_.find(row.app)->second;
     auto user = app.users.find(row.user);
     app.terms.remove(row);
+    app.by_key.erase(row.key);
     user->second.terms.remove(row);
     user->second.by_id.erase(row.id);
     if (user->second.by_id.empty()) app.users.erase(user);

@@ -49,8 +49,9 @@ struct UserMemories {
 
 struct AppMemories {
     StringMap<UserMemories> users;
-    int64_t dimension = 0;  // fixed by the app's first stored vector; 0: none yet
-    TermIndex terms;        // the texts of all the app's users, for recall without a user
+    int64_t dimension = 0;                 // fixed by the app's first stored vector; 0: none yet
+    TermIndex terms;                       // the texts of all the app's users, for recall without a user
+    std::map<int64_t, MemoryRec*> by_key;  // every stored row, for export in key order
 };
 
 // A row of the change feed: a stored memory, or the removal of one.
@@ -86,6 +87,11 @@ public:
     }
     // A new text for a row (within modify): the word indexes follow.
     void replace_text(MemoryRec& row, std::string_view text, std::string_view folded_text);
+    // The row's vector fixes its app's dimension when none is fixed yet.
+    void fix_dimension(const MemoryRec& row);
+    // The dimension the app's vectors must have: `configured` (memory.dimensions) when
+    // > 0, else the app's fixed one; 0: not fixed yet.
+    int64_t wanted_dimension(std::string_view app, int64_t configured);
     // Calls fn(row) for every stored row expired at now_us (the sweep has not removed them yet).
     template <typename Fn>
     void for_each_expired(int64_t now_us, Fn&& fn) {

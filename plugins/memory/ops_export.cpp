@@ -1,8 +1,9 @@
 // Export: one bounded step of an app's live data as mnemo_record's, in the
-// order mnemo_export_req defines. Rows are built by the same emit_* helpers
+// order mnemo_export_req defines (its memory steps: memory_records.cpp). Rows are built by the same emit_* helpers
 // reads use, through a mnemo_sink that turns each row into a record of the
 // item currently being walked (its session key, state scope, track).
 #include "emit.h"
+#include "memory_records.h"
 #include "ops.h"
 
 #include <algorithm>
@@ -150,6 +151,10 @@ int export_step(mnemo_backend* backend, const mnemo_export_req* req, const mnemo
                 mnemo_error* /*err*/) {
     Store& store = backend->store;
     std::shared_lock lock(store.mutex);
+    if (req->memories) {
+        export_memories(store.memories, *req, sink);
+        return MNEMO_OK;
+    }
     const AppRec* app = find_app(store, view(req->app));
     if (!app) return MNEMO_OK;
     RecordContext context;

@@ -1,10 +1,12 @@
 // Import: storing mnemo_record's as given (ids, seqs, versions, timestamps,
 // counters kept), each replacing the item of the same identity, under one
-// exclusive lock. Every record is checked before the first one is applied,
-// so a rejected batch leaves the store untouched.
+// exclusive lock (memory records: memory_records.cpp). Every record is
+// checked before the first one is applied, so a rejected batch leaves the
+// store untouched.
 #include "errors.h"
 #include "lanes.h"
 #include "lifecycle.h"
+#include "memory_records.h"
 #include "ops.h"
 
 #include <algorithm>
@@ -59,6 +61,8 @@ bool has_payload(const mnemo_record& r) {
             return r.track_event != nullptr && r.track.ptr != nullptr;
         case MNEMO_RECORD_LANE:
             return r.lane != nullptr;
+        case MNEMO_RECORD_MEMORY:
+            return r.memory != nullptr;
         default:
             return false;
     }
@@ -77,7 +81,7 @@ int check_records(Store& store, const mnemo_import_req& req, mnemo_error* err) {
                         "imported before it; put the session record first",
                         i, MNEMO_STR_ARG(r.key.user), MNEMO_STR_ARG(r.key.session_id), MNEMO_STR_ARG(r.key.app));
     }
-    return MNEMO_OK;
+    return check_memory_records(store.memories, req, err);
 }
 
 // Every field of the row but expires_at, which goes through the expiry index.
@@ -205,6 +209,8 @@ void apply_record(Store& store, const mnemo_record& r, int64_t now_us) {
             return import_track(*find_session(store, r.key).session, view(r.track), *r.track_event);
         case MNEMO_RECORD_LANE:
             return import_lane(store, *r.lane);
+        case MNEMO_RECORD_MEMORY:
+            return import_memory(store.memories, r, now_us);
         default:
             return;
     }

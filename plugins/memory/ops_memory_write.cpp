@@ -14,13 +14,6 @@ namespace mnemo::memory {
 
 namespace {
 
-// The dimension vectors must have: the configured one, else the app's fixed one (0: not fixed yet).
-int64_t wanted_dimension(MemoryStore& memories, std::string_view app, int64_t configured) {
-    if (configured > 0) return configured;
-    const AppMemories* found = memories.find_app(app);
-    return found ? found->dimension : 0;
-}
-
 // OK when the vector (if any) has the wanted dimension; the first vector fixes *dimension.
 int check_vector(mnemo_error* err, const std::string& where, mnemo_vector vector, std::string_view app,
                  int64_t* dimension) {
@@ -50,11 +43,6 @@ void store_vector(MemoryRec& row, const mnemo_memory_input& in) {
     row.embedding_model = copy_opt(in.embedding_model);
 }
 
-void fix_dimension(MemoryStore& memories, const MemoryRec& row) {
-    AppMemories& app = memories.ensure_app(row.app);
-    if (app.dimension == 0 && !row.vector.empty()) app.dimension = static_cast<int64_t>(row.vector.size());
-}
-
 // Same id again: absent fields count as equal; vector and session_id take no part.
 bool is_retry(const MemoryRec& row, const mnemo_memory_input& in) {
     return (!in.text.ptr || view(in.text) == row.text) &&
@@ -79,7 +67,7 @@ void update(MemoryStore& memories, MemoryRec& row, const mnemo_memory_input& in,
         r.updated_at_us = now_us;
         r.expires_at_us = expiry_after(now_us, in.ttl_us);
     });
-    fix_dimension(memories, row);
+    memories.fix_dimension(row);
 }
 
 MemoryRec& create(MemoryStore& memories, const mnemo_memory_write_req& req, const mnemo_memory_input& in) {
@@ -98,7 +86,7 @@ MemoryRec& create(MemoryStore& memories, const mnemo_memory_write_req& req, cons
     row->created_at_us = row->updated_at_us = req.now_us;
     row->expires_at_us = expiry_after(req.now_us, in.ttl_us);
     MemoryRec& stored = memories.insert(std::move(row));
-    fix_dimension(memories, stored);
+    memories.fix_dimension(stored);
     return stored;
 }
 
@@ -109,7 +97,7 @@ std::string item_name(size_t index) {
 // Every item acceptable, with the batch's earlier items taken into account.
 int check_batch(MemoryStore& memories, const mnemo_memory_write_req& req, mnemo_error* err) {
     if (req.n_items == 0) return fail(err, MNEMO_E_INVALID, "memories is empty; give at least one memory");
-    int64_t dimension = wanted_dimension(memories, view(req.app), req.dimensions);
+    int64_t dimension = memories.wanted_dimension(view(req.app), req.dimensions);
     std::unordered_set<std::string_view> ids_written;
     for (size_t i = 0; i < req.n_items; ++i) {
         const mnemo_memory_input& in = req.items[i];
@@ -172,7 +160,7 @@ int memory_patch(mnemo_backend* backend, const mnemo_memory_patch_req* req, cons
     const mnemo_memory_ref& ref = req->ref;
     MemoryRec* row = store.memories.live_by_id(view(ref.app), view(ref.user), view(ref.id), ref.now_us);
     if (!row) return not_found(err, ref);
-    int64_t dimension = wanted_dimension(store.memories, view(ref.app), req->dimensions);
+    int64_t dimension = store.memories.wanted_dimension(view(ref.app), req->dimensions);
     if (int rc = check_text(err, "patch", req->fields); rc != MNEMO_OK) return rc;
     if (int rc = check_vector(err, "patch", req->fields.vector, view(ref.app), &dimension); rc != MNEMO_OK) return rc;
     update(store.memories, *row, req->fields, req->embedder != 0, ref.now_us);
@@ -205,7 +193,7 @@ int memory_embed(mnemo_backend* backend, const mnemo_memory_embed_req* req, cons
             row->embedding != MNEMO_EMBEDDING_PENDING) {
             continue;
         }
-        int64_t dimension = wanted_dimension(store.memories, row->app, req->dimensions);
+        int64_t dimension = store.memories.wanted_dimension(row->app, req->dimensions);
         const bool ready = item.status == MNEMO_EMBEDDING_READY && item.vector.values && item.vector.dims > 0 &&
                            (dimension == 0 || static_cast<int64_t>(item.vector.dims) == dimension);
         store.memories.modify(*row, [&](MemoryRec& r) {
@@ -215,7 +203,7 @@ int memory_embed(mnemo_backend* backend, const mnemo_memory_embed_req* req, cons
             }
             r.embedding = ready ? MNEMO_EMBEDDING_READY : MNEMO_EMBEDDING_FAILED;
         });
-        fix_dimension(store.memories, *row);
+        store.memories.fix_dimension(*row);
         ++stored;
     }
     emit_memory_embedded(sink, stored);

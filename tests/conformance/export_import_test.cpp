@@ -2,9 +2,7 @@
 // exported from one backend and imported into a fresh one of another answers
 // every GET of API.md byte for byte; a second import changes nothing; soft-
 // deleted and expired items stay out; a malformed line is named by number.
-#include "harness.h"
-
-#include "core/export_import.h"
+#include "transfer_fixture.h"
 
 #include <filesystem>
 #include <fstream>
@@ -15,16 +13,8 @@ namespace {
 
 constexpr int64_t kSecond = 1'000'000;
 
-class ExportImport : public Conformance {
+class ExportImport : public TransferTest {
 protected:
-    void SetUp() override {
-        Conformance::SetUp();
-        dir_ = std::filesystem::temp_directory_path() / ("mnemo-export-" + std::to_string(::getpid()));
-        std::filesystem::create_directories(dir_);
-    }
-    void TearDown() override { std::filesystem::remove_all(dir_); }
-
-    std::string file(const std::string& name) const { return (dir_ / name).string(); }
     static std::string lanes() { return "/v1/apps/shop/lanes"; }
 
     void ok(const Reply& reply, int status = 200) { EXPECT_EQ(reply.status, status) << reply.body; }
@@ -123,26 +113,7 @@ protected:
         return out.str();
     }
 
-    core::TransferCounts export_to(Harness& from, const std::string& path) {
-        core::TransferResult result = core::export_app(from.env(), "shop", path);
-        EXPECT_FALSE(result.error) << result.error->message;
-        return result.counts;
-    }
-
-    core::TransferCounts import_into(Harness& into, const std::string& path) {
-        core::TransferResult result = core::import_file(into.env(), path);
-        EXPECT_FALSE(result.error) << result.error->message;
-        return result.counts;
-    }
-
     static std::string partner_of(const std::string& backend) { return backend == "memory" ? "sqlite" : "memory"; }
-
-    static std::string read_all(const std::string& path) {
-        std::ifstream in(path);
-        return std::string(std::istreambuf_iterator<char>(in), {});
-    }
-
-    std::filesystem::path dir_;
 };
 
 // Line by line, so a failure shows the one GET that differs.
@@ -163,6 +134,7 @@ void expect_counts(const core::TransferCounts& got, const core::TransferCounts& 
     EXPECT_EQ(got.summaries, want.summaries);
     EXPECT_EQ(got.tracks, want.tracks);
     EXPECT_EQ(got.lanes, want.lanes);
+    EXPECT_EQ(got.memories, want.memories);
 }
 
 // Source -> fresh partner (memory <-> sqlite; mysql -> memory), twice, then

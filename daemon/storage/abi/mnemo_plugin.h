@@ -747,7 +747,8 @@ enum mnemo_record_kind {
                                  expires_at_us (app and user scopes; 0 never) */
     MNEMO_RECORD_SUMMARY = 4, /* key, summary (every stored summary, not only the latest) */
     MNEMO_RECORD_TRACK = 5,   /* key, track, track_event */
-    MNEMO_RECORD_LANE = 6     /* lane (every field, version and restart_count included) */
+    MNEMO_RECORD_LANE = 6,    /* lane (every field, version and restart_count included) */
+    MNEMO_RECORD_MEMORY = 7   /* memory (vector included); folded_text on import */
 };
 
 /* One stored item, as export gives it and import takes it. Only the fields
@@ -765,12 +766,17 @@ typedef struct mnemo_record {
     mnemo_str track;
     const mnemo_track_event* track_event;
     const mnemo_lane* lane;
+    /* Appended within ABI 3 (a host built before them sends no memory records): */
+    const struct mnemo_memory* memory; /* with MNEMO_RECORD_MEMORY; its key, text_version and
+                                          change_seq are the source store's, never imported */
+    mnemo_str folded_text;             /* import of a memory: its text folded by mnemod (the
+                                          dedupe key, as mnemo_memory_input.folded_text) */
 } mnemo_record;
 
 typedef struct mnemo_record_sink {
     void* ctx;
     void (*record)(void* ctx, const mnemo_record* record);
-    void (*more)(void* ctx); /* once, after the records: sessions remain after this step */
+    void (*more)(void* ctx); /* once, after the records: sessions (memories) remain after this step */
 } mnemo_record_sink;
 
 typedef struct mnemo_export_req {
@@ -779,6 +785,9 @@ typedef struct mnemo_export_req {
     int64_t limit;         /* sessions per step at most */
     mnemo_str cursor_user; /* ptr NULL: first step; else sessions strictly after */
     mnemo_str cursor_id;   /* (cursor_user, cursor_id) in (user, id) order */
+    /* Appended within ABI 3; mnemod sets them only for a backend with memory ops: */
+    int memories;       /* 1: this step lists memories (limit: memories per step) */
+    int64_t cursor_key; /* memories: keys strictly after this one; 0: first step */
 } mnemo_export_req;
 /* One step of an export of one app's live data (soft-deleted and expired
  * items left out). The first step (cursor_user.ptr == NULL) starts with the
@@ -786,12 +795,22 @@ typedef struct mnemo_export_req {
  * in (user, id) order: the session, its session-scope state, its visible
  * events in seq order, its summaries, its track events. more() when
  * sessions remain after this step; the host continues from the last
- * session it received. */
+ * session it received.
+ * With memories = 1 (the cursor_user/cursor_id fields unused), the step
+ * lists the app's live memories instead (expired ones left out), in key
+ * order after cursor_key, at most limit, each as a MNEMO_RECORD_MEMORY
+ * record whose memory carries its vector when it holds one; more() when
+ * memories remain after this step; the host continues from the last key it
+ * received. mnemod runs the memory steps after the session steps, and only
+ * on a backend with memory ops, which must serve them. */
 
 typedef struct mnemo_import_req {
     int64_t now_us;
     const mnemo_record* records;
     size_t n_records;
+    /* Appended within ABI 3: memory.dimensions, as memory_write takes it (0: each
+     * app's first stored vector fixes its dimension). */
+    int64_t memory_dimensions;
 } mnemo_import_req;
 /* Stores the records as given, keeping ids, seqs, versions, timestamps and
  * counters (a session's version, last_seq, event_count, usage and
@@ -803,7 +822,24 @@ typedef struct mnemo_import_req {
  * the store as after the first time. A session record precedes its own
  * events, state, summaries and tracks in the same or an earlier call; a
  * soft-deleted session of that id is replaced. Events are indexed for
- * search like appended ones. */
+ * search like appended ones.
+ * Memory records (only to a backend with memory ops; one without refuses
+ * them with INVALID): identity (app, user, id). The record replaces the
+ * stored memory of that identity (an expired one counts as absent) or
+ * creates one, keeping namespace, text, metadata, session_id, source,
+ * status, model, vector, created_at, updated_at and expires_at as given; a
+ * pending one stays pending, so the embedder picks it up; a record expired
+ * by now_us removes the stored memory and stores nothing. The key is the
+ * store's own: a replaced memory keeps its key, a created one gets a new
+ * one; text_version starts at 1 and moves on when a replacement changes
+ * the text (an embedding made for the old text is then refused). A record
+ * equal in every field to the stored memory changes nothing; any other
+ * enters the memory change feed as a write, so the index follows. Checked
+ * for the whole call before anything is stored, INVALID naming the record
+ * index: text absent or empty, folded_text absent, an unknown status, READY
+ * without a vector, a vector whose dimension differs from
+ * memory_dimensions (when > 0) or from the app's (stored, or fixed by an
+ * earlier record of the call; the first vector fixes it). */
 
 /* ---- long-term memories (MEMORY.md) --------------------------------------
  * A memory is one user's text in one app, with an optional vector. The

@@ -114,7 +114,7 @@ TEST(ExportJsonl, ErrorsNameTheField) {
     EXPECT_EQ(decode_record(line, out), "field \"seq\": expected an integer");
     line = R"({"kind":"nope"})";
     EXPECT_EQ(decode_record(line, out),
-              "field \"kind\": \"nope\" is not one of session, event, state, summary, track, lane");
+              "field \"kind\": \"nope\" is not one of session, event, state, summary, track, lane, memory");
     line = R"({"kind":"lane","app":"a"})";
     EXPECT_EQ(decode_record(line, out), "field \"lane\": missing");
     line = R"({"kind":"state","scope":"app","app":"a","key":"k","value":1,"expires_at_us":0,"extra":1})";
