@@ -311,11 +311,6 @@ int embedding_status_of(std::string_view name) {
     return -1;
 }
 
-// The least magnitude that rounds to infinity as a float: FLT_MAX plus half its
-// ulp. FLT_MAX's shortest text (3.4028235e+38) reads as a double above FLT_MAX
-// that still rounds to it, so a bound at FLT_MAX would refuse exported vectors.
-constexpr double kFloatOverflow = 0x1.ffffffp+127;
-
 // As the memory routes read an embedding: finite numbers that stay finite as floats.
 void read_vector(FieldReader& f, MemoryLine& m) {
     const storage::OptString json = f.null_or_value("vector");
@@ -330,7 +325,7 @@ void read_vector(FieldReader& f, MemoryLine& m) {
         double number = 0;
         if (value.get(number) != simdjson::SUCCESS)
             return f.reject(fmt::format("vector[{}]", index), "expected a number");
-        if (!std::isfinite(number) || std::fabs(number) >= kFloatOverflow)
+        if (!core::finite_as_float(number))
             return f.reject(fmt::format("vector[{}]", index), fmt::format("{} is not a finite 32-bit number", number));
         m.vector.push_back(static_cast<float>(number));
         ++index;

@@ -27,6 +27,14 @@ inline constexpr size_t kMaxNamespaceBytes = 128;
 std::optional<Error> check_memory_id(std::string_view id, std::string_view what);
 std::optional<Error> check_namespace(std::string_view name_space, std::string_view what);
 
+// A vector number as every door reads it: finite, and still finite as a
+// 32-bit float. The bound is FLT_MAX plus half its ulp, the least magnitude
+// that rounds to infinity: FLT_MAX's shortest text (3.4028235e+38) reads as a
+// double above FLT_MAX that still rounds to it.
+inline bool finite_as_float(double number) {
+    return number > -0x1.ffffffp+127 && number < 0x1.ffffffp+127;
+}
+
 // The text as dedupe compares it: the search rules' case and accent folding,
 // each run of Unicode white space as one space, trimmed.
 std::string fold_memory_text(std::string_view text);

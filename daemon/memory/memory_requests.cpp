@@ -2,7 +2,6 @@
 
 #include "core/ids.h"
 #include "core/json_input.h"
-#include "core/search_words.h"
 
 #include <fmt/format.h>
 
@@ -16,7 +15,6 @@ namespace {
 using core::Error;
 using core::invalid;
 namespace od = simdjson::ondemand;
-namespace words = core::search_words;
 
 // Reads an optional string field; null counts as absent.
 std::optional<Error> read_optional_string(od::value& v, std::string_view path, std::optional<std::string>& out) {
@@ -48,7 +46,7 @@ std::optional<Error> read_vector(od::value& v, std::string_view path, std::optio
         double number;
         if (element.get_double().get(number) != simdjson::SUCCESS)
             return core::type_error(fmt::format("{}[{}]", path, index), "a number");
-        if (!std::isfinite(number) || std::fabs(number) > std::numeric_limits<float>::max())
+        if (!core::finite_as_float(number))
             return invalid(fmt::format("{}[{}]: {} is not a finite 32-bit number", path, index, number));
         vector.push_back(static_cast<float>(number));
         ++index;
@@ -257,11 +255,6 @@ std::optional<Error> check_recall(const RecallInput& in) {
     return std::nullopt;
 }
 
-bool is_unicode_space(char32_t c) {
-    return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 ||
-           (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
-}
-
 }  // namespace
 
 std::string_view mode_name(RecallMode mode) {
@@ -282,28 +275,6 @@ std::optional<RecallMode> parse_mode(std::string_view name) {
     if (name == "hybrid") return RecallMode::Hybrid;
     if (name == "semantic") return RecallMode::Semantic;
     if (name == "keyword") return RecallMode::Keyword;
-    return std::nullopt;
-}
-
-std::optional<Error> check_memory_id(std::string_view id, std::string_view what) {
-    if (!core::valid_name(id)) return invalid(fmt::format("{}: memory id {}", what, core::name_problem(id)));
-    if (id == kReservedMemoryId)
-        return invalid(fmt::format("{}: 'search' is reserved (it names the recall route); choose another id", what));
-    return std::nullopt;
-}
-
-std::optional<Error> check_namespace(std::string_view name_space, std::string_view what) {
-    if (name_space.empty()) return std::nullopt;  // the default namespace
-    if (name_space.size() > kMaxNamespaceBytes) {
-        return invalid(
-            fmt::format("{}: {} bytes is over {} bytes for a namespace", what, name_space.size(), kMaxNamespaceBytes));
-    }
-    for (char c : name_space) {
-        bool allowed = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
-                       c == '_' || c == ':' || c == '@' || c == '-';
-        if (!allowed)
-            return invalid(fmt::format("{}: '{}' has a character outside [A-Za-z0-9._:@-]", what, name_space));
-    }
     return std::nullopt;
 }
 
@@ -367,24 +338,6 @@ std::optional<Error> decode_recall_params(const RecallQueryParams& params, Recal
         if (auto error = read_limit(limit, "limit", out.limit)) return error;
     }
     return check_recall(out);
-}
-
-std::string fold_memory_text(std::string_view text) {
-    std::string folded;
-    folded.reserve(text.size());
-    bool pending_space = false;
-    for (size_t pos = 0; pos < text.size();) {
-        auto cp = words::decode(text, pos);
-        pos += cp.length;
-        if (is_unicode_space(cp.value)) {
-            pending_space = !folded.empty();
-            continue;
-        }
-        if (pending_space) folded.push_back(' ');
-        pending_space = false;
-        words::append_utf8(folded, cp.value);
-    }
-    return words::fold(folded);
 }
 
 }  // namespace mnemo::memory

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "core/errors.h"
+#include "core/memory_text.h"
 
 #include <cstdint>
 #include <optional>
@@ -22,8 +23,12 @@
 
 namespace mnemo::memory {
 
-inline constexpr std::string_view kReservedMemoryId = "search";  // the recall route's segment
-inline constexpr size_t kMaxNamespaceBytes = 128;
+// The id, namespace and folding rules live in core (import applies them too).
+using core::check_memory_id;
+using core::check_namespace;
+using core::fold_memory_text;
+using core::kMaxNamespaceBytes;
+using core::kReservedMemoryId;
 inline constexpr int64_t kDefaultRecallLimit = 10;
 inline constexpr int64_t kMaxRecallLimit = 100;
 
@@ -101,14 +106,5 @@ struct RecallQueryParams {
     std::optional<std::string> q, name_space, mode, limit;
 };
 std::optional<core::Error> decode_recall_params(const RecallQueryParams& params, RecallInput& out);
-
-// Name rules for the fields that share them (ids, session ids, namespaces);
-// `what` prefixes the message, e.g. "memories[0].namespace".
-std::optional<core::Error> check_memory_id(std::string_view id, std::string_view what);
-std::optional<core::Error> check_namespace(std::string_view name_space, std::string_view what);
-
-// The text as dedupe compares it: the search rules' case and accent folding,
-// each run of Unicode white space as one space, trimmed.
-std::string fold_memory_text(std::string_view text);
 
 }  // namespace mnemo::memory
