@@ -91,7 +91,10 @@ void MemoryStore::replace_text(MemoryRec& row, std::string_view text, std::strin
 
 void MemoryStore::index(MemoryRec& row) {
     UserMemories& memories = user_of(row);
-    memories.by_text.emplace(text_key(row.name_space, row.folded_text), &row);
+    if (row.source_session.present)
+        memories.by_source.emplace(std::make_pair(row.source_session.bytes, row.source_seq), &row);
+    else
+        memories.by_text.emplace(text_key(row.name_space, row.folded_text), &row);
     memories.by_update.emplace(std::make_pair(row.updated_at_us, row.id), &row);
     if (row.expires_at_us > 0) expiring_.emplace(row.expires_at_us, row.key);
     if (row.embedding == MNEMO_EMBEDDING_PENDING) pending_.insert(row.key);
@@ -99,6 +102,7 @@ void MemoryStore::index(MemoryRec& row) {
 
 void MemoryStore::unindex(MemoryRec& row) {
     UserMemories& memories = user_of(row);
+    if (row.source_session.present) memories.by_source.erase(std::make_pair(row.source_session.bytes, row.source_seq));
     auto [begin, end] = memories.by_text.equal_range(text_key(row.name_space, row.folded_text));
     for (auto it = begin; it != end; ++it)
         if (it->second == &row) {
@@ -164,6 +168,19 @@ void MemoryStore::forget_removals(int64_t before_us, int64_t limit, bool* hit) {
         horizon_ = std::max(horizon_, seq);
         ++done;
     }
+}
+
+int64_t MemoryStore::remove_captured(std::string_view app, std::string_view user, std::string_view session_id,
+                                     int64_t from_seq, int64_t now_us) {
+    UserMemories* memories = find_user(app, user);
+    if (!memories) return 0;
+    const std::string session(session_id);
+    std::vector<MemoryRec*> rows;
+    for (auto it = memories->by_source.lower_bound({session, from_seq});
+         it != memories->by_source.end() && it->first.first == session; ++it)
+        rows.push_back(it->second);
+    for (MemoryRec* row : rows) remove(*row, now_us);  // may drop the user's entry with the last row
+    return static_cast<int64_t>(rows.size());
 }
 
 int64_t MemoryStore::purge_user(std::string_view app, std::string_view user, int64_t now_us) {
