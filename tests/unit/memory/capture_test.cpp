@@ -47,19 +47,9 @@ protected:
                         mnemo_error* err_out = nullptr) {
         std::vector<mnemo_capture> captures = views(wants);
         mnemo_append_req req{};
-        req.key = key(app, "u1", session);
-        req.now_us = now;
+        fill(req, session, events, captures, event_limit);
         req.create_if_missing = 1;
-        req.events = events.data();
-        req.n_events = events.size();
-        req.event_limit = event_limit;
-        req.captures = captures.data();
-        req.n_captures = captures.size();
-        req.capture = settings();
-        std::vector<int64_t> seqs(events.size()), stamps(events.size());
-        mnemo_append_result result{};
-        result.seqs = seqs.data();
-        result.timestamps_us = stamps.data();
+        mnemo_append_result result{};  // seqs and timestamps not wanted: the memories say them
         Sink sink;
         mnemo_error err{};
         const int rc = ops().events_append(backend, &req, &result, sink.get(), &err);
@@ -71,14 +61,7 @@ protected:
                           int remove_captured = 1, int64_t event_limit = 0) {
         std::vector<mnemo_capture> captures = views(wants);
         mnemo_rewrite_req req{};
-        req.key = key(app, "u1", session);
-        req.now_us = now;
-        req.events = events.data();
-        req.n_events = events.size();
-        req.event_limit = event_limit;
-        req.captures = captures.data();
-        req.n_captures = captures.size();
-        req.capture = settings();
+        fill(req, session, events, captures, event_limit);
         req.remove_captured = remove_captured;
         Sink sink;
         mnemo_error err{};
@@ -130,6 +113,19 @@ protected:
     int capture_embedder = 0;
 
 private:
+    // The fields an append and a rewrite share.
+    template <typename Req>
+    void fill(Req& req, const char* session, const std::vector<mnemo_event>& events,
+              const std::vector<mnemo_capture>& captures, int64_t event_limit) const {
+        req.key = key(app, "u1", session);
+        req.now_us = now;
+        req.events = events.data();
+        req.n_events = events.size();
+        req.event_limit = event_limit;
+        req.captures = captures.data();
+        req.n_captures = captures.size();
+        req.capture = settings();
+    }
     mnemo_capture_settings settings() const { return mnemo_capture_settings{s(name_space), ttl_us, capture_embedder}; }
     std::vector<mnemo_capture> views(const std::vector<Want>& wants) const {
         std::vector<mnemo_capture> captures;
