@@ -47,7 +47,8 @@ struct UserMemories {
     std::unordered_multimap<std::string, MemoryRec*> by_text;         // namespace '\0' folded text
     std::map<std::pair<int64_t, std::string>, MemoryRec*> by_update;  // (updated_at, id)
     TermIndex terms;                                                  // the user's texts, for recall
-    std::map<std::pair<std::string, int64_t>, MemoryRec*> by_source;  // captured rows: (session, seq)
+    // Captured rows by (session, seq); a session id used again after a delete may repeat a pair.
+    std::multimap<std::pair<std::string, int64_t>, MemoryRec*> by_source;
 };
 
 struct AppMemories {
@@ -102,9 +103,10 @@ public:
     // Sweep parts: each handles at most limit rows and sets *hit when it had more.
     int64_t sweep_expired(int64_t now_us, int64_t limit, bool* hit);
     void forget_removals(int64_t before_us, int64_t limit, bool* hit);
-    // Removes the rows captured from events of the session with seq >= from_seq; returns how many.
+    // Removes the rows captured from events of the session with seq >= from_seq, created at or
+    // after created_since_us (the session's own, not those of an earlier session of its id).
     int64_t remove_captured(std::string_view app, std::string_view user, std::string_view session_id, int64_t from_seq,
-                            int64_t now_us);
+                            int64_t created_since_us, int64_t now_us);
     // Removes every row of the user; returns how many.
     int64_t purge_user(std::string_view app, std::string_view user, int64_t now_us);
 

@@ -40,7 +40,8 @@ size_t turn_start(const EventLog& log, int64_t turns, int64_t& undone) {
 void remove_captured_from(Store& store, const SessionRec& session, size_t from, int64_t now_us) {
     const auto& visible = session.events.visible();
     if (from < visible.size())
-        store.memories.remove_captured(session.app, session.user, session.id, visible[from].seq, now_us);
+        store.memories.remove_captured(session.app, session.user, session.id, visible[from].seq, session.created_at_us,
+                                       now_us);
 }
 
 }  // namespace

@@ -473,7 +473,9 @@ typedef struct mnemo_capture_settings {
  * A captured memory stays when its event is evicted by event_limit, when
  * its session expires or is deleted (soft or hard); it goes with a user
  * purge, with its own TTL, a memory_delete, and with the rewind or rewrite
- * that hides its event (remove_captured). */
+ * that hides its event (remove_captured). A session id used again after a
+ * delete starts its seqs again: the memories of the earlier session of that
+ * id (created before the current one was) are not its events' memories. */
 
 typedef struct mnemo_append_req {
     mnemo_key key;

@@ -279,6 +279,20 @@ TEST_F(Capture, SessionDeleteAndExpiryKeepTheMemories) {
     EXPECT_EQ(stored("u1", now + 1000).size(), 3u);
 }
 
+TEST_F(Capture, ASessionIdUsedAgainLeavesTheMemoriesOfItsEarlierSession) {
+    ASSERT_EQ(append_captured("s1", {said("user", R"("old")")}, {{0, "m-old", "old"}}), MNEMO_OK);
+    mnemo_session_delete_req del{key(app, "u1", "s1"), now, 1};
+    Sink sink;
+    ASSERT_EQ(ops().session_delete(backend, &del, sink.get(), nullptr), MNEMO_OK);
+    now += 10;
+    ASSERT_EQ(append_captured("s1", {said("user", R"("new")")}, {{0, "m-new", "new"}}), MNEMO_OK);
+    EXPECT_EQ(source_seqs(), (std::vector<int64_t>{1, 1})) << "both events had seq 1";
+    rewind("s1", 1);
+    std::vector<Captured> rows = stored();
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].id, "m-old");
+}
+
 TEST_F(Capture, AUserPurgeRemovesCapturedMemories) {
     ASSERT_EQ(append_captured("s1", {said("user", R"("a")"), said("assistant", R"("b")")},
                               {{0, "m-1", "a"}, {1, "m-2", "b"}}),
