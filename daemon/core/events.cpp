@@ -1,4 +1,5 @@
 // Event operations: append, list, rewrite (PUT), rewind.
+#include "core/capture.h"
 #include "core/json_writer.h"
 #include "core/render.h"
 #include "core/service_util.h"
@@ -71,21 +72,7 @@ Outcome answer_partial_only(const Env& env, AppendInput& in, int64_t skipped) {
 }
 
 std::optional<std::string> target_text_of(const storage::EventRow& event) {
-    if (!event.content_json) return std::nullopt;
-    simdjson::padded_string copy(*event.content_json);
-    od::parser parser;
-    od::document doc;
-    if (parser.iterate(copy).get(doc)) return std::nullopt;
-    std::string_view text;
-    od::json_type type;
-    if (doc.type().get(type)) return std::nullopt;
-    if (type == od::json_type::string) {
-        if (doc.get_string().get(text) == simdjson::SUCCESS) return std::string(text);
-        return std::nullopt;
-    }
-    if (type != od::json_type::object) return std::nullopt;
-    if (doc["text"].get_string().get(text) == simdjson::SUCCESS) return std::string(text);
-    return std::nullopt;
+    return event.content_json ? content_text(*event.content_json) : std::nullopt;
 }
 
 }  // namespace
@@ -97,6 +84,7 @@ struct AppendCall {
     Env env;
     AppendInput& in;
     StoredBatch batch;
+    CapturePlan captures;
     mnemo_append_req req{};
     std::vector<int64_t> seqs, timestamps;
     mnemo_append_result result{};
@@ -131,6 +119,8 @@ std::unique_ptr<AppendCall> prepare_append(const Env& env, AppendInput& in) {
     req.user_state_ttl_us = ttl.user_state_us;
     req.max_state_bytes = static_cast<int64_t>(limits.max_state_bytes);
     req.want_state = batch.any_delta ? 1 : 0;
+    call->captures = plan_captures(env.config->memory_for(in.ref.app), env.backend.memories(), batch.events, now);
+    call->captures.attach(req);
     call->seqs.resize(batch.views.size());
     call->timestamps.resize(batch.views.size());
     call->result.seqs = call->seqs.data();
@@ -247,6 +237,9 @@ Outcome rewrite_events(const Env& env, RewriteInput& in) {
     req.events = batch.views.data();
     req.n_events = batch.views.size();
     req.event_limit = env.config->limits_for(in.ref.app).event_limit;
+    req.remove_captured = env.backend.memories() ? 1 : 0;
+    CapturePlan captures = plan_captures(env.config->memory_for(in.ref.app), env.backend.memories(), batch.events, now);
+    captures.attach(req);
     storage::Collector collector;
     if (auto failed = run_storage(env, [&](mnemo_error* err) {
             return env.backend.ops().events_rewrite(env.backend.handle(), &req, collector.sink(), err);
@@ -268,6 +261,7 @@ Outcome rewind(const Env& env, const RewindInput& in) {
     req.key = key_of(in.ref);
     req.now_us = env.clock.now_us();
     req.turns = in.turns;
+    req.remove_captured = env.backend.memories() ? 1 : 0;
     req.has_expected_version = in.expected_version ? 1 : 0;
     req.expected_version = in.expected_version.value_or(0);
     storage::Collector collector;

@@ -46,6 +46,13 @@ public:
                table.events_append_async != nullptr;
     }
 
+    // The plugin keeps long-term memories (the memory ops, optional within ABI 3: all or none).
+    bool memories() const {
+        const auto& table = ops();
+        return table.ops_size >= offsetof(mnemo_storage_ops, memory_write) + sizeof table.memory_write &&
+               table.memory_write != nullptr;
+    }
+
     // Runs one operation: fn(mnemo_error*) -> int. Returns the error, or nullopt.
     template <typename Fn>
     std::optional<StorageError> call(Fn&& fn) const {

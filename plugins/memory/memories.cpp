@@ -14,6 +14,17 @@ std::string text_key(std::string_view name_space, std::string_view folded_text) 
     return key;
 }
 
+// Erases the entry of row under key from a multimap whose keys may repeat.
+template <typename Map, typename Key>
+void erase_entry(Map& map, const Key& key, const MemoryRec* row) {
+    auto [begin, end] = map.equal_range(key);
+    for (auto it = begin; it != end; ++it)
+        if (it->second == row) {
+            map.erase(it);
+            return;
+        }
+}
+
 }  // namespace
 
 void MemoryRec::set_text(std::string_view new_text, std::string_view new_folded_text) {
@@ -103,7 +114,10 @@ int64_t MemoryStore::wanted_dimension(std::string_view app, int64_t configured) 
 
 void MemoryStore::index(MemoryRec& row) {
     UserMemories& memories = user_of(row);
-    memories.by_text.emplace(text_key(row.name_space, row.folded_text), &row);
+    if (row.source_session.present)
+        memories.by_source.emplace(std::make_pair(row.source_session.bytes, row.source_seq), &row);
+    else
+        memories.by_text.emplace(text_key(row.name_space, row.folded_text), &row);
     memories.by_update.emplace(std::make_pair(row.updated_at_us, row.id), &row);
     if (row.expires_at_us > 0) expiring_.emplace(row.expires_at_us, row.key);
     if (row.embedding == MNEMO_EMBEDDING_PENDING) pending_.insert(row.key);
@@ -111,12 +125,10 @@ void MemoryStore::index(MemoryRec& row) {
 
 void MemoryStore::unindex(MemoryRec& row) {
     UserMemories& memories = user_of(row);
-    auto [begin, end] = memories.by_text.equal_range(text_key(row.name_space, row.folded_text));
-    for (auto it = begin; it != end; ++it)
-        if (it->second == &row) {
-            memories.by_text.erase(it);
-            break;
-        }
+    if (row.source_session.present)
+        erase_entry(memories.by_source, std::make_pair(row.source_session.bytes, row.source_seq), &row);
+    else
+        erase_entry(memories.by_text, text_key(row.name_space, row.folded_text), &row);
     memories.by_update.erase(std::make_pair(row.updated_at_us, row.id));
     expiring_.erase(std::make_pair(row.expires_at_us, row.key));
     pending_.erase(row.key);
@@ -177,6 +189,19 @@ void MemoryStore::forget_removals(int64_t before_us, int64_t limit, bool* hit) {
         horizon_ = std::max(horizon_, seq);
         ++done;
     }
+}
+
+int64_t MemoryStore::remove_captured(std::string_view app, std::string_view user, std::string_view session_id,
+                                     int64_t from_seq, int64_t created_since_us, int64_t now_us) {
+    UserMemories* memories = find_user(app, user);
+    if (!memories) return 0;
+    const std::string session(session_id);
+    std::vector<MemoryRec*> rows;
+    for (auto it = memories->by_source.lower_bound({session, from_seq});
+         it != memories->by_source.end() && it->first.first == session; ++it)
+        if (it->second->created_at_us >= created_since_us) rows.push_back(it->second);
+    for (MemoryRec* row : rows) remove(*row, now_us);  // may drop the user's entry with the last row
+    return static_cast<int64_t>(rows.size());
 }
 
 int64_t MemoryStore::purge_user(std::string_view app, std::string_view user, int64_t now_us) {

@@ -8,8 +8,10 @@
 // the sweep forgets them, which moves the horizon). Every change to a row
 // goes through MemoryStore so that the indexes and the feed follow; the
 // rules of each operation (retry, dedupe, TTL...) live in
-// ops_memory_write.cpp and ops_memory_read.cpp. Expired rows stay until the
-// sweep removes them but are absent to every rule (live()).
+// ops_memory_write.cpp and ops_memory_read.cpp, those of captured rows in
+// captures.cpp. Captured rows (source set) are indexed by their source event
+// instead of their folded text: they take no part in dedupe. Expired rows
+// stay until the sweep removes them but are absent to every rule (live()).
 #pragma once
 
 #include "host_rules.h"
@@ -45,6 +47,8 @@ struct UserMemories {
     std::unordered_multimap<std::string, MemoryRec*> by_text;         // namespace '\0' folded text
     std::map<std::pair<int64_t, std::string>, MemoryRec*> by_update;  // (updated_at, id)
     TermIndex terms;                                                  // the user's texts, for recall
+    // Captured rows by (session, seq); a session id used again after a delete may repeat a pair.
+    std::multimap<std::pair<std::string, int64_t>, MemoryRec*> by_source;
 };
 
 struct AppMemories {
@@ -105,6 +109,10 @@ public:
     // Sweep parts: each handles at most limit rows and sets *hit when it had more.
     int64_t sweep_expired(int64_t now_us, int64_t limit, bool* hit);
     void forget_removals(int64_t before_us, int64_t limit, bool* hit);
+    // Removes the rows captured from events of the session with seq >= from_seq, created at or
+    // after created_since_us (the session's own, not those of an earlier session of its id).
+    int64_t remove_captured(std::string_view app, std::string_view user, std::string_view session_id, int64_t from_seq,
+                            int64_t created_since_us, int64_t now_us);
     // Removes every row of the user; returns how many.
     int64_t purge_user(std::string_view app, std::string_view user, int64_t now_us);
 

@@ -1,5 +1,6 @@
 // Appending a batch of events with its state ops, all or nothing.
 #include "append_ids.h"
+#include "captures.h"
 #include "emit.h"
 #include "errors.h"
 #include "ops.h"
@@ -102,6 +103,8 @@ int events_append(mnemo_backend* backend, const mnemo_append_req* req, mnemo_app
     }
     if (int rc = check_version(err, req->key, req->has_expected_version, req->expected_version, session.version))
         return rc;
+    const CaptureBatch captures{&req->key, req->captures, req->n_captures, req->n_events, &req->capture, req->now_us};
+    if (int rc = check_captures(store.memories, captures, err)) return rc;
 
     AppRec& app = ensure_app(store, session.app);
     UserRec& user = ensure_user(app, session.user);
@@ -116,7 +119,9 @@ int events_append(mnemo_backend* backend, const mnemo_append_req* req, mnemo_app
     result->created = target.fresh ? 1 : 0;
     SessionRef ref = target.fresh ? attach_session(store, std::move(target.fresh)) : target.ref;
     stage.commit(req->app_state_ttl_us, req->user_state_ttl_us, store.scope_expiries);
+    const int64_t first_seq = ref.session->last_seq + 1;
     store_events(*ref.app, *ref.session, *req, result);
+    store_captures(store.memories, captures, first_seq);
     ref.session->version += 1;
     touch_session(store, ref, req->now_us, true);
     result->version = ref.session->version;

@@ -1,5 +1,6 @@
 // Reading events, replacing the transcript (rewrite) and undoing user turns (rewind).
 #include "append_ids.h"
+#include "captures.h"
 #include "emit.h"
 #include "errors.h"
 #include "event_filter.h"
@@ -35,6 +36,14 @@ size_t turn_start(const EventLog& log, int64_t turns, int64_t& undone) {
     return cut;
 }
 
+// Removes the memories captured from the visible events from index `from` on.
+void remove_captured_from(Store& store, const SessionRec& session, size_t from, int64_t now_us) {
+    const auto& visible = session.events.visible();
+    if (from < visible.size())
+        store.memories.remove_captured(session.app, session.user, session.id, visible[from].seq, session.created_at_us,
+                                       now_us);
+}
+
 }  // namespace
 
 int events_list(mnemo_backend* backend, const mnemo_events_list_req* req, const mnemo_sink* sink, mnemo_error* err) {
@@ -60,13 +69,18 @@ int events_rewrite(mnemo_backend* backend, const mnemo_rewrite_req* req, const m
         return fail(err, MNEMO_E_INVALID, "event id %.*s appears twice in the new transcript of session %.*s/%.*s",
                     static_cast<int>(duplicate.size()), duplicate.data(), MNEMO_STR_ARG(req->key.user),
                     MNEMO_STR_ARG(req->key.session_id));
+    const CaptureBatch captures{&req->key, req->captures, req->n_captures, req->n_events, &req->capture, req->now_us};
+    if (int rc = check_captures(store.memories, captures, err)) return rc;
     SessionRec& session = *ref.session;
+    if (req->remove_captured) remove_captured_from(store, session, 0, req->now_us);
     const int64_t replaced = soft_delete_events(store, session, 0, req->now_us);
+    const int64_t first_seq = session.last_seq + 1;
     // Deltas and usage of the new transcript were applied when first appended.
     for (size_t i = 0; i < req->n_events; ++i) {
         session.events.push(copy_event(req->events[i], ++session.last_seq));
         index_event(*ref.app, session, session.events.visible().back());
     }
+    store_captures(store.memories, captures, first_seq);
     evict_indexed(*ref.app, session, req->event_limit);
     session.version += 1;
     touch_session(store, ref, req->now_us, true);
@@ -86,6 +100,7 @@ int events_rewind(mnemo_backend* backend, const mnemo_rewind_req* req, const mne
     int64_t undone = 0;
     const size_t cut = turn_start(session.events, req->turns, undone);
     const int64_t target_seq = undone > 0 ? session.events.visible()[cut].seq : 0;
+    if (undone > 0 && req->remove_captured) remove_captured_from(store, session, cut, req->now_us);
     const int64_t rewound = undone > 0 ? soft_delete_events(store, session, cut, req->now_us) : 0;
     session.version += 1;
     touch_session(store, ref, req->now_us, true);

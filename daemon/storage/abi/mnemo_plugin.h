@@ -446,6 +446,44 @@ typedef struct mnemo_user_purge_req {
  * tombstones count as purged; tombstones of earlier hard deletes do not
  * count again. */
 
+/* ---- capture from conversations (MEMORY.md, memory.capture: events) -----
+ * mnemod decides which events of an append or rewrite become long-term
+ * memories (the role filter, the text rule, the memory's id) and the backend
+ * stores those memories in the same transaction as their events, so that
+ * when the append answers they are there. A backend without memory ops
+ * ignores captures and remove_captured; mnemod sends none to it. */
+
+/* One event that becomes a memory of the session's user. */
+typedef struct mnemo_capture {
+    size_t event_index;  /* into the request's events */
+    mnemo_str memory_id; /* a UUIDv7 mnemod generated */
+    mnemo_str text;      /* the memory's text (content.text, or the content when it is a
+                            string), 1..memory.max_text_bytes bytes */
+} mnemo_capture;
+
+/* What every capture of one request shares: the app's memory settings. */
+typedef struct mnemo_capture_settings {
+    mnemo_str name_space; /* memory.capture_namespace of the app */
+    int64_t ttl_us;       /* memory.ttl of the app; 0: never expires */
+    int embedder;         /* 1: an embedder is configured: status pending, else none */
+} mnemo_capture_settings;
+/* Each capture is stored, after its event got its seq, as a new memory of
+ * key.user in key.app: id memory_id, text, namespace name_space, metadata
+ * {}, session_id key.session_id, source (key.session_id, the event's seq),
+ * created_at = updated_at = now, expires_at = now + ttl_us (0: never),
+ * embedding pending (embedder) or none; it enters the memory change feed
+ * like any write. No dedupe: a captured memory never answers for another
+ * memory and no later write without an id answers with it (its life
+ * follows its event's). A capture whose event_index is out of range, whose
+ * text is empty or whose memory_id already names a live memory of the
+ * user: INVALID naming it, and nothing of the request is stored.
+ * A captured memory stays when its event is evicted by event_limit, when
+ * its session expires or is deleted (soft or hard); it goes with a user
+ * purge, with its own TTL, a memory_delete, and with the rewind or rewrite
+ * that hides its event (remove_captured). A session id used again after a
+ * delete starts its seqs again: the memories of the earlier session of that
+ * id (created before the current one was) are not its events' memories. */
+
 typedef struct mnemo_append_req {
     mnemo_key key;
     int64_t now_us;
@@ -462,6 +500,11 @@ typedef struct mnemo_append_req {
     int64_t user_state_ttl_us;
     int64_t max_state_bytes; /* 0: unlimited */
     int want_state;          /* 1: send the merged state entries to the sink after the write */
+    /* Appended within ABI 3: events that become memories (see "capture"
+     * above); n_captures 0: none. A retry (retried=1) stores none. */
+    const mnemo_capture* captures;
+    size_t n_captures;
+    mnemo_capture_settings capture;
 } mnemo_append_req;
 
 typedef struct mnemo_append_result {
@@ -502,12 +545,22 @@ typedef struct mnemo_rewrite_req {
     const mnemo_event* events; /* the new transcript */
     size_t n_events;
     int64_t event_limit;
+    /* Appended within ABI 3 (see "capture" above): captures of the new
+     * transcript (event_index into events), stored after the old events'
+     * memories are removed; n_captures 0: none. */
+    const mnemo_capture* captures;
+    size_t n_captures;
+    mnemo_capture_settings capture;
+    int remove_captured; /* 1: the memories captured from the old visible events are removed */
 } mnemo_rewrite_req;
 /* Old visible events are soft-deleted (deleted_at = now); new ones get new
  * seqs after last_seq, the event limit applies, their state deltas are
  * stored as given but not applied again (they were applied when first
  * appended), usage is not added again. version += 1, TTL refreshed.
- * Result: rewritten(). */
+ * With remove_captured, the memories captured from the old visible events
+ * are removed (each enters the feed as removed, like memory_delete); then
+ * the captures of the new transcript are stored, also those of new events
+ * the event limit evicts at once. Result: rewritten(). */
 
 typedef struct mnemo_rewind_req {
     mnemo_key key;
@@ -515,11 +568,15 @@ typedef struct mnemo_rewind_req {
     int64_t turns;
     int has_expected_version;
     int64_t expected_version;
+    int remove_captured; /* appended within ABI 3: 1: the memories captured from the events
+                            undone are removed (see "capture" above) */
 } mnemo_rewind_req;
 /* Soft-deletes the last `turns` user turns (each: the latest visible event
  * with role "user" and every visible event after it). version += 1 even when
- * nothing was undone. Result: the earliest undone user event through
- * event() (absent when nothing was undone), then rewound(). */
+ * nothing was undone. With remove_captured, the memories captured from the
+ * undone events are removed in the same transaction (each enters the feed
+ * as removed, like memory_delete). Result: the earliest undone user event
+ * through event() (absent when nothing was undone), then rewound(). */
 
 typedef struct mnemo_state_patch_req {
     int scope;     /* enum mnemo_scope: the endpoint's scope */
@@ -889,7 +946,8 @@ typedef struct mnemo_memory {
     int64_t expires_at_us; /* 0: never */
     int64_t change_seq;    /* the feed position of this row's latest change */
     int64_t removed_at_us; /* change feed only: > 0 the memory is gone (deleted, expired,
-                              purged, or its captured event rewound) */
+                              purged, or its captured event rewound or
+                              rewritten) */
 } mnemo_memory;
 
 /* One memory to write (memory_write), or the fields of a patch (memory_patch:

@@ -90,7 +90,7 @@ TEST_F(EventReads, FilterKeyMatchesItselfAndItsChildrenOnly) {
 }
 
 TEST_F(EventReads, IncludeDeletedMergesRewoundEventsInSeqOrder) {
-    mnemo_rewind_req rewind{key("shop", "u1", "s1"), now + 5, 1, 0, 0};
+    mnemo_rewind_req rewind{key("shop", "u1", "s1"), now + 5, 1, 0, 0, 0};
     ASSERT_EQ(ops().events_rewind(backend, &rewind, nullptr, nullptr), MNEMO_OK);
     append("u1", "s1", {event("e7", "user", "7", 700)});
     EXPECT_EQ(list_events("u1", "s1", f).seqs(), (std::vector<int64_t>{1, 2, 3, 4, 5, 7}));

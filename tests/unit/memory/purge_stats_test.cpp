@@ -23,7 +23,7 @@ Collected stats(const mnemo_storage_ops& ops, mnemo_backend* backend, int64_t no
 TEST_F(PurgeStats, PurgeRemovesEverythingOfTheUserAndCountsIt) {
     create("u1", "s1", 0, {op(MNEMO_SCOPE_USER, "a", "1"), op(MNEMO_SCOPE_USER, "b", "2")});
     append("u1", "s1", {event("x", "user", "1"), event("y", "assistant", "2")});
-    mnemo_rewind_req rewind{key("shop", "u1", "s1"), now, 1, 0, 0};
+    mnemo_rewind_req rewind{key("shop", "u1", "s1"), now, 1, 0, 0, 0};
     ops().events_rewind(backend, &rewind, nullptr, nullptr);
     mnemo_summary_put_req summary{key("shop", "u1", "s1"), now, s(""), s("t"), 1, s("client"), -1};
     ops().summary_put(backend, &summary, nullptr, nullptr);
@@ -65,7 +65,7 @@ TEST_F(PurgeStats, StatsCountLiveSessionsAndVisibleEvents) {
     create("u2", "deleted");
     mnemo_session_delete_req del{key("shop", "u2", "deleted"), now, 0};
     ops().session_delete(backend, &del, nullptr, nullptr);
-    mnemo_rewind_req rewind{key("shop", "u1", "s1"), now, 1, 0, 0};
+    mnemo_rewind_req rewind{key("shop", "u1", "s1"), now, 1, 0, 0, 0};
     ops().events_rewind(backend, &rewind, nullptr, nullptr);
 
     Collected out = stats(ops(), backend, now + 10);

@@ -8,8 +8,17 @@ class RewriteRewind : public MemoryTest {
 protected:
     Collected rewrite(std::vector<mnemo_event> events, int64_t limit = 0, int rc_wanted = MNEMO_OK,
                       int64_t expected = -1) {
-        mnemo_rewrite_req req{key("shop", "u1", "s1"), now,           expected >= 0, expected,
-                              events.data(),           events.size(), limit};
+        mnemo_rewrite_req req{key("shop", "u1", "s1"),
+                              now,
+                              expected >= 0,
+                              expected,
+                              events.data(),
+                              events.size(),
+                              limit,
+                              nullptr,
+                              0,
+                              {},
+                              0};
         Sink sink;
         mnemo_error err{};
         EXPECT_EQ(ops().events_rewrite(backend, &req, sink.get(), &err), rc_wanted) << err.message;
@@ -17,7 +26,7 @@ protected:
         return sink.out;
     }
     Collected rewind(int64_t turns, int rc_wanted = MNEMO_OK, int64_t expected = -1) {
-        mnemo_rewind_req req{key("shop", "u1", "s1"), now, turns, expected >= 0, expected};
+        mnemo_rewind_req req{key("shop", "u1", "s1"), now, turns, expected >= 0, expected, 0};
         Sink sink;
         mnemo_error err{};
         EXPECT_EQ(ops().events_rewind(backend, &req, sink.get(), &err), rc_wanted) << err.message;

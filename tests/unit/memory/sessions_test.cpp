@@ -185,9 +185,9 @@ TEST_F(Sessions, ExpiredSessionIsAbsentForEveryOperation) {
     EXPECT_EQ(ops().events_append(backend, &app_req, &result, nullptr, &err), MNEMO_E_NOT_FOUND);
     mnemo_events_list_req list_req{k, now, {}};
     EXPECT_EQ(ops().events_list(backend, &list_req, nullptr, &err), MNEMO_E_NOT_FOUND);
-    mnemo_rewrite_req rewrite{k, now, 0, 0, &e, 1, 0};
+    mnemo_rewrite_req rewrite{k, now, 0, 0, &e, 1, 0, nullptr, 0, {}, 0};
     EXPECT_EQ(ops().events_rewrite(backend, &rewrite, nullptr, &err), MNEMO_E_NOT_FOUND);
-    mnemo_rewind_req rewind{k, now, 1, 0, 0};
+    mnemo_rewind_req rewind{k, now, 1, 0, 0, 0};
     EXPECT_EQ(ops().events_rewind(backend, &rewind, nullptr, &err), MNEMO_E_NOT_FOUND);
     mnemo_state_op o = op(MNEMO_SCOPE_SESSION, "a", "1");
     mnemo_state_patch_req patch{MNEMO_SCOPE_SESSION, k, now, 0, 0, &o, 1, 0, 0, 0};

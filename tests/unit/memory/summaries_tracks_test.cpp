@@ -79,7 +79,7 @@ TEST_F(SummariesTracks, EventsCoveredGivenIsKept) {
 }
 
 TEST_F(SummariesTracks, EventsCoveredCountsVisibleEventsOnly) {
-    mnemo_rewind_req rewind{key("shop", "u1", "s1"), now, 1, 0, 0};
+    mnemo_rewind_req rewind{key("shop", "u1", "s1"), now, 1, 0, 0, 0};
     ASSERT_EQ(ops().events_rewind(backend, &rewind, nullptr, nullptr), MNEMO_OK);
     Collected out;
     ASSERT_EQ(put("", 4, -1, &out), MNEMO_OK);

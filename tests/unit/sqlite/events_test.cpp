@@ -208,7 +208,7 @@ TEST_F(EventsTest, FromCheckpointAnswersTheSummaryAndOnlyLaterEvents) {
 TEST_F(EventsTest, RewindSoftDeletesTheLastUserTurns) {
     ASSERT_EQ(append("s1", {by("user"), by("assistant"), by("user"), by("tool"), by("assistant")}).rc, MNEMO_OK);
     auto rewind = [&](int64_t turns) {
-        mnemo_rewind_req req{key("s1"), kNow + kSecond, turns, 0, 0};
+        mnemo_rewind_req req{key("s1"), kNow + kSecond, turns, 0, 0, 0};
         Answer answer;
         mnemo_sink sink = answer.out.sink();
         answer.rc = ops().events_rewind(backend_, &req, &sink, &answer.err);
@@ -245,7 +245,7 @@ TEST_F(EventsTest, RewriteReplacesTheTranscriptWithoutReapplyingStateOrUsage) {
     ASSERT_EQ(append("s1", copies(used, 2), {.state_ops = {{MNEMO_SCOPE_SESSION, "k", "1"}}}).rc, MNEMO_OK);
     std::vector<EventSpec> transcript{used, by("assistant"), by("user")};  // owns the strings
     std::vector<mnemo_event> fresh{to_abi(transcript[0]), to_abi(transcript[1]), to_abi(transcript[2])};
-    mnemo_rewrite_req req{key("s1"), kNow + kSecond, 1, 2, fresh.data(), fresh.size(), 2};
+    mnemo_rewrite_req req{key("s1"), kNow + kSecond, 1, 2, fresh.data(), fresh.size(), 2, nullptr, 0, {}, 0};
     Answer answer;
     mnemo_sink sink = answer.out.sink();
     ASSERT_EQ(ops().events_rewrite(backend_, &req, &sink, &answer.err), MNEMO_OK) << answer.err.message;

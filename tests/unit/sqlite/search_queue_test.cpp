@@ -45,7 +45,7 @@ protected:
             << after << ": the trigram index holds exactly the visible CJK events";
     }
     Answer rewind(const std::string& session, int64_t turns) {
-        mnemo_rewind_req req{key(session), kNow + kSecond, turns, 0, 0};
+        mnemo_rewind_req req{key(session), kNow + kSecond, turns, 0, 0, 0};
         Answer answer;
         mnemo_sink sink = answer.out.sink();
         answer.rc = ops().events_rewind(backend_, &req, &sink, &answer.err);
@@ -54,7 +54,7 @@ protected:
     Answer rewrite(const std::string& session, const std::vector<EventSpec>& transcript) {
         std::vector<mnemo_event> fresh;
         for (const EventSpec& event : transcript) fresh.push_back(to_abi(event));
-        mnemo_rewrite_req req{key(session), kNow + kSecond, 0, 0, fresh.data(), fresh.size(), 0};
+        mnemo_rewrite_req req{key(session), kNow + kSecond, 0, 0, fresh.data(), fresh.size(), 0, nullptr, 0, {}, 0};
         Answer answer;
         mnemo_sink sink = answer.out.sink();
         answer.rc = ops().events_rewrite(backend_, &req, &sink, &answer.err);
