@@ -2,7 +2,7 @@
 // BM25 orders them; scopes and filters apply before ranking.
 #include "memories_fixture.h"
 
-namespace mnemo::memory_test {
+namespace mnemo::memories_test {
 namespace {
 
 using MemorySearch = MemoriesTest;
@@ -109,4 +109,4 @@ TEST_F(MemorySearch, ExpiredMemoriesNotYetSweptDoNotWeighOnRelevance) {
 }
 
 }  // namespace
-}  // namespace mnemo::memory_test
+}  // namespace mnemo::memories_test

@@ -2,7 +2,7 @@
 // dimensions, TTL and all-or-nothing batches (MEMORY.md Writing).
 #include "memories_fixture.h"
 
-namespace mnemo::memory_test {
+namespace mnemo::memories_test {
 namespace {
 
 using MemoryWrites = MemoriesTest;
@@ -236,4 +236,4 @@ TEST_F(MemoryWrites, AGeneratedIdThatNamesAStoredMemoryIsRefused) {
 }
 
 }  // namespace
-}  // namespace mnemo::memory_test
+}  // namespace mnemo::memories_test
