@@ -33,16 +33,15 @@ mnemo_str opt_str(const std::optional<std::string>& value) {
     return value ? str(*value) : mnemo_str{nullptr, 0};
 }
 
+// A read inside a write locks the rows the write then changes (Db::writing).
 std::string with_lock(Db& db, const std::string& sql) {
-    return sql + db.dialect().lock_rows;
+    return db.writing() ? sql + db.dialect().lock_rows : sql;
 }
 
 std::optional<MemoryRow> first_row(Query& query) {
     if (!query.step()) return std::nullopt;
     return memory_row(query);
 }
-
-const std::string kSelectMemories = std::string("SELECT ") + kMemoryColumns + " FROM memories ";
 
 // The text index's own column, where triggers do not keep it (mysql).
 void index_text(Db& db, const MemoryRow& row) {
@@ -107,7 +106,7 @@ void FeedClock::save() {
 }
 
 std::optional<MemoryRow> stored_memory(Db& db, mnemo_str app, mnemo_str user, mnemo_str id) {
-    Query query(db, with_lock(db, kSelectMemories + "WHERE app = ? AND user = ? AND id = ?"));
+    Query query(db, with_lock(db, kMemoryByIdSql));
     query.args(app, user, id);
     return first_row(query);
 }
@@ -119,14 +118,13 @@ std::optional<MemoryRow> live_memory(Db& db, mnemo_str app, mnemo_str user, mnem
 
 std::optional<MemoryRow> live_memory_by_text(Db& db, mnemo_str app, mnemo_str user, std::string_view name_space,
                                              std::string_view folded_text, int64_t now_us) {
-    Query query(db, with_lock(db, kSelectMemories + "WHERE app = ? AND user = ? AND name_space = ? AND folded_text = ? "
-                                                    "AND (expires_at = 0 OR expires_at > ?) ORDER BY row_key LIMIT 1"));
+    Query query(db, with_lock(db, kMemoryByTextSql));
     query.args(app, user, name_space, folded_text, now_us);
     return first_row(query);
 }
 
 std::optional<MemoryRow> memory_by_key(Db& db, int64_t key) {
-    Query query(db, with_lock(db, kSelectMemories + "WHERE row_key = ?"));
+    Query query(db, with_lock(db, kMemoryByKeySql));
     query.args(key);
     return first_row(query);
 }
@@ -189,7 +187,7 @@ int64_t purge_user_memories(Db& db, mnemo_str app, mnemo_str user, int64_t now_u
     FeedClock clock(db);
     std::vector<MemoryRow> rows;
     {
-        Query query(db, with_lock(db, kSelectMemories + "WHERE app = ? AND user = ?"));
+        Query query(db, with_lock(db, kUserMemoriesSql));
         query.args(app, user);
         while (query.step()) rows.push_back(memory_row(query));
     }
@@ -218,14 +216,12 @@ std::vector<Row> due_rows(Db& db, const std::string& sql, int64_t cutoff, int64_
 
 int64_t sweep_memories(Db& db, const mnemo_sweep_req& req, bool& more) {
     FeedClock clock(db);
-    const std::vector<MemoryRow> expired = due_rows<MemoryRow>(
-        db, kSelectMemories + "WHERE expires_at > 0 AND expires_at <= ? ORDER BY expires_at, row_key LIMIT ?",
-        req.now_us, req.limit, more, memory_row);
+    const std::vector<MemoryRow> expired =
+        due_rows<MemoryRow>(db, kMemoriesExpiredSql, req.now_us, req.limit, more, memory_row);
     for (const MemoryRow& row : expired) remove_memory(db, clock, row, req.now_us);
     if (req.purge_before_us > 0) {
         const std::vector<int64_t> forgotten = due_rows<int64_t>(
-            db, "SELECT change_seq FROM memory_removals WHERE removed_at < ? ORDER BY removed_at, change_seq LIMIT ?",
-            req.purge_before_us, req.limit, more, [](const Query& q) { return q.i64(0); });
+            db, kMemoryRemovalsDueSql, req.purge_before_us, req.limit, more, [](const Query& q) { return q.i64(0); });
         for (int64_t seq : forgotten) {
             Query(db, "DELETE FROM memory_removals WHERE change_seq = ?").args(seq).run();
             clock.forgot(seq);

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "db.h"
+#include "memory_sql.h"
 #include "output.h"
 #include "rules.h"
 #include "store_error.h"
@@ -20,11 +21,6 @@
 #include <vector>
 
 namespace mnemo::sqlcore {
-
-// The columns memory_row() reads, in its order.
-inline constexpr const char* kMemoryColumns =
-    "row_key, app, user, id, name_space, text, folded_text, metadata, session_id, source_session, source_seq, "
-    "embedding, embedding_model, vector_blob, text_version, created_at, updated_at, expires_at, change_seq, word_count";
 
 struct MemoryRow {
     int64_t key = 0;

@@ -11,9 +11,6 @@
 namespace mnemo::sqlcore {
 namespace {
 
-const std::string kSelectMemories = std::string("SELECT ") + kMemoryColumns + " FROM memories ";
-constexpr const char* kLive = "(expires_at = 0 OR expires_at > ?)";
-
 // A removal of the feed: key, app, user and when.
 struct Removal {
     int64_t change_seq = 0, key = 0, removed_at_us = 0;
@@ -33,7 +30,7 @@ void emit_removal(Output& out, const Removal& removal) {
 // The stored rows and the removals after the cursor, at most limit + 1 of each, in change_seq order.
 std::vector<MemoryRow> changed_rows(Db& db, int64_t after_seq, int64_t limit) {
     std::vector<MemoryRow> rows;
-    Query query(db, kSelectMemories + "WHERE change_seq > ? ORDER BY change_seq LIMIT ?");
+    Query query(db, kMemoryChangesSql);
     query.args(after_seq, limit + 1);
     while (query.step()) rows.push_back(memory_row(query));
     return rows;
@@ -41,9 +38,7 @@ std::vector<MemoryRow> changed_rows(Db& db, int64_t after_seq, int64_t limit) {
 
 std::vector<Removal> removals_after(Db& db, int64_t after_seq, int64_t limit) {
     std::vector<Removal> removals;
-    Query query(db,
-                "SELECT change_seq, row_key, app, user, removed_at FROM memory_removals WHERE change_seq > ? "
-                "ORDER BY change_seq LIMIT ?");
+    Query query(db, kMemoryRemovalsAfterSql);
     query.args(after_seq, limit + 1);
     while (query.step())
         removals.push_back(Removal{query.i64(0), query.i64(1), query.i64(4), query.text(2), query.text(3)});
@@ -74,11 +69,7 @@ void memory_get(Db& db, const mnemo_memory_get_req& req, Output& out) {
 void memory_list(Db& db, const mnemo_memory_list_req& req, Output& out) {
     require_memory_limit("memory list", req.limit);
     const bool first_page = req.cursor_updated_at_us <= 0;
-    // The cursor's bound on updated_at keeps the page an index range of memories_updated.
-    Query query(db, kSelectMemories + "WHERE app = ? AND user = ? AND " + kLive +
-                        " AND (? IS NULL OR name_space = ?) AND (? IS NULL OR session_id = ?)" +
-                        (first_page ? "" : " AND updated_at <= ? AND (updated_at < ? OR id < ?)") +
-                        " ORDER BY updated_at DESC, id DESC LIMIT ?");
+    Query query(db, first_page ? kMemoryListFirstSql : kMemoryListAfterSql);
     query.args(req.app, req.user, req.now_us, req.name_space, req.name_space, req.session_id, req.session_id);
     int next = 8;
     if (!first_page) {
@@ -148,15 +139,15 @@ void memory_changes(Db& db, const mnemo_memory_changes_req& req, Output& out) {
 
 void memory_pending(Db& db, const mnemo_memory_pending_req& req, Output& out) {
     require_memory_limit("memory pending", req.limit);
-    Query query(db, kSelectMemories + "WHERE embedding = ? AND row_key > ? AND " + kLive + " ORDER BY row_key LIMIT ?");
-    query.args(int{MNEMO_EMBEDDING_PENDING}, req.after_key, req.now_us, req.limit);
+    Query query(db, kMemoryPendingSql);
+    query.args(req.after_key, req.now_us, req.limit);
     while (query.step()) emit_memory(out, memory_row(query), false);
 }
 
 void memory_count(Db& db, const mnemo_memory_count_req& req, Output& out) {
-    Query query(db, std::string("SELECT embedding, COUNT(*) FROM memories WHERE (? IS NULL OR app = ?) AND "
-                                "(? IS NULL OR user = ?) AND ") +
-                        kLive + " GROUP BY embedding");
+    Query query(db,
+                "SELECT embedding, COUNT(*) FROM memories WHERE (? IS NULL OR app = ?) AND (? IS NULL OR user = ?) "
+                "AND (expires_at = 0 OR expires_at > ?) GROUP BY embedding");
     query.args(req.app, req.app, req.user, req.user, req.now_us);
     mnemo_memory_count_result count{};
     while (query.step()) count_status(count, static_cast<int>(query.i64(0)), query.i64(1));
