@@ -6,20 +6,10 @@
 #include "dialect.h"
 #include "hot_queries.h"
 #include "memory_rows.h"
+#include "word_tokenizer.h"
 
 namespace mnemo::sqlite {
 namespace {
-
-// An FTS5 string: the text in double quotes, inner quotes doubled.
-std::string fts_quoted(std::string_view text) {
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"') out.push_back('"');
-        out.push_back(c);
-    }
-    out.push_back('"');
-    return out;
-}
 
 // Every word as a term of memories_words (which folds as the host does,
 // but CJK runs, which the host splits per character, not at all: a scan
@@ -32,7 +22,7 @@ sqlcore::MemoryMatch memory_match(sqlcore::Db&, const std::vector<std::string>& 
     std::string match;
     for (const std::string& word : folded_words) {
         if (host::has_cjk(word)) return {};
-        match += (match.empty() ? "" : " ") + fts_quoted(word);
+        match += (match.empty() ? "" : " ") + fts5_string(word);
     }
     return {sql, match};
 }

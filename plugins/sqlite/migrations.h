@@ -508,15 +508,15 @@ END;
 inline constexpr int kMemoriesVersion = 10;
 
 inline constexpr std::array<Migration, 10> kMigrations{{{1, kSchemaV1},
-                                                       {2, kSchemaV2},
-                                                       {3, kSchemaV3},
-                                                       {4, kSchemaV4},
-                                                       {5, kSchemaV5},
-                                                       {6, kSchemaV6},
-                                                       {7, kSchemaV7},
-                                                       {8, kSchemaV8},
-                                                       {9, kSchemaV9},
-                                                       {kMemoriesVersion, kSchemaMemories}}};
+                                                        {2, kSchemaV2},
+                                                        {3, kSchemaV3},
+                                                        {4, kSchemaV4},
+                                                        {5, kSchemaV5},
+                                                        {6, kSchemaV6},
+                                                        {7, kSchemaV7},
+                                                        {8, kSchemaV8},
+                                                        {9, kSchemaV9},
+                                                        {kMemoriesVersion, kSchemaMemories}}};
 inline constexpr int kSchemaVersion = kMigrations.back().version;
 
 // The bookkeeping table itself is not a migration: it must exist to read the

@@ -2,6 +2,8 @@
 // BM25 orders them; scopes and filters apply before ranking.
 #include "memories_fixture.h"
 
+#include <algorithm>
+
 namespace mnemo::memories_test {
 namespace {
 
@@ -106,6 +108,15 @@ TEST_F(MemorySearch, ExpiredMemoriesNotYetSweptDoNotWeighOnRelevance) {
     MemoryAnswers whole_app = search(Filter{}, "tea", 10, now + 5);
     ASSERT_EQ(whole_app.relevance.size(), 1u);
     EXPECT_DOUBLE_EQ(whole_app.relevance[0], after_sweep.relevance[0]) << "one user in the app: the same corpus";
+}
+
+TEST_F(MemorySearch, CjkTextIsMatchedInsideItsRuns) {
+    write("u1", {text("東京の天気は晴れ").with_id("tokyo"), text("大阪の天気は雨").with_id("osaka")});
+    std::vector<std::string> both = search(of_user("u1"), "の天気は").ids();
+    std::sort(both.begin(), both.end());
+    EXPECT_EQ(both, (std::vector<std::string>{"osaka", "tokyo"}));
+    EXPECT_EQ(search(of_user("u1"), "東京").ids(), std::vector<std::string>{"tokyo"});
+    EXPECT_TRUE(search(of_user("u1"), "京都").rows.empty());
 }
 
 }  // namespace
