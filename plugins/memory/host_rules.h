@@ -8,6 +8,7 @@
 #pragma once
 
 #include "host_services.h"
+#include "keyword_recall.h"
 
 #include <cstdint>
 #include <string>
@@ -17,24 +18,14 @@
 
 namespace mnemo::memory {
 
-// A word's folded form with its number of occurrences.
-using TermCount = std::pair<std::string, uint32_t>;
-
-// The folded words of text, each once with its count, sorted by word; the
-// total number of words goes to *word_count.
-std::vector<TermCount> count_terms(std::string_view text, uint32_t* word_count);
-
-// A recall query as the transcript search rules read it.
-struct RecallQuery {
-    bool exact = false;              // match q verbatim (ASCII case-insensitive), else every word
-    std::vector<std::string> words;  // Words: distinct folded words; Exact: the folded words of q
-    // Exact: the folded words of q that touch neither end of it; a text holding q
-    // holds each of them as a whole word (the ones at the ends may be parts of longer words).
-    std::vector<std::string> whole_words;
-    host::Query parsed;  // the host's reading of q, which decides an Exact match
-    bool empty() const { return !exact && words.empty(); }
-};
-RecallQuery read_query(std::string_view q);
+// The words of a text and of a recall query, as every backend reads them
+// (keyword_recall.h).
+using host::count_terms;
+using host::RecallQuery;
+using host::TermCount;
+inline RecallQuery read_query(std::string_view q) {
+    return host::read_recall_query(q);
+}
 
 // Whether the text holds an Exact query's q verbatim, ASCII case-insensitively.
 bool holds_verbatim(std::string_view text, const RecallQuery& query);

@@ -3,19 +3,13 @@
 #include "memory_filter.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace mnemo::memory {
 
 namespace {
 
-constexpr double kK1 = 1.2;
-constexpr double kB = 0.75;
-
 uint32_t term_frequency(const MemoryRec& row, const std::string& word) {
-    auto it = std::lower_bound(row.terms.begin(), row.terms.end(), word,
-                               [](const TermCount& term, const std::string& w) { return term.first < w; });
-    return it != row.terms.end() && it->first == word ? it->second : 0;
+    return host::term_frequency(row.terms, word);
 }
 
 bool holds_all(const MemoryRec& row, const std::vector<std::string>& words) {
@@ -40,23 +34,10 @@ bool in_scope(const mnemo_memory_filter& filter, const MemoryRec& row) {
     return row.app == view(filter.app) && (!filter.user.ptr || row.user == view(filter.user));
 }
 
-// What BM25 needs to know of the scope's live memories, besides each hit's own counts.
-struct Corpus {
-    double documents = 0;
-    double total_words = 0;
-    std::vector<double> document_frequency;  // per query word
-
-    double average_length() const { return documents > 0 && total_words > 0 ? total_words / documents : 1; }
-    double idf(size_t word) const {
-        const double df = document_frequency[word];
-        return std::log(1 + (documents - df + 0.5) / (df + 0.5));
-    }
-};
-
 // The index counts every stored row: expired ones not yet swept are taken back out.
-Corpus corpus_of(MemoryStore& memories, const TermIndex& index, const mnemo_memory_filter& filter,
-                 const RecallQuery& query) {
-    Corpus corpus;
+host::Bm25Corpus corpus_of(MemoryStore& memories, const TermIndex& index, const mnemo_memory_filter& filter,
+                           const RecallQuery& query) {
+    host::Bm25Corpus corpus;
     corpus.documents = static_cast<double>(index.documents());
     corpus.total_words = static_cast<double>(index.words());
     for (const std::string& word : query.words) {
@@ -71,17 +52,6 @@ Corpus corpus_of(MemoryStore& memories, const TermIndex& index, const mnemo_memo
             if (term_frequency(row, query.words[w]) > 0) corpus.document_frequency[w] -= 1;
     });
     return corpus;
-}
-
-double bm25(const RecallQuery& query, const Corpus& corpus, const MemoryRec& row) {
-    const double length_ratio = row.word_count / corpus.average_length();
-    double score = 0;
-    for (size_t w = 0; w < query.words.size(); ++w) {
-        const double tf = term_frequency(row, query.words[w]);
-        if (tf == 0) continue;
-        score += corpus.idf(w) * tf * (kK1 + 1) / (tf + kK1 * (1 - kB + kB * length_ratio));
-    }
-    return score;
 }
 
 bool ranks_before(const KeywordHit& a, const KeywordHit& b) {
@@ -130,8 +100,8 @@ std::vector<KeywordHit> keyword_recall(MemoryStore& memories, const mnemo_memory
     const TermIndex* index = scope_index(memories, filter);
     if (query.empty() || limit == 0 || !index) return {};
     std::vector<KeywordHit> hits = matching(memories, *index, filter, query);
-    const Corpus corpus = corpus_of(memories, *index, filter, query);
-    for (KeywordHit& hit : hits) hit.relevance = bm25(query, corpus, *hit.row);
+    const host::Bm25Corpus corpus = corpus_of(memories, *index, filter, query);
+    for (KeywordHit& hit : hits) hit.relevance = host::bm25(query, corpus, hit.row->terms, hit.row->word_count);
     const size_t kept = std::min(limit, hits.size());
     std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(kept), hits.end(), ranks_before);
     hits.resize(kept);

@@ -4,11 +4,23 @@
 #include "connection.h"
 #include "dialect.h"
 #include "hot_queries.h"
+#include "memory_rows.h"
 #include "search_sql.h"
 #include "search_tokens.h"
 
 namespace mnemo::mysql {
 namespace {
+
+// Every word as a required term of memories_search (search_tokens.h: every
+// word of the search rules has a token within the default token sizes).
+sqlcore::MemoryMatch memory_match(sqlcore::Db&, const std::vector<std::string>& folded_words) {
+    static const std::string sql = std::string("SELECT ") + sqlcore::kMemoryColumns +
+                                   " FROM memories WHERE MATCH (search_tokens) AGAINST (? IN BOOLEAN MODE) AND app = ? "
+                                   "AND (? IS NULL OR user = ?) AND (expires_at = 0 OR expires_at > ?)";
+    std::string against;
+    for (const std::string& word : folded_words) against += (against.empty() ? "+" : " +") + search_tokens::token(word);
+    return {sql, against};
+}
 
 // Reads that decide a write lock their rows (FOR UPDATE) so a write's
 // decisions hold across processes until COMMIT.
@@ -52,6 +64,10 @@ const sqlcore::Dialect kMysql{
     MNEMO_SQL_DIALECT_HOT_QUERIES,
     .claim_finalize = "UPDATE sessions SET finalize_owner = ?, finalize_claim_until = ? WHERE sid = ?",
     .search_recent = kSearchRecentSql,
+    .lock_rows = " FOR UPDATE",
+    .memory_match = memory_match,
+    .memory_tokens = search_tokens::tokens_of,
+    .memory_index = "UPDATE memories SET search_tokens = ? WHERE row_key = ?",
 };
 
 }  // namespace

@@ -234,8 +234,79 @@ inline const Migration kSchemaV4{4,
                                  "SELECT COUNT(*) FROM information_schema.statistics WHERE table_schema = DATABASE() "
                                  "AND table_name = 'sessions' AND index_name = 'sessions_app_user_updated'"};
 
-inline const std::array<const Migration*, 4> kMigrations{&kSchemaV1, &kSchemaV2, &kSchemaV3, &kSchemaV4};
-inline constexpr int kSchemaVersion = 4;
+// The step that adds long-term memories (MEMORY.md, mnemo_plugin.h
+// "long-term memories"); its number lives here only. Tables as sqlite's
+// step (plugins/sqlite/migrations.h says what each holds), with:
+//  - row_key from InnoDB's AUTO_INCREMENT (never given to another memory:
+//    InnoDB keeps the counter across restarts since MySQL 8 / MariaDB 10.2);
+//  - memories_folded on a prefix of folded_text (an index entry has a size
+//    limit); the dedupe look-up compares the whole text;
+//  - search_tokens: the memory text's words as search_tokens.h encodes
+//    them, with the FULLTEXT index memories_search, as events have (v3);
+//  - memory_feed's one row is the counter every memory write takes FOR
+//    UPDATE first, so daemons sharing the database serialize their memory
+//    writes on it and change_seq follows commit order.
+// Every statement re-runs (IF NOT EXISTS, INSERT IGNORE).
+inline constexpr int kMemoriesVersion = 5;
+inline const Migration kSchemaMemories{kMemoriesVersion,
+                                       {
+                                           R"sql(CREATE TABLE IF NOT EXISTS memories (
+  row_key BIGINT NOT NULL AUTO_INCREMENT,
+  app VARBINARY(128) NOT NULL,
+  user VARBINARY(128) NOT NULL,
+  id VARBINARY(128) NOT NULL,
+  name_space VARBINARY(128) NOT NULL DEFAULT '',
+  text LONGTEXT NOT NULL,
+  folded_text LONGBLOB NOT NULL,
+  word_count BIGINT NOT NULL DEFAULT 0,
+  metadata LONGTEXT NOT NULL,
+  session_id VARBINARY(128) NULL,
+  source_session VARBINARY(128) NULL,
+  source_seq BIGINT NOT NULL DEFAULT 0,
+  embedding TINYINT NOT NULL DEFAULT 0,
+  embedding_model VARBINARY(255) NULL,
+  vector_blob LONGBLOB NULL,
+  text_version BIGINT NOT NULL DEFAULT 1,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  expires_at BIGINT NOT NULL DEFAULT 0,
+  change_seq BIGINT NOT NULL,
+  search_tokens MEDIUMTEXT CHARACTER SET ascii COLLATE ascii_bin NULL,
+  PRIMARY KEY (row_key),
+  UNIQUE KEY memories_id (app, user, id),
+  KEY memories_folded (app, user, name_space, folded_text(255)),
+  KEY memories_updated (app, user, updated_at, id),
+  KEY memories_expiry (expires_at),
+  UNIQUE KEY memories_change (change_seq),
+  KEY memories_pending (embedding, row_key),
+  FULLTEXT KEY memories_search (search_tokens)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin)sql",
+                                           R"sql(CREATE TABLE IF NOT EXISTS memory_removals (
+  change_seq BIGINT NOT NULL,
+  row_key BIGINT NOT NULL,
+  app VARBINARY(128) NOT NULL,
+  user VARBINARY(128) NOT NULL,
+  removed_at BIGINT NOT NULL,
+  PRIMARY KEY (change_seq),
+  KEY memory_removals_age (removed_at)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin)sql",
+                                           R"sql(CREATE TABLE IF NOT EXISTS memory_feed (
+  id INT NOT NULL,
+  last_seq BIGINT NOT NULL,
+  horizon BIGINT NOT NULL,
+  PRIMARY KEY (id)
+) ENGINE=InnoDB)sql",
+                                           "INSERT IGNORE INTO memory_feed (id, last_seq, horizon) VALUES (1, 0, 0)",
+                                           R"sql(CREATE TABLE IF NOT EXISTS memory_apps (
+  app VARBINARY(128) NOT NULL,
+  dimension BIGINT NOT NULL,
+  PRIMARY KEY (app)
+) ENGINE=InnoDB)sql",
+                                       }};
+
+inline const std::array<const Migration*, 5> kMigrations{&kSchemaV1, &kSchemaV2, &kSchemaV3, &kSchemaV4,
+                                                         &kSchemaMemories};
+inline const int kSchemaVersion = kMigrations.back()->version;
 
 // The bookkeeping table itself is not a migration: it must exist to read the
 // version that says which migrations to run.

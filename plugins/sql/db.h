@@ -31,6 +31,9 @@ public:
     virtual void bind_int(int index, int64_t value) = 0;
     virtual void bind_real(int index, double value) = 0;
     virtual void bind_text(int index, std::string_view value) = 0;
+    // Raw bytes (a BLOB column); an engine whose text parameters carry any
+    // byte (mysql's binary-safe strings) binds them as text.
+    virtual void bind_blob(int index, std::string_view bytes) { bind_text(index, bytes); }
     // Executes on the first call; true while a row is available.
     virtual bool step() = 0;
     // Executes a statement without rows; returns the rows it changed.
@@ -74,6 +77,11 @@ public:
     virtual int64_t owner_id() const { return 0; }
 };
 
+// Bytes bound as a BLOB (Query::bind).
+struct Blob {
+    std::string_view bytes;
+};
+
 // Binds, steps and reads one borrowed statement; gives it back when destroyed.
 class Query {
 public:
@@ -98,6 +106,14 @@ public:
     }
     Query& bind(int index, const std::string& value) { return bind(index, std::string_view(value)); }
     Query& bind(int index, const char* value) { return bind(index, std::string_view(value)); }
+    Query& bind(int index, Blob value) {
+        if (value.bytes.data() == nullptr) {
+            stmt_->bind_null(index);
+        } else {
+            stmt_->bind_blob(index, value.bytes);
+        }
+        return *this;
+    }
     template <typename... Args>
     Query& args(const Args&... values) {
         int index = 0;

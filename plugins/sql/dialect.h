@@ -8,8 +8,19 @@
 
 #include <array>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace mnemo::sqlcore {
+
+class Db;
+
+// Keyword recall's candidate statement (memory_search.cpp) and its first
+// parameter; sql empty when the backend's index cannot narrow by the words.
+struct MemoryMatch {
+    std::string sql;
+    std::string first;
+};
 
 // Which optional filters an event read uses; each shape is one cached statement.
 struct EventQueryShape {
@@ -99,6 +110,20 @@ struct Dialect {
     // Search with an empty q: app, now, user x2, exclude_session x2,
     // channel x3, limit; kSessionColumns.
     std::string search_recent;
+
+    // Memories (memory_rows.h). Appended to a read whose rows a write then
+    // changes: " FOR UPDATE" where rows are locked, "" where the writer
+    // serializes writes anyway.
+    const char* lock_rows;
+    // The memories of an app that may hold every folded word as a whole
+    // word, through the backend's text index: memory_rows.h's
+    // kMemoryColumns, parameters (first, app, user x2, now), user NULL for
+    // the whole app, live rows only.
+    MemoryMatch (*memory_match)(Db& db, const std::vector<std::string>& folded_words);
+    // Where the text index is not kept by triggers: the index's column for
+    // a memory text, written by memory_index (column, row_key).
+    std::string (*memory_tokens)(std::string_view text);
+    const char* memory_index;
 };
 
 // The table entries whose texts every dialect's hot_queries.h defines under

@@ -11,6 +11,7 @@
 // one session; a claim whose holder died lapses and the session is listed
 // again.
 #include "finalize_rows.h"
+#include "memory_rows.h"
 #include "columns.h"
 #include "dialect.h"
 #include "sql_ops.h"
@@ -103,6 +104,7 @@ void sweep_step(Db& db, const mnemo_sweep_req& req, Output& out) {
     result.pruned_lanes = prune ? delete_due(db, db.dialect().prune_lanes, db.dialect().lanes_due,
                                              req.prune_lanes_before_us, req.limit, more)
                                 : 0;
+    result.expired_memories = sweep_memories(db, req, more);
     result.more = more ? 1 : 0;
     out.result(result);
 }

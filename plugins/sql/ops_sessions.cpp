@@ -1,5 +1,6 @@
 #include "event_rows.h"
 #include "finalize_rows.h"
+#include "memory_rows.h"
 #include "columns.h"
 #include "dialect.h"
 #include "sql_ops.h"
@@ -74,8 +75,9 @@ void user_purge(Db& db, const mnemo_user_purge_req& req, Output& out) {
     PurgeCounts counts = purge_user_sessions_for_finalize(db, req.app, req.user, req.now_us);
     int64_t state_keys = purge_user_state(db, req.app, req.user);
     int64_t lanes = Query(db, "DELETE FROM lanes WHERE app = ? AND user = ?").args(req.app, req.user).run();
-    out.result(
-        mnemo_purge_result{counts.sessions, counts.events, counts.summaries, counts.tracks, lanes, state_keys, 0});
+    int64_t memories = purge_user_memories(db, req.app, req.user, req.now_us);
+    out.result(mnemo_purge_result{counts.sessions, counts.events, counts.summaries, counts.tracks, lanes, state_keys,
+                                  memories});
 }
 
 void stats(Db& db, const mnemo_stats_req& req, Output& out) {

@@ -60,12 +60,28 @@ struct ResultToSink {
         const mnemo_finalize_result r{f.finalized, f.outcomes.empty() ? nullptr : f.outcomes.data(), f.outcomes.size()};
         send<&mnemo_sink::finalized>(sink, &r);
     }
+    void operator()(const MemoryKey& k) const { send<&mnemo_sink::memory_key>(sink, k.key); }
+    void operator()(const mnemo_memory_feed_result& r) const { send<&mnemo_sink::memory_feed>(sink, &r); }
+    void operator()(const MemoryEmbedded& e) const { send<&mnemo_sink::memory_embedded>(sink, e.stored); }
+    void operator()(const mnemo_memory_count_result& r) const { send<&mnemo_sink::memory_count>(sink, &r); }
 };
 
 }  // namespace
 
 void SinkOutput::result(const Result& result) {
     if (sink_) std::visit(ResultToSink{*sink_}, result);
+}
+
+void SinkOutput::memory(const mnemo_memory& memory, const MemoryVia& via) {
+    if (!sink_) return;
+    switch (via.kind) {
+        case MemoryVia::Row:
+            return send<&mnemo_sink::memory>(*sink_, &memory);
+        case MemoryVia::Written:
+            return send<&mnemo_sink::memory_written>(*sink_, via.index, &memory, via.created);
+        case MemoryVia::Hit:
+            return send<&mnemo_sink::memory_hit>(*sink_, &memory, via.relevance);
+    }
 }
 
 void RecordedOutput::session(const mnemo_session& session) {
@@ -95,6 +111,13 @@ void RecordedOutput::finalize_pending(const mnemo_session& session, int reason, 
 void RecordedOutput::result(const Result& result) {
     rows_.emplace_back(std::in_place_index<5>, result);
 }
+void RecordedOutput::memory(const mnemo_memory& memory, const MemoryVia& via) {
+    const mnemo_vector& v = memory.vector;
+    rows_.emplace_back(MemoryWith{{memory, kMemoryStrings},
+                                  v.values ? std::vector<float>(v.values, v.values + v.dims) : std::vector<float>(),
+                                  v.values != nullptr,
+                                  via});
+}
 
 void RecordedOutput::replay(Output& target) const {
     for (const Row& row : rows_) {
@@ -120,6 +143,14 @@ void RecordedOutput::replay(Output& target) const {
             case 6:
                 target.lane(std::get<6>(row).view());
                 break;
+            case 8: {
+                const MemoryWith& with = std::get<8>(row);
+                mnemo_memory memory = with.memory.view();
+                memory.vector =
+                    with.has_vector ? mnemo_vector{with.vector.data(), with.vector.size()} : mnemo_vector{nullptr, 0};
+                target.memory(memory, with.via);
+                break;
+            }
             default: {
                 const SessionWith& with = std::get<7>(row);
                 if (with.pending) {

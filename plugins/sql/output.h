@@ -27,8 +27,24 @@ struct Finalized {
     int64_t finalized = 0;
     std::vector<int> outcomes;  // finalize_done_batch: one per item, in request order
 };
+struct MemoryEmbedded {
+    int64_t stored = 0;
+};
+struct MemoryKey {
+    int64_t key = 0;
+};
 using Result = std::variant<HasMore, Version, SearchHit, mnemo_rewrite_result, mnemo_rewind_result, mnemo_purge_result,
-                            mnemo_stats_result, mnemo_recover_result, mnemo_sweep_result, Finalized>;
+                            mnemo_stats_result, mnemo_recover_result, mnemo_sweep_result, Finalized, MemoryKey,
+                            mnemo_memory_feed_result, MemoryEmbedded, mnemo_memory_count_result>;
+
+// How a memory row reaches the sink: memory(), memory_written() with its
+// item index and created flag, or memory_hit() with its relevance.
+struct MemoryVia {
+    enum Kind { Row, Written, Hit } kind = Row;
+    size_t index = 0;
+    int created = 0;
+    double relevance = 0;
+};
 
 class Output {
 public:
@@ -42,6 +58,8 @@ public:
     virtual void lane_session(const mnemo_session& session, int64_t visible_events) = 0;
     virtual void finalize_pending(const mnemo_session& session, int reason, int64_t failed_attempts) = 0;
     virtual void result(const Result& result) = 0;
+    // A long-term memory row; export records carry none, so by default it is dropped.
+    virtual void memory(const mnemo_memory& /*memory*/, const MemoryVia& /*via*/) {}
 };
 
 // Forwards to a host sink; a NULL sink or callback drops that kind of row.
@@ -57,6 +75,7 @@ public:
     void lane_session(const mnemo_session& session, int64_t visible_events) override;
     void finalize_pending(const mnemo_session& session, int reason, int64_t failed_attempts) override;
     void result(const Result& result) override;
+    void memory(const mnemo_memory& memory, const MemoryVia& via) override;
 
 private:
     const mnemo_sink* sink_;
@@ -102,6 +121,10 @@ inline const OwnedRow<mnemo_track_event, 1>::Fields kTrackStrings{&mnemo_track_e
 inline const OwnedRow<mnemo_lane, 8>::Fields kLaneStrings{
     &mnemo_lane::app,      &mnemo_lane::lane,      &mnemo_lane::user,          &mnemo_lane::session_id,
     &mnemo_lane::platform, &mnemo_lane::chat_type, &mnemo_lane::resume_reason, &mnemo_lane::auto_reset_reason};
+inline const OwnedRow<mnemo_memory, 9>::Fields kMemoryStrings{
+    &mnemo_memory::app,        &mnemo_memory::user,           &mnemo_memory::id,
+    &mnemo_memory::name_space, &mnemo_memory::text,           &mnemo_memory::metadata_json,
+    &mnemo_memory::session_id, &mnemo_memory::source_session, &mnemo_memory::embedding_model};
 
 class RecordedOutput final : public Output {
 public:
@@ -114,6 +137,7 @@ public:
     void lane_session(const mnemo_session& session, int64_t visible_events) override;
     void finalize_pending(const mnemo_session& session, int reason, int64_t failed_attempts) override;
     void result(const Result& result) override;
+    void memory(const mnemo_memory& memory, const MemoryVia& via) override;
     void replay(Output& target) const;
     void clear() { rows_.clear(); }
 
@@ -129,9 +153,16 @@ private:
         int reason;
         int64_t count;
     };
+    // A memory with its vector copied, and how it is sent.
+    struct MemoryWith {
+        OwnedRow<mnemo_memory, 9> memory;
+        std::vector<float> vector;
+        bool has_vector;
+        MemoryVia via;
+    };
     using Row =
         std::variant<OwnedRow<mnemo_session, 6>, StateRow, OwnedRow<mnemo_event, 11>, OwnedRow<mnemo_summary, 3>,
-                     OwnedRow<mnemo_track_event, 1>, Result, OwnedRow<mnemo_lane, 8>, SessionWith>;
+                     OwnedRow<mnemo_track_event, 1>, Result, OwnedRow<mnemo_lane, 8>, SessionWith, MemoryWith>;
     std::vector<Row> rows_;
 };
 

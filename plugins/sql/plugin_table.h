@@ -115,6 +115,21 @@ mnemo_storage_ops sql_storage_ops() {
     };
     ops.import_records = MNEMO_SQL_SILENT_WRITE(import_records, mnemo_import_req);
     ops.finalize_done_batch = MNEMO_SQL_WRITE(finalize_done_batch, mnemo_finalize_done_batch_req);
+    ops.memory_write = MNEMO_SQL_WRITE(memory_write, mnemo_memory_write_req);
+    ops.memory_get = MNEMO_SQL_READ(memory_get, mnemo_memory_get_req);
+    ops.memory_patch = MNEMO_SQL_WRITE(memory_patch, mnemo_memory_patch_req);
+    ops.memory_delete = [](Backend* b, const mnemo_memory_delete_req* r, const mnemo_sink*, mnemo_error* e) {
+        return silent_write_op(b, r, e, &memory_delete);
+    };
+    ops.memory_list = MNEMO_SQL_READ(memory_list, mnemo_memory_list_req);
+    ops.memory_search = MNEMO_SQL_READ(memory_search, mnemo_memory_search_req);
+    ops.memory_keys = MNEMO_SQL_READ(memory_keys, mnemo_memory_keys_req);
+    ops.memory_candidates = MNEMO_SQL_READ(memory_candidates, mnemo_memory_candidates_req);
+    ops.memory_changes = MNEMO_SQL_READ(memory_changes, mnemo_memory_changes_req);
+    ops.memory_embed = MNEMO_SQL_WRITE(memory_embed, mnemo_memory_embed_req);
+    ops.memory_pending = MNEMO_SQL_READ(memory_pending, mnemo_memory_pending_req);
+    ops.memory_reembed = MNEMO_SQL_WRITE(memory_reembed, mnemo_memory_reembed_req);
+    ops.memory_count = MNEMO_SQL_READ(memory_count, mnemo_memory_count_req);
     return ops;
 }
 

@@ -60,6 +60,22 @@ void track_list(Db& db, const mnemo_track_list_req& req, Output& out);
 void export_step(Db& db, const mnemo_export_req& req, const mnemo_record_sink& sink);
 void import_records(Db& db, const mnemo_import_req& req);
 
+// Long-term memories (memory_rows.h). Writes:
+void memory_write(Db& db, const mnemo_memory_write_req& req, Output& out);
+void memory_patch(Db& db, const mnemo_memory_patch_req& req, Output& out);
+void memory_delete(Db& db, const mnemo_memory_delete_req& req);
+void memory_embed(Db& db, const mnemo_memory_embed_req& req, Output& out);
+void memory_reembed(Db& db, const mnemo_memory_reembed_req& req, Output& out);
+// Reads.
+void memory_get(Db& db, const mnemo_memory_get_req& req, Output& out);
+void memory_list(Db& db, const mnemo_memory_list_req& req, Output& out);
+void memory_search(Db& db, const mnemo_memory_search_req& req, Output& out);
+void memory_keys(Db& db, const mnemo_memory_keys_req& req, Output& out);
+void memory_candidates(Db& db, const mnemo_memory_candidates_req& req, Output& out);
+void memory_changes(Db& db, const mnemo_memory_changes_req& req, Output& out);
+void memory_pending(Db& db, const mnemo_memory_pending_req& req, Output& out);
+void memory_count(Db& db, const mnemo_memory_count_req& req, Output& out);
+
 // The up_to_seq of the latest summary of filter_key (ptr NULL: ""), which is
 // also emitted to out when out is set.
 std::optional<int64_t> latest_summary(Db& db, int64_t sid, mnemo_str filter_key, Output* out);

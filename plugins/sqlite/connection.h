@@ -41,6 +41,9 @@ public:
     void bind_int(int index, int64_t value) override { check_bind(sqlite3_bind_int64(stmt_, index, value), index); }
     void bind_real(int index, double value) override { check_bind(sqlite3_bind_double(stmt_, index, value), index); }
     void bind_text(int index, std::string_view value) override;
+    void bind_blob(int index, std::string_view bytes) override {
+        check_bind(sqlite3_bind_blob64(stmt_, index, bytes.data(), bytes.size(), SQLITE_STATIC), index);
+    }
     bool step() override;
     int64_t run() override;
     int64_t i64(int column) const override { return sqlite3_column_int64(stmt_, column); }

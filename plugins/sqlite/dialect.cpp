@@ -5,9 +5,27 @@
 #include "host_services.h"
 #include "dialect.h"
 #include "hot_queries.h"
+#include "memory_rows.h"
+#include "word_tokenizer.h"
 
 namespace mnemo::sqlite {
 namespace {
+
+// Every word as a term of memories_words (which folds as the host does,
+// but CJK runs, which the host splits per character, not at all: a scan
+// then, like the events' CJK queries without trigrams).
+sqlcore::MemoryMatch memory_match(sqlcore::Db&, const std::vector<std::string>& folded_words) {
+    static const std::string sql = std::string("SELECT ") + sqlcore::kMemoryColumns +
+                                   " FROM memories WHERE row_key IN (SELECT rowid FROM memories_words WHERE "
+                                   "memories_words MATCH ?1) AND app = ?2 AND (?3 IS NULL OR user = ?4) AND "
+                                   "(expires_at = 0 OR expires_at > ?5)";
+    std::string match;
+    for (const std::string& word : folded_words) {
+        if (host::has_cjk(word)) return {};
+        match += (match.empty() ? "" : " ") + fts5_string(word);
+    }
+    return {sql, match};
+}
 
 // Parameters are positional in the order sql/dialect.h gives; a ?N names the
 // N-th, so a statement may use one parameter twice.
@@ -53,6 +71,11 @@ const sqlcore::Dialect kSqlite{
     // One process owns the file: nothing to claim.
     .claim_finalize = nullptr,
     .search_recent = kSearchRecentSql,
+    .lock_rows = "",
+    .memory_match = memory_match,
+    // Triggers keep memories_words (migrations.h).
+    .memory_tokens = nullptr,
+    .memory_index = nullptr,
 };
 
 }  // namespace

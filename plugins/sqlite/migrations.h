@@ -433,7 +433,93 @@ CREATE INDEX IF NOT EXISTS sessions_app_user_updated ON sessions (app, updated_a
 DROP INDEX IF EXISTS sessions_app_updated;
 )sql";
 
-inline constexpr std::array<Migration, 10> kMigrations{{{1, kSchemaV1},
+// The step that adds long-term memories (MEMORY.md, mnemo_plugin.h
+// "long-term memories"); its number lives here only.
+//  - memories: row_key is the ABI's key (AUTOINCREMENT: never given to
+//    another memory, even after the newest is removed); folded_text is the
+//    dedupe key mnemod makes; word_count feeds BM25; vector_blob holds the
+//    vector as float32 little-endian; change_seq is the feed position of
+//    the row's latest change. An expired row stays until the sweep.
+//  - memories_id keeps one stored row per (app, user, id) (an expired one
+//    is removed before its id is written again); memories_folded finds the
+//    dedupe match; memories_updated serves list pages; memories_expiry the
+//    sweep; memories_change the feed; memories_pending the embedder.
+//  - memory_removals: the feed's removals until the sweep forgets them;
+//    memory_feed: the counter of change_seq and the feed's horizon (the
+//    single writer makes a plain counter enough); memory_apps: each app's
+//    fixed vector dimension.
+//  - memories_words: keyword recall's index over memory text with the
+//    tokenizer of events_words (v5); triggers keep it in step (memory
+//    writes are far rarer than appends, so v6's queue is not needed).
+// IF [NOT] EXISTS and OR IGNORE: the step is re-runnable like v9.
+inline constexpr const char* kSchemaMemories = R"sql(
+CREATE TABLE IF NOT EXISTS memories (
+  row_key INTEGER PRIMARY KEY AUTOINCREMENT,
+  app TEXT NOT NULL,
+  user TEXT NOT NULL,
+  id TEXT NOT NULL,
+  name_space TEXT NOT NULL DEFAULT '',
+  text TEXT NOT NULL,
+  folded_text TEXT NOT NULL,
+  word_count INTEGER NOT NULL DEFAULT 0,
+  metadata TEXT NOT NULL DEFAULT '{}',
+  session_id TEXT,
+  source_session TEXT,
+  source_seq INTEGER NOT NULL DEFAULT 0,
+  embedding INTEGER NOT NULL DEFAULT 0,
+  embedding_model TEXT,
+  vector_blob BLOB,
+  text_version INTEGER NOT NULL DEFAULT 1,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL DEFAULT 0,
+  change_seq INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS memories_id ON memories (app, user, id);
+CREATE INDEX IF NOT EXISTS memories_folded ON memories (app, user, name_space, folded_text);
+CREATE INDEX IF NOT EXISTS memories_updated ON memories (app, user, updated_at, id);
+CREATE INDEX IF NOT EXISTS memories_expiry ON memories (expires_at) WHERE expires_at > 0;
+CREATE UNIQUE INDEX IF NOT EXISTS memories_change ON memories (change_seq);
+CREATE INDEX IF NOT EXISTS memories_pending ON memories (embedding, row_key) WHERE embedding = 1;
+
+CREATE TABLE IF NOT EXISTS memory_removals (
+  change_seq INTEGER PRIMARY KEY,
+  row_key INTEGER NOT NULL,
+  app TEXT NOT NULL,
+  user TEXT NOT NULL,
+  removed_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS memory_removals_age ON memory_removals (removed_at);
+
+CREATE TABLE IF NOT EXISTS memory_feed (
+  id INTEGER PRIMARY KEY,
+  last_seq INTEGER NOT NULL,
+  horizon INTEGER NOT NULL
+);
+INSERT OR IGNORE INTO memory_feed (id, last_seq, horizon) VALUES (1, 0, 0);
+
+CREATE TABLE IF NOT EXISTS memory_apps (
+  app TEXT PRIMARY KEY,
+  dimension INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE VIRTUAL TABLE IF NOT EXISTS memories_words USING fts5(text, content = 'memories', content_rowid = 'row_key',
+  tokenize = "unicode61 remove_diacritics 2 separators ')sql" MNEMO_SQLITE_WORD_SEPARATORS_V5 R"sql('");
+CREATE TRIGGER IF NOT EXISTS memories_words_insert AFTER INSERT ON memories BEGIN
+  INSERT INTO memories_words (rowid, text) VALUES (new.row_key, new.text);
+END;
+CREATE TRIGGER IF NOT EXISTS memories_words_delete AFTER DELETE ON memories BEGIN
+  INSERT INTO memories_words (memories_words, rowid, text) VALUES ('delete', old.row_key, old.text);
+END;
+CREATE TRIGGER IF NOT EXISTS memories_words_update AFTER UPDATE OF text ON memories
+WHEN new.text <> old.text BEGIN
+  INSERT INTO memories_words (memories_words, rowid, text) VALUES ('delete', old.row_key, old.text);
+  INSERT INTO memories_words (rowid, text) VALUES (new.row_key, new.text);
+END;
+)sql";
+inline constexpr int kMemoriesVersion = 11;
+
+inline constexpr std::array<Migration, 11> kMigrations{{{1, kSchemaV1},
                                                         {2, kSchemaV2},
                                                         {3, kSchemaV3},
                                                         {4, kSchemaV4},
@@ -442,7 +528,8 @@ inline constexpr std::array<Migration, 10> kMigrations{{{1, kSchemaV1},
                                                         {7, kSchemaV7},
                                                         {8, kSchemaV8},
                                                         {9, kSchemaV9},
-                                                        {10, kSchemaV10}}};
+                                                        {10, kSchemaV10},
+                                                        {kMemoriesVersion, kSchemaMemories}}};
 inline constexpr int kSchemaVersion = kMigrations.back().version;
 
 // The bookkeeping table itself is not a migration: it must exist to read the

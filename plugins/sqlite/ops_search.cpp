@@ -68,17 +68,6 @@ std::string cjk_scan_sql() {
 // A prefix term shorter than this (in bytes) matches too many words to narrow.
 constexpr size_t kMinPrefixBytes = 3;
 
-// An FTS5 string: the text in double quotes, inner quotes doubled.
-std::string quoted(std::string_view text) {
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"') out.push_back('"');
-        out.push_back(c);
-    }
-    out.push_back('"');
-    return out;
-}
-
 size_t chars_in(std::string_view text) {
     size_t n = 0;
     for (unsigned char c : text) n += (c & 0xC0) != 0x80 ? 1 : 0;
@@ -115,18 +104,18 @@ std::string words_phrase(Conn& conn, std::string_view q) {
     if (phrase_end <= first_end) return "";
     std::string_view phrase = q.substr(first_end, phrase_end - first_end);
     if (tokens.count(phrase) == 0) return "";
-    return quoted(phrase) + (prefix ? "*" : "");
+    return fts5_string(phrase) + (prefix ? "*" : "");
 }
 
 // The statement and its first parameter for the query's kind.
 std::pair<std::string, std::string> plan(Conn& conn, const sw::Query& query) {
     if (query.kind == sw::QueryKind::Words) {
         std::string match;
-        for (const auto& word : query.raw_words) match += (match.empty() ? "" : " ") + quoted(word);
+        for (const auto& word : query.raw_words) match += (match.empty() ? "" : " ") + fts5_string(word);
         return {fts_sql("events_words"), match};
     }
     if (sw::has_cjk(query.exact)) {
-        if (chars_in(query.exact) >= 3) return {fts_sql("events_trigrams"), quoted(query.exact)};
+        if (chars_in(query.exact) >= 3) return {fts_sql("events_trigrams"), fts5_string(query.exact)};
         return {cjk_scan_sql(), query.exact};
     }
     std::string phrase = words_phrase(conn, query.exact);

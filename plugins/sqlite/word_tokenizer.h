@@ -7,9 +7,22 @@
 
 #include "connection.h"
 
+#include <string>
 #include <string_view>
 
 namespace mnemo::sqlite {
+
+// An FTS5 string: the text in double quotes, inner quotes doubled (one
+// phrase of a MATCH expression).
+inline std::string fts5_string(std::string_view text) {
+    std::string out = "\"";
+    for (char c : text) {
+        if (c == '"') out.push_back('"');
+        out.push_back(c);
+    }
+    out.push_back('"');
+    return out;
+}
 
 // The tokenizer arguments of events_words, as migration v5 writes them.
 extern const char* const kWordTokenizerArgs[4];

@@ -40,7 +40,8 @@ public:
     // A new empty database with a unique name starting with `prefix`.
     std::string create_database(const std::string& prefix);
     void drop_database(const std::string& name);
-    // Deletes every row of every table but schema_version (fast between tests).
+    // Deletes every row of every table but schema_version and the memory
+    // feed's counter, which it sets back to 0 (fast between tests).
     void clear_database(const std::string& name);
     // storage.options for the mysql plugin (plugin JSON: connect_timeout_ms).
     std::string plugin_options(const std::string& database, int pool_size = 4) const;

@@ -12,7 +12,13 @@
 namespace mnemo::mysql::test {
 namespace {
 
-const std::vector<std::string> kEveryVersion{"1", "2", "3", "4"};
+// Every step's version, in order (the last one is kMigrations' last).
+std::vector<std::string> every_version() {
+    std::vector<std::string> versions;
+    for (const Migration* step : kMigrations) versions.push_back(std::to_string(step->version));
+    return versions;
+}
+const std::vector<std::string> kEveryVersion = every_version();
 
 class SchemaTest : public MysqlTest {
 protected:
@@ -69,7 +75,8 @@ TEST_F(SchemaTest, OpeningAgainAppliesNothing) {
         ASSERT_TRUE(second);
         EXPECT_EQ(second.get("s1").rc, MNEMO_OK);
     }
-    EXPECT_EQ(column("SELECT COUNT(*) FROM schema_version"), std::vector<std::string>{"4"});
+    EXPECT_EQ(column("SELECT COUNT(*) FROM schema_version"),
+              std::vector<std::string>{std::to_string(kMigrations.size())});
 }
 
 TEST_F(SchemaTest, AnOldDatabaseIsUpgradedKeepingItsRows) {

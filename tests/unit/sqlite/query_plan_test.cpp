@@ -3,6 +3,7 @@
 // the sessions, events, state_scopes or lanes tables.
 #include "backend_fixture.h"
 #include "hot_queries.h"
+#include "memory_sql.h"
 
 #include <sqlite3.h>
 
@@ -127,6 +128,32 @@ TEST_F(QueryPlanTest, ListingLanesUsesTheAppListIndexInOrder) {
     expect_indexed(kListLanesSql, "lanes");
     for (const std::string& d : plan(kListLanesSql))
         EXPECT_EQ(d.find("TEMP B-TREE"), std::string::npos) << "the index order serves ORDER BY: " << d;
+}
+
+TEST_F(QueryPlanTest, MemoryLookUpsByIdTextAndKeyUseTheirIndexes) {
+    expect_uses_index(sqlcore::kMemoryByIdSql, "memories_id");
+    expect_uses_index(sqlcore::kMemoryByTextSql, "memories_folded");
+    expect_indexed(sqlcore::kMemoryByKeySql, "memories");
+    expect_indexed(sqlcore::kUserMemoriesSql, "memories");
+}
+
+TEST_F(QueryPlanTest, MemoryListPagesWalkTheUpdatedIndexInOrder) {
+    for (const std::string& sql : {sqlcore::kMemoryListFirstSql, sqlcore::kMemoryListAfterSql}) {
+        expect_uses_index(sql, "memories_updated");
+        for (const std::string& d : plan(sql))
+            EXPECT_EQ(d.find("TEMP B-TREE"), std::string::npos) << "the index order serves ORDER BY: " << d;
+    }
+}
+
+TEST_F(QueryPlanTest, TheMemoryFeedAndTheEmbeddersWorkAreIndexRanges) {
+    expect_uses_index(sqlcore::kMemoryChangesSql, "memories_change");
+    expect_indexed(sqlcore::kMemoryRemovalsAfterSql, "memory_removals");
+    expect_uses_index(sqlcore::kMemoryPendingSql, "memories_pending");
+}
+
+TEST_F(QueryPlanTest, TheMemorySweepFindsExactlyTheRowsDue) {
+    expect_uses_index(sqlcore::kMemoriesExpiredSql, "memories_expiry");
+    expect_uses_index(sqlcore::kMemoryRemovalsDueSql, "memory_removals_age");
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 
 #include <cctype>
 
-namespace mnemo::memory_test {
+namespace mnemo::memories_test {
 
 namespace {
 
@@ -297,4 +297,4 @@ MemoryAnswers MemoriesTest::sweep(int64_t at_us, int64_t limit, int64_t purge_be
     return sink.out;
 }
 
-}  // namespace mnemo::memory_test
+}  // namespace mnemo::memories_test

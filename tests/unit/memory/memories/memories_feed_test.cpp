@@ -2,7 +2,7 @@
 // memory_pending, memory_reembed), and memories in the sweep and user purge.
 #include "memories_fixture.h"
 
-namespace mnemo::memory_test {
+namespace mnemo::memories_test {
 namespace {
 
 using MemoryFeed = MemoriesTest;
@@ -167,4 +167,4 @@ TEST_F(MemoryFeed, AUserPurgeRemovesAndCountsTheUsersMemories) {
 }
 
 }  // namespace
-}  // namespace mnemo::memory_test
+}  // namespace mnemo::memories_test

@@ -2,7 +2,7 @@
 // dimensions, TTL and all-or-nothing batches (MEMORY.md Writing).
 #include "memories_fixture.h"
 
-namespace mnemo::memory_test {
+namespace mnemo::memories_test {
 namespace {
 
 using MemoryWrites = MemoriesTest;
@@ -235,5 +235,20 @@ TEST_F(MemoryWrites, AGeneratedIdThatNamesAStoredMemoryIsRefused) {
     EXPECT_EQ(get("u1", "taken")->text, "stored");
 }
 
+TEST_F(MemoryWrites, MemoriesSurviveReopenAndKeysAreNeverReusedWhenThePluginPersists) {
+    if (!persistent()) GTEST_SKIP() << "the plugin keeps nothing across close";
+    MemoryAnswers kept = write("u1", {text("kept").with_id("k").vec({1, 0})});
+    MemoryAnswers newest = write("u1", {text("newest").with_id("n")});
+    ASSERT_EQ(remove("u1", "n"), MNEMO_OK);
+    reopen();
+    std::optional<MemoryRow> row = get("u1", "k", 0, true);
+    ASSERT_TRUE(row);
+    EXPECT_EQ(row->key, kept.rows[0].key);
+    EXPECT_EQ(row->vector, (std::vector<float>{1, 0}));
+    MemoryAnswers after = write("u1", {text("after reopen").with_id("a")});
+    EXPECT_GT(after.rows[0].key, newest.rows[0].key) << "the removed newest key is not given again";
+    EXPECT_GT(after.rows[0].change_seq, kept.rows[0].change_seq) << "the feed goes on where it was";
+}
+
 }  // namespace
-}  // namespace mnemo::memory_test
+}  // namespace mnemo::memories_test

@@ -2,7 +2,7 @@
 // filters, and that no filter ever lets another user's or app's memory through.
 #include "memories_fixture.h"
 
-namespace mnemo::memory_test {
+namespace mnemo::memories_test {
 namespace {
 
 using MemoryReads = MemoriesTest;
@@ -121,4 +121,4 @@ TEST_F(MemoryReads, CountsLiveMemoriesByStatus) {
 }
 
 }  // namespace
-}  // namespace mnemo::memory_test
+}  // namespace mnemo::memories_test

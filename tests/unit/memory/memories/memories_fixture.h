@@ -1,15 +1,33 @@
-// memories_fixture.h -- drives the long-term memory operations of
-// mnemo_memory.so through its ops table, with a sink that keeps owned copies
-// of every memory callback and builders for write items and filters.
+// memories_fixture.h -- drives the long-term memory operations of a storage
+// plugin through its ops table, with a sink that keeps owned copies of every
+// memory callback and builders for write items and filters. Written once
+// against the ABI: unit_memory, unit_sqlite and unit_mysql compile these
+// tests, each opening its own plugin (lifecycle_fixture.h's
+// make_backend_host()).
 #pragma once
 
-#include "memory_fixture.h"
+#include "lifecycle/lifecycle_fixture.h"
 
+#include <cstring>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace mnemo::memory_test {
+namespace mnemo::memories_test {
+
+using Opt = std::optional<std::string>;
+
+// Views of strings the caller keeps alive for the request.
+inline mnemo_str s(const char* text) {
+    return mnemo_str{text, std::strlen(text)};
+}
+inline mnemo_str s(const std::string& text) {
+    return mnemo_str{text.data(), text.size()};
+}
+inline mnemo_str absent() {
+    return mnemo_str{nullptr, 0};
+}
 
 struct MemoryRow {
     int64_t key = 0;
@@ -73,7 +91,7 @@ struct Filter {
     int64_t created_after_us = 0, created_before_us = 0;
 };
 
-class MemoriesTest : public MemoryTest {
+class MemoriesTest : public lifecycle_test::LifecycleTest {
 protected:
     // The status of a write of items by user (at `now` unless at_us), its answers in *answers.
     int write_status(const char* user, const std::vector<Item>& items, MemoryAnswers* answers = nullptr,
@@ -98,6 +116,7 @@ protected:
 
     int embedder = 0;        // memory_write/patch: an embedder is configured
     int64_t dimensions = 0;  // memory.dimensions
+    int64_t now = 1'000'000'000;
 };
 
-}  // namespace mnemo::memory_test
+}  // namespace mnemo::memories_test

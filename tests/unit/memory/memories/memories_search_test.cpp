@@ -2,7 +2,9 @@
 // BM25 orders them; scopes and filters apply before ranking.
 #include "memories_fixture.h"
 
-namespace mnemo::memory_test {
+#include <algorithm>
+
+namespace mnemo::memories_test {
 namespace {
 
 using MemorySearch = MemoriesTest;
@@ -108,5 +110,14 @@ TEST_F(MemorySearch, ExpiredMemoriesNotYetSweptDoNotWeighOnRelevance) {
     EXPECT_DOUBLE_EQ(whole_app.relevance[0], after_sweep.relevance[0]) << "one user in the app: the same corpus";
 }
 
+TEST_F(MemorySearch, CjkTextIsMatchedInsideItsRuns) {
+    write("u1", {text("東京の天気は晴れ").with_id("tokyo"), text("大阪の天気は雨").with_id("osaka")});
+    std::vector<std::string> both = search(of_user("u1"), "の天気は").ids();
+    std::sort(both.begin(), both.end());
+    EXPECT_EQ(both, (std::vector<std::string>{"osaka", "tokyo"}));
+    EXPECT_EQ(search(of_user("u1"), "東京").ids(), std::vector<std::string>{"tokyo"});
+    EXPECT_TRUE(search(of_user("u1"), "京都").rows.empty());
+}
+
 }  // namespace
-}  // namespace mnemo::memory_test
+}  // namespace mnemo::memories_test

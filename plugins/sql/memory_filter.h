@@ -1,0 +1,22 @@
+// memory_filter.h -- recall's exact filters (mnemo_memory_filter) on the SQL
+// backends: the scope (app, and user when given) and the plain columns as
+// SQL conditions, metadata by JSON value through the host's
+// json_member_equals, as the memory backend compares them.
+#pragma once
+
+#include "memory_rows.h"
+
+#include <functional>
+
+namespace mnemo::sqlcore {
+
+// Whether a row passes every filter (live at filter.now_us included).
+bool passes(const mnemo_memory_filter& filter, const MemoryRow& row);
+
+// Calls fn for every live memory of the filter's scope that passes its
+// column filters (not its metadata: passes() decides that), in key order;
+// extra_sql is appended to the WHERE clause (" AND ...", no parameters).
+void for_each_in_scope(Db& db, const mnemo_memory_filter& filter, const char* extra_sql,
+                       const std::function<void(const MemoryRow&)>& fn);
+
+}  // namespace mnemo::sqlcore

@@ -1,0 +1,93 @@
+// memory_rows.h -- the long-term memories of the SQL backends (MEMORY.md,
+// mnemo_plugin.h "long-term memories") as rows: the memories table (row_key
+// from AUTOINCREMENT / AUTO_INCREMENT, never reused), memory_removals (the
+// feed's removals until the sweep forgets them), memory_apps (each app's
+// fixed vector dimension) and memory_feed (one row: the last change_seq and
+// the horizon). Every change to a memory goes through here so it takes the
+// next change_seq from the FeedClock of its transaction; the rules of each
+// operation live in ops_memories_write.cpp and ops_memories_read.cpp.
+// Expired rows stay until the sweep removes them but are absent to every
+// rule (live()).
+#pragma once
+
+#include "db.h"
+#include "memory_sql.h"
+#include "output.h"
+#include "rules.h"
+#include "store_error.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mnemo::sqlcore {
+
+struct MemoryRow {
+    int64_t key = 0;
+    std::string app, user, id, name_space, text, folded_text, metadata = "{}";
+    std::optional<std::string> session_id, source_session, model;
+    int64_t source_seq = 0;
+    int embedding = MNEMO_EMBEDDING_NONE;
+    std::vector<float> vector;  // empty: none
+    int64_t text_version = 1, created_at_us = 0, updated_at_us = 0, expires_at_us = 0, change_seq = 0;
+    int64_t word_count = 0;
+
+    bool live(int64_t now_us) const { return live_at(expires_at_us, now_us); }
+    // A new text: its folded form and word count follow.
+    void set_text(std::string_view new_text, std::string_view new_folded_text);
+};
+
+// The row of a query selecting kMemoryColumns.
+MemoryRow memory_row(const Query& query);
+
+// The feed's counter, taken once per write transaction before any memory is
+// read (locked until COMMIT where rows are locked, so daemons sharing the
+// database assign change_seq in commit order). save() writes it back.
+class FeedClock {
+public:
+    explicit FeedClock(Db& db);
+    int64_t next() { return ++last_seq_; }
+    int64_t horizon() const { return horizon_; }
+    void forgot(int64_t change_seq);  // a removal at change_seq was forgotten
+    void save();
+
+private:
+    Db& db_;
+    int64_t last_seq_ = 0, horizon_ = 0, saved_seq_ = 0, saved_horizon_ = 0;
+};
+
+// The stored row of (app, user, id), expired or not.
+std::optional<MemoryRow> stored_memory(Db& db, mnemo_str app, mnemo_str user, mnemo_str id);
+std::optional<MemoryRow> live_memory(Db& db, mnemo_str app, mnemo_str user, mnemo_str id, int64_t now_us);
+// A live memory of the user in the namespace with that folded text.
+std::optional<MemoryRow> live_memory_by_text(Db& db, mnemo_str app, mnemo_str user, std::string_view name_space,
+                                             std::string_view folded_text, int64_t now_us);
+std::optional<MemoryRow> memory_by_key(Db& db, int64_t key);
+
+// Stores a new row: its key and change_seq are set here.
+void insert_memory(Db& db, FeedClock& clock, MemoryRow& row);
+// Writes every changed column of a stored row; it moves to the feed's end.
+void update_memory(Db& db, FeedClock& clock, MemoryRow& row, bool text_changed);
+// Takes a row out; it enters the feed as removed at removed_at_us.
+void remove_memory(Db& db, FeedClock& clock, const MemoryRow& row, int64_t removed_at_us);
+
+// The app's fixed dimension, 0 while it has no vector.
+int64_t app_dimension(Db& db, std::string_view app);
+// The app's first vector fixes its dimension (in the caller's transaction).
+void fix_dimension(Db& db, std::string_view app, size_t dims);
+
+// Removes every memory of the user, expired ones included; returns how many.
+int64_t purge_user_memories(Db& db, mnemo_str app, mnemo_str user, int64_t now_us);
+// The sweep's memory parts: expired memories (returned) and removals older
+// than purge_before_us (0: none); more set when either had more than limit.
+int64_t sweep_memories(Db& db, const mnemo_sweep_req& req, bool& more);
+
+// INVALID unless limit >= 1, naming the operation.
+void require_memory_limit(const char* operation, int64_t limit);
+// NOT_FOUND naming the memory.
+[[noreturn]] void throw_memory_not_found(const mnemo_memory_ref& ref);
+
+// Sends the row through out as via says, with its vector when with_vector.
+void emit_memory(Output& out, const MemoryRow& row, bool with_vector, const MemoryVia& via = {});
+
+}  // namespace mnemo::sqlcore

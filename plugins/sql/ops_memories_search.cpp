@@ -1,0 +1,113 @@
+// memory_search: keyword recall over memory texts with the transcript
+// search rules (the host's parsed query and word rules, as the memory
+// backend reads them). The backend's text index (Dialect::memory_match:
+// sqlite FTS5 with the events' tokenizer, mysql FULLTEXT over encoded
+// tokens) narrows the candidates to memories holding every word (a words
+// query) or the words wholly inside q (an exact query); each candidate is
+// verified by the host and passes the filter before ranking.
+//
+// Relevance is BM25 computed here, so it is the same number on every
+// backend: N, the average length and each word's document frequency count
+// the live memories of the filter's app and user (the app without a user),
+// before the other filters, as the ABI says; an engine's own ranking
+// function counts every row of its index (other apps, expired rows).
+#include "memory_filter.h"
+#include "memory_rows.h"
+#include "sql_ops.h"
+
+#include "dialect.h"
+#include "keyword_recall.h"
+
+#include <algorithm>
+
+namespace mnemo::sqlcore {
+namespace {
+
+// Words of an exact query used to narrow candidates; more cost a posting list each.
+constexpr size_t kMaxExactTerms = 3;
+
+// The words every text matching the query holds whole: a words query's
+// words; an exact query's longest words inside q (its end words may be
+// parts of longer words).
+std::vector<std::string> narrowing_words(const host::RecallQuery& query) {
+    if (!query.exact) return query.words;
+    std::vector<std::string> narrow = query.whole_words;
+    std::stable_sort(narrow.begin(), narrow.end(),
+                     [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+    if (narrow.size() > kMaxExactTerms) narrow.resize(kMaxExactTerms);
+    return narrow;
+}
+
+// Calls fn for every live memory of the filter's scope that may hold each of words, through the text index
+// when it narrows by them, else every memory of the scope.
+template <typename Fn>
+void for_each_candidate(Db& db, const mnemo_memory_filter& filter, const std::vector<std::string>& words, Fn&& fn) {
+    MemoryMatch match = words.empty() ? MemoryMatch{} : db.dialect().memory_match(db, words);
+    if (match.sql.empty()) {
+        mnemo_memory_filter scope{};
+        scope.app = filter.app;
+        scope.user = filter.user;
+        scope.now_us = filter.now_us;
+        return for_each_in_scope(db, scope, "", fn);
+    }
+    Query query(db, match.sql);
+    query.args(std::string_view(match.first), filter.app, filter.user, filter.user, filter.now_us);
+    while (query.step()) fn(memory_row(query));
+}
+
+host::Bm25Corpus corpus_of(Db& db, const mnemo_memory_filter& filter, const host::RecallQuery& query) {
+    host::Bm25Corpus corpus;
+    Query totals(
+        db,
+        "SELECT COUNT(*), COALESCE(SUM(word_count), 0) FROM memories WHERE app = ? AND (? IS NULL OR user = ?) "
+        "AND (expires_at = 0 OR expires_at > ?)");
+    totals.args(filter.app, filter.user, filter.user, filter.now_us);
+    if (totals.step()) {
+        corpus.documents = static_cast<double>(totals.i64(0));
+        corpus.total_words = static_cast<double>(totals.i64(1));
+    }
+    for (const std::string& word : query.words) {
+        double df = 0;
+        for_each_candidate(db, filter, {word}, [&](const MemoryRow& row) {
+            uint32_t words = 0;
+            if (host::term_frequency(host::count_terms(row.text, &words), word) > 0) ++df;
+        });
+        corpus.document_frequency.push_back(df);
+    }
+    return corpus;
+}
+
+struct Hit {
+    MemoryRow row;
+    double relevance = 0;
+};
+
+bool ranks_before(const Hit& a, const Hit& b) {
+    if (a.relevance != b.relevance) return a.relevance > b.relevance;
+    if (a.row.updated_at_us != b.row.updated_at_us) return a.row.updated_at_us > b.row.updated_at_us;
+    return a.row.id > b.row.id;
+}
+
+}  // namespace
+
+void memory_search(Db& db, const mnemo_memory_search_req& req, Output& out) {
+    require_memory_limit("memory search", req.limit);
+    const host::RecallQuery query = host::read_recall_query(view(req.q));
+    if (query.empty()) return;
+    std::vector<Hit> hits;
+    for_each_candidate(db, req.filter, narrowing_words(query), [&](const MemoryRow& row) {
+        if (passes(req.filter, row) && host::matches(query.parsed, row.text)) hits.push_back(Hit{row, 0});
+    });
+    if (hits.empty()) return;
+    const host::Bm25Corpus corpus = corpus_of(db, req.filter, query);
+    for (Hit& hit : hits) {
+        uint32_t words = 0;
+        hit.relevance = host::bm25(query, corpus, host::count_terms(hit.row.text, &words), words);
+    }
+    const size_t kept = std::min(static_cast<size_t>(req.limit), hits.size());
+    std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(kept), hits.end(), ranks_before);
+    hits.resize(kept);
+    for (const Hit& hit : hits) emit_memory(out, hit.row, false, MemoryVia{MemoryVia::Hit, 0, 0, hit.relevance});
+}
+
+}  // namespace mnemo::sqlcore

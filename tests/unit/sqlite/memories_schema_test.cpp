@@ -1,0 +1,103 @@
+// The memories step of migrations.h on files mnemod left behind: a file of
+// the previous step gains memories with its data intact, and the step cut
+// off after its DDL (a crash before its version row) finishes at the next
+// open. The memory operations themselves are the shared tests of
+// tests/unit/memory/memories/.
+#include "backend_fixture.h"
+#include "core/plugin_host.h"
+#include "migrations.h"
+
+namespace mnemo::sqlite::test {
+namespace {
+
+// The step before the memories.
+constexpr size_t kBeforeMemories = kMigrations.size() - 1;
+static_assert(kMigrations[kBeforeMemories].version == kMemoriesVersion, "the memories step is the last one");
+
+// A file as mnemod left it at the step before the memories, with one session.
+void write_previous_file(const std::string& path) {
+    RawDb db(path);
+    db.exec(kSchemaVersionTable);
+    for (size_t i = 0; i < kBeforeMemories; ++i) {
+        db.exec(kMigrations[i].sql);
+        db.exec("INSERT INTO schema_version (version) VALUES (" + std::to_string(kMigrations[i].version) + ")");
+    }
+    db.exec(
+        "INSERT INTO sessions (sid, app, user, id, created_at, updated_at, version, event_count, last_seq) "
+        "VALUES (7, 'shop', 'u1', 'old', 1, 1, 4, 0, 0)");
+}
+
+mnemo_backend* open_file(const std::string& path) {
+    mnemo_backend* backend = nullptr;
+    mnemo_error err{};
+    const std::string options = R"({"path": ")" + path + R"("})";
+    EXPECT_EQ(plugin().ops->open(&mnemo::core::plugin_host(), options.c_str(), &backend, &err), MNEMO_OK)
+        << err.message;
+    return backend;
+}
+
+// Writes one memory with a vector; its key, or -1 when refused.
+int64_t write_memory(mnemo_backend* backend, const std::string& id) {
+    const std::vector<float> vector{1, 0};
+    mnemo_memory_input in{};
+    in.id = S(id);
+    in.id_from_client = 1;
+    in.text = S("prefers aisle seats");
+    in.folded_text = S("prefers aisle seats");
+    in.vector = mnemo_vector{vector.data(), vector.size()};
+    mnemo_memory_write_req req{S("shop"), S("u1"), &in, 1, 0, 0, kNow};
+    int64_t key = -1;
+    mnemo_sink sink{};
+    sink.ctx = &key;
+    sink.memory_written = [](void* ctx, size_t, const mnemo_memory* m, int) { *static_cast<int64_t*>(ctx) = m->key; };
+    mnemo_error err{};
+    EXPECT_EQ(plugin().ops->memory_write(backend, &req, &sink, &err), MNEMO_OK) << err.message;
+    return key;
+}
+
+int64_t session_version(mnemo_backend* backend) {
+    Collected out;
+    mnemo_sink sink = out.sink();
+    mnemo_session_get_req req{{S("shop"), S("u1"), S("old")}, kNow, 1, {}};
+    mnemo_error err{};
+    EXPECT_EQ(plugin().ops->session_get(backend, &req, &sink, &err), MNEMO_OK) << err.message;
+    return out.sessions.empty() ? -1 : out.sessions[0].version;
+}
+
+TEST(SqliteMemoriesMigration, AFileOfThePreviousStepGainsMemoriesWithItsDataIntact) {
+    TempDir dir;
+    const std::string path = dir.file("old.db");
+    write_previous_file(path);
+    mnemo_backend* backend = open_file(path);
+    ASSERT_NE(backend, nullptr);
+    EXPECT_EQ(session_version(backend), 4);
+    EXPECT_EQ(write_memory(backend, "m1"), 1) << "the first memory takes the first key";
+    plugin().ops->close(backend);
+    RawDb migrated(path);
+    EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
+    EXPECT_EQ(migrated.number("SELECT last_seq FROM memory_feed WHERE id = 1"), 1);
+    EXPECT_EQ(migrated.number("SELECT dimension FROM memory_apps WHERE app = 'shop'"), 2);
+    EXPECT_EQ(migrated.number("SELECT length(vector_blob) FROM memories"), 8) << "two float32 values";
+}
+
+TEST(SqliteMemoriesMigration, TheStepCutOffAfterItsDdlFinishesAtTheNextOpen) {
+    TempDir dir;
+    const std::string path = dir.file("cut.db");
+    write_previous_file(path);
+    {
+        RawDb cut(path);
+        cut.exec(kMigrations[kBeforeMemories].sql);  // the DDL ran; its version row never came
+    }
+    mnemo_backend* backend = open_file(path);
+    ASSERT_NE(backend, nullptr);
+    EXPECT_EQ(session_version(backend), 4);
+    EXPECT_GT(write_memory(backend, "m1"), 0);
+    plugin().ops->close(backend);
+    RawDb finished(path);
+    EXPECT_EQ(finished.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
+    EXPECT_EQ(finished.number("SELECT count(*) FROM memory_feed"), 1) << "the counter row is not doubled";
+    EXPECT_EQ(finished.number("SELECT count(*) FROM memories_words WHERE memories_words MATCH 'aisle'"), 1);
+}
+
+}  // namespace
+}  // namespace mnemo::sqlite::test
