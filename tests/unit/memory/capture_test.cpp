@@ -2,7 +2,7 @@
 // mnemo_capture): captures of an append or rewrite are stored with their
 // events, with their source; rewind and rewrite remove them; eviction,
 // expiry and session deletes keep them; a user purge removes them.
-#include "memories_fixture.h"
+#include "memories/memories_fixture.h"
 
 #include <algorithm>
 
