@@ -7,6 +7,8 @@
 #include "config/config.h"
 #include "core/clock.h"
 #include "core/service.h"
+#include "memory/memory_index.h"
+#include "memory/memory_service.h"
 #include "observability/metrics.h"
 #include "storage/backend.h"
 
@@ -61,6 +63,10 @@ public:
     Reply del(const std::string& path) { return call("DELETE", path); }
 
     core::ManualClock& clock() { return clock_; }
+    // The backend keeps memories (all thirteen memory ops); then the harness
+    // owns a MemoryIndex as the daemon does and hands it to the Api.
+    bool has_memories() const { return index_ != nullptr; }
+    const std::string& backend_name() const { return backend_name_; }
     // What core operations outside the API see (export/import): this
     // harness's backend, config and clock.
     core::Env env() const { return core::Env{*backend_, config_, clock_}; }
@@ -72,7 +78,10 @@ private:
     metrics::Registry metrics_;
     std::shared_ptr<const config::Config> config_;
     std::unique_ptr<storage::Backend> backend_;
+    std::unique_ptr<memory::MemoryIndex> index_;
+    memory::MemoryLinks memory_links_;
     std::unique_ptr<api::Api> api_;
+    std::string backend_name_;
 };
 
 // What "nothing changed" compares after a rejected request.
