@@ -49,7 +49,7 @@ void write_histogram(fmt::memory_buffer& out, std::string_view metric, const std
 
 }  // namespace
 
-std::string Registry::render(const Gauges& gauges) const {
+std::string Registry::render(const Gauges& gauges, const MemoryIndexGauges* memory_index) const {
     fmt::memory_buffer out;
     auto put = std::back_inserter(out);
     fmt::format_to(put,
@@ -94,6 +94,16 @@ std::string Registry::render(const Gauges& gauges) const {
                    "# HELP mnemo_loop_busy_max_seconds The longest event loop turn since start.\n"
                    "# TYPE mnemo_loop_busy_max_seconds gauge\nmnemo_loop_busy_max_seconds {}\n",
                    loop_busy_max_);
+    if (memory_index != nullptr) {
+        fmt::format_to(put,
+                       "# HELP mnemo_memory_index_memories Memory vectors in the index, every app.\n"
+                       "# TYPE mnemo_memory_index_memories gauge\nmnemo_memory_index_memories {}\n"
+                       "# HELP mnemo_memory_index_tail Indexed vectors not yet linked into a graph (scanned "
+                       "exactly).\n# TYPE mnemo_memory_index_tail gauge\nmnemo_memory_index_tail {}\n"
+                       "# HELP mnemo_memory_index_cursor Last memory change feed position the index applied.\n"
+                       "# TYPE mnemo_memory_index_cursor gauge\nmnemo_memory_index_cursor {}\n",
+                       memory_index->memories, memory_index->tail, memory_index->cursor);
+    }
     return fmt::to_string(out);
 }
 

@@ -35,6 +35,13 @@ struct Gauges {
     int64_t lanes = 0;
 };
 
+// The memory vector index at scrape time (absent when storage keeps no memories).
+struct MemoryIndexGauges {
+    int64_t memories = 0;  // vectors indexed, every app
+    int64_t tail = 0;      // not yet linked into a graph
+    int64_t cursor = 0;    // last change feed position applied
+};
+
 class Registry {
 public:
     void observe_request(std::string_view route, std::string_view method, int status, double seconds);
@@ -57,7 +64,7 @@ public:
 
     uint64_t requests_total() const { return requests_total_; }
     uint64_t sweeps_total() const { return sweeps_; }
-    std::string render(const Gauges& gauges) const;
+    std::string render(const Gauges& gauges, const MemoryIndexGauges* memory_index = nullptr) const;
 
 private:
     std::map<std::tuple<std::string, std::string, int>, uint64_t> requests_;
