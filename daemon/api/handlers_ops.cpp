@@ -36,8 +36,8 @@ void metrics(Api& api, CallPtr call) {
         [&api, call, stats, index](core::Outcome&&) {
             // Rendered on the loop, where the registry lives.
             metrics::Gauges gauges{stats->sessions, stats->events, stats->lanes};
-            std::string text = api.metrics().render(gauges, index->has_value() ? &**index : nullptr);
-            api.reply(*call, net::Response{200, {}, std::move(text), "text/plain; version=0.0.4"});
+            if (*index) api.metrics().set_memory_index(**index);
+            api.reply(*call, net::Response{200, {}, api.metrics().render(gauges), "text/plain; version=0.0.4"});
         });
 }
 

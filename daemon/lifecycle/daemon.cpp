@@ -3,6 +3,7 @@
 #include "lifecycle/recovery.h"
 #include "lifecycle/socket_activation.h"
 #include "core/plugin_host.h"
+#include "memory/embed_pipeline.h"  // has_memory_ops
 #include "observability/log.h"
 #include "storage/plugin_loader.h"
 

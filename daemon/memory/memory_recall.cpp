@@ -228,7 +228,11 @@ std::optional<Outcome> Recall::vector_list(int64_t depth) {
         bool done = false;
         if (auto failed = search_candidates(depth, hits, done)) return failed;
         if (!done) {
+            // The growing search read the rows of what it kept already.
             if (auto failed = search_growing(depth, hits)) return failed;
+            for (const VectorHit& hit : hits)
+                vector_.push_back(candidate_of(rows_.at(static_cast<int64_t>(hit.key)), hit.similarity));
+            return std::nullopt;
         }
     }
     std::unordered_set<int64_t> live;

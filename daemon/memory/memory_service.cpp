@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstddef>
 
 namespace mnemo::memory {
 namespace {
@@ -64,16 +63,6 @@ void tell_if_pending(const MemoryEnv& env, bool any_pending) {
 }
 
 }  // namespace
-
-bool has_memory_ops(const storage::Backend& backend) {
-    const mnemo_storage_ops& ops = backend.ops();
-    bool in_table = ops.ops_size >= offsetof(mnemo_storage_ops, memory_count) + sizeof(ops.memory_count);
-    return in_table && ops.memory_write != nullptr && ops.memory_get != nullptr && ops.memory_patch != nullptr &&
-           ops.memory_delete != nullptr && ops.memory_list != nullptr && ops.memory_search != nullptr &&
-           ops.memory_keys != nullptr && ops.memory_candidates != nullptr && ops.memory_changes != nullptr &&
-           ops.memory_embed != nullptr && ops.memory_pending != nullptr && ops.memory_reembed != nullptr &&
-           ops.memory_count != nullptr;
-}
 
 MemoryRequestLimits request_limits(const config::Config& config, const std::string& app) {
     MemoryRequestLimits limits;

@@ -84,8 +84,6 @@ core::Outcome delete_memory(const MemoryEnv& env, const MemoryRef& ref);
 // recall.user (when set) limits it to one user; otherwise the whole app.
 core::Outcome recall(const MemoryEnv& env, const std::string& app, const RecallInput& recall);
 
-// All thirteen memory ops are in the plugin's table.
-bool has_memory_ops(const storage::Backend& backend);
 // The limits the decoders check for `app` (memory.max_text_bytes, limits.max_batch_events).
 MemoryRequestLimits request_limits(const config::Config& config, const std::string& app);
 

@@ -47,9 +47,34 @@ void write_histogram(fmt::memory_buffer& out, std::string_view metric, const std
                    plain, h.sum, metric, plain, h.count);
 }
 
+void write_memory_embed(fmt::memory_buffer& out, const EmbedMetrics& embed) {
+    fmt::format_to(std::back_inserter(out),
+                   "# HELP mnemo_memory_embed_calls_total Embedder calls, bulk and query, retries included.\n"
+                   "# TYPE mnemo_memory_embed_calls_total counter\nmnemo_memory_embed_calls_total {}\n"
+                   "# HELP mnemo_memory_embed_failures_total Embedder calls that failed.\n"
+                   "# TYPE mnemo_memory_embed_failures_total counter\nmnemo_memory_embed_failures_total {}\n"
+                   "# HELP mnemo_memory_embed_queue Pending memories submitted to the embedder and not yet "
+                   "stored.\n# TYPE mnemo_memory_embed_queue gauge\nmnemo_memory_embed_queue {}\n"
+                   "# HELP mnemo_memory_embed_seconds Embedder call latency.\n"
+                   "# TYPE mnemo_memory_embed_seconds histogram\n",
+                   embed.calls, embed.failures, embed.queue);
+    write_histogram(out, "mnemo_memory_embed_seconds", "", embed.latency);
+}
+
+void write_memory_index(fmt::memory_buffer& out, const MemoryIndexGauges& index) {
+    fmt::format_to(std::back_inserter(out),
+                   "# HELP mnemo_memory_index_memories Memory vectors in the index, every app.\n"
+                   "# TYPE mnemo_memory_index_memories gauge\nmnemo_memory_index_memories {}\n"
+                   "# HELP mnemo_memory_index_tail Indexed vectors not yet linked into a graph (scanned "
+                   "exactly).\n# TYPE mnemo_memory_index_tail gauge\nmnemo_memory_index_tail {}\n"
+                   "# HELP mnemo_memory_index_cursor Last memory change feed position the index applied.\n"
+                   "# TYPE mnemo_memory_index_cursor gauge\nmnemo_memory_index_cursor {}\n",
+                   index.memories, index.tail, index.cursor);
+}
+
 }  // namespace
 
-std::string Registry::render(const Gauges& gauges, const MemoryIndexGauges* memory_index) const {
+std::string Registry::render(const Gauges& gauges) const {
     fmt::memory_buffer out;
     auto put = std::back_inserter(out);
     fmt::format_to(put,
@@ -94,16 +119,8 @@ std::string Registry::render(const Gauges& gauges, const MemoryIndexGauges* memo
                    "# HELP mnemo_loop_busy_max_seconds The longest event loop turn since start.\n"
                    "# TYPE mnemo_loop_busy_max_seconds gauge\nmnemo_loop_busy_max_seconds {}\n",
                    loop_busy_max_);
-    if (memory_index != nullptr) {
-        fmt::format_to(put,
-                       "# HELP mnemo_memory_index_memories Memory vectors in the index, every app.\n"
-                       "# TYPE mnemo_memory_index_memories gauge\nmnemo_memory_index_memories {}\n"
-                       "# HELP mnemo_memory_index_tail Indexed vectors not yet linked into a graph (scanned "
-                       "exactly).\n# TYPE mnemo_memory_index_tail gauge\nmnemo_memory_index_tail {}\n"
-                       "# HELP mnemo_memory_index_cursor Last memory change feed position the index applied.\n"
-                       "# TYPE mnemo_memory_index_cursor gauge\nmnemo_memory_index_cursor {}\n",
-                       memory_index->memories, memory_index->tail, memory_index->cursor);
-    }
+    if (memory_embed_) write_memory_embed(out, *memory_embed_);
+    if (memory_index_) write_memory_index(out, *memory_index_);
     return fmt::to_string(out);
 }
 

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -35,7 +36,15 @@ struct Gauges {
     int64_t lanes = 0;
 };
 
-// The memory vector index at scrape time (absent when storage keeps no memories).
+// The embedder's numbers (memory/embed_pipeline.h), copied in at scrape time.
+struct EmbedMetrics {
+    uint64_t calls = 0;  // bulk and query calls, retries included
+    uint64_t failures = 0;
+    Histogram latency;  // per call, in seconds
+    int64_t queue = 0;  // memories submitted to the workers and not yet stored
+};
+
+// The memory vector index (memory/memory_index.h), copied in at scrape time.
 struct MemoryIndexGauges {
     int64_t memories = 0;  // vectors indexed, every app
     int64_t tail = 0;      // not yet linked into a graph
@@ -61,10 +70,14 @@ public:
     void set_summary_queue_depth(int64_t depth) { summary_queue_depth_ = depth; }
     int64_t summary_queue_depth() const { return summary_queue_depth_; }
     void add_summary_skipped() { ++summaries_skipped_; }
+    // Set once an embedder runs; the mnemo_memory_embed_* lines are rendered from then on.
+    void set_memory_embed(const EmbedMetrics& embed) { memory_embed_ = embed; }
+    // Set when the backend keeps memories; the mnemo_memory_index_* lines are rendered from then on.
+    void set_memory_index(const MemoryIndexGauges& index) { memory_index_ = index; }
 
     uint64_t requests_total() const { return requests_total_; }
     uint64_t sweeps_total() const { return sweeps_; }
-    std::string render(const Gauges& gauges, const MemoryIndexGauges* memory_index = nullptr) const;
+    std::string render(const Gauges& gauges) const;
 
 private:
     std::map<std::tuple<std::string, std::string, int>, uint64_t> requests_;
@@ -77,6 +90,8 @@ private:
     Histogram loop_busy_;
     double loop_busy_max_ = 0;
     int64_t summary_queue_depth_ = 0;
+    std::optional<EmbedMetrics> memory_embed_;
+    std::optional<MemoryIndexGauges> memory_index_;
 };
 
 }  // namespace mnemo::metrics

@@ -199,7 +199,12 @@ int memory_embed(mnemo_backend* backend, const mnemo_memory_embed_req* req, cons
     for (size_t i = 0; i < req->n_items; ++i) {
         const mnemo_embedding_update& item = req->items[i];
         MemoryRec* row = store.memories.find_key(item.key);
-        if (!row || !row->live(req->now_us) || row->text_version != item.text_version) continue;
+        // Only a pending memory takes an embedder's answer: a vector the client
+        // gave meanwhile (same text, so the same text_version) stays.
+        if (!row || !row->live(req->now_us) || row->text_version != item.text_version ||
+            row->embedding != MNEMO_EMBEDDING_PENDING) {
+            continue;
+        }
         int64_t dimension = wanted_dimension(store.memories, row->app, req->dimensions);
         const bool ready = item.status == MNEMO_EMBEDDING_READY && item.vector.values && item.vector.dims > 0 &&
                            (dimension == 0 || static_cast<int64_t>(item.vector.dims) == dimension);

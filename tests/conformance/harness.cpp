@@ -1,6 +1,7 @@
 #include "harness.h"
 
 #include "core/plugin_host.h"
+#include "memory/embed_pipeline.h"  // has_memory_ops
 #include "storage/plugin_loader.h"
 
 #ifdef MNEMO_CONFORMANCE_MYSQL
@@ -160,8 +161,7 @@ constexpr size_t kHarnessExactScanMax = 3;
 
 }  // namespace
 
-Harness::Harness(const std::string& backend, const std::string& extra_yaml)
-    : clock_(1'790'000'000'000'000), backend_name_(backend) {
+Harness::Harness(const std::string& backend, const std::string& extra_yaml) : clock_(1'790'000'000'000'000) {
     uv_loop_init(&loop_);
     char tmpl[] = "/tmp/mnemo-conformance-XXXXXX";
     data_dir_ = ::mkdtemp(tmpl);

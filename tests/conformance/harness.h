@@ -66,7 +66,9 @@ public:
     // The backend keeps memories (all thirteen memory ops); then the harness
     // owns a MemoryIndex as the daemon does and hands it to the Api.
     bool has_memories() const { return index_ != nullptr; }
-    const std::string& backend_name() const { return backend_name_; }
+    // The hooks the daemon connects to its embedding pipeline, set by a test instead.
+    void set_query_embedder(memory::QueryEmbedder embedder) { memory_links_.embed_query = std::move(embedder); }
+    void set_pending_written(std::function<void()> hook) { memory_links_.pending_written = std::move(hook); }
     // What core operations outside the API see (export/import): this
     // harness's backend, config and clock.
     core::Env env() const { return core::Env{*backend_, config_, clock_}; }
@@ -81,7 +83,6 @@ private:
     std::unique_ptr<memory::MemoryIndex> index_;
     memory::MemoryLinks memory_links_;
     std::unique_ptr<api::Api> api_;
-    std::string backend_name_;
 };
 
 // What "nothing changed" compares after a rejected request.

@@ -1023,7 +1023,8 @@ typedef struct mnemo_memory_embed_req {
 } mnemo_memory_embed_req;
 /* Stores the embedder's answers in one transaction. An item whose memory is
  * gone or whose text_version moved on is skipped (its text changed while it
- * was embedded: the newer text is pending again). A READY vector of another
+ * was embedded: the newer text is pending again), and so is one whose memory
+ * is no longer pending (a client gave its vector meanwhile). A READY vector of another
  * dimension than the app's: stored as FAILED. A FAILED item keeps the
  * vector the memory holds (after memory_reembed, the old one, which still
  * describes the current text). updated_at does not move. Each stored item

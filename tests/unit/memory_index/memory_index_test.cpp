@@ -90,6 +90,17 @@ protected:
         EXPECT_EQ(backend_->ops().sweep_step(backend_->handle(), &req, &sink, &err), MNEMO_OK) << err.message;
     }
 
+    // Follows the feed to its end with a fresh index, then stops it, which
+    // writes the checkpoint; returns the cursor saved.
+    int64_t checkpoint(const MemoryIndexOptions& opts) {
+        MemoryIndex index(*backend_, opts);
+        index.start();
+        EXPECT_FALSE(index.catch_up());
+        int64_t cursor = index.stats().cursor;
+        index.stop();
+        return cursor;
+    }
+
     static std::vector<uint64_t> keys_of(const std::variant<std::vector<VectorHit>, VectorError>& result) {
         EXPECT_TRUE(std::holds_alternative<std::vector<VectorHit>>(result)) << std::get<VectorError>(result).message;
         std::vector<uint64_t> keys;
@@ -213,14 +224,7 @@ TEST_F(MemoryIndexTest, ACheckpointResumesAndTheFeedBringsWhatCameAfterIt) {
     auto kept = static_cast<uint64_t>(write("shop", "u1", "kept", {1, 0, 0}));
     write("shop", "u1", "gone", {1, 0.1f, 0});
     write("desk", "u1", "other", {0, 1, 0, 0});
-    int64_t saved_at = 0;
-    {
-        MemoryIndex first(*backend_, opts);
-        first.start();
-        ASSERT_FALSE(first.catch_up());
-        saved_at = first.stats().cursor;
-        first.stop();  // writes the checkpoint
-    }
+    int64_t saved_at = checkpoint(opts);
     remove("shop", "u1", "gone", kNow + 1);
     auto later = static_cast<uint64_t>(write("shop", "u1", "later", {0.9f, 0, 0.1f}, kNow + 2));
     MemoryIndex second(*backend_, opts);
@@ -240,12 +244,7 @@ TEST_F(MemoryIndexTest, ADamagedCheckpointIsRebuiltFromTheStoredMemories) {
     MemoryIndexOptions opts = options();
     opts.checkpoint_dir = dir.path;
     auto kept = static_cast<uint64_t>(write("shop", "u1", "kept", {1, 0, 0}));
-    {
-        MemoryIndex first(*backend_, opts);
-        first.start();
-        ASSERT_FALSE(first.catch_up());
-        first.stop();
-    }
+    checkpoint(opts);
     for (const auto& entry : std::filesystem::directory_iterator(dir.path)) {
         if (entry.path().extension() == ".vidx") std::filesystem::resize_file(entry.path(), 10);
     }
