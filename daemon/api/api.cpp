@@ -11,6 +11,8 @@ namespace {
 
 constexpr std::string_view kSessions = "/v1/apps/{app}/users/{user}/sessions";
 constexpr std::string_view kSession = "/v1/apps/{app}/users/{user}/sessions/{session}";
+constexpr std::string_view kMemories = "/v1/apps/{app}/users/{user}/memories";
+constexpr std::string_view kMemory = "/v1/apps/{app}/users/{user}/memories/{memory}";
 
 int http_status(core::ErrorCode code) {
     using core::ErrorCode;
@@ -109,6 +111,14 @@ void Api::register_routes() {
     route("POST", "/v1/apps/{app}/users/{user}/sessions/{session}/tracks/{track}", append_track, true);
     route("GET", "/v1/apps/{app}/users/{user}/sessions/{session}/tracks/{track}", list_track, true);
     route("GET", "/v1/apps/{app}/search", handlers::search, true);
+    route("POST", kMemories, write_memories, true);
+    route("GET", kMemories, list_memories, true);
+    // Before {memory}: "search" is the recall route, never a memory id.
+    route("GET", "/v1/apps/{app}/users/{user}/memories/search", recall_user, true);
+    route("GET", kMemory, get_memory, true);
+    route("PATCH", kMemory, patch_memory, true);
+    route("DELETE", kMemory, delete_memory, true);
+    route("POST", "/v1/apps/{app}/memories/search", recall_app, true);
     route("GET", "/v1/apps/{app}/lanes", list_lanes, true);
     route("GET", "/v1/apps/{app}/lanes/{lane}", get_lane, true);
     route("POST", "/v1/apps/{app}/lanes/{lane}/resolve", resolve_lane, true);
@@ -189,6 +199,17 @@ void Api::handle(net::Request&& request, net::Responder respond) {
 
 void Api::run(std::shared_ptr<Call> call, Executor::Job job) {
     executor_.run(std::move(job), [this, call](core::Outcome&& outcome) { finish(*call, std::move(outcome)); });
+}
+
+void Api::run_on_worker(std::shared_ptr<Call> call, Executor::Job job) {
+    executor_.run_on_worker(std::move(job),
+                            [this, call](core::Outcome&& outcome) { finish(*call, std::move(outcome)); });
+}
+
+memory::MemoryEnv Api::memory_env(const Call& call) const {
+    memory::MemoryLinks links = memory_ != nullptr ? *memory_ : memory::MemoryLinks{};
+    return memory::MemoryEnv{backend_,          call.config,         clock_, links.index, links.pending_written,
+                             links.embed_query, links.exact_scan_max};
 }
 
 void Api::finish(Call& call, core::Outcome&& outcome) {

@@ -15,6 +15,7 @@
 #include "config/config.h"
 #include "core/clock.h"
 #include "core/service.h"
+#include "memory/memory_service.h"
 #include "net/http_message.h"
 #include "observability/metrics.h"
 #include "scripting/scripting.h"
@@ -61,10 +62,16 @@ public:
     }
     // The Lua runtime (hooks, summaries); null when the daemon runs without one (unit tests).
     void set_scripting(scripting::Scripting* scripting) { scripting_ = scripting; }
+    // The vector index and embedding hooks of the memory routes; null: recall
+    // has no vectors (the routes still answer, or name a backend without memories).
+    void set_memory(const memory::MemoryLinks* links) { memory_ = links; }
+    memory::MemoryEnv memory_env(const Call& call) const;
     scripting::Scripting* scripting() const { return scripting_; }
     // Hard-deleted sessions are handed here for finalize (lifecycle's finalizer drains it).
     void set_finalize_inbox(core::FinalizeInbox* inbox) { finalize_inbox_ = inbox; }
     void run(std::shared_ptr<Call> call, Executor::Job job);
+    // As run(), but always on the worker pool (recall: vector search takes milliseconds).
+    void run_on_worker(std::shared_ptr<Call> call, Executor::Job job);
     void finish(Call& call, core::Outcome&& outcome);
     void fail(Call& call, core::Error error);
     void reply(Call& call, net::Response&& response);
@@ -92,6 +99,7 @@ private:
     bool draining_ = false;
     core::FinalizeInbox* finalize_inbox_ = nullptr;
     scripting::Scripting* scripting_ = nullptr;
+    const memory::MemoryLinks* memory_ = nullptr;
     std::chrono::steady_clock::time_point started_;
 };
 

@@ -51,6 +51,10 @@ void Executor::run(Job job, Done done) {
         done(job());
         return;
     }
+    run_on_worker(std::move(job), std::move(done));
+}
+
+void Executor::run_on_worker(Job job, Done done) {
     auto work = std::make_unique<Work>();
     work->job = std::move(job);
     work->done = std::move(done);

@@ -39,6 +39,9 @@ public:
     Executor& operator=(const Executor&) = delete;
 
     void run(Job job, Done done);
+    // Runs job on the worker pool whatever the backend declared: for work
+    // that takes milliseconds of CPU beside storage (vector search).
+    void run_on_worker(Job job, Done done);
     // Starts work that the backend finishes on a thread of its own; finish
     // and done run on the loop thread once the backend called back.
     void run_async(const Start& start, Finish finish, Done done);

@@ -56,6 +56,15 @@ void list_lanes(Api& api, CallPtr call);
 // handlers_search.cpp
 void search(Api& api, CallPtr call);
 
+// handlers_memories.cpp
+void write_memories(Api& api, CallPtr call);
+void list_memories(Api& api, CallPtr call);
+void get_memory(Api& api, CallPtr call);
+void patch_memory(Api& api, CallPtr call);
+void delete_memory(Api& api, CallPtr call);
+void recall_user(Api& api, CallPtr call);
+void recall_app(Api& api, CallPtr call);
+
 // handlers_ops.cpp
 void healthz(Api& api, CallPtr call);
 void readyz(Api& api, CallPtr call);

@@ -1,6 +1,7 @@
 // Operations routes: /healthz, /readyz, /metrics, /v1/info.
 #include "api/handlers.h"
 #include "core/json_writer.h"
+#include "memory/memory_index.h"
 #include "storage/plugin_loader.h"
 
 namespace mnemo::api::handlers {
@@ -21,14 +22,21 @@ void readyz(Api& api, CallPtr call) {
 
 void metrics(Api& api, CallPtr call) {
     auto stats = std::make_shared<core::StorageStats>();
+    auto index = std::make_shared<std::optional<metrics::MemoryIndexGauges>>();
     api.executor().run(
-        [env = api.env(*call), stats] {
+        [env = api.env(*call), memory_index = api.memory_env(*call).index, stats, index] {
             *stats = core::storage_stats(env);
+            if (memory_index != nullptr) {
+                auto figures = memory_index->stats();
+                *index = metrics::MemoryIndexGauges{static_cast<int64_t>(figures.memories),
+                                                    static_cast<int64_t>(figures.tail), figures.cursor};
+            }
             return core::Outcome::ok({});
         },
-        [&api, call, stats](core::Outcome&&) {
+        [&api, call, stats, index](core::Outcome&&) {
             // Rendered on the loop, where the registry lives.
             metrics::Gauges gauges{stats->sessions, stats->events, stats->lanes};
+            if (*index) api.metrics().set_memory_index(**index);
             api.reply(*call, net::Response{200, {}, api.metrics().render(gauges), "text/plain; version=0.0.4"});
         });
 }

@@ -147,6 +147,8 @@ struct MemoryConfig {
     std::vector<std::string> extract_command;
     uint32_t queue_size = 0;  // pending embeddings and extractions
     EmbedderConfig embedder;
+    // Vector index checkpoints (absolute); written only for a persistent storage plugin.
+    std::string index_dir;
 };
 
 struct ScriptsConfig {

@@ -166,6 +166,7 @@ Json memory_json(const MemoryConfig& memory) {
     json.set("extractor", memory.extractor == MemoryConfig::Extractor::Lua ? "lua" : "command");
     json.set("extract_command", Json::strings(memory.extract_command));
     json.set("queue_size", static_cast<int64_t>(memory.queue_size));
+    json.set("index_dir", memory.index_dir);
     json.set("embedder", embedder_json(memory.embedder));
     return json;
 }

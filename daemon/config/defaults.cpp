@@ -46,6 +46,7 @@ MemoryConfig default_memory() {
     memory.extract_trigger = {true, 20, std::nullopt, std::nullopt};
     memory.extractor = MemoryConfig::Extractor::Lua;
     memory.queue_size = 10000;
+    memory.index_dir = "./data/memory-index";
     memory.embedder.kind = EmbedderConfig::Kind::None;
     memory.embedder.batch = 32;
     memory.embedder.workers = 2;

@@ -38,6 +38,7 @@ void resolve_paths(LoadState& state) {
     if (config.storage.plugin.ends_with(".so")) config.storage.plugin = absolute_against(base, config.storage.plugin);
     config.storage.plugin_dir = absolute_against(base, config.storage.plugin_dir);
     config.scripts.dir = scripts_dir(state);
+    config.memory.index_dir = absolute_against(base, config.memory.index_dir);
 }
 
 }  // namespace mnemo::config

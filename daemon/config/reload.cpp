@@ -28,6 +28,7 @@ constexpr std::string_view kNeedsRestart[] = {
     "log.format",
     "memory.dimensions",
     "memory.queue_size",
+    "memory.index_dir",
     "memory.embedder.kind",
     "memory.embedder.url",
     "memory.embedder.model",

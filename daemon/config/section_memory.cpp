@@ -133,6 +133,7 @@ std::vector<Field> memory_fields(LoadState& state) {
                                                               Choices<E>{{"lua", E::Lua}, {"command", E::Command}}))},
             {"extract_command", placed(places.extract_command, string_list_field(ctx, memory.extract_command))},
             {"queue_size", number_field(ctx, memory.queue_size, 1)},
+            {"index_dir", string_field(ctx, memory.index_dir)},
             {"embedder",
              [&ctx, &places, embedder](const YAML::Node& n, const Place& p) {
                  places.embedder = p;

@@ -3,6 +3,7 @@
 #include "lifecycle/recovery.h"
 #include "lifecycle/socket_activation.h"
 #include "core/plugin_host.h"
+#include "memory/embed_pipeline.h"  // has_memory_ops
 #include "observability/log.h"
 #include "storage/plugin_loader.h"
 
@@ -35,6 +36,15 @@ std::optional<std::string> refuse_capabilities(const config::Config& config, con
     return std::nullopt;
 }
 
+memory::MemoryIndexOptions memory_index_options(const config::Config& config, const storage::Backend& backend) {
+    memory::MemoryIndexOptions options;
+    // Checkpoints only where the rows survive a restart: the memory backend
+    // starts empty, and an index file would describe memories that are gone.
+    bool persistent = (backend.descriptor().capabilities & MNEMO_CAP_PERSISTENT) != 0;
+    if (persistent) options.checkpoint_dir = config.memory.index_dir;
+    return options;
+}
+
 }  // namespace
 
 Daemon::Daemon(std::shared_ptr<const config::Config> config) : config_(std::move(config)) {
@@ -53,6 +63,7 @@ Daemon::~Daemon() {
     api_.reset();
     scripting_.reset();
     sweeper_.reset();
+    memory_index_.reset();
     loop_meter_.reset();
     close_loop();
     backend_.reset();
@@ -95,6 +106,7 @@ int Daemon::start(std::string* error) {
     if (!recover(error)) return kExitRuntime;
     api_ = std::make_unique<api::Api>(&loop_, *backend_, config_, clock_, metrics_);
     api_->set_finalize_inbox(&finalize_inbox_);
+    start_memory_index();
     if (int code = start_scripting(error); code != kExitOk) return code;
     server_ = std::make_unique<net::Server>(
         &loop_,
@@ -119,6 +131,21 @@ int Daemon::start(std::string* error) {
     notifier_.ready(fmt::format("serving, storage {}", backend_->descriptor().name),
                     [this](auto deliver) { sample_service(std::move(deliver)); });
     return kExitOk;
+}
+
+void Daemon::start_memory_index() {
+    if (!memory::has_memory_ops(*backend_)) {
+        log::info("storage plugin {} keeps no memories: the memory routes answer that", backend_->descriptor().name);
+        return;
+    }
+    auto options = memory_index_options(*config_, *backend_);
+    memory_links_.exact_scan_max = options.vectors.exact_scan_max;
+    log::info("memory vector index: checkpoints {}",
+              options.checkpoint_dir.empty() ? std::string("off (storage is not persistent)") : options.checkpoint_dir);
+    memory_index_ = std::make_unique<memory::MemoryIndex>(*backend_, std::move(options));
+    memory_index_->start();
+    memory_links_.index = memory_index_.get();
+    api_->set_memory(&memory_links_);
 }
 
 core::Env Daemon::storage_env() {
@@ -227,6 +254,8 @@ void Daemon::stop_loop() {
     uv_close(reinterpret_cast<uv_handle_t*>(&sigint_), nullptr);
     uv_close(reinterpret_cast<uv_handle_t*>(&sighup_), nullptr);
     notifier_.stop();
+    // No request reads the index any more: its thread stops and writes the last checkpoint.
+    if (memory_index_) memory_index_->stop();
     // Drained means done: timers still armed (the idle reaper's, up to idle_timeout)
     // must not keep the process alive; ~Daemon closes what is left.
     drained_ = true;

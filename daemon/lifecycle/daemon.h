@@ -10,7 +10,9 @@
  * the expiry sweep with finalize while serving, and the clean-shutdown
  * marker as the last step of a graceful stop. The admin console is started
  * with the listeners and closed at the drain; the daemon serves it as its
- * console::AdminHost.
+ * console::AdminHost. A backend with memory ops gets the vector index of
+ * long-term memories: started once storage is open, handed to the Api,
+ * stopped (with its last checkpoint) at the end of the drain.
  */
 #pragma once
 
@@ -24,6 +26,8 @@
 #include "lifecycle/loop_meter.h"
 #include "lifecycle/notify.h"
 #include "lifecycle/sweeper.h"
+#include "memory/memory_index.h"
+#include "memory/memory_service.h"
 #include "net/server.h"
 #include "observability/metrics.h"
 #include "scripting/scripting.h"
@@ -71,6 +75,7 @@ private:
     void begin_drain();
     bool recover(std::string* error);
     int start_scripting(std::string* error);
+    void start_memory_index();
     void stop_loop();
     void apply_config(std::shared_ptr<const config::Config> next);
     // The numbers of systemd's STATUS= line; sessions are counted by storage on the executor.
@@ -81,6 +86,8 @@ private:
     core::SystemClock clock_;
     metrics::Registry metrics_;
     std::unique_ptr<storage::Backend> backend_;
+    std::unique_ptr<memory::MemoryIndex> memory_index_;  // null: the backend keeps no memories
+    memory::MemoryLinks memory_links_;                   // what the memory routes use beside storage
     std::unique_ptr<api::Api> api_;
     std::unique_ptr<scripting::Scripting> scripting_;  // hooks and summaries; after api_ so it outlives it
     std::unique_ptr<net::Server> server_;

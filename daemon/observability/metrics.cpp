@@ -61,6 +61,17 @@ void write_memory_embed(fmt::memory_buffer& out, const EmbedMetrics& embed) {
     write_histogram(out, "mnemo_memory_embed_seconds", "", embed.latency);
 }
 
+void write_memory_index(fmt::memory_buffer& out, const MemoryIndexGauges& index) {
+    fmt::format_to(std::back_inserter(out),
+                   "# HELP mnemo_memory_index_memories Memory vectors in the index, every app.\n"
+                   "# TYPE mnemo_memory_index_memories gauge\nmnemo_memory_index_memories {}\n"
+                   "# HELP mnemo_memory_index_tail Indexed vectors not yet linked into a graph (scanned "
+                   "exactly).\n# TYPE mnemo_memory_index_tail gauge\nmnemo_memory_index_tail {}\n"
+                   "# HELP mnemo_memory_index_cursor Last memory change feed position the index applied.\n"
+                   "# TYPE mnemo_memory_index_cursor gauge\nmnemo_memory_index_cursor {}\n",
+                   index.memories, index.tail, index.cursor);
+}
+
 }  // namespace
 
 std::string Registry::render(const Gauges& gauges) const {
@@ -109,6 +120,7 @@ std::string Registry::render(const Gauges& gauges) const {
                    "# TYPE mnemo_loop_busy_max_seconds gauge\nmnemo_loop_busy_max_seconds {}\n",
                    loop_busy_max_);
     if (memory_embed_) write_memory_embed(out, *memory_embed_);
+    if (memory_index_) write_memory_index(out, *memory_index_);
     return fmt::to_string(out);
 }
 

@@ -44,6 +44,13 @@ struct EmbedMetrics {
     int64_t queue = 0;  // memories submitted to the workers and not yet stored
 };
 
+// The memory vector index (memory/memory_index.h), copied in at scrape time.
+struct MemoryIndexGauges {
+    int64_t memories = 0;  // vectors indexed, every app
+    int64_t tail = 0;      // not yet linked into a graph
+    int64_t cursor = 0;    // last change feed position applied
+};
+
 class Registry {
 public:
     void observe_request(std::string_view route, std::string_view method, int status, double seconds);
@@ -65,6 +72,8 @@ public:
     void add_summary_skipped() { ++summaries_skipped_; }
     // Set once an embedder runs; the mnemo_memory_embed_* lines are rendered from then on.
     void set_memory_embed(const EmbedMetrics& embed) { memory_embed_ = embed; }
+    // Set when the backend keeps memories; the mnemo_memory_index_* lines are rendered from then on.
+    void set_memory_index(const MemoryIndexGauges& index) { memory_index_ = index; }
 
     uint64_t requests_total() const { return requests_total_; }
     uint64_t sweeps_total() const { return sweeps_; }
@@ -82,6 +91,7 @@ private:
     double loop_busy_max_ = 0;
     int64_t summary_queue_depth_ = 0;
     std::optional<EmbedMetrics> memory_embed_;
+    std::optional<MemoryIndexGauges> memory_index_;
 };
 
 }  // namespace mnemo::metrics

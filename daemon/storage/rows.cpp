@@ -104,6 +104,43 @@ void on_search_hit(void* ctx, int64_t seq) {
     of(ctx).hits.push_back(SearchHit{seq, of(ctx).events.size()});
 }
 
+MemoryRow copy_memory(const mnemo_memory* m) {
+    MemoryRow row;
+    row.key = m->key;
+    row.app = copy(m->app);
+    row.user = copy(m->user);
+    row.id = copy(m->id);
+    row.name_space = copy(m->name_space);
+    row.text = copy(m->text);
+    row.removed_text = m->text.ptr == nullptr;
+    row.metadata_json = m->metadata_json.ptr ? copy(m->metadata_json) : "{}";
+    row.session_id = copy_opt(m->session_id);
+    row.source_session = copy_opt(m->source_session);
+    row.source_seq = m->source_seq;
+    row.embedding = m->embedding;
+    row.embedding_model = copy_opt(m->embedding_model);
+    if (m->vector.values != nullptr) row.vector.assign(m->vector.values, m->vector.values + m->vector.dims);
+    row.text_version = m->text_version;
+    row.created_at_us = m->created_at_us;
+    row.updated_at_us = m->updated_at_us;
+    row.expires_at_us = m->expires_at_us;
+    row.change_seq = m->change_seq;
+    row.removed_at_us = m->removed_at_us;
+    return row;
+}
+
+void on_memory(void* ctx, const mnemo_memory* m) {
+    of(ctx).memories.push_back(copy_memory(m));
+}
+
+void on_memory_written(void* ctx, size_t index, const mnemo_memory* m, int created) {
+    of(ctx).written.push_back(MemoryWritten{index, copy_memory(m), created != 0});
+}
+
+void on_memory_hit(void* ctx, const mnemo_memory* m, double relevance) {
+    of(ctx).memory_hits.push_back(MemoryHit{copy_memory(m), relevance});
+}
+
 void on_finalized(void* ctx, const mnemo_finalize_result* r) {
     of(ctx).finalized = r->finalized;
     of(ctx).outcomes.assign(r->outcomes, r->outcomes + r->n_outcomes);
@@ -136,6 +173,13 @@ mnemo_sink make_sink(void* ctx, void (*on_event)(void*, const mnemo_event*)) {
     sink.recovered = keep<&Collected::recover, mnemo_recover_result>;
     sink.swept = keep<&Collected::sweep, mnemo_sweep_result>;
     sink.finalized = on_finalized;
+    sink.memory = on_memory;
+    sink.memory_written = on_memory_written;
+    sink.memory_hit = on_memory_hit;
+    sink.memory_key = [](void* c, int64_t key) { of(c).memory_keys.push_back(key); };
+    sink.memory_feed = keep<&Collected::feed, mnemo_memory_feed_result>;
+    sink.memory_embedded = [](void* c, int64_t stored) { of(c).embedded = stored; };
+    sink.memory_count = keep<&Collected::memory_count, mnemo_memory_count_result>;
     return sink;
 }
 

@@ -82,6 +82,35 @@ struct SearchHit {
     size_t first_event = 0;
 };
 
+// A long-term memory row (mnemo_memory), owned. `vector` is empty unless the
+// operation sent it (memory_get with_vector, memory_keys with_vector, the feed).
+struct MemoryRow {
+    int64_t key = 0;
+    std::string app, user, id, name_space, text;
+    bool removed_text = false;  // the feed's row of a removed memory (text ptr NULL)
+    std::string metadata_json = "{}";
+    OptString session_id, source_session, embedding_model;
+    int64_t source_seq = 0;
+    int embedding = MNEMO_EMBEDDING_NONE;  // enum mnemo_embedding_status
+    std::vector<float> vector;
+    int64_t text_version = 0;
+    int64_t created_at_us = 0, updated_at_us = 0, expires_at_us = 0;
+    int64_t change_seq = 0, removed_at_us = 0;
+};
+
+// memory_write's answer for one item of the batch.
+struct MemoryWritten {
+    size_t index = 0;
+    MemoryRow memory;
+    bool created = false;
+};
+
+// A keyword recall hit with its relevance (higher is better).
+struct MemoryHit {
+    MemoryRow memory;
+    double relevance = 0;
+};
+
 // Everything one call may return: rows in arrival order per kind, and the
 // typed result of the operation (mnemo_plugin.h says which one it sends).
 struct Collected {
@@ -105,6 +134,14 @@ struct Collected {
     mnemo_sweep_result sweep{};
     int64_t finalized = 0;      // finalize_done, finalize_done_batch
     std::vector<int> outcomes;  // finalize_done_batch, one per item
+
+    std::vector<MemoryRow> memories;           // memory_get, memory_list, memory_keys, feed, ...
+    std::vector<MemoryWritten> written;        // memory_write, in item order
+    std::vector<MemoryHit> memory_hits;        // memory_search, best first
+    std::vector<int64_t> memory_keys;          // memory_candidates
+    mnemo_memory_feed_result feed{};           // memory_changes
+    int64_t embedded = 0;                      // memory_embed
+    mnemo_memory_count_result memory_count{};  // memory_count, memory_reembed
 };
 
 // A sink that fills a Collected. Valid while the Collector lives.

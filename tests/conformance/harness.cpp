@@ -1,6 +1,7 @@
 #include "harness.h"
 
 #include "core/plugin_host.h"
+#include "memory/embed_pipeline.h"  // has_memory_ops
 #include "storage/plugin_loader.h"
 
 #ifdef MNEMO_CONFORMANCE_MYSQL
@@ -152,6 +153,14 @@ std::string options_for(const std::string& backend, const std::string& dir) {
 
 }  // namespace
 
+namespace {
+
+// Filtered recall scans a set of at most this many memories exactly; small,
+// so a test reaches the growing graph search with a handful of memories.
+constexpr size_t kHarnessExactScanMax = 3;
+
+}  // namespace
+
 Harness::Harness(const std::string& backend, const std::string& extra_yaml) : clock_(1'790'000'000'000'000) {
     uv_loop_init(&loop_);
     char tmpl[] = "/tmp/mnemo-conformance-XXXXXX";
@@ -176,11 +185,22 @@ Harness::Harness(const std::string& backend, const std::string& extra_yaml) : cl
     }
     config_ = loaded.config;
     api_ = std::make_unique<api::Api>(&loop_, *backend_, loaded.config, clock_, metrics_);
+    if (memory::has_memory_ops(*backend_)) {
+        memory::MemoryIndexOptions options;
+        options.vectors.exact_scan_max = kHarnessExactScanMax;
+        index_ = std::make_unique<memory::MemoryIndex>(*backend_, options);
+        index_->start();
+        memory_links_.index = index_.get();
+        memory_links_.exact_scan_max = kHarnessExactScanMax;
+        api_->set_memory(&memory_links_);
+    }
 }
 
 Harness::~Harness() {
     api_.reset();
     uv_run(&loop_, UV_RUN_DEFAULT);
+    if (index_) index_->stop();
+    index_.reset();
     backend_.reset();
     uv_loop_close(&loop_);
     std::filesystem::remove_all(data_dir_);

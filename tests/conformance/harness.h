@@ -7,6 +7,8 @@
 #include "config/config.h"
 #include "core/clock.h"
 #include "core/service.h"
+#include "memory/memory_index.h"
+#include "memory/memory_service.h"
 #include "observability/metrics.h"
 #include "storage/backend.h"
 
@@ -61,6 +63,12 @@ public:
     Reply del(const std::string& path) { return call("DELETE", path); }
 
     core::ManualClock& clock() { return clock_; }
+    // The backend keeps memories (all thirteen memory ops); then the harness
+    // owns a MemoryIndex as the daemon does and hands it to the Api.
+    bool has_memories() const { return index_ != nullptr; }
+    // The hooks the daemon connects to its embedding pipeline, set by a test instead.
+    void set_query_embedder(memory::QueryEmbedder embedder) { memory_links_.embed_query = std::move(embedder); }
+    void set_pending_written(std::function<void()> hook) { memory_links_.pending_written = std::move(hook); }
     // What core operations outside the API see (export/import): this
     // harness's backend, config and clock.
     core::Env env() const { return core::Env{*backend_, config_, clock_}; }
@@ -72,6 +80,8 @@ private:
     metrics::Registry metrics_;
     std::shared_ptr<const config::Config> config_;
     std::unique_ptr<storage::Backend> backend_;
+    std::unique_ptr<memory::MemoryIndex> index_;
+    memory::MemoryLinks memory_links_;
     std::unique_ptr<api::Api> api_;
 };
 

@@ -42,6 +42,19 @@ TEST(MemoryConfig, DefaultsAreTheDocumentedOnes) {
     EXPECT_EQ(config->value_json("memory.embedder.timeout"), "10");
 }
 
+TEST(MemoryConfig, IndexDirIsResolvedLikeStoragePathsAndNeedsARestart) {
+    auto defaults = valid("");
+    EXPECT_EQ(defaults->memory.index_dir, std::string(testing::kBaseDir) + "/data/memory-index");
+    auto relative = valid("memory:\n  index_dir: idx/here\n");
+    EXPECT_EQ(relative->memory.index_dir, std::string(testing::kBaseDir) + "/idx/here");
+    EXPECT_EQ(relative->value_json("memory.index_dir"), "\"" + std::string(testing::kBaseDir) + "/idx/here\"");
+    auto absolute = valid("memory:\n  index_dir: /var/lib/mnemod/index\n");
+    EXPECT_EQ(absolute->memory.index_dir, "/var/lib/mnemod/index");
+    auto plan = plan_reload(*defaults, *absolute);
+    ASSERT_EQ(plan.refused.size(), 1u);
+    EXPECT_NE(plan.refused.front().find("memory.index_dir"), std::string::npos) << plan.refused.front();
+}
+
 TEST(MemoryConfig, PartialEmbedderMapKeepsTheOtherDefaults) {
     auto config = valid(std::string(kHttpEmbedder) + "  ttl: 90d\n");
     const EmbedderConfig& embedder = config->memory.embedder;

@@ -1,0 +1,108 @@
+// Memory routes (MEMORY.md): write, list, get, patch, delete, and recall for
+// one user (GET .../memories/search) or the whole app (POST .../memories/search).
+#include "api/handlers.h"
+#include "core/ids.h"
+#include "memory/memory_requests.h"
+#include "memory/memory_service.h"
+
+#include <fmt/format.h>
+
+namespace mnemo::api::handlers {
+namespace {
+
+// The memory a route names; "search" is refused as an id (it is the recall route).
+std::optional<core::Error> memory_ref(const Call& call, memory::MemoryRef& out) {
+    out = memory::MemoryRef{call.params.get("app"), call.params.get("user"), call.params.get("memory")};
+    return memory::check_memory_id(out.id, "memory id");
+}
+
+std::optional<core::Error> read_optional_name(const Query& q, std::string_view param, std::optional<std::string>& out) {
+    out = q.get(param);
+    if (out && !core::valid_name(*out))
+        return core::invalid(fmt::format("{}: '{}' {}", param, *out, core::name_problem(*out)));
+    return std::nullopt;
+}
+
+// Recall takes milliseconds of vector search: always off the loop thread.
+void run_recall(Api& api, CallPtr call, memory::RecallInput in) {
+    std::string app = call->params.get("app");
+    api.run_on_worker(call, [env = api.memory_env(*call), app = std::move(app), in = std::move(in)] {
+        return memory::recall(env, app, in);
+    });
+}
+
+}  // namespace
+
+void write_memories(Api& api, CallPtr call) {
+    memory::WriteMemoriesInput in;
+    in.app = call->params.get("app");
+    in.user = call->params.get("user");
+    auto limits = memory::request_limits(*call->config, in.app);
+    if (auto error = memory::decode_memory_write(call->request.body, limits, in.write))
+        return api.fail(*call, std::move(*error));
+    api.run(call, [env = api.memory_env(*call), in = std::move(in)] { return memory::write_memories(env, in); });
+}
+
+void list_memories(Api& api, CallPtr call) {
+    memory::ListMemoriesInput in;
+    in.app = call->params.get("app");
+    in.user = call->params.get("user");
+    const Query& q = call->query;
+    std::optional<core::Error> error = q.limit(memory::kDefaultListLimit, memory::kMaxListLimit, in.limit);
+    if (!error) error = read_optional_name(q, "session_id", in.session_id);
+    if (!error) {
+        in.name_space = q.get("namespace");
+        if (in.name_space) error = memory::check_namespace(*in.name_space, "namespace");
+    }
+    if (error) return api.fail(*call, std::move(*error));
+    in.page_token = q.get("page_token");
+    api.run(call, [env = api.memory_env(*call), in = std::move(in)] { return memory::list_memories(env, in); });
+}
+
+void get_memory(Api& api, CallPtr call) {
+    memory::MemoryRef ref;
+    bool include_embedding = false;
+    std::optional<core::Error> error = memory_ref(*call, ref);
+    if (!error) error = call->query.flag("include_embedding", include_embedding);
+    if (error) return api.fail(*call, std::move(*error));
+    api.run(call, [env = api.memory_env(*call), ref = std::move(ref), include_embedding] {
+        return memory::get_memory(env, ref, include_embedding);
+    });
+}
+
+void patch_memory(Api& api, CallPtr call) {
+    memory::MemoryRef ref;
+    memory::MemoryPatchInput patch;
+    std::optional<core::Error> error = memory_ref(*call, ref);
+    if (!error) {
+        auto limits = memory::request_limits(*call->config, ref.app);
+        error = memory::decode_memory_patch(call->request.body, limits, patch);
+    }
+    if (error) return api.fail(*call, std::move(*error));
+    api.run(call, [env = api.memory_env(*call), ref = std::move(ref), patch = std::move(patch)] {
+        return memory::patch_memory(env, ref, patch);
+    });
+}
+
+void delete_memory(Api& api, CallPtr call) {
+    memory::MemoryRef ref;
+    if (auto error = memory_ref(*call, ref)) return api.fail(*call, std::move(*error));
+    api.run(call, [env = api.memory_env(*call), ref = std::move(ref)] { return memory::delete_memory(env, ref); });
+}
+
+void recall_user(Api& api, CallPtr call) {
+    const Query& q = call->query;
+    memory::RecallQueryParams params{q.get("q"), q.get("namespace"), q.get("mode"), q.get("limit")};
+    memory::RecallInput in;
+    in.user = call->params.get("user");
+    if (auto error = memory::decode_recall_params(params, in)) return api.fail(*call, std::move(*error));
+    run_recall(api, std::move(call), std::move(in));
+}
+
+void recall_app(Api& api, CallPtr call) {
+    memory::RecallInput in;
+    if (auto error = memory::decode_recall(call->request.body, in)) return api.fail(*call, std::move(*error));
+    run_recall(api, std::move(call), std::move(in));
+}
+
+}  // namespace mnemo::api::handlers

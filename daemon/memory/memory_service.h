@@ -1,0 +1,90 @@
+/*
+ * memory/memory_service.h -- the memory operations of MEMORY.md, above storage.
+ *
+ * Owns each memory route end to end below HTTP, as core/service.h does for
+ * sessions: the inputs (decoded and validated on the loop by
+ * memory_requests.h), the rules that need the config (TTL, embedder,
+ * dimension per app), the storage calls, recall's two candidate lists (the
+ * backend's keyword search, the vector index under the exact filters) and
+ * their fusion, and the JSON of the answer. Every function may block
+ * (storage, the vector index, the query embedder) and is thread-safe: the
+ * API runs recall on a worker always, the rest as other storage work.
+ */
+#pragma once
+
+#include "config/config.h"
+#include "core/clock.h"
+#include "core/service.h"
+#include "memory/memory_requests.h"
+#include "memory/vector_index.h"
+#include "storage/backend.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mnemo::memory {
+
+class MemoryIndex;  // memory/memory_index.h
+
+// Turns a recall's query text into a vector; nullopt: the embedder failed.
+using QueryEmbedder = std::function<std::optional<std::vector<float>>(const std::string& text)>;
+
+// What the daemon connects the memory routes to, beside storage. Every
+// member may be left empty: no index answers recall as with no vectors, no
+// hook is called, no embedder means a query text gives no vector.
+struct MemoryLinks {
+    MemoryIndex* index = nullptr;
+    std::function<void()> pending_written;  // after a write or patch that left memories pending
+    QueryEmbedder embed_query;
+    // A filtered recall whose allowed set is at most this many memories scans
+    // it exactly (the index's own option, which the daemon hands it too).
+    size_t exact_scan_max = VectorIndexOptions{}.exact_scan_max;
+};
+
+// What an operation sees.
+struct MemoryEnv {
+    const storage::Backend& backend;
+    std::shared_ptr<const config::Config> config;
+    const core::Clock& clock;
+    MemoryIndex* index = nullptr;
+    std::function<void()> pending_written;
+    QueryEmbedder embed_query;
+    size_t exact_scan_max = VectorIndexOptions{}.exact_scan_max;
+};
+
+struct MemoryRef {
+    std::string app, user, id;
+};
+
+struct WriteMemoriesInput {
+    std::string app, user;
+    MemoryWriteInput write;  // write.wait is kept; the answer does not wait yet
+};
+core::Outcome write_memories(const MemoryEnv& env, const WriteMemoriesInput& in);
+
+core::Outcome get_memory(const MemoryEnv& env, const MemoryRef& ref, bool include_embedding);
+
+inline constexpr int64_t kDefaultListLimit = 50;
+inline constexpr int64_t kMaxListLimit = 1000;
+struct ListMemoriesInput {
+    std::string app, user;
+    std::optional<std::string> name_space;  // "" selects the default namespace
+    std::optional<std::string> session_id;
+    int64_t limit = kDefaultListLimit;
+    std::optional<std::string> page_token;
+};
+core::Outcome list_memories(const MemoryEnv& env, const ListMemoriesInput& in);
+
+core::Outcome patch_memory(const MemoryEnv& env, const MemoryRef& ref, const MemoryPatchInput& patch);
+core::Outcome delete_memory(const MemoryEnv& env, const MemoryRef& ref);
+
+// recall.user (when set) limits it to one user; otherwise the whole app.
+core::Outcome recall(const MemoryEnv& env, const std::string& app, const RecallInput& recall);
+
+// The limits the decoders check for `app` (memory.max_text_bytes, limits.max_batch_events).
+MemoryRequestLimits request_limits(const config::Config& config, const std::string& app);
+
+}  // namespace mnemo::memory
