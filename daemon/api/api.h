@@ -65,6 +65,7 @@ public:
     // The vector index and embedding hooks of the memory routes; null: recall
     // has no vectors (the routes still answer, or name a backend without memories).
     void set_memory(const memory::MemoryLinks* links) { memory_ = links; }
+    const memory::MemoryLinks* memory_links() const { return memory_; }
     memory::MemoryEnv memory_env(const Call& call) const;
     scripting::Scripting* scripting() const { return scripting_; }
     // Hard-deleted sessions are handed here for finalize (lifecycle's finalizer drains it).

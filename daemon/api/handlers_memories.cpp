@@ -2,10 +2,14 @@
 // one user (GET .../memories/search) or the whole app (POST .../memories/search).
 #include "api/handlers.h"
 #include "core/ids.h"
+#include "memory/embed_pipeline.h"
 #include "memory/memory_requests.h"
 #include "memory/memory_service.h"
 
 #include <fmt/format.h>
+
+#include <chrono>
+#include <map>
 
 namespace mnemo::api::handlers {
 namespace {
@@ -31,6 +35,42 @@ void run_recall(Api& api, CallPtr call, memory::RecallInput in) {
     });
 }
 
+// wait=true: the write, then an answer only once every memory it left
+// pending is ready or failed, or at the wait limit with the statuses as they
+// are (MEMORY.md). The waiting holds no thread: the pipeline calls back.
+void write_and_wait(Api& api, CallPtr call, memory::WriteMemoriesInput in, memory::EmbedPipeline& pipeline) {
+    struct Waiting {
+        std::vector<storage::MemoryWritten> written;
+        std::map<int64_t, int> statuses;
+    };
+    auto waiting = std::make_shared<Waiting>();
+    std::string app = in.app;
+    api.executor().run(
+        [env = api.memory_env(*call), in = std::move(in), waiting] {
+            return memory::write_memories(env, in, waiting->written);
+        },
+        [&api, call, waiting, app = std::move(app), &pipeline](core::Outcome&& outcome) {
+            std::vector<int64_t> pending;
+            for (const auto& item : waiting->written) {
+                if (item.memory.embedding == MNEMO_EMBEDDING_PENDING) pending.push_back(item.memory.key);
+            }
+            if (outcome.error || pending.empty()) return api.finish(*call, std::move(outcome));
+            auto deadline = std::chrono::steady_clock::now() + pipeline.wait_limit();
+            api.executor().run_async(
+                [&pipeline, waiting, app, pending, deadline](mnemo_done_fn done, void* done_ctx) {
+                    pipeline.when_settled(app, pending, deadline, [waiting, done, done_ctx](memory::Settled settled) {
+                        for (const auto& memory : settled.memories) waiting->statuses[memory.key] = memory.embedding;
+                        done(done_ctx, MNEMO_OK);
+                    });
+                    return MNEMO_OK;
+                },
+                [waiting](int /*status*/) {
+                    return core::Outcome::ok(memory::render_settled(std::move(waiting->written), waiting->statuses));
+                },
+                [&api, call](core::Outcome&& settled) { api.finish(*call, std::move(settled)); });
+        });
+}
+
 }  // namespace
 
 void write_memories(Api& api, CallPtr call) {
@@ -40,7 +80,12 @@ void write_memories(Api& api, CallPtr call) {
     auto limits = memory::request_limits(*call->config, in.app);
     if (auto error = memory::decode_memory_write(call->request.body, limits, in.write))
         return api.fail(*call, std::move(*error));
-    api.run(call, [env = api.memory_env(*call), in = std::move(in)] { return memory::write_memories(env, in); });
+    const memory::MemoryLinks* links = api.memory_links();
+    if (!in.write.wait || links == nullptr || links->pipeline == nullptr) {
+        return api.run(call,
+                       [env = api.memory_env(*call), in = std::move(in)] { return memory::write_memories(env, in); });
+    }
+    write_and_wait(api, std::move(call), std::move(in), *links->pipeline);
 }
 
 void list_memories(Api& api, CallPtr call) {

@@ -1,6 +1,7 @@
 // Operations routes: /healthz, /readyz, /metrics, /v1/info.
 #include "api/handlers.h"
 #include "core/json_writer.h"
+#include "memory/embed_pipeline.h"
 #include "memory/memory_index.h"
 #include "storage/plugin_loader.h"
 
@@ -23,6 +24,8 @@ void readyz(Api& api, CallPtr call) {
 void metrics(Api& api, CallPtr call) {
     auto stats = std::make_shared<core::StorageStats>();
     auto index = std::make_shared<std::optional<metrics::MemoryIndexGauges>>();
+    const memory::MemoryLinks* links = api.memory_links();
+    if (links != nullptr && links->pipeline != nullptr) api.metrics().set_memory_embed(links->pipeline->metrics());
     api.executor().run(
         [env = api.env(*call), memory_index = api.memory_env(*call).index, stats, index] {
             *stats = core::storage_stats(env);

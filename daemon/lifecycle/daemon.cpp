@@ -3,11 +3,12 @@
 #include "lifecycle/recovery.h"
 #include "lifecycle/socket_activation.h"
 #include "core/plugin_host.h"
-#include "memory/embed_pipeline.h"  // has_memory_ops
 #include "observability/log.h"
 #include "storage/plugin_loader.h"
 
 #include <fmt/format.h>
+
+#include <future>
 
 namespace mnemo::lifecycle {
 namespace {
@@ -63,6 +64,7 @@ Daemon::~Daemon() {
     api_.reset();
     scripting_.reset();
     sweeper_.reset();
+    embed_pipeline_.reset();
     memory_index_.reset();
     loop_meter_.reset();
     close_loop();
@@ -134,7 +136,7 @@ int Daemon::start(std::string* error) {
 }
 
 void Daemon::start_memory_index() {
-    if (!memory::has_memory_ops(*backend_)) {
+    if (!backend_->memories()) {
         log::info("storage plugin {} keeps no memories: the memory routes answer that", backend_->descriptor().name);
         return;
     }
@@ -145,7 +147,32 @@ void Daemon::start_memory_index() {
     memory_index_ = std::make_unique<memory::MemoryIndex>(*backend_, std::move(options));
     memory_index_->start();
     memory_links_.index = memory_index_.get();
+    if (config_->memory.embedder.kind != config::EmbedderConfig::Kind::None) start_embed_pipeline();
     api_->set_memory(&memory_links_);
+}
+
+void Daemon::start_embed_pipeline() {
+    embed_pipeline_ = std::make_unique<memory::EmbedPipeline>(*backend_, config_->memory, clock_);
+    embed_pipeline_->start();
+    memory::EmbedPipeline* pipeline = embed_pipeline_.get();
+    memory_links_.pipeline = pipeline;
+    memory_links_.pending_written = [pipeline] { pipeline->notify_pending(); };
+    // Recall runs on a worker, which may wait here: query() answers exactly
+    // once, within the embedder's timeout, or at once when it cannot take it.
+    memory_links_.embed_query = [pipeline](const std::string& text) -> std::optional<std::vector<float>> {
+        auto answer = std::make_shared<std::promise<memory::QueryDone>>();
+        auto done = answer->get_future();
+        pipeline->query(text, [answer](memory::QueryDone result) { answer->set_value(std::move(result)); });
+        memory::QueryDone result = done.get();
+        if (!result.error.empty()) {
+            log::warn("recall's query embedding failed, answering by keywords: {}", result.error);
+            return std::nullopt;
+        }
+        return std::move(result.vector);
+    };
+    log::info("memory embedder: {} model '{}', {} worker(s)",
+              config_->memory.embedder.kind == config::EmbedderConfig::Kind::Http ? "http" : "command",
+              config_->memory.embedder.model, config_->memory.embedder.workers);
 }
 
 core::Env Daemon::storage_env() {
@@ -255,6 +282,7 @@ void Daemon::stop_loop() {
     uv_close(reinterpret_cast<uv_handle_t*>(&sighup_), nullptr);
     notifier_.stop();
     // No request reads the index any more: its thread stops and writes the last checkpoint.
+    if (embed_pipeline_) embed_pipeline_->stop();  // pending memories stay pending in storage
     if (memory_index_) memory_index_->stop();
     // Drained means done: timers still armed (the idle reaper's, up to idle_timeout)
     // must not keep the process alive; ~Daemon closes what is left.
@@ -293,6 +321,7 @@ void Daemon::apply_config(std::shared_ptr<const config::Config> next) {
     api_->set_config(config_);
     server_->set_options(server_options(*config_));
     sweeper_->set_config(config_);
+    if (embed_pipeline_) embed_pipeline_->apply(config_->memory.embedder);
 }
 
 }  // namespace mnemo::lifecycle

@@ -26,6 +26,7 @@
 #include "lifecycle/loop_meter.h"
 #include "lifecycle/notify.h"
 #include "lifecycle/sweeper.h"
+#include "memory/embed_pipeline.h"
 #include "memory/memory_index.h"
 #include "memory/memory_service.h"
 #include "net/server.h"
@@ -76,6 +77,7 @@ private:
     bool recover(std::string* error);
     int start_scripting(std::string* error);
     void start_memory_index();
+    void start_embed_pipeline();
     void stop_loop();
     void apply_config(std::shared_ptr<const config::Config> next);
     // The numbers of systemd's STATUS= line; sessions are counted by storage on the executor.
@@ -86,8 +88,9 @@ private:
     core::SystemClock clock_;
     metrics::Registry metrics_;
     std::unique_ptr<storage::Backend> backend_;
-    std::unique_ptr<memory::MemoryIndex> memory_index_;  // null: the backend keeps no memories
-    memory::MemoryLinks memory_links_;                   // what the memory routes use beside storage
+    std::unique_ptr<memory::MemoryIndex> memory_index_;      // null: the backend keeps no memories
+    std::unique_ptr<memory::EmbedPipeline> embed_pipeline_;  // null: no embedder (or no memories)
+    memory::MemoryLinks memory_links_;                       // what the memory routes use beside storage
     std::unique_ptr<api::Api> api_;
     std::unique_ptr<scripting::Scripting> scripting_;  // hooks and summaries; after api_ so it outlives it
     std::unique_ptr<net::Server> server_;

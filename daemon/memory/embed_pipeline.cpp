@@ -60,12 +60,6 @@ constexpr const char* kStopped =
 
 }  // namespace
 
-bool has_memory_ops(const storage::Backend& backend) {
-    const mnemo_storage_ops& ops = backend.ops();
-    return ops.ops_size >= offsetof(mnemo_storage_ops, memory_count) + sizeof ops.memory_count &&
-           ops.memory_write != nullptr;
-}
-
 EmbedPipeline::EmbedPipeline(const storage::Backend& backend, const config::MemoryConfig& memory,
                              const core::Clock& clock, PipelineOptions options)
     : backend_(backend),

@@ -48,9 +48,6 @@
 
 namespace mnemo::memory {
 
-// True when the backend implements the memory operations (ABI 3, optional).
-bool has_memory_ops(const storage::Backend& backend);
-
 struct PipelineOptions {
     WorkerOptions workers;
     std::chrono::milliseconds rescan_interval{3000};  // storage read even without notify_pending()
@@ -88,7 +85,7 @@ struct PipelineStats {
 class EmbedPipeline {
 public:
     // `memory.embedder.kind` must not be none and the backend must have
-    // memory ops (has_memory_ops). Nothing runs before start().
+    // memory ops (Backend::memories). Nothing runs before start().
     EmbedPipeline(const storage::Backend& backend, const config::MemoryConfig& memory, const core::Clock& clock,
                   PipelineOptions options = {});
     ~EmbedPipeline();

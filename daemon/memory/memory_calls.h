@@ -6,7 +6,6 @@
 
 #include "core/errors.h"
 #include "core/service.h"
-#include "memory/embed_pipeline.h"  // has_memory_ops
 #include "memory/memory_service.h"
 #include "storage/rows.h"
 

@@ -269,7 +269,7 @@ Outcome Recall::run() {
 }  // namespace
 
 Outcome recall(const MemoryEnv& env, const std::string& app, const RecallInput& in) {
-    if (!has_memory_ops(env.backend)) return Outcome::fail(no_memories(env.backend));
+    if (!env.backend.memories()) return Outcome::fail(no_memories(env.backend));
     Recall call(env, app, in);
     return call.run();
 }

@@ -72,7 +72,21 @@ MemoryRequestLimits request_limits(const config::Config& config, const std::stri
 }
 
 Outcome write_memories(const MemoryEnv& env, const WriteMemoriesInput& in) {
-    if (!has_memory_ops(env.backend)) return Outcome::fail(no_memories(env.backend));
+    std::vector<storage::MemoryWritten> written;
+    return write_memories(env, in, written);
+}
+
+std::string render_settled(std::vector<storage::MemoryWritten> written, const std::map<int64_t, int>& statuses) {
+    for (storage::MemoryWritten& item : written) {
+        auto found = statuses.find(item.memory.key);
+        if (found != statuses.end()) item.memory.embedding = found->second;
+    }
+    return render_written(written);
+}
+
+Outcome write_memories(const MemoryEnv& env, const WriteMemoriesInput& in,
+                       std::vector<storage::MemoryWritten>& written_out) {
+    if (!env.backend.memories()) return Outcome::fail(no_memories(env.backend));
     const config::MemoryConfig& memory = env.config->memory_for(in.app);
     int64_t now = env.clock.now_us();
     const auto& items = in.write.items;
@@ -111,11 +125,13 @@ Outcome write_memories(const MemoryEnv& env, const WriteMemoriesInput& in) {
     tell_if_pending(env, std::any_of(written.begin(), written.end(), [](const storage::MemoryWritten& w) {
                         return w.memory.embedding == MNEMO_EMBEDDING_PENDING;
                     }));
-    return Outcome::ok(render_written(written));
+    Outcome answer = Outcome::ok(render_written(written));
+    written_out = std::move(written);
+    return answer;
 }
 
 Outcome get_memory(const MemoryEnv& env, const MemoryRef& ref, bool include_embedding) {
-    if (!has_memory_ops(env.backend)) return Outcome::fail(no_memories(env.backend));
+    if (!env.backend.memories()) return Outcome::fail(no_memories(env.backend));
     mnemo_memory_get_req req{};
     req.ref = mnemo_memory_ref{str(ref.app), str(ref.user), str(ref.id), env.clock.now_us()};
     req.with_vector = include_embedding ? 1 : 0;
@@ -130,7 +146,7 @@ Outcome get_memory(const MemoryEnv& env, const MemoryRef& ref, bool include_embe
 }
 
 Outcome list_memories(const MemoryEnv& env, const ListMemoriesInput& in) {
-    if (!has_memory_ops(env.backend)) return Outcome::fail(no_memories(env.backend));
+    if (!env.backend.memories()) return Outcome::fail(no_memories(env.backend));
     mnemo_memory_list_req req{};
     req.app = str(in.app);
     req.user = str(in.user);
@@ -156,7 +172,7 @@ Outcome list_memories(const MemoryEnv& env, const ListMemoriesInput& in) {
 }
 
 Outcome patch_memory(const MemoryEnv& env, const MemoryRef& ref, const MemoryPatchInput& patch) {
-    if (!has_memory_ops(env.backend)) return Outcome::fail(no_memories(env.backend));
+    if (!env.backend.memories()) return Outcome::fail(no_memories(env.backend));
     const config::MemoryConfig& memory = env.config->memory_for(ref.app);
     std::string folded = patch.text ? fold_memory_text(*patch.text) : std::string();
     mnemo_memory_patch_req req{};
@@ -181,7 +197,7 @@ Outcome patch_memory(const MemoryEnv& env, const MemoryRef& ref, const MemoryPat
 }
 
 Outcome delete_memory(const MemoryEnv& env, const MemoryRef& ref) {
-    if (!has_memory_ops(env.backend)) return Outcome::fail(no_memories(env.backend));
+    if (!env.backend.memories()) return Outcome::fail(no_memories(env.backend));
     mnemo_memory_delete_req req{};
     req.ref = mnemo_memory_ref{str(ref.app), str(ref.user), str(ref.id), env.clock.now_us()};
     storage::Collector collector;

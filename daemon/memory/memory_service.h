@@ -18,8 +18,10 @@
 #include "memory/memory_requests.h"
 #include "memory/vector_index.h"
 #include "storage/backend.h"
+#include "storage/rows.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,7 +29,8 @@
 
 namespace mnemo::memory {
 
-class MemoryIndex;  // memory/memory_index.h
+class MemoryIndex;    // memory/memory_index.h
+class EmbedPipeline;  // memory/embed_pipeline.h
 
 // Turns a recall's query text into a vector; nullopt: the embedder failed.
 using QueryEmbedder = std::function<std::optional<std::vector<float>>(const std::string& text)>;
@@ -42,6 +45,7 @@ struct MemoryLinks {
     // A filtered recall whose allowed set is at most this many memories scans
     // it exactly (the index's own option, which the daemon hands it too).
     size_t exact_scan_max = VectorIndexOptions{}.exact_scan_max;
+    EmbedPipeline* pipeline = nullptr;  // wait=true and the embedder's metrics; null: no embedder
 };
 
 // What an operation sees.
@@ -64,6 +68,12 @@ struct WriteMemoriesInput {
     MemoryWriteInput write;  // write.wait is kept; the answer does not wait yet
 };
 core::Outcome write_memories(const MemoryEnv& env, const WriteMemoriesInput& in);
+// The same, also handing out the rows written, in item order (for wait=true).
+core::Outcome write_memories(const MemoryEnv& env, const WriteMemoriesInput& in,
+                             std::vector<storage::MemoryWritten>& written_out);
+// The write answer again, with each memory's embedding status as `statuses`
+// (key -> status) says now; keys it lacks keep the status they were written with.
+std::string render_settled(std::vector<storage::MemoryWritten> written, const std::map<int64_t, int>& statuses);
 
 core::Outcome get_memory(const MemoryEnv& env, const MemoryRef& ref, bool include_embedding);
 

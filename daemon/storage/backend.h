@@ -46,10 +46,11 @@ public:
                table.events_append_async != nullptr;
     }
 
-    // The plugin keeps long-term memories (the memory ops, optional within ABI 3: all or none).
+    // The plugin keeps long-term memories: the thirteen memory ops are all
+    // there (the ABI allows all or none, so the first and the size suffice).
     bool memories() const {
         const auto& table = ops();
-        return table.ops_size >= offsetof(mnemo_storage_ops, memory_write) + sizeof table.memory_write &&
+        return table.ops_size >= offsetof(mnemo_storage_ops, memory_count) + sizeof table.memory_count &&
                table.memory_write != nullptr;
     }
 

@@ -1,7 +1,6 @@
 #include "harness.h"
 
 #include "core/plugin_host.h"
-#include "memory/embed_pipeline.h"  // has_memory_ops
 #include "storage/plugin_loader.h"
 
 #ifdef MNEMO_CONFORMANCE_MYSQL
@@ -185,7 +184,7 @@ Harness::Harness(const std::string& backend, const std::string& extra_yaml) : cl
     }
     config_ = loaded.config;
     api_ = std::make_unique<api::Api>(&loop_, *backend_, loaded.config, clock_, metrics_);
-    if (memory::has_memory_ops(*backend_)) {
+    if (backend_->memories()) {
         memory::MemoryIndexOptions options;
         options.vectors.exact_scan_max = kHarnessExactScanMax;
         index_ = std::make_unique<memory::MemoryIndex>(*backend_, options);

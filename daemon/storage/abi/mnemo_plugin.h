@@ -53,7 +53,10 @@
 extern "C" {
 #endif
 
-#define MNEMO_PLUGIN_ABI_VERSION 3
+/* 4: long-term memories (capture fields in append/rewrite/rewind, memory
+ * records in export/import, the session list cursor's user): request structs
+ * grew, so a plugin built for 3 is refused rather than read past its end. */
+#define MNEMO_PLUGIN_ABI_VERSION 4
 #define MNEMO_PLUGIN_ENTRY_SYMBOL "mnemo_plugin_entry"
 
 #if defined(__GNUC__)
@@ -500,7 +503,7 @@ typedef struct mnemo_append_req {
     int64_t user_state_ttl_us;
     int64_t max_state_bytes; /* 0: unlimited */
     int want_state;          /* 1: send the merged state entries to the sink after the write */
-    /* Appended within ABI 3: events that become memories (see "capture"
+    /* ABI 4: events that become memories (see "capture"
      * above); n_captures 0: none. A retry (retried=1) stores none. */
     const mnemo_capture* captures;
     size_t n_captures;
@@ -545,7 +548,7 @@ typedef struct mnemo_rewrite_req {
     const mnemo_event* events; /* the new transcript */
     size_t n_events;
     int64_t event_limit;
-    /* Appended within ABI 3 (see "capture" above): captures of the new
+    /* ABI 4 (see "capture" above): captures of the new
      * transcript (event_index into events), stored after the old events'
      * memories are removed; n_captures 0: none. */
     const mnemo_capture* captures;
@@ -568,7 +571,7 @@ typedef struct mnemo_rewind_req {
     int64_t turns;
     int has_expected_version;
     int64_t expected_version;
-    int remove_captured; /* appended within ABI 3: 1: the memories captured from the events
+    int remove_captured; /* ABI 4: 1: the memories captured from the events
                             undone are removed (see "capture" above) */
 } mnemo_rewind_req;
 /* Soft-deletes the last `turns` user turns (each: the latest visible event
@@ -823,7 +826,7 @@ typedef struct mnemo_record {
     mnemo_str track;
     const mnemo_track_event* track_event;
     const mnemo_lane* lane;
-    /* Appended within ABI 3 (a host built before them sends no memory records): */
+    /* ABI 4: */
     const struct mnemo_memory* memory; /* with MNEMO_RECORD_MEMORY; its key, text_version and
                                           change_seq are the source store's, never imported */
     mnemo_str folded_text;             /* import of a memory: its text folded by mnemod (the
@@ -842,7 +845,7 @@ typedef struct mnemo_export_req {
     int64_t limit;         /* sessions per step at most */
     mnemo_str cursor_user; /* ptr NULL: first step; else sessions strictly after */
     mnemo_str cursor_id;   /* (cursor_user, cursor_id) in (user, id) order */
-    /* Appended within ABI 3; mnemod sets them only for a backend with memory ops: */
+    /* ABI 4; mnemod sets them only for a backend with memory ops: */
     int memories;       /* 1: this step lists memories (limit: memories per step) */
     int64_t cursor_key; /* memories: keys strictly after this one; 0: first step */
 } mnemo_export_req;
@@ -865,7 +868,7 @@ typedef struct mnemo_import_req {
     int64_t now_us;
     const mnemo_record* records;
     size_t n_records;
-    /* Appended within ABI 3: memory.dimensions, as memory_write takes it (0: each
+    /* ABI 4: memory.dimensions, as memory_write takes it (0: each
      * app's first stored vector fixes its dimension). */
     int64_t memory_dimensions;
 } mnemo_import_req;
@@ -1321,7 +1324,7 @@ typedef struct mnemo_storage_ops {
     int (*events_append_async)(mnemo_backend* backend, const mnemo_append_req* req, mnemo_append_result* result,
                                const mnemo_sink* sink, mnemo_error* err, mnemo_done_fn done, void* done_ctx);
 
-    /* ---- optional within ABI 3: long-term memories (MEMORY.md) ----
+    /* ---- optional: long-term memories (MEMORY.md) ----
      * All thirteen or none. NULL (or an ops_size that ends before them): the
      * backend keeps no memories, and mnemod answers the memory routes with an
      * error naming the backend. */

@@ -143,7 +143,7 @@ void PipelineTest::SetUp() {
     std::string error;
     backend = storage::Backend::open(std::move(plugin), core::plugin_host(), "{}", &error);
     ASSERT_NE(backend, nullptr) << error;
-    ASSERT_TRUE(has_memory_ops(*backend));
+    ASSERT_TRUE(backend->memories());
 }
 
 void PipelineTest::TearDown() {
