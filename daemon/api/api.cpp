@@ -207,9 +207,7 @@ void Api::run_on_worker(std::shared_ptr<Call> call, Executor::Job job) {
 }
 
 memory::MemoryEnv Api::memory_env(const Call& call) const {
-    memory::MemoryLinks links = memory_ != nullptr ? *memory_ : memory::MemoryLinks{};
-    return memory::MemoryEnv{backend_,          call.config,         clock_, links.index, links.pending_written,
-                             links.embed_query, links.exact_scan_max};
+    return memory::memory_env(env(call), memory_);
 }
 
 void Api::finish(Call& call, core::Outcome&& outcome) {

@@ -19,6 +19,7 @@ void install_storage_api(lua_State* L);
 void install_lane_api(lua_State* L);
 void install_ops_api(lua_State* L);
 void install_data_api(lua_State* L);
+void install_memory_api(lua_State* L);
 void install_help(lua_State* L);
 
 // help()'s text: every admin function with one line each.

@@ -30,6 +30,13 @@ void Admin::storage(Operation op) {
     });
 }
 
+void Admin::storage_with_memories(MemoryOperation op) {
+    on_loop([op = std::move(op)](AdminHost& host, LoopCall::Done done) {
+        host.executor().run_on_worker(
+            [env = host.storage_env(), links = host.memory_links(), op] { return op(env, links); }, std::move(done));
+    });
+}
+
 void Admin::transfer(const Transfer& job) {
     std::optional<core::Env> env;
     outcome = calls_.call([&](LoopCall::Done done) {

@@ -35,6 +35,10 @@ public:
     using Operation = std::function<core::Outcome(const core::Env&)>;
     // Runs op as the HTTP API runs storage work; the answer is left in `outcome`.
     void storage(Operation op);
+    // Runs op on the worker pool, as the memory routes run recall, with the
+    // daemon's memory links (null: the backend keeps no memories).
+    using MemoryOperation = std::function<core::Outcome(const core::Env&, const memory::MemoryLinks*)>;
+    void storage_with_memories(MemoryOperation op);
     // Runs task on the loop thread (the host is loop-owned); the answer is left in `outcome`.
     using LoopTask = std::function<void(AdminHost& host, LoopCall::Done done)>;
     void on_loop(LoopTask task);

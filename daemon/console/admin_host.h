@@ -10,6 +10,7 @@
 #include "api/executor.h"
 #include "config/config.h"
 #include "core/service.h"
+#include "memory/memory_service.h"
 #include "observability/metrics.h"
 #include "scripting/scripting.h"
 
@@ -53,6 +54,8 @@ public:
     virtual std::vector<std::string> reload() = 0;
     // Hooks and summaries; null when the daemon runs without them.
     virtual scripting::Scripting* scripting() = 0;
+    // The vector index and the embedder of memories; null when the backend keeps none.
+    virtual const memory::MemoryLinks* memory_links() = 0;
 };
 
 }  // namespace mnemo::console

@@ -3,6 +3,7 @@
 #include "console/admin_call.h"
 
 #include "core/json_writer.h"
+#include "memory/memory_service.h"
 #include "observability/log.h"
 #include "storage/plugin_loader.h"
 
@@ -46,7 +47,7 @@ int sweep(lua_State* L) {
 
 // ---- stats ----
 
-std::string stats_json(AdminHost& host, const core::StorageStats& storage) {
+std::string stats_json(AdminHost& host, const core::StorageStats& storage, const std::string& memories) {
     ServerFigures figures = host.figures();
     metrics::Registry& registry = host.metrics();
     std::string body;
@@ -55,6 +56,8 @@ std::string stats_json(AdminHost& host, const core::StorageStats& storage) {
     w.field("plugin", host.storage_env().backend.descriptor().name);
     w.field("connections", figures.connections).field("requests_total", static_cast<int64_t>(figures.requests_total));
     w.field("sessions", storage.sessions).field("events", storage.events).field("lanes", storage.lanes);
+    w.key("memories");
+    memories.empty() ? w.null() : w.raw(memories);
     w.field("summary_queue", registry.summary_queue_depth());
     w.field("sweeps_total", static_cast<int64_t>(registry.sweeps_total()));
     w.key("last_sweep");
@@ -71,11 +74,14 @@ int stats(lua_State* L) {
         host.executor().run(
             [env = host.storage_env(), storage] {
                 *storage = core::storage_stats(env);
-                return core::Outcome::ok({});
+                if (!env.backend.memories()) return core::Outcome::ok({});
+                // {total, none, pending, ready, failed}, or the error of counting them.
+                return memory::count_memories(memory::memory_env(env, nullptr), std::nullopt, std::nullopt);
             },
-            [&host, storage, done = std::move(done)](core::Outcome&&) {
+            [&host, storage, done = std::move(done)](core::Outcome&& memories) {
                 if (storage->error) return done(core::Outcome::fail(*storage->error));
-                done(ok_json(stats_json(host, *storage)));
+                if (memories.error) return done(std::move(memories));
+                done(ok_json(stats_json(host, *storage, memories.body)));
             });
     });
     return admin.push_outcome(L);

@@ -120,6 +120,7 @@ std::optional<std::string> ConsoleState::install(Admin& admin) {
         install_lane_api(L);
         install_ops_api(L);
         install_data_api(L);
+        install_memory_api(L);
         return 0;
     });
 }

@@ -26,13 +26,28 @@ log::Format log_format(const config::Config& config) {
     return config.log.format == config::LogConfig::Format::Json ? log::Format::Json : log::Format::Text;
 }
 
-// Settings the plugin's declared capabilities cannot honour (a config error, exit 78).
+// Settings this daemon or the plugin's declared capabilities cannot honour (a config error, exit 78).
 std::optional<std::string> refuse_capabilities(const config::Config& config, const storage::LoadedPlugin& plugin) {
     if (config.storage.soft_delete && (plugin.descriptor->capabilities & MNEMO_CAP_SOFT_DELETE) == 0) {
         return fmt::format(
             "storage.soft_delete is true (the default), but storage plugin {} ({}) does not declare the "
             "soft_delete capability; set storage.soft_delete: false or use a plugin that honours soft deletes",
             plugin.descriptor->name, plugin.path);
+    }
+    // Extraction (MEMORY.md "extract") has no workers in this mnemod yet: refuse
+    // it rather than accept a setting that would never capture anything.
+    std::string extract_key;
+    if (config.memory.capture == config::MemoryConfig::Capture::Extract) extract_key = "memory.capture";
+    for (const auto& [name, app] : config.apps) {
+        if (extract_key.empty() && app.memory.capture == config::MemoryConfig::Capture::Extract) {
+            extract_key = "apps." + name + ".memory.capture";
+        }
+    }
+    if (!extract_key.empty()) {
+        return fmt::format(
+            "{} is extract, which this mnemod cannot run yet (no extract hook or extractor command "
+            "workers); use capture: events or none",
+            extract_key);
     }
     return std::nullopt;
 }

@@ -70,6 +70,7 @@ private:
     void sweep_now(std::function<void()> done) override { sweeper_->sweep_now(std::move(done)); }
     console::SweepFigures last_sweep() override;
     scripting::Scripting* scripting() override { return scripting_.get(); }
+    const memory::MemoryLinks* memory_links() override { return memory_index_ ? &memory_links_ : nullptr; }
 
     void install_signals();
     void close_loop();

@@ -1,6 +1,8 @@
 // The memory operations that write and read by id: write, get, list, patch, delete.
 #include "memory/memory_service.h"
 
+#include "core/json_writer.h"
+
 #include "core/ids.h"
 #include "core/service_util.h"
 #include "memory/memory_calls.h"
@@ -63,6 +65,13 @@ void tell_if_pending(const MemoryEnv& env, bool any_pending) {
 }
 
 }  // namespace
+
+MemoryEnv memory_env(const core::Env& env, const MemoryLinks* links) {
+    if (links == nullptr)
+        return MemoryEnv{env.backend, env.config, env.clock, nullptr, {}, {}, MemoryLinks{}.exact_scan_max};
+    return MemoryEnv{env.backend,        env.config,           env.clock, links->index, links->pending_written,
+                     links->embed_query, links->exact_scan_max};
+}
 
 MemoryRequestLimits request_limits(const config::Config& config, const std::string& app) {
     MemoryRequestLimits limits;
@@ -203,6 +212,20 @@ Outcome delete_memory(const MemoryEnv& env, const MemoryRef& ref) {
     storage::Collector collector;
     if (auto failed = call_memory_op(env, env.backend.ops().memory_delete, req, collector)) return *failed;
     return Outcome::ok({}, core::Success::NoContent);
+}
+
+Outcome count_memories(const MemoryEnv& env, const std::optional<std::string>& app,
+                       const std::optional<std::string>& user) {
+    if (!env.backend.memories()) return Outcome::fail(no_memories(env.backend));
+    mnemo_memory_count_req req{opt_str(app), opt_str(user), env.clock.now_us()};
+    storage::Collector collector;
+    if (auto failed = call_memory_op(env, env.backend.ops().memory_count, req, collector)) return *failed;
+    const mnemo_memory_count_result& counts = collector.result().memory_count;
+    std::string body;
+    core::JsonWriter w(body);
+    w.begin_object().field("total", counts.total).field("none", counts.none).field("pending", counts.pending);
+    w.field("ready", counts.ready).field("failed", counts.failed).end_object();
+    return Outcome::ok(std::move(body));
 }
 
 }  // namespace mnemo::memory

@@ -59,6 +59,10 @@ struct MemoryEnv {
     size_t exact_scan_max = VectorIndexOptions{}.exact_scan_max;
 };
 
+// The env of a memory operation: storage, config and clock as `env` has them,
+// and the daemon's links (null: no index, no embedder).
+MemoryEnv memory_env(const core::Env& env, const MemoryLinks* links);
+
 struct MemoryRef {
     std::string app, user, id;
 };
@@ -93,6 +97,12 @@ core::Outcome delete_memory(const MemoryEnv& env, const MemoryRef& ref);
 
 // recall.user (when set) limits it to one user; otherwise the whole app.
 core::Outcome recall(const MemoryEnv& env, const std::string& app, const RecallInput& recall);
+
+// How many live memories there are, by embedding status (memories.count,
+// stats()); app and user absent: every app, every user. The answer is
+// {"total", "none", "pending", "ready", "failed"}.
+core::Outcome count_memories(const MemoryEnv& env, const std::optional<std::string>& app,
+                             const std::optional<std::string>& user);
 
 // The limits the decoders check for `app` (memory.max_text_bytes, limits.max_batch_events).
 MemoryRequestLimits request_limits(const config::Config& config, const std::string& app);

@@ -150,6 +150,19 @@ std::string base_config(const std::string& server_lines, const std::string& sect
            sections;
 }
 
+std::string sqlite_config(const std::string& memory_lines) {
+    return "server:\n"
+           "  listen: [\"127.0.0.1:@PORT@\"]\n"
+           "  admin_socket: @DIR@/admin.sock\n"
+           "storage:\n"
+           "  plugin: sqlite\n"
+           "  plugin_dir: @PLUGIN_DIR@\n"
+           "  options: {path: @DIR@/mnemo.db}\n"
+           "memory:\n"
+           "  index_dir: @DIR@/memory-index\n" +
+           memory_lines;
+}
+
 DaemonProcess::DaemonProcess(std::string yaml_template) : yaml_template_(std::move(yaml_template)) {}
 
 DaemonProcess::~DaemonProcess() {

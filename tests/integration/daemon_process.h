@@ -55,6 +55,9 @@ int pick_free_port();
 // The config most tests use: memory storage, one TCP listener. server_lines are more keys of the
 // server: section, each "  key: value\n"; sections are further top-level YAML sections.
 std::string base_config(const std::string& server_lines = "", const std::string& sections = "");
+// The same on sqlite (@DIR@/mnemo.db) with the vector index's checkpoints in @DIR@/memory-index;
+// memory_lines are more keys of the memory: section, each "  key: value\n".
+std::string sqlite_config(const std::string& memory_lines = "");
 
 class DaemonProcess {
 public:

@@ -21,25 +21,17 @@ constexpr const char* kMemories = "/v1/apps/shop/users/u1/memories";
 constexpr const char* kRecall = "/v1/apps/shop/memories/search";
 
 std::string config_with_embedder(const std::string& url, const std::string& timeout = "1s") {
-    return "server:\n"
-           "  listen: [\"127.0.0.1:@PORT@\"]\n"
-           "  admin_socket: @DIR@/admin.sock\n"
-           "storage:\n"
-           "  plugin: sqlite\n"
-           "  plugin_dir: @PLUGIN_DIR@\n"
-           "  options: {path: @DIR@/mnemo.db}\n"
-           "memory:\n"
-           "  index_dir: @DIR@/memory-index\n"
-           "  embedder:\n"
-           "    kind: http\n"
-           "    url: " +
-           url +
-           "\n"
-           "    model: fake-model\n"
-           "    timeout: " +
-           timeout +
-           "\n"
-           "    retries: 1\n";
+    return sqlite_config(
+        "  embedder:\n"
+        "    kind: http\n"
+        "    url: " +
+        url +
+        "\n"
+        "    model: fake-model\n"
+        "    timeout: " +
+        timeout +
+        "\n"
+        "    retries: 1\n");
 }
 
 class MemoryEmbedder : public DaemonTest {

@@ -12,16 +12,7 @@ constexpr const char* kMemories = "/v1/apps/shop/users/u1/memories";
 constexpr const char* kRecall = "/v1/apps/shop/memories/search";
 
 std::string config_for(const std::string& backend) {
-    if (backend == "memory") return base_config();
-    return "server:\n"
-           "  listen: [\"127.0.0.1:@PORT@\"]\n"
-           "  admin_socket: @DIR@/admin.sock\n"
-           "storage:\n"
-           "  plugin: sqlite\n"
-           "  plugin_dir: @PLUGIN_DIR@\n"
-           "  options: {path: @DIR@/mnemo.db}\n"
-           "memory:\n"
-           "  index_dir: @DIR@/memory-index\n";
+    return backend == "memory" ? base_config() : sqlite_config();
 }
 
 class MemoryRoutes : public DaemonTest, public ::testing::WithParamInterface<std::string> {

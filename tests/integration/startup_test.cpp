@@ -73,6 +73,15 @@ TEST(Startup, SoftDeleteWithAPluginLackingTheCapabilityExits78NamingKeyAndPlugin
     EXPECT_THAT(result.err, HasSubstr(plugin));
 }
 
+TEST(Startup, CaptureByExtractionIsRefusedWithItsKey) {
+    TempDir dir;
+    auto result =
+        run_mnemod({"--config", dir.write("mnemod.yaml", plugin_config("memory") +
+                                                             "apps:\n  shop:\n    memory: {capture: extract}\n")});
+    EXPECT_EQ(result.exit_code, kExitConfig);
+    EXPECT_THAT(result.err, HasSubstr("apps.shop.memory.capture is extract"));
+}
+
 TEST(Startup, HardDeletesOnlyStartWithAPluginLackingSoftDelete) {
     std::string plugin = build_plugin("no_soft_delete");
     if (!file_exists(plugin)) GTEST_SKIP() << "fake plugin not built: " << plugin;

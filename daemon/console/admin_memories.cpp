@@ -1,0 +1,115 @@
+// memories.count, memories.search, memories.queue, memories.reembed: the
+// long-term memories of CONSOLE.md, answered as the memory routes answer.
+#include "console/admin_api.h"
+#include "console/admin_call.h"
+
+#include "core/json_writer.h"
+#include "memory/embed_pipeline.h"
+#include "memory/memory_requests.h"
+#include "memory/memory_service.h"
+
+#include <fmt/format.h>
+
+namespace mnemo::console {
+namespace {
+
+// memories.count{app=, user=}: live memories (of the app, of one of its users).
+int memories_count(lua_State* L) {
+    const char* app = opt_name(L, 1, "app");
+    const char* user = opt_name(L, 1, "user");
+    if (user != nullptr && app == nullptr) return luaL_error(L, "invalid_argument: memories.count: user needs app");
+    Admin& admin = Admin::of(L);
+    std::optional<std::string> app_name, user_name;
+    if (app != nullptr) app_name = app;
+    if (user != nullptr) user_name = user;
+    admin.storage_with_memories([app_name, user_name](const core::Env& env, const memory::MemoryLinks* links) {
+        return memory::count_memories(memory::memory_env(env, links), app_name, user_name);
+    });
+    return admin.push_outcome_field(L, "total");
+}
+
+// memories.search(app, q, {user=, limit=, mode=}): recall as POST /v1/apps/{app}/memories/search.
+int memories_search(lua_State* L) {
+    const char* app = check_name(L, 1, "app");
+    const char* q = luaL_checkstring(L, 2);
+    memory::RecallInput in;
+    in.query = q;
+    in.limit = opt_limit(L, 3, memory::kDefaultRecallLimit, memory::kMaxRecallLimit);
+    if (const char* user = opt_name(L, 3, "user")) in.user = user;
+    if (const char* mode = opt_name(L, 3, "mode")) {
+        auto parsed = memory::parse_mode(mode);
+        if (!parsed) return luaL_error(L, "invalid_argument: mode '%s' is not hybrid, semantic or keyword", mode);
+        in.mode = *parsed;
+    }
+    Admin& admin = Admin::of(L);
+    admin.storage_with_memories(
+        [app = std::string(app), in = std::move(in)](const core::Env& env, const memory::MemoryLinks* links) {
+            return memory::recall(memory::memory_env(env, links), app, in);
+        });
+    return admin.push_outcome(L);
+}
+
+// memories.queue(): the embedder's work: what storage holds pending, what
+// the workers hold, and the last error.
+int memories_queue(lua_State* L) {
+    Admin& admin = Admin::of(L);
+    admin.storage_with_memories([](const core::Env& env, const memory::MemoryLinks* links) {
+        auto counted = memory::count_memories(memory::memory_env(env, links), std::nullopt, std::nullopt);
+        if (counted.error) return counted;
+        std::string body;
+        core::JsonWriter w(body);
+        w.begin_object().key("memories").raw(counted.body);
+        if (links == nullptr || links->pipeline == nullptr) {
+            w.key("embedder").null().end_object();
+            return core::Outcome::ok(std::move(body));
+        }
+        memory::PipelineStats stats = links->pipeline->stats();
+        w.key("embedder").begin_object();
+        w.field("queued", static_cast<int64_t>(stats.queued)).field("in_flight", static_cast<int64_t>(stats.in_flight));
+        w.field("done", static_cast<int64_t>(stats.done)).field("failed", static_cast<int64_t>(stats.failed));
+        w.field("queue_full", static_cast<int64_t>(stats.queue_full));
+        w.field("storage_failures", static_cast<int64_t>(stats.store_failures));
+        w.field("waiting", static_cast<int64_t>(stats.waiting));
+        w.key("last_error");
+        stats.last_error.empty() ? w.null() : w.string(stats.last_error);
+        w.key("last_error_at");
+        stats.last_error_at_us == 0 ? w.null() : w.raw_timestamp(stats.last_error_at_us);
+        w.end_object().end_object();
+        return core::Outcome::ok(std::move(body));
+    });
+    return admin.push_outcome(L);
+}
+
+// memories.reembed{app=}: every live memory of the app pending again, for the configured model.
+int memories_reembed(lua_State* L) {
+    const char* app = opt_name(L, 1, "app");
+    if (app == nullptr) return luaL_error(L, "invalid_argument: memories.reembed{app=}: app is required");
+    Admin& admin = Admin::of(L);
+    admin.storage_with_memories([app = std::string(app)](const core::Env&, const memory::MemoryLinks* links) {
+        if (links == nullptr || links->pipeline == nullptr) {
+            return core::Outcome::fail(core::invalid(
+                "memories.reembed: no embedder is configured (memory.embedder.kind is none); set memory.embedder "
+                "and restart mnemod"));
+        }
+        auto marked = links->pipeline->reembed(app);
+        if (auto* error = std::get_if<storage::StorageError>(&marked)) {
+            return core::Outcome::fail(core::from_storage(*error));
+        }
+        return core::Outcome::ok(std::to_string(std::get<int64_t>(marked)));
+    });
+    return admin.push_outcome(L);
+}
+
+constexpr luaL_Reg kMemories[] = {{"count", memories_count},
+                                  {"search", memories_search},
+                                  {"queue", memories_queue},
+                                  {"reembed", memories_reembed},
+                                  {nullptr, nullptr}};
+
+}  // namespace
+
+void install_memory_api(lua_State* L) {
+    register_table(L, "memories", kMemories);
+}
+
+}  // namespace mnemo::console
