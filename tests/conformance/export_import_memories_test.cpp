@@ -127,9 +127,7 @@ Item item(std::string id, std::string text) {
 
 class MemoryTransfer : public TransferTest {
 protected:
-    void SetUp() override {
-        TransferTest::SetUp();
-    }
+    void SetUp() override { TransferTest::SetUp(); }
 
     template <typename Fn>
     static void call(Harness& x, Fn&& fn) {
@@ -310,6 +308,28 @@ TEST_P(MemoryTransfer, EveryFieldTravelsAndASecondImportChangesNothing) {
     same.client_id = false;
     write(*other, "shop", "u1", {same}, false);
     EXPECT_TRUE(get(*other, "u1", same.id).memories.empty()) << "dedupe missed the imported memory";
+}
+
+// Through each other kind in turn and back into a fresh store of this one
+// (from mysql: memory, sqlite, mysql), each hop exporting the same lines.
+TEST_P(MemoryTransfer, TheSameLinesTravelThroughEveryOtherBackendAndBack) {
+    fill();
+    const auto before = memories(*h);
+    export_to(*h, file("hop-0.jsonl"));
+    const std::string text = read_all(file("hop-0.jsonl"));
+    std::vector<std::string> hops;
+    for (const char* kind : {"memory", "sqlite"})
+        if (GetParam() != kind) hops.emplace_back(kind);
+    hops.push_back(GetParam());
+    for (size_t i = 0; i < hops.size(); ++i) {
+        const std::string when = "after hop " + std::to_string(i + 1) + " into " + hops[i];
+        Harness next(hops[i]);  // a fresh mysql store clears h's: h is not read again
+        next.clock().set(h->clock().now_us());
+        EXPECT_EQ(import_into(next, file("hop-" + std::to_string(i) + ".jsonl")).memories, 7) << when;
+        expect_same_memories(memories(next), before, when);
+        export_to(next, file("hop-" + std::to_string(i + 1) + ".jsonl"));
+        EXPECT_EQ(read_all(file("hop-" + std::to_string(i + 1) + ".jsonl")), text) << when;
+    }
 }
 
 TEST_P(MemoryTransfer, ImportPutsBackWhatChangedSinceAndKeepsTheKey) {
