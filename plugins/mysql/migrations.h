@@ -240,7 +240,8 @@ inline const Migration kSchemaV4{4,
 //  - row_key from InnoDB's AUTO_INCREMENT (never given to another memory:
 //    InnoDB keeps the counter across restarts since MySQL 8 / MariaDB 10.2);
 //  - memories_folded on a prefix of folded_text (an index entry has a size
-//    limit); the dedupe look-up compares the whole text;
+//    limit); the dedupe look-up compares the whole text (NULL on a
+//    captured row: no dedupe matches it);
 //  - search_tokens: the memory text's words as search_tokens.h encodes
 //    them, with the FULLTEXT index memories_search, as events have (v3);
 //  - memory_feed's one row is the counter every memory write takes FOR
@@ -257,7 +258,7 @@ inline const Migration kSchemaMemories{kMemoriesVersion,
   id VARBINARY(128) NOT NULL,
   name_space VARBINARY(128) NOT NULL DEFAULT '',
   text LONGTEXT NOT NULL,
-  folded_text LONGBLOB NOT NULL,
+  folded_text LONGBLOB,
   word_count BIGINT NOT NULL DEFAULT 0,
   metadata LONGTEXT NOT NULL,
   session_id VARBINARY(128) NULL,
@@ -279,6 +280,7 @@ inline const Migration kSchemaMemories{kMemoriesVersion,
   KEY memories_expiry (expires_at),
   UNIQUE KEY memories_change (change_seq),
   KEY memories_pending (embedding, row_key),
+  KEY memories_source (app, user, source_session, source_seq),
   FULLTEXT KEY memories_search (search_tokens)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin)sql",
                                            R"sql(CREATE TABLE IF NOT EXISTS memory_removals (

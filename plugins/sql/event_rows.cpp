@@ -68,6 +68,13 @@ int64_t soft_delete_from(Db& db, int64_t sid, int64_t from_seq, int64_t now_us) 
         .run();
 }
 
+std::optional<int64_t> first_visible_seq(Db& db, int64_t sid) {
+    Query row(db, "SELECT seq FROM events WHERE sid = ? AND deleted_at = 0 ORDER BY seq LIMIT 1");
+    row.args(sid);
+    if (!row.step()) return std::nullopt;
+    return row.i64(0);
+}
+
 std::optional<int64_t> latest_user_turn(Db& db, int64_t sid, int64_t before_seq) {
     Query row(db,
               "SELECT seq FROM events WHERE sid = ? AND deleted_at = 0 AND seq < ? AND role = 'user' "

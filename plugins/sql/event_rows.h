@@ -28,6 +28,8 @@ std::optional<StoredEvent> find_visible_by_id(Db& db, int64_t sid, const mnemo_e
 int64_t evict_oldest(Db& db, int64_t sid, int64_t count);
 // Soft-deletes every visible event with seq >= from_seq; returns how many.
 int64_t soft_delete_from(Db& db, int64_t sid, int64_t from_seq, int64_t now_us);
+// The seq of the oldest visible event; none when no event is visible.
+std::optional<int64_t> first_visible_seq(Db& db, int64_t sid);
 // The seq of the latest visible event with role "user" and seq < before_seq.
 std::optional<int64_t> latest_user_turn(Db& db, int64_t sid, int64_t before_seq);
 void emit_event_at(Db& db, int64_t sid, int64_t seq, Output& out);

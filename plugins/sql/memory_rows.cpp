@@ -33,11 +33,6 @@ mnemo_str opt_str(const std::optional<std::string>& value) {
     return value ? str(*value) : mnemo_str{nullptr, 0};
 }
 
-// A read inside a write locks the rows the write then changes (Db::writing).
-std::string with_lock(Db& db, const std::string& sql) {
-    return db.writing() ? sql + db.dialect().lock_rows : sql;
-}
-
 std::optional<MemoryRow> first_row(Query& query) {
     if (!query.step()) return std::nullopt;
     return memory_row(query);
@@ -51,6 +46,10 @@ void index_text(Db& db, const MemoryRow& row) {
 }
 
 }  // namespace
+
+std::string with_lock(Db& db, const std::string& sql) {
+    return db.writing() ? sql + db.dialect().lock_rows : sql;
+}
 
 void MemoryRow::set_text(std::string_view new_text, std::string_view new_folded_text) {
     text = std::string(new_text);
@@ -67,7 +66,7 @@ MemoryRow memory_row(const Query& query) {
     row.id = query.text(3);
     row.name_space = query.text(4);
     row.text = query.text(5);
-    row.folded_text = query.text(6);
+    row.folded_text = optional_text(query, 6);
     row.metadata = query.text(7);
     row.session_id = optional_text(query, 8);
     row.source_session = optional_text(query, 9);
@@ -136,10 +135,10 @@ void insert_memory(Db& db, FeedClock& clock, MemoryRow& row) {
                  "session_id, source_session, source_seq, embedding, embedding_model, vector_blob, text_version, "
                  "created_at, updated_at, expires_at, change_seq) "
                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    insert.args(row.app, row.user, row.id, row.name_space, row.text, row.folded_text, row.word_count, row.metadata,
-                opt_str(row.session_id), opt_str(row.source_session), row.source_seq, row.embedding, opt_str(row.model),
-                blob_of(row.vector), row.text_version, row.created_at_us, row.updated_at_us, row.expires_at_us,
-                row.change_seq);
+    insert.args(row.app, row.user, row.id, row.name_space, row.text, opt_str(row.folded_text), row.word_count,
+                row.metadata, opt_str(row.session_id), opt_str(row.source_session), row.source_seq, row.embedding,
+                opt_str(row.model), blob_of(row.vector), row.text_version, row.created_at_us, row.updated_at_us,
+                row.expires_at_us, row.change_seq);
     try {
         insert.run();
     } catch (const StoreError& e) {
@@ -156,11 +155,12 @@ void update_memory(Db& db, FeedClock& clock, MemoryRow& row, bool text_changed) 
     Query update(
         db,
         "UPDATE memories SET name_space = ?, text = ?, folded_text = ?, word_count = ?, metadata = ?, "
-        "session_id = ?, embedding = ?, embedding_model = ?, vector_blob = ?, text_version = ?, updated_at = ?, "
-        "expires_at = ?, change_seq = ? WHERE row_key = ?");
-    update.args(row.name_space, row.text, row.folded_text, row.word_count, row.metadata, opt_str(row.session_id),
-                row.embedding, opt_str(row.model), blob_of(row.vector), row.text_version, row.updated_at_us,
-                row.expires_at_us, row.change_seq, row.key);
+        "session_id = ?, source_session = ?, source_seq = ?, embedding = ?, embedding_model = ?, vector_blob = ?, "
+        "text_version = ?, created_at = ?, updated_at = ?, expires_at = ?, change_seq = ? WHERE row_key = ?");
+    update.args(row.name_space, row.text, opt_str(row.folded_text), row.word_count, row.metadata,
+                opt_str(row.session_id), opt_str(row.source_session), row.source_seq, row.embedding, opt_str(row.model),
+                blob_of(row.vector), row.text_version, row.created_at_us, row.updated_at_us, row.expires_at_us,
+                row.change_seq, row.key);
     update.run();
     if (text_changed) index_text(db, row);
 }
@@ -242,7 +242,7 @@ void throw_memory_not_found(const mnemo_memory_ref& ref) {
                                             text(ref.app) + " not found (deleted or expired?)");
 }
 
-void emit_memory(Output& out, const MemoryRow& row, bool with_vector, const MemoryVia& via) {
+mnemo_memory memory_view(const MemoryRow& row, bool with_vector) {
     mnemo_memory view{};
     view.key = row.key;
     view.app = str(row.app);
@@ -262,7 +262,11 @@ void emit_memory(Output& out, const MemoryRow& row, bool with_vector, const Memo
     view.updated_at_us = row.updated_at_us;
     view.expires_at_us = row.expires_at_us;
     view.change_seq = row.change_seq;
-    out.memory(view, via);
+    return view;
+}
+
+void emit_memory(Output& out, const MemoryRow& row, bool with_vector, const MemoryVia& via) {
+    out.memory(memory_view(row, with_vector), via);
 }
 
 }  // namespace mnemo::sqlcore

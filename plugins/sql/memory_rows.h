@@ -24,7 +24,10 @@ namespace mnemo::sqlcore {
 
 struct MemoryRow {
     int64_t key = 0;
-    std::string app, user, id, name_space, text, folded_text, metadata = "{}";
+    std::string app, user, id, name_space, text, metadata = "{}";
+    // The dedupe key; absent on a captured row, which takes no part in dedupe
+    // until a write gives its text a folded form.
+    std::optional<std::string> folded_text;
     std::optional<std::string> session_id, source_session, model;
     int64_t source_seq = 0;
     int embedding = MNEMO_EMBEDDING_NONE;
@@ -36,6 +39,10 @@ struct MemoryRow {
     // A new text: its folded form and word count follow.
     void set_text(std::string_view new_text, std::string_view new_folded_text);
 };
+
+// sql, locking the rows it reads when it runs inside a write (Db::writing),
+// which then changes them.
+std::string with_lock(Db& db, const std::string& sql);
 
 // The row of a query selecting kMemoryColumns.
 MemoryRow memory_row(const Query& query);
@@ -87,6 +94,8 @@ void require_memory_limit(const char* operation, int64_t limit);
 // NOT_FOUND naming the memory.
 [[noreturn]] void throw_memory_not_found(const mnemo_memory_ref& ref);
 
+// The row as the ABI shows it (pointing into row), with its vector when with_vector.
+mnemo_memory memory_view(const MemoryRow& row, bool with_vector);
 // Sends the row through out as via says, with its vector when with_vector.
 void emit_memory(Output& out, const MemoryRow& row, bool with_vector, const MemoryVia& via = {});
 

@@ -26,6 +26,11 @@ inline const std::string kMemoryByTextSql = kSelectMemoriesSql +
 // (key).
 inline const std::string kMemoryByKeySql = kSelectMemoriesSql + "WHERE row_key = ?";
 
+// An export step (app, after key, now, limit): the app's live memories in key order.
+inline const std::string kMemoryExportSql = kSelectMemoriesSql +
+                                            "WHERE app = ? AND row_key > ? AND (expires_at = 0 OR expires_at > ?) "
+                                            "ORDER BY row_key LIMIT ?";
+
 // A list page, newest first (memories_updated): app, user, now, namespace x2,
 // session x2, [cursor updated_at x2, cursor id,] limit. The cursor's bound
 // on updated_at keeps a later page an index range too.
@@ -58,6 +63,13 @@ inline const std::string kMemoriesExpiredSql =
     kSelectMemoriesSql + "WHERE expires_at > 0 AND expires_at <= ? ORDER BY expires_at, row_key LIMIT ?";
 inline constexpr const char* kMemoryRemovalsDueSql =
     "SELECT change_seq FROM memory_removals WHERE removed_at < ? ORDER BY removed_at, change_seq LIMIT ?";
+
+// (app, user, session, from seq, session created_at): the rows captured from
+// a session's events at or after a seq (memories_source), for the rewind or
+// rewrite that hides them.
+inline const std::string kMemoryCapturedSql = kSelectMemoriesSql +
+                                              "WHERE app = ? AND user = ? AND source_session = ? AND source_seq >= ? "
+                                              "AND created_at >= ?";
 
 // (app, user): every stored row of a user, for the purge.
 inline const std::string kUserMemoriesSql = kSelectMemoriesSql + "WHERE app = ? AND user = ?";

@@ -1,3 +1,4 @@
+#include "capture_rows.h"
 #include "event_rows.h"
 #include "sql_ops.h"
 #include "session_rows.h"
@@ -82,6 +83,51 @@ void store_events(Db& db, SessionMeta& meta, const mnemo_event* events, size_t n
     meta.event_count += static_cast<int64_t>(n_events);
 }
 
+// The memories an event operation captures or removes, sharing one feed
+// clock, taken only when one is needed and after the session's lock (the
+// order of every memory write inside a session operation). The captures are
+// checked before the events are stored and kept after they got their seqs;
+// save() writes the clock back.
+class SessionCaptures {
+public:
+    SessionCaptures(Db& db, const mnemo_key& key, const SessionMeta& meta, int64_t now_us)
+        : db_(db), key_(key), meta_(meta), now_us_(now_us) {}
+
+    void check(const mnemo_capture* items, size_t n_items, size_t n_events, const mnemo_capture_settings& settings) {
+        batch_ = CaptureBatch{&key_, items, n_items, n_events, &settings, now_us_};
+        if (n_items == 0) return;
+        clock();  // before the memories are read
+        check_captures(db_, batch_);
+    }
+    // The memories captured from the events from from_seq on (being hidden)
+    // go. mnemod asks this of every rewind and rewrite: the clock is taken
+    // only when there is one to remove.
+    void remove_from(std::optional<int64_t> from_seq) {
+        if (!from_seq || !any_captured(db_, key_, *from_seq, meta_.created_at_us)) return;
+        remove_captured(db_, clock(), key_, *from_seq, meta_.created_at_us, now_us_);
+    }
+    // events[i] of the checked request got the seq first_seq + i.
+    void store(int64_t first_seq) {
+        if (batch_.n_items > 0) store_captures(db_, clock(), batch_, first_seq);
+    }
+    void save() {
+        if (clock_) clock_->save();
+    }
+
+private:
+    FeedClock& clock() {
+        if (!clock_) clock_.emplace(db_);
+        return *clock_;
+    }
+
+    Db& db_;
+    const mnemo_key& key_;
+    const SessionMeta& meta_;
+    int64_t now_us_;
+    CaptureBatch batch_;
+    std::optional<FeedClock> clock_;
+};
+
 int64_t apply_event_limit(Db& db, SessionMeta& meta, int64_t event_limit) {
     if (event_limit <= 0 || meta.event_count <= event_limit) return 0;
     int64_t evicted = evict_oldest(db, meta.sid, meta.event_count - event_limit);
@@ -98,7 +144,11 @@ void events_append(Db& db, const mnemo_append_req& req, AppendOutcome& outcome, 
     // the version on.
     if (answer_retry(db, meta, req, outcome)) return;
     check_version(meta, req.has_expected_version, req.expected_version, req.key);
+    SessionCaptures captures(db, req.key, meta, req.now_us);
+    captures.check(req.captures, req.n_captures, req.n_events, req.capture);
     store_events(db, meta, req.events, req.n_events, &outcome);
+    captures.store(meta.last_seq - static_cast<int64_t>(req.n_events) + 1);
+    captures.save();
     for (size_t i = 0; i < req.n_events; ++i) add_usage(meta.usage, req.events[i].usage);
     StateTarget target{&meta, req.key.app, req.key.user};
     StateWriter state(db, target, req.now_us);
@@ -124,9 +174,15 @@ void events_list(Db& db, const mnemo_events_list_req& req, Output& out) {
 void events_rewrite(Db& db, const mnemo_rewrite_req& req, Output& out) {
     SessionMeta meta = require_live(db, req.key, req.now_us);
     check_version(meta, req.has_expected_version, req.expected_version, req.key);
+    SessionCaptures captures(db, req.key, meta, req.now_us);
+    captures.check(req.captures, req.n_captures, req.n_events, req.capture);
+    if (req.remove_captured) captures.remove_from(first_visible_seq(db, meta.sid));
     int64_t replaced = soft_delete_from(db, meta.sid, 0, req.now_us);
     meta.event_count = 0;
+    const int64_t first_seq = meta.last_seq + 1;
     store_events(db, meta, req.events, req.n_events, nullptr);
+    captures.store(first_seq);
+    captures.save();
     apply_event_limit(db, meta, req.event_limit);
     mark_written(meta, req.now_us);
     save_session(db, meta);
@@ -145,6 +201,11 @@ void events_rewind(Db& db, const mnemo_rewind_req& req, Output& out) {
         before_seq = *turn;
     }
     meta.event_count -= rewound;
+    if (req.remove_captured && turns_undone > 0) {
+        SessionCaptures captures(db, req.key, meta, req.now_us);
+        captures.remove_from(before_seq);
+        captures.save();
+    }
     mark_written(meta, req.now_us);
     save_session(db, meta);
     if (turns_undone > 0) emit_event_at(db, meta.sid, before_seq, out);

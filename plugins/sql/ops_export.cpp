@@ -5,6 +5,7 @@
 #include "columns.h"
 #include "dialect.h"
 #include "lane_rows.h"
+#include "memory_records.h"
 #include "sql_ops.h"
 #include "record_output.h"
 #include "session_rows.h"
@@ -75,6 +76,7 @@ void export_session(Db& db, const Query& row, const mnemo_export_req& req, Recor
 }  // namespace
 
 void export_step(Db& db, const mnemo_export_req& req, const mnemo_record_sink& sink) {
+    if (req.memories) return export_memories(db, req, sink);
     RecordOutput out(sink);
     const bool first = req.cursor_user.ptr == nullptr;
     if (first) {

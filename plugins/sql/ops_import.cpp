@@ -4,6 +4,7 @@
 // ones, so every index and trigger on events sees them.
 #include "event_rows.h"
 #include "lane_rows.h"
+#include "memory_records.h"
 #include "sql_ops.h"
 #include "session_rows.h"
 #include "state_rows.h"
@@ -94,7 +95,7 @@ void import_lane(Db& db, const mnemo_lane& lane) {
         .run();
 }
 
-void import_record(Db& db, const mnemo_record& r, size_t index, int64_t now_us) {
+void import_record(Db& db, FeedClock* clock, const mnemo_record& r, size_t index, int64_t now_us) {
     switch (r.kind) {
         case MNEMO_RECORD_SESSION:
             return import_session(db, *r.session, now_us);
@@ -108,6 +109,8 @@ void import_record(Db& db, const mnemo_record& r, size_t index, int64_t now_us) 
             return import_track(db, owner_of(db, r, index, now_us), r.track, *r.track_event);
         case MNEMO_RECORD_LANE:
             return import_lane(db, *r.lane);
+        case MNEMO_RECORD_MEMORY:
+            return import_memory(db, *clock, r, now_us);
         default:
             throw StoreError(MNEMO_E_INVALID,
                              "import record " + std::to_string(index) + " has unknown kind " + std::to_string(r.kind));
@@ -117,7 +120,20 @@ void import_record(Db& db, const mnemo_record& r, size_t index, int64_t now_us) 
 }  // namespace
 
 void import_records(Db& db, const mnemo_import_req& req) {
-    for (size_t i = 0; i < req.n_records; ++i) import_record(db, req.records[i], i, req.now_us);
+    // The feed's clock is taken at the first memory record, after the session
+    // records before it took their rows' locks (the order appends take them
+    // in); the checks of every memory record follow at once, and one that
+    // fails undoes what this call stored before it.
+    std::optional<FeedClock> clock;
+    for (size_t i = 0; i < req.n_records; ++i) {
+        const mnemo_record& record = req.records[i];
+        if (record.kind == MNEMO_RECORD_MEMORY && !clock) {
+            clock.emplace(db);
+            check_memory_records(db, req);
+        }
+        import_record(db, clock ? &*clock : nullptr, record, i, req.now_us);
+    }
+    if (clock) clock->save();
 }
 
 }  // namespace mnemo::sqlcore

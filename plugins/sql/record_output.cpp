@@ -99,6 +99,11 @@ void RecordBuffer::on_record(void* ctx, const mnemo_record* r) {
     if (r->summary) owned.summary.emplace(*r->summary, kSummaryStrings);
     if (r->track_event) owned.track_event.emplace(*r->track_event, kTrackStrings);
     if (r->lane) owned.lane.emplace(*r->lane, kLaneStrings);
+    if (r->memory) {
+        owned.memory.emplace(*r->memory, kMemoryStrings);
+        const mnemo_vector& v = r->memory->vector;
+        if (v.values) owned.vector.emplace(v.values, v.values + v.dims);
+    }
     static_cast<RecordBuffer*>(ctx)->records_.push_back(std::move(owned));
 }
 
@@ -113,6 +118,8 @@ void RecordBuffer::replay(const mnemo_record_sink& target) const {
         mnemo_summary summary = owned.summary ? owned.summary->view() : mnemo_summary{};
         mnemo_track_event track = owned.track_event ? owned.track_event->view() : mnemo_track_event{};
         mnemo_lane lane = owned.lane ? owned.lane->view() : mnemo_lane{};
+        mnemo_memory memory = owned.memory ? owned.memory->view() : mnemo_memory{};
+        memory.vector = owned.vector ? mnemo_vector{owned.vector->data(), owned.vector->size()} : mnemo_vector{};
         mnemo_record record{};
         record.kind = owned.kind;
         record.key = mnemo_key{of(owned.app), of(owned.user), of(owned.session_id)};
@@ -126,6 +133,7 @@ void RecordBuffer::replay(const mnemo_record_sink& target) const {
         record.track = of(owned.track);
         record.track_event = owned.track_event ? &track : nullptr;
         record.lane = owned.lane ? &lane : nullptr;
+        record.memory = owned.memory ? &memory : nullptr;
         if (target.record) target.record(target.ctx, &record);
     }
     if (more_ && target.more) target.more(target.ctx);

@@ -61,6 +61,8 @@ private:
         std::optional<OwnedRow<mnemo_summary, 3>> summary;
         std::optional<OwnedRow<mnemo_track_event, 1>> track_event;
         std::optional<OwnedRow<mnemo_lane, 8>> lane;
+        std::optional<OwnedRow<mnemo_memory, 9>> memory;
+        std::optional<std::vector<float>> vector;  // the memory's, when it holds one
     };
     static void on_record(void* ctx, const mnemo_record* record);
     static void on_more(void* ctx);

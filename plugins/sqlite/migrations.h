@@ -437,13 +437,15 @@ DROP INDEX IF EXISTS sessions_app_updated;
 // "long-term memories"); its number lives here only.
 //  - memories: row_key is the ABI's key (AUTOINCREMENT: never given to
 //    another memory, even after the newest is removed); folded_text is the
-//    dedupe key mnemod makes; word_count feeds BM25; vector_blob holds the
+//    dedupe key mnemod makes (NULL on a captured row, which no dedupe
+//    matches); word_count feeds BM25; vector_blob holds the
 //    vector as float32 little-endian; change_seq is the feed position of
 //    the row's latest change. An expired row stays until the sweep.
 //  - memories_id keeps one stored row per (app, user, id) (an expired one
 //    is removed before its id is written again); memories_folded finds the
 //    dedupe match; memories_updated serves list pages; memories_expiry the
-//    sweep; memories_change the feed; memories_pending the embedder.
+//    sweep; memories_change the feed; memories_pending the embedder;
+//    memories_source the rewind or rewrite that removes captured rows.
 //  - memory_removals: the feed's removals until the sweep forgets them;
 //    memory_feed: the counter of change_seq and the feed's horizon (the
 //    single writer makes a plain counter enough); memory_apps: each app's
@@ -460,7 +462,7 @@ CREATE TABLE IF NOT EXISTS memories (
   id TEXT NOT NULL,
   name_space TEXT NOT NULL DEFAULT '',
   text TEXT NOT NULL,
-  folded_text TEXT NOT NULL,
+  folded_text TEXT,
   word_count INTEGER NOT NULL DEFAULT 0,
   metadata TEXT NOT NULL DEFAULT '{}',
   session_id TEXT,
@@ -481,6 +483,7 @@ CREATE INDEX IF NOT EXISTS memories_updated ON memories (app, user, updated_at, 
 CREATE INDEX IF NOT EXISTS memories_expiry ON memories (expires_at) WHERE expires_at > 0;
 CREATE UNIQUE INDEX IF NOT EXISTS memories_change ON memories (change_seq);
 CREATE INDEX IF NOT EXISTS memories_pending ON memories (embedding, row_key) WHERE embedding = 1;
+CREATE INDEX IF NOT EXISTS memories_source ON memories (app, user, source_session, source_seq);
 
 CREATE TABLE IF NOT EXISTS memory_removals (
   change_seq INTEGER PRIMARY KEY,

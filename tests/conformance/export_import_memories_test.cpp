@@ -4,16 +4,14 @@
 // second import changes nothing, not even the change feed; an import puts
 // back what changed since; expired memories stay out; a bad memory line is
 // named by its number. Memories are written through the plugin's memory
-// ops, as the memory routes would; a backend without them skips (the SQL
-// backends until their memory ops land), except the one case that checks it
-// refuses memory lines.
+// ops, as the memory routes would; every backend keeps them, and each
+// imports into another kind (memory into sqlite, the SQL ones into memory).
 #include "transfer_fixture.h"
 
 #include "core/memory_text.h"
 
 #include <algorithm>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <optional>
 
@@ -21,12 +19,6 @@ namespace mnemo::testing {
 namespace {
 
 constexpr int64_t kSecond = 1'000'000;
-
-bool keeps_memories(const Harness& x) {
-    const mnemo_storage_ops& ops = x.env().backend.ops();
-    return ops.ops_size >= offsetof(mnemo_storage_ops, memory_write) + sizeof ops.memory_write &&
-           ops.memory_write != nullptr;
-}
 
 std::optional<std::string> opt(mnemo_str text) {
     return text.ptr ? std::optional<std::string>(std::string(text.ptr, text.len)) : std::nullopt;
@@ -135,10 +127,7 @@ Item item(std::string id, std::string text) {
 
 class MemoryTransfer : public TransferTest {
 protected:
-    void SetUp() override {
-        TransferTest::SetUp();
-        if (!keeps_memories(*h)) GTEST_SKIP() << GetParam() << " has no memory ops yet: its exports hold no memories";
-    }
+    void SetUp() override { TransferTest::SetUp(); }
 
     template <typename Fn>
     static void call(Harness& x, Fn&& fn) {
@@ -269,10 +258,9 @@ protected:
         return all;
     }
 
-    // Another backend that keeps memories when there is one, else a fresh one of the same kind.
+    // A fresh backend of another kind.
     std::unique_ptr<Harness> fresh_partner() {
         auto other = std::make_unique<Harness>(GetParam() == "memory" ? "sqlite" : "memory");
-        if (!keeps_memories(*other)) other = std::make_unique<Harness>(GetParam());
         other->clock().set(h->clock().now_us());
         return other;
     }
@@ -320,6 +308,28 @@ TEST_P(MemoryTransfer, EveryFieldTravelsAndASecondImportChangesNothing) {
     same.client_id = false;
     write(*other, "shop", "u1", {same}, false);
     EXPECT_TRUE(get(*other, "u1", same.id).memories.empty()) << "dedupe missed the imported memory";
+}
+
+// Through each other kind in turn and back into a fresh store of this one
+// (from mysql: memory, sqlite, mysql), each hop exporting the same lines.
+TEST_P(MemoryTransfer, TheSameLinesTravelThroughEveryOtherBackendAndBack) {
+    fill();
+    const auto before = memories(*h);
+    export_to(*h, file("hop-0.jsonl"));
+    const std::string text = read_all(file("hop-0.jsonl"));
+    std::vector<std::string> hops;
+    for (const char* kind : {"memory", "sqlite"})
+        if (GetParam() != kind) hops.emplace_back(kind);
+    hops.push_back(GetParam());
+    for (size_t i = 0; i < hops.size(); ++i) {
+        const std::string when = "after hop " + std::to_string(i + 1) + " into " + hops[i];
+        Harness next(hops[i]);  // a fresh mysql store clears h's: h is not read again
+        next.clock().set(h->clock().now_us());
+        EXPECT_EQ(import_into(next, file("hop-" + std::to_string(i) + ".jsonl")).memories, 7) << when;
+        expect_same_memories(memories(next), before, when);
+        export_to(next, file("hop-" + std::to_string(i + 1) + ".jsonl"));
+        EXPECT_EQ(read_all(file("hop-" + std::to_string(i + 1) + ".jsonl")), text) << when;
+    }
 }
 
 TEST_P(MemoryTransfer, ImportPutsBackWhatChangedSinceAndKeepsTheKey) {
@@ -405,35 +415,6 @@ TEST_P(MemoryTransfer, BadMemoryLineIsNamedAndNothingIsImported) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, MemoryTransfer, ::testing::ValuesIn(backends_under_test()),
-                         [](const auto& info) { return info.param; });
-
-// A backend without memory ops refuses a file with memory lines, naming the first.
-class MemoryLinesRefused : public Conformance {};
-
-TEST_P(MemoryLinesRefused, ByABackendThatKeepsNoMemories) {
-    if (keeps_memories(*h)) GTEST_SKIP() << GetParam() << " keeps memories: it imports memory lines";
-    const std::string path =
-        (std::filesystem::temp_directory_path() / ("mnemo-memory-lines-" + std::to_string(::getpid()))).string();
-    {
-        std::ofstream out(path);
-        out << R"({"kind":"state","scope":"app","app":"shop","key":"k","value":1,"expires_at_us":0})"
-            << "\n\n";
-        out << R"({"kind":"memory","app":"shop","user":"u1","id":"m1","namespace":"","text":"x","metadata":{},)"
-            << R"("session_id":null,"source":null,"embedding":"none","embedding_model":null,"created_at_us":1,)"
-            << R"("updated_at_us":1,"expires_at_us":0,"vector":null})"
-            << "\n";
-    }
-    core::TransferResult result = core::import_file(h->env(), path);
-    std::filesystem::remove(path);
-    ASSERT_TRUE(result.error);
-    EXPECT_NE(result.error->message.find(path + " line 3: a memory record, but the storage plugin " + GetParam() +
-                                         " keeps no memories"),
-              std::string::npos)
-        << result.error->message;
-    EXPECT_EQ(h->get("/v1/apps/shop/state").body, R"({"state":{}})") << "a refused file imported something";
-}
-
-INSTANTIATE_TEST_SUITE_P(Backends, MemoryLinesRefused, ::testing::ValuesIn(backends_under_test()),
                          [](const auto& info) { return info.param; });
 
 }  // namespace

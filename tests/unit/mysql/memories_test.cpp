@@ -134,11 +134,13 @@ protected:
             ASSERT_TRUE(migrate);
         }
         conn_ = server().connect(database_);
-        // 4000 memories of 20 users, a third expiring, a tenth pending; removals spread over time.
+        // 4000 memories of 20 users, a third expiring, a tenth pending, half captured from 50 sessions;
+        // removals spread over time.
         exec(
-            "INSERT INTO memories (app, user, id, name_space, text, folded_text, metadata, embedding, created_at, "
-            "updated_at, expires_at, change_seq) SELECT 'shop', CONCAT('u', seq % 20), CONCAT('m', seq), '', "
-            "CONCAT('text ', seq), CONCAT('text ', seq), '{}', IF(seq % 10 = 0, 1, 0), seq, seq, "
+            "INSERT INTO memories (app, user, id, name_space, text, folded_text, metadata, source_session, "
+            "source_seq, embedding, created_at, updated_at, expires_at, change_seq) SELECT 'shop', "
+            "CONCAT('u', seq % 20), CONCAT('m', seq), '', CONCAT('text ', seq), CONCAT('text ', seq), '{}', "
+            "IF(seq % 2 = 0, CONCAT('s', seq % 50), NULL), seq, IF(seq % 10 = 0, 1, 0), seq, seq, "
             "IF(seq % 3 = 0, seq * 1000, 0), seq FROM seq_1_to_4000");
         exec(
             "INSERT INTO memory_removals (change_seq, row_key, app, user, removed_at) SELECT 4000 + seq, 4000 + seq, "
@@ -200,6 +202,11 @@ TEST_F(MysqlMemoryPlans, TheFeedTheEmbedderAndTheSweepReadIndexRanges) {
     expect_index(bound(sqlcore::kMemoryPendingSql, {"3900", "0", "100"}), "memories", "memories_pending", true);
     expect_index(bound(sqlcore::kMemoriesExpiredSql, {"20000", "101"}), "memories", "memories_expiry", true);
     expect_index(bound(sqlcore::kMemoryRemovalsDueSql, {"50", "101"}), "memory_removals", "memory_removals_age", true);
+}
+
+TEST_F(MysqlMemoryPlans, TheMemoriesCapturedFromASessionAreAnIndexRange) {
+    expect_index(bound(sqlcore::kMemoryCapturedSql, {"'shop'", "'u2'", "'s2'", "1000", "0"}), "memories",
+                 "memories_source");
 }
 
 }  // namespace

@@ -151,6 +151,10 @@ TEST_F(QueryPlanTest, TheMemoryFeedAndTheEmbeddersWorkAreIndexRanges) {
     expect_uses_index(sqlcore::kMemoryPendingSql, "memories_pending");
 }
 
+TEST_F(QueryPlanTest, TheMemoriesCapturedFromASessionAreAnIndexRange) {
+    expect_uses_index(sqlcore::kMemoryCapturedSql, "memories_source");
+}
+
 TEST_F(QueryPlanTest, TheMemorySweepFindsExactlyTheRowsDue) {
     expect_uses_index(sqlcore::kMemoriesExpiredSql, "memories_expiry");
     expect_uses_index(sqlcore::kMemoryRemovalsDueSql, "memory_removals_age");

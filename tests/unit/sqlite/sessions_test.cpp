@@ -207,7 +207,7 @@ TEST_F(SessionsTest, UserPurgeRemovesEverythingOfThatUserAndCountsIt) {
                                                                  {"lanes", 0},
                                                                  {"state_keys", 2},
                                                                  {"memories", 0}}))
-        << "this backend keeps no memories";
+        << "the user had no memories";
     EXPECT_EQ(get("s1").rc, MNEMO_E_NOT_FOUND);
     EXPECT_TRUE(read_state(MNEMO_SCOPE_USER).out.state[MNEMO_SCOPE_USER].empty());
     EXPECT_EQ(purge("u1").out.counts.at("sessions"), 0);

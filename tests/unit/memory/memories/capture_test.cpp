@@ -1,12 +1,12 @@
-// Capture from conversations in the memory backend (MEMORY.md, ABI
-// mnemo_capture): captures of an append or rewrite are stored with their
-// events, with their source; rewind and rewrite remove them; eviction,
-// expiry and session deletes keep them; a user purge removes them.
-#include "memories/memories_fixture.h"
+// Capture from conversations (MEMORY.md, ABI mnemo_capture), on every
+// backend with memory ops: captures of an append or rewrite are stored with
+// their events, with their source; rewind and rewrite remove them;
+// eviction, expiry and session deletes keep them; a user purge removes them.
+#include "memories_fixture.h"
 
 #include <algorithm>
 
-namespace mnemo::memory_test {
+namespace mnemo::memories_test {
 namespace {
 
 // A stored memory with the source fields the shared MemoryRow leaves out.
@@ -41,6 +41,29 @@ struct Want {
 
 class Capture : public MemoriesTest {
 protected:
+    // An event of the request with a client id (a retry answers with it).
+    mnemo_event event(const std::string& id, const char* role, const char* content_json) {
+        mnemo_event e{};
+        e.id = s(id);
+        e.id_from_client = 1;
+        e.author = s(role);
+        e.role = s(role);
+        e.content_json = s(content_json);
+        e.filter_key = s("");
+        e.timestamp_us = now;
+        return e;
+    }
+    // An event whose id mnemod generated (no idempotency).
+    mnemo_event said(const char* role, const char* content_json) {
+        mnemo_event e = event("g-" + std::to_string(++generated_ids_), role, content_json);
+        e.id_from_client = 0;
+        return e;
+    }
+    // The session as stored, or its status when it is not.
+    lifecycle_test::Answer session(const char* id, int64_t at_us = 0) {
+        return LifecycleTest::get("u1", id, at_us ? at_us : now);
+    }
+
     // The status of an append to session u1/`session` capturing `wants`.
     int append_captured(const char* session, std::vector<mnemo_event> events, const std::vector<Want>& wants,
                         int64_t event_limit = 0, mnemo_append_result* result_out = nullptr,
@@ -50,7 +73,7 @@ protected:
         fill(req, session, events, captures, event_limit);
         req.create_if_missing = 1;
         mnemo_append_result result{};  // seqs and timestamps not wanted: the memories say them
-        Sink sink;
+        MemorySink sink;
         mnemo_error err{};
         const int rc = ops().events_append(backend, &req, &result, sink.get(), &err);
         if (result_out) *result_out = result;
@@ -63,17 +86,17 @@ protected:
         mnemo_rewrite_req req{};
         fill(req, session, events, captures, event_limit);
         req.remove_captured = remove_captured;
-        Sink sink;
+        MemorySink sink;
         mnemo_error err{};
         EXPECT_EQ(ops().events_rewrite(backend, &req, sink.get(), &err), MNEMO_OK) << err.message;
     }
     void rewind(const char* session, int64_t turns, int remove_captured = 1) {
         mnemo_rewind_req req{};
-        req.key = key(app, "u1", session);
+        req.key = key("u1", session);
         req.now_us = now;
         req.turns = turns;
         req.remove_captured = remove_captured;
-        Sink sink;
+        MemorySink sink;
         mnemo_error err{};
         EXPECT_EQ(ops().events_rewind(backend, &req, sink.get(), &err), MNEMO_OK) << err.message;
     }
@@ -103,11 +126,12 @@ protected:
     }
     int64_t purge(const char* user) {
         mnemo_user_purge_req req{s(app), s(user), now};
-        Sink sink;
+        MemorySink sink;
         EXPECT_EQ(ops().user_purge(backend, &req, sink.get(), nullptr), MNEMO_OK);
         return sink.out.counts["memories"];
     }
 
+    int generated_ids_ = 0;
     std::string name_space = "events";
     int64_t ttl_us = 0;
     int capture_embedder = 0;
@@ -116,8 +140,8 @@ private:
     // The fields an append and a rewrite share.
     template <typename Req>
     void fill(Req& req, const char* session, const std::vector<mnemo_event>& events,
-              const std::vector<mnemo_capture>& captures, int64_t event_limit) const {
-        req.key = key(app, "u1", session);
+              const std::vector<mnemo_capture>& captures, int64_t event_limit) {
+        req.key = key("u1", session);
         req.now_us = now;
         req.events = events.data();
         req.n_events = events.size();
@@ -126,18 +150,13 @@ private:
         req.n_captures = captures.size();
         req.capture = settings();
     }
-    mnemo_capture_settings settings() const { return mnemo_capture_settings{s(name_space), ttl_us, capture_embedder}; }
-    std::vector<mnemo_capture> views(const std::vector<Want>& wants) const {
+    mnemo_capture_settings settings() { return mnemo_capture_settings{s(name_space), ttl_us, capture_embedder}; }
+    std::vector<mnemo_capture> views(const std::vector<Want>& wants) {
         std::vector<mnemo_capture> captures;
         for (const Want& want : wants) captures.push_back(mnemo_capture{want.event, s(want.id), s(want.text)});
         return captures;
     }
 };
-
-// An event with a generated id (no idempotency).
-mnemo_event said(const char* role, const char* content_json) {
-    return event("", role, content_json);
-}
 
 TEST_F(Capture, AnAppendStoresEachCaptureWithItsSessionAndSource) {
     ASSERT_EQ(append_captured("s1", {said("user", R"("first")")}, {}), MNEMO_OK);  // seq 1, not captured
@@ -192,14 +211,14 @@ TEST_F(Capture, AnUnacceptableCaptureRefusesTheWholeAppend) {
     EXPECT_NE(std::string(err.message).find("captures[0].event_index"), std::string::npos) << err.message;
     EXPECT_EQ(append_captured("s1", {said("user", R"("a")")}, {{0, "m-1", ""}}, 0, nullptr, &err), MNEMO_E_INVALID);
     EXPECT_NE(std::string(err.message).find("captures[0].text"), std::string::npos) << err.message;
-    EXPECT_EQ(get_status("u1", "s1", now), MNEMO_E_NOT_FOUND) << "no session created";
+    EXPECT_EQ(session("s1").rc, MNEMO_E_NOT_FOUND) << "no session created";
 
     ASSERT_EQ(append_captured("s1", {said("user", R"("a")")}, {{0, "m-1", "a"}}), MNEMO_OK);
     EXPECT_EQ(append_captured("s1", {said("user", R"("b")"), said("user", R"("c")")},
                               {{0, "m-2", "b"}, {1, "m-1", "c"}}, 0, nullptr, &err),
               MNEMO_E_INVALID);
     EXPECT_NE(std::string(err.message).find("m-1 already names a memory"), std::string::npos) << err.message;
-    EXPECT_EQ(MemoryTest::get("u1", "s1").sessions.front().last_seq, 1) << "no event of the refused append stored";
+    EXPECT_EQ(session("s1").sessions.front().event_count, 1) << "no event of the refused append stored";
     EXPECT_EQ(stored().size(), 1u);
 }
 
@@ -248,7 +267,7 @@ TEST_F(Capture, ARewriteCapturesNewEventsTheLimitEvictsAtOnce) {
     ASSERT_EQ(append_captured("s1", {said("user", R"("q0")")}, {}), MNEMO_OK);
     rewrite_captured("s1", {said("user", R"("q1")"), said("assistant", R"("a1")"), said("user", R"("q2")")},
                      {{0, "m-1", "q1"}, {1, "m-2", "a1"}, {2, "m-3", "q2"}}, 1, 1);
-    EXPECT_EQ(MemoryTest::get("u1", "s1").sessions.front().event_count, 1);
+    EXPECT_EQ(session("s1").sessions.front().event_count, 1);
     EXPECT_EQ(source_seqs(), (std::vector<int64_t>{2, 3, 4}));
 }
 
@@ -266,23 +285,23 @@ TEST_F(Capture, EvictionKeepsTheMemoriesOfEvictedEvents) {
 TEST_F(Capture, SessionDeleteAndExpiryKeepTheMemories) {
     ASSERT_EQ(append_captured("soft", {said("user", R"("a")")}, {{0, "m-soft", "a"}}), MNEMO_OK);
     ASSERT_EQ(append_captured("hard", {said("user", R"("b")")}, {{0, "m-hard", "b"}}), MNEMO_OK);
-    create("u1", "brief", 100);
+    ASSERT_EQ(create("u1", "brief", 100, now).rc, MNEMO_OK);
     ASSERT_EQ(append_captured("brief", {said("user", R"("c")")}, {{0, "m-brief", "c"}}), MNEMO_OK);
     for (auto [id, hard] : {std::pair{"soft", 0}, std::pair{"hard", 1}}) {
-        mnemo_session_delete_req del{key(app, "u1", id), now, hard};
-        Sink sink;
+        mnemo_session_delete_req del{key("u1", id), now, hard};
+        MemorySink sink;
         mnemo_error err{};
         ASSERT_EQ(ops().session_delete(backend, &del, sink.get(), &err), MNEMO_OK) << err.message;
     }
     sweep(now + 1000, 100, now + 1000);
-    EXPECT_EQ(get_status("u1", "brief", now + 1000), MNEMO_E_NOT_FOUND) << "expired";
+    EXPECT_EQ(session("brief", now + 1000).rc, MNEMO_E_NOT_FOUND) << "expired";
     EXPECT_EQ(stored("u1", now + 1000).size(), 3u);
 }
 
 TEST_F(Capture, ASessionIdUsedAgainLeavesTheMemoriesOfItsEarlierSession) {
     ASSERT_EQ(append_captured("s1", {said("user", R"("old")")}, {{0, "m-old", "old"}}), MNEMO_OK);
-    mnemo_session_delete_req del{key(app, "u1", "s1"), now, 1};
-    Sink sink;
+    mnemo_session_delete_req del{key("u1", "s1"), now, 1};
+    MemorySink sink;
     ASSERT_EQ(ops().session_delete(backend, &del, sink.get(), nullptr), MNEMO_OK);
     now += 10;
     ASSERT_EQ(append_captured("s1", {said("user", R"("new")")}, {{0, "m-new", "new"}}), MNEMO_OK);
@@ -313,4 +332,4 @@ TEST_F(Capture, CapturedMemoriesTakeNoPartInDedupe) {
 }
 
 }  // namespace
-}  // namespace mnemo::memory_test
+}  // namespace mnemo::memories_test
