@@ -170,7 +170,12 @@ void memory_embed(Db& db, const mnemo_memory_embed_req& req, Output& out) {
     for (size_t i = 0; i < req.n_items; ++i) {
         const mnemo_embedding_update& item = req.items[i];
         std::optional<MemoryRow> row = memory_by_key(db, item.key);
-        if (!row || !row->live(req.now_us) || row->text_version != item.text_version) continue;
+        // Only a pending memory takes an embedder's answer: a vector the client
+        // gave meanwhile (same text, so the same text_version) stays.
+        if (!row || !row->live(req.now_us) || row->text_version != item.text_version ||
+            row->embedding != MNEMO_EMBEDDING_PENDING) {
+            continue;
+        }
         const int64_t dimension = wanted_dimension(db, row->app, req.dimensions);
         const bool ready = item.status == MNEMO_EMBEDDING_READY && item.vector.values && item.vector.dims > 0 &&
                            (dimension == 0 || static_cast<int64_t>(item.vector.dims) == dimension);

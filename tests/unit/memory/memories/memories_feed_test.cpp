@@ -102,7 +102,20 @@ TEST_F(MemoryFeed, AVectorOfAnotherDimensionIsStoredAsFailed) {
     EXPECT_EQ(row->embedding, MNEMO_EMBEDDING_FAILED);
     EXPECT_FALSE(row->has_vector);
     mnemo_embedding_update failed{written.rows[0].key, 1, MNEMO_EMBEDDING_FAILED, {nullptr, 0}, absent()};
-    EXPECT_EQ(embed({failed}).embedded, 1);
+    EXPECT_EQ(embed({failed}).embedded, 0) << "a memory no longer pending takes no answer";
+}
+
+TEST_F(MemoryFeed, AVectorTheClientGaveWhileTheEmbedderWorkedStays) {
+    embedder = 1;
+    MemoryAnswers written = write("u1", {text("waits").with_id("w")});
+    ASSERT_EQ(written.rows[0].embedding, MNEMO_EMBEDDING_PENDING);
+    // Same text, so the same text_version: only the status tells the answers apart.
+    write("u1", {text("waits").with_id("w").meta(R"({"k":1})").vec({0, 1})});
+    EXPECT_EQ(embed({ready(written.rows[0].key, 1, {1, 0})}).embedded, 0);
+    std::optional<MemoryRow> row = get("u1", "w", 0, true);
+    ASSERT_TRUE(row);
+    EXPECT_EQ(row->embedding, MNEMO_EMBEDDING_READY);
+    EXPECT_EQ(row->vector, (std::vector<float>{0, 1}));
 }
 
 TEST_F(MemoryFeed, PendingListsLiveMemoriesWaitingInKeyOrder) {
