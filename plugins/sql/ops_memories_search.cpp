@@ -102,7 +102,9 @@ void memory_search(Db& db, const mnemo_memory_search_req& req, Output& out) {
     const host::Bm25Corpus corpus = corpus_of(db, req.filter, query);
     for (Hit& hit : hits) {
         uint32_t words = 0;
-        hit.relevance = host::bm25(query, corpus, host::count_terms(hit.row.text, &words), words);
+        // Counted first: an argument list would leave the order of reading `words` open.
+        const std::vector<host::TermCount> terms = host::count_terms(hit.row.text, &words);
+        hit.relevance = host::bm25(query, corpus, terms, words);
     }
     const size_t kept = std::min(static_cast<size_t>(req.limit), hits.size());
     std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(kept), hits.end(), ranks_before);
