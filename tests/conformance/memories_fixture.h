@@ -11,17 +11,17 @@ namespace mnemo::testing {
 
 class Memories : public Conformance {
 protected:
+    // Every backend keeps memories: one that stopped would fail here, not skip.
     void SetUp() override {
         Conformance::SetUp();
-        skip_without_memories();
+        require_memories();
     }
-    // The one place a backend without memory ops is skipped (until it has them).
-    void skip_without_memories() {
-        if (!h->has_memories()) GTEST_SKIP() << "the storage plugin '" << GetParam() << "' has no memory ops yet";
+    void require_memories() {
+        ASSERT_TRUE(h->has_memories()) << "the storage plugin '" << GetParam() << "' lost its memory ops";
     }
     void reconfigure(const std::string& extra_yaml) {
         Conformance::reconfigure(extra_yaml);
-        skip_without_memories();
+        require_memories();
     }
 
     static std::string memories(const std::string& user = "u1", const std::string& app = "shop") {
