@@ -169,12 +169,17 @@ struct MemoryIndex::State {
     int64_t checkpoint_cursor = 0;
     int64_t checkpoint_at_us = 0;
     std::string last_error;
+    std::string repeating_error;  // logged already; cleared by a successful catch-up
     std::chrono::steady_clock::time_point last_checkpoint = std::chrono::steady_clock::now();
 
     bool checkpoints() const { return !options.checkpoint_dir.empty(); }
+    // Logs a failure once while it repeats: the follower retries every
+    // poll_interval, and a storage outage must not flood the log.
     void note_error(std::string message) {
-        log::warn("memory index: {}", message);
         std::lock_guard lock(figures_mutex);
+        if (message == repeating_error) return;
+        log::warn("memory index: {}", message);
+        repeating_error = message;
         last_error = std::move(message);
     }
     void wait_ready() {
@@ -269,7 +274,11 @@ std::optional<VectorError> MemoryIndex::State::catch_up() {
         for (const FeedRow& row : page.rows) apply(row);
         changes_since_checkpoint += page.rows.size();
         cursor = page.result.last_seq;
-        if (!page.result.more) return std::nullopt;
+        if (!page.result.more) {
+            std::lock_guard figures(figures_mutex);
+            repeating_error.clear();
+            return std::nullopt;
+        }
     }
 }
 
