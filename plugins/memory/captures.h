@@ -7,19 +7,12 @@
 // row holds.
 #pragma once
 
+#include "capture_batch.h"
 #include "memories.h"
 
 namespace mnemo::memory {
 
-// The captures of one append or rewrite, with the session they come from.
-struct CaptureBatch {
-    const mnemo_key* key = nullptr;  // the session; its user owns the memories
-    const mnemo_capture* items = nullptr;
-    size_t n_items = 0;
-    size_t n_events = 0;  // the request's events, which event_index points into
-    const mnemo_capture_settings* settings = nullptr;
-    int64_t now_us = 0;
-};
+using host::CaptureBatch;  // the captures of one append or rewrite, with their session
 
 // OK when every capture names an event of the request, has a text and an id
 // no live memory of the user holds (nor an earlier capture of the batch);

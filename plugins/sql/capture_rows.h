@@ -9,19 +9,12 @@
 // the memory backend's side).
 #pragma once
 
+#include "capture_batch.h"
 #include "memory_rows.h"
 
 namespace mnemo::sqlcore {
 
-// The captures of one append or rewrite, with the session they come from.
-struct CaptureBatch {
-    const mnemo_key* key = nullptr;  // the session; its user owns the memories
-    const mnemo_capture* items = nullptr;
-    size_t n_items = 0;
-    size_t n_events = 0;  // the request's events, which event_index points into
-    const mnemo_capture_settings* settings = nullptr;
-    int64_t now_us = 0;
-};
+using host::CaptureBatch;  // the captures of one append or rewrite, with their session
 
 // INVALID naming the first capture whose event_index is past the events,
 // whose text or memory_id is empty, or whose id a live memory of the user
