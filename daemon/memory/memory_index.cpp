@@ -427,8 +427,10 @@ std::variant<std::vector<VectorHit>, VectorError> MemoryIndex::search(std::strin
     if (found == state_->apps.end()) return std::vector<VectorHit>{};
     size_t dimension = found->second->options().dimension;
     if (query.size() != dimension) {
-        return VectorError{fmt::format("the query embedding has {} numbers; app '{}' holds {}-dimensional vectors",
-                                       query.size(), app, dimension)};
+        return VectorError{
+            fmt::format("the query vector has {} dimensions, but app {}'s memories have {}; embed the "
+                        "query with the model of the stored vectors",
+                        query.size(), app, dimension)};
     }
     return found->second->search(query, k, filter);
 }

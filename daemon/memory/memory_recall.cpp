@@ -137,9 +137,10 @@ std::optional<Outcome> Recall::keyword_list(int64_t depth) {
     return std::nullopt;
 }
 
+// memory.dimensions when set; otherwise the index's search refuses a query of
+// another dimension than the app's (naming both), with no second feed read.
 std::optional<Outcome> Recall::check_dimension() {
     size_t wanted = env_.config->memory_for(app_).dimensions;
-    if (wanted == 0) wanted = env_.index->dimension(app_).value_or(0);
     if (wanted == 0 || wanted == query_vector_->size()) return std::nullopt;
     return Outcome::fail(core::invalid(fmt::format(
         "embedding: the query vector has {} dimensions, but app {}'s memories have {}; embed the query with the "

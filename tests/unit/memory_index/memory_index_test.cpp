@@ -169,7 +169,7 @@ TEST_F(MemoryIndexTest, AppsHaveTheirOwnIndexAndDimension) {
     EXPECT_TRUE(keys_of(index.search("none", three, 5, {})).empty());
     auto refused = index.search("shop", four, 5, {});
     ASSERT_TRUE(std::holds_alternative<VectorError>(refused));
-    EXPECT_NE(std::get<VectorError>(refused).message.find("3-dimensional"), std::string::npos);
+    EXPECT_NE(std::get<VectorError>(refused).message.find("memories have 3"), std::string::npos);
 }
 
 TEST_F(MemoryIndexTest, AUserFilterNeverAnswersAnotherUsersMemory) {
