@@ -13,13 +13,14 @@ namespace {
 
 // Every word as a required term of memories_search (search_tokens.h: every
 // word of the search rules has a token within the default token sizes).
-sqlcore::MemoryMatch memory_match(sqlcore::Db&, const std::vector<std::string>& folded_words) {
-    static const std::string sql = std::string("SELECT ") + sqlcore::kMemoryColumns +
-                                   " FROM memories WHERE MATCH (search_tokens) AGAINST (? IN BOOLEAN MODE) AND app = ? "
-                                   "AND (? IS NULL OR user = ?) AND (expires_at = 0 OR expires_at > ?)";
+sqlcore::MemoryMatch memory_match(sqlcore::Db&, const std::vector<std::string>& folded_words, bool by_user) {
+    static const std::string select = std::string("SELECT ") + sqlcore::kMemoryColumns +
+                                      " FROM memories WHERE MATCH (search_tokens) AGAINST (? IN BOOLEAN MODE) AND ";
+    static const std::string app_sql = select + sqlcore::kMemoryAppScopeSql;
+    static const std::string user_sql = select + sqlcore::kMemoryUserScopeSql;
     std::string against;
     for (const std::string& word : folded_words) against += (against.empty() ? "+" : " +") + search_tokens::token(word);
-    return {sql, against};
+    return {by_user ? user_sql : app_sql, against};
 }
 
 // Reads that decide a write lock their rows (FOR UPDATE) so a write's

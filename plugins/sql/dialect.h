@@ -115,11 +115,11 @@ struct Dialect {
     // changes: " FOR UPDATE" where rows are locked, "" where the writer
     // serializes writes anyway.
     const char* lock_rows;
-    // The memories of an app that may hold every folded word as a whole
-    // word, through the backend's text index: memory_rows.h's
-    // kMemoryColumns, parameters (first, app, user x2, now), user NULL for
-    // the whole app, live rows only.
-    MemoryMatch (*memory_match)(Db& db, const std::vector<std::string>& folded_words);
+    // The memories of an app (of one user: by_user) that may hold every
+    // folded word as a whole word, through the backend's text index:
+    // memory_rows.h's kMemoryColumns, parameters first then memory_filter.h's
+    // scope_sql (app, the user when by_user, now), live rows only.
+    MemoryMatch (*memory_match)(Db& db, const std::vector<std::string>& folded_words, bool by_user);
     // Where the text index is not kept by triggers: the index's column for
     // a memory text, written by memory_index (column, row_key).
     std::string (*memory_tokens)(std::string_view text);

@@ -15,6 +15,9 @@ namespace mnemo::sqlcore {
 inline constexpr const char* kMemoryColumns =
     "row_key, app, user, id, name_space, text, folded_text, metadata, session_id, source_session, source_seq, "
     "embedding, embedding_model, vector_blob, text_version, created_at, updated_at, expires_at, change_seq, word_count";
+// A recall's scope (memory_filter.h's scope_sql): app, user, now; app, now.
+inline constexpr const char* kMemoryUserScopeSql = "app = ? AND user = ? AND (expires_at = 0 OR expires_at > ?)";
+inline constexpr const char* kMemoryAppScopeSql = "app = ? AND (expires_at = 0 OR expires_at > ?)";
 inline const std::string kSelectMemoriesSql = std::string("SELECT ") + kMemoryColumns + " FROM memories ";
 
 // (app, user, id): the stored row of an id (memories_id).

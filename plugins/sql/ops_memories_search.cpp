@@ -42,7 +42,8 @@ std::vector<std::string> narrowing_words(const host::RecallQuery& query) {
 // when it narrows by them, else every memory of the scope.
 template <typename Fn>
 void for_each_candidate(Db& db, const mnemo_memory_filter& filter, const std::vector<std::string>& words, Fn&& fn) {
-    MemoryMatch match = words.empty() ? MemoryMatch{} : db.dialect().memory_match(db, words);
+    const bool by_user = filter.user.ptr != nullptr;
+    MemoryMatch match = words.empty() ? MemoryMatch{} : db.dialect().memory_match(db, words, by_user);
     if (match.sql.empty()) {
         mnemo_memory_filter scope{};
         scope.app = filter.app;
@@ -51,17 +52,16 @@ void for_each_candidate(Db& db, const mnemo_memory_filter& filter, const std::ve
         return for_each_in_scope(db, scope, "", fn);
     }
     Query query(db, match.sql);
-    query.args(std::string_view(match.first), filter.app, filter.user, filter.user, filter.now_us);
+    query.bind(1, std::string_view(match.first));
+    bind_scope(query, 2, filter);
     while (query.step()) fn(memory_row(query));
 }
 
 host::Bm25Corpus corpus_of(Db& db, const mnemo_memory_filter& filter, const host::RecallQuery& query) {
     host::Bm25Corpus corpus;
-    Query totals(
-        db,
-        "SELECT COUNT(*), COALESCE(SUM(word_count), 0) FROM memories WHERE app = ? AND (? IS NULL OR user = ?) "
-        "AND (expires_at = 0 OR expires_at > ?)");
-    totals.args(filter.app, filter.user, filter.user, filter.now_us);
+    Query totals(db,
+                 std::string("SELECT COUNT(*), COALESCE(SUM(word_count), 0) FROM memories WHERE ") + scope_sql(filter));
+    bind_scope(totals, 1, filter);
     if (totals.step()) {
         corpus.documents = static_cast<double>(totals.i64(0));
         corpus.total_words = static_cast<double>(totals.i64(1));

@@ -13,18 +13,22 @@ namespace {
 
 // Every word as a term of memories_words (which folds as the host does,
 // but CJK runs, which the host splits per character, not at all: a scan
-// then, like the events' CJK queries without trigrams).
-sqlcore::MemoryMatch memory_match(sqlcore::Db&, const std::vector<std::string>& folded_words) {
-    static const std::string sql = std::string("SELECT ") + sqlcore::kMemoryColumns +
-                                   " FROM memories WHERE row_key IN (SELECT rowid FROM memories_words WHERE "
-                                   "memories_words MATCH ?1) AND app = ?2 AND (?3 IS NULL OR user = ?4) AND "
-                                   "(expires_at = 0 OR expires_at > ?5)";
+// then, like the events' CJK queries without trigrams). For the whole app
+// the words' posting lists lead (`+app` keeps the planner off the app's
+// index, which would read every memory of the app); for one user the user's
+// index leads and the posting list is a set looked up (`+row_key`), so a
+// common word costs a list of row ids, not a row read per memory holding it.
+sqlcore::MemoryMatch memory_match(sqlcore::Db&, const std::vector<std::string>& folded_words, bool by_user) {
+    static const std::string select = std::string("SELECT ") + sqlcore::kMemoryColumns + " FROM memories WHERE ";
+    static const std::string words = "IN (SELECT rowid FROM memories_words WHERE memories_words MATCH ?) AND ";
+    static const std::string app_sql = select + "row_key " + words + "+app = ? AND (expires_at = 0 OR expires_at > ?)";
+    static const std::string user_sql = select + "+row_key " + words + sqlcore::kMemoryUserScopeSql;
     std::string match;
     for (const std::string& word : folded_words) {
         if (host::has_cjk(word)) return {};
         match += (match.empty() ? "" : " ") + fts5_string(word);
     }
-    return {sql, match};
+    return {by_user ? user_sql : app_sql, match};
 }
 
 // Parameters are positional in the order sql/dialect.h gives; a ?N names the

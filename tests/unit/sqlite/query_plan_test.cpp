@@ -2,8 +2,12 @@
 // EXPLAIN QUERY PLAN of the exact texts the plugin runs shows no full SCAN of
 // the sessions, events, state_scopes or lanes tables.
 #include "backend_fixture.h"
+#include "connection.h"
+#include "core/plugin_host.h"
+#include "host_services.h"
 #include "hot_queries.h"
 #include "memory_sql.h"
+#include "options.h"
 
 #include <sqlite3.h>
 
@@ -158,6 +162,33 @@ TEST_F(QueryPlanTest, TheMemoriesCapturedFromASessionAreAnIndexRange) {
 TEST_F(QueryPlanTest, TheMemorySweepFindsExactlyTheRowsDue) {
     expect_uses_index(sqlcore::kMemoriesExpiredSql, "memories_expiry");
     expect_uses_index(sqlcore::kMemoryRemovalsDueSql, "memory_removals_age");
+}
+
+// Keyword recall's candidates: for one user the user's index leads and the
+// words' posting list is a set it looks up; for the whole app the posting
+// list leads, one row read per memory holding the words. Neither walks every
+// memory of the app through its index (what `? IS NULL OR user = ?` did).
+TEST_F(QueryPlanTest, KeywordRecallCandidatesComeFromTheUsersIndexOrThePostingList) {
+    host::install(&core::plugin_host());  // the dialect folds and tests words as the daemon does
+    Options options;
+    options.path = db_path();
+    Conn conn(options, Conn::Mode::ReadOnly);
+    std::string user_plan, app_plan;
+    for (const std::string& d : plan(conn.dialect().memory_match(conn, {"alpha", "beta"}, true).sql))
+        user_plan += d + "\n";
+    for (const std::string& d : plan(conn.dialect().memory_match(conn, {"alpha"}, false).sql)) app_plan += d + "\n";
+    EXPECT_NE(user_plan.find("SEARCH memories USING INDEX"), std::string::npos) << user_plan;
+    EXPECT_NE(user_plan.find("(app=? AND user=?)"), std::string::npos) << user_plan;
+    EXPECT_NE(app_plan.find("SEARCH memories USING INTEGER PRIMARY KEY (rowid=?)"), std::string::npos) << app_plan;
+    EXPECT_EQ(app_plan.find("(app=?)"), std::string::npos) << app_plan;
+}
+
+TEST_F(QueryPlanTest, AUsersRecallScopeIsSearchedThroughAnAppAndUserIndex) {
+    std::string all;
+    for (const std::string& d :
+         plan(std::string("SELECT COUNT(*), SUM(word_count) FROM memories WHERE ") + sqlcore::kMemoryUserScopeSql))
+        all += d + "\n";
+    EXPECT_NE(all.find("(app=? AND user=?)"), std::string::npos) << all;
 }
 
 }  // namespace
