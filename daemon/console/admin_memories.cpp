@@ -100,10 +100,11 @@ int memories_reembed(lua_State* L) {
     if (app == nullptr) return luaL_error(L, "invalid_argument: memories.reembed{app=}: app is required");
     std::optional<int64_t> dimensions = opt_integer(L, 1, "dimensions");
     if (dimensions && (*dimensions < 1 || *dimensions > config::kMaxMemoryDimensions)) {
+        // lua_pushfstring knows %I (a lua_Integer) and %d (an int), not printf's whole set.
         return luaL_error(L,
-                          "invalid_argument: memories.reembed{dimensions=%lld}: give the new model's vector length, "
-                          "1 to %u",
-                          static_cast<long long>(*dimensions), static_cast<unsigned>(config::kMaxMemoryDimensions));
+                          "invalid_argument: memories.reembed{dimensions=%I}: give the new model's vector length, "
+                          "1 to %d",
+                          static_cast<lua_Integer>(*dimensions), static_cast<int>(config::kMaxMemoryDimensions));
     }
     Admin& admin = Admin::of(L);
     admin.storage_with_memories([app = std::string(app), dimensions](const core::Env& env,
