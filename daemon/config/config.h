@@ -135,8 +135,11 @@ struct EmbedderConfig {
     uint32_t retries = 0;              // further attempts after a failed call
 };
 
+// The longest vector mnemod takes (memory.dimensions, memories.reembed{dimensions=}).
+inline constexpr uint32_t kMaxMemoryDimensions = 65536;
+
 struct MemoryConfig {
-    uint32_t dimensions = 0;  // 0 = fixed per app by its first stored vector
+    uint32_t dimensions = 0;  // 0 = fixed per app by its first stored vector; at most kMaxMemoryDimensions
     uint64_t max_text_bytes = 0;
     int64_t ttl_us = 0;  // 0 = forever
     enum class Capture { None, Events, Extract } capture = Capture::None;

@@ -8,7 +8,6 @@ namespace mnemo::config {
 namespace {
 
 constexpr size_t kMaxNamespaceBytes = 128;
-constexpr uint64_t kMaxDimensions = 65536;
 constexpr uint64_t kMaxBatch = 2048;
 constexpr uint64_t kMaxWorkers = 256;
 constexpr uint64_t kMaxRetries = 100;
@@ -127,7 +126,7 @@ std::vector<Field> memory_fields(LoadState& state) {
     fields.insert(
         fields.end(),
         {
-            {"dimensions", number_field(ctx, memory.dimensions, 0, kMaxDimensions)},
+            {"dimensions", number_field(ctx, memory.dimensions, 0, kMaxMemoryDimensions)},
             {"max_text_bytes", size_field(ctx, memory.max_text_bytes)},
             {"extractor", placed(places.extractor, enum_field(ctx, memory.extractor,
                                                               Choices<E>{{"lua", E::Lua}, {"command", E::Command}}))},

@@ -5,6 +5,7 @@
 
 #include "core/json_writer.h"
 #include "memory/embed_pipeline.h"
+#include "memory/memory_index.h"
 #include "memory/memory_requests.h"
 #include "memory/memory_service.h"
 
@@ -50,7 +51,7 @@ int memories_search(lua_State* L) {
 }
 
 // memories.queue(): the embedder's work: what storage holds pending, what
-// the workers hold, and the last error.
+// the workers hold, the last error, and the apps moving to another dimension.
 int memories_queue(lua_State* L) {
     Admin& admin = Admin::of(L);
     admin.storage_with_memories([](const core::Env& env, const memory::MemoryLinks* links) {
@@ -59,6 +60,16 @@ int memories_queue(lua_State* L) {
         std::string body;
         core::JsonWriter w(body);
         w.begin_object().key("memories").raw(counted.body);
+        // Apps re-embedded into another dimension, as the index follows them.
+        w.key("reembedding").begin_array();
+        if (links != nullptr && links->index != nullptr) {
+            for (const memory::IndexTransition& move : links->index->transitions()) {
+                w.begin_object().field("app", move.app).field("from", static_cast<int64_t>(move.from));
+                w.field("to", static_cast<int64_t>(move.to)).field("remaining", static_cast<int64_t>(move.remaining));
+                w.field("moved", static_cast<int64_t>(move.moved)).end_object();
+            }
+        }
+        w.end_array();
         if (links == nullptr || links->pipeline == nullptr) {
             w.key("embedder").null().end_object();
             return core::Outcome::ok(std::move(body));
@@ -80,18 +91,37 @@ int memories_queue(lua_State* L) {
     return admin.push_outcome(L);
 }
 
-// memories.reembed{app=}: every live memory of the app pending again, for the configured model.
+// memories.reembed{app=, dimensions=}: every live memory of the app pending
+// again, for the configured model; with dimensions, a model of that vector
+// length, which storage then takes (the old vectors serve recall until each
+// is replaced: memory/memory_index.h).
 int memories_reembed(lua_State* L) {
     const char* app = opt_name(L, 1, "app");
     if (app == nullptr) return luaL_error(L, "invalid_argument: memories.reembed{app=}: app is required");
+    std::optional<int64_t> dimensions = opt_integer(L, 1, "dimensions");
+    if (dimensions && (*dimensions < 1 || *dimensions > config::kMaxMemoryDimensions)) {
+        // lua_pushfstring knows %I (a lua_Integer) and %d (an int), not printf's whole set.
+        return luaL_error(L,
+                          "invalid_argument: memories.reembed{dimensions=%I}: give the new model's vector length, "
+                          "1 to %d",
+                          static_cast<lua_Integer>(*dimensions), static_cast<int>(config::kMaxMemoryDimensions));
+    }
     Admin& admin = Admin::of(L);
-    admin.storage_with_memories([app = std::string(app)](const core::Env&, const memory::MemoryLinks* links) {
+    admin.storage_with_memories([app = std::string(app), dimensions](const core::Env& env,
+                                                                     const memory::MemoryLinks* links) {
         if (links == nullptr || links->pipeline == nullptr) {
             return core::Outcome::fail(core::invalid(
                 "memories.reembed: no embedder is configured (memory.embedder.kind is none); set memory.embedder "
                 "and restart mnemod"));
         }
-        auto marked = links->pipeline->reembed(app);
+        const uint32_t configured = env.config->memory.dimensions;
+        if (dimensions && configured != 0 && configured != *dimensions) {
+            return core::Outcome::fail(core::invalid(fmt::format(
+                "memories.reembed: memory.dimensions is {} but dimensions={} was asked; set memory.dimensions to {} "
+                "(or 0) for the new model and restart mnemod, then call memories.reembed again",
+                configured, *dimensions, *dimensions)));
+        }
+        auto marked = links->pipeline->reembed(app, dimensions.value_or(0));
         if (auto* error = std::get_if<storage::StorageError>(&marked)) {
             return core::Outcome::fail(core::from_storage(*error));
         }

@@ -145,13 +145,20 @@ void EmbedPipeline::query(std::string text, QueryCallback done) {
                            options_.workers.query_queue)});
 }
 
-std::variant<int64_t, storage::StorageError> EmbedPipeline::reembed(const std::string& app) {
+std::variant<int64_t, storage::StorageError> EmbedPipeline::reembed(const std::string& app, int64_t dimensions) {
     PipelineSink sink;
-    mnemo_memory_reembed_req req{str(app), clock_.now_us()};
+    mnemo_memory_reembed_req req{str(app), clock_.now_us(), dimensions};
     auto error = backend_.call(
         [&](mnemo_error* err) { return backend_.ops().memory_reembed(backend_.handle(), &req, sink.get(), err); });
     if (error) return *error;
-    log::info("memories of app {}: {} marked for embedding again", app, sink.counted);
+    if (dimensions > 0) {
+        log::info(
+            "memories of app {}: {} marked for embedding again, into {} dimensions (the old vectors serve "
+            "recall until each is replaced)",
+            app, sink.counted, dimensions);
+    } else {
+        log::info("memories of app {}: {} marked for embedding again", app, sink.counted);
+    }
     notify_pending();
     return sink.counted;
 }

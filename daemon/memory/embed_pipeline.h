@@ -110,8 +110,9 @@ public:
     // else within the embedder's timeout.
     void query(std::string text, QueryCallback done);
     // Marks every memory of `app` pending (memories.reembed) and reads them
-    // soon; answers how many were marked.
-    std::variant<int64_t, storage::StorageError> reembed(const std::string& app);
+    // soon; answers how many were marked. dimensions > 0: the app moves to a
+    // model of that dimension (mnemo_memory_reembed_req).
+    std::variant<int64_t, storage::StorageError> reembed(const std::string& app, int64_t dimensions = 0);
     // A reload: batch, timeout, retries and api_key (the rest needs a restart).
     void apply(const config::EmbedderConfig& settings);
     // How long wait=true waits at most (MEMORY.md): memory.embedder.timeout x (retries + 1), as reloaded.

@@ -1,13 +1,16 @@
 #include "memory/memory_index.h"
 
 #include "observability/log.h"
+#include "storage/rows.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <shared_mutex>
 #include <sstream>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -55,6 +58,14 @@ void on_feed_result(void* ctx, const mnemo_memory_feed_result* feed) {
     page->answered = true;
 }
 
+void on_count(void* ctx, const mnemo_memory_count_result* count) {
+    *static_cast<std::optional<int64_t>*>(ctx) = count->dimension;
+}
+
+size_t size_of(const VectorIndex* index) {
+    return index ? index->stats().memories : 0;
+}
+
 // App names go into file names and the manifest as hex: the name rules
 // allow characters a file name or a space-separated line should not hold.
 std::string hex_of(std::string_view text) {
@@ -78,13 +89,15 @@ bool decode_hex(std::string_view hex, std::string& out) {
     return true;
 }
 
-std::string file_name_of(std::string_view app) {
-    return "app-" + hex_of(app) + ".vidx";
+// incoming: the index a re-embedding into another dimension fills.
+std::string file_name_of(std::string_view app, bool incoming) {
+    return "app-" + hex_of(app) + (incoming ? ".incoming.vidx" : ".vidx");
 }
 
 struct ManifestApp {
     std::string name;
     size_t dimension = 0;
+    bool incoming = false;  // a line "incoming": the app's second index (written after its "app" line)
 };
 
 struct Manifest {
@@ -113,7 +126,8 @@ std::optional<Manifest> read_manifest(const std::filesystem::path& path, std::st
         std::istringstream fields(line);
         std::string hex;
         ManifestApp app;
-        if (!(fields >> tag >> app.dimension >> hex) || tag != "app" || !decode_hex(hex, app.name)) {
+        app.incoming = line.starts_with("incoming ");
+        if (!(fields >> tag >> app.dimension >> hex) || (tag != "app" && !app.incoming) || !decode_hex(hex, app.name)) {
             *problem = fmt::format("{} has a damaged line: {}", path.string(), line);
             return std::nullopt;
         }
@@ -124,7 +138,9 @@ std::optional<Manifest> read_manifest(const std::filesystem::path& path, std::st
 
 std::optional<std::string> write_manifest(const std::filesystem::path& dir, const Manifest& manifest) {
     std::string text = fmt::format("{}\ncursor {}\n", kManifestMagic, manifest.cursor);
-    for (const auto& app : manifest.apps) text += fmt::format("app {} {}\n", app.dimension, hex_of(app.name));
+    for (const auto& app : manifest.apps) {
+        text += fmt::format("{} {} {}\n", app.incoming ? "incoming" : "app", app.dimension, hex_of(app.name));
+    }
     auto temp = dir / (std::string(kManifestName) + ".tmp");
     {
         std::ofstream out(temp, std::ios::trunc);
@@ -140,6 +156,43 @@ std::optional<std::string> write_manifest(const std::filesystem::path& dir, cons
 
 }  // namespace
 
+// The indexes of one app: the one recall uses, and while the app's memories
+// are re-embedded into another dimension, the one that fills with them. A
+// memory re-embedded keeps its old vector in the serving index (storage no
+// longer holds it, but it still describes the same text) so that index stays
+// whole until the switch; `moved` names those memories.
+struct AppIndexes {
+    std::unique_ptr<VectorIndex> serving;
+    std::unique_ptr<VectorIndex> incoming;  // null: no re-embedding under way
+    // Keys in both indexes: changed by the feed's reader only; moved_count
+    // mirrors its size for readers of transitions().
+    std::unordered_set<uint64_t> moved;
+    std::atomic<size_t> moved_count{0};
+
+    size_t remaining() const { return size_of(serving.get()) - std::min(size_of(serving.get()), moved_count.load()); }
+    void set_moved(uint64_t key, bool in_both) {
+        in_both ? (void)moved.insert(key) : (void)moved.erase(key);
+        moved_count = moved.size();
+    }
+    // After a load or a swap: the keys both indexes hold.
+    void count_moved() {
+        moved.clear();
+        if (serving && incoming) {
+            for (uint64_t key : incoming->keys()) {
+                if (serving->contains(key)) moved.insert(key);
+            }
+        }
+        moved_count = moved.size();
+    }
+
+    // The index of vectors of that dimension, or null.
+    VectorIndex* of(size_t dimension) const {
+        if (serving && serving->options().dimension == dimension) return serving.get();
+        if (incoming && incoming->options().dimension == dimension) return incoming.get();
+        return nullptr;
+    }
+};
+
 struct MemoryIndex::State {
     State(const storage::Backend& backend_in, MemoryIndexOptions options_in)
         : backend(backend_in), options(std::move(options_in)) {}
@@ -149,9 +202,10 @@ struct MemoryIndex::State {
 
     // Feed reads and applying them; the lock order is catch_up_mutex, then apps_mutex.
     std::mutex catch_up_mutex;
-    // The map of apps: shared while an index is used, exclusive to add an app or drop all.
+    // The map of apps: shared while an index is used, exclusive to add or
+    // swap an app's index or drop all.
     mutable std::shared_mutex apps_mutex;
-    std::map<std::string, std::unique_ptr<VectorIndex>, std::less<>> apps;
+    std::map<std::string, AppIndexes, std::less<>> apps;
     std::atomic<int64_t> cursor{0};
     std::atomic<size_t> changes_since_checkpoint{0};
 
@@ -188,7 +242,11 @@ struct MemoryIndex::State {
     }
 
     std::optional<VectorError> read_feed(FeedPage& page, int64_t after_seq) const;
+    std::optional<int64_t> stored_dimension(const std::string& app);
+    void put(VectorIndex& index, const FeedRow& row);
     void apply(const FeedRow& row);
+    void add_dimension(const FeedRow& row);
+    void settle(const std::string& app);
     void drop_everything();
     std::optional<VectorError> catch_up();
     bool build_step();
@@ -210,43 +268,143 @@ std::optional<VectorError> MemoryIndex::State::read_feed(FeedPage& page, int64_t
     return std::nullopt;
 }
 
+// The dimension storage holds for the app (memory_reembed moves it): which
+// of two indexes is the new one. nullopt: storage did not answer.
+std::optional<int64_t> MemoryIndex::State::stored_dimension(const std::string& app) {
+    std::optional<int64_t> dimension;
+    mnemo_sink sink{};
+    sink.ctx = &dimension;
+    sink.memory_count = on_count;
+    mnemo_memory_count_req req{storage::str(app), {nullptr, 0}, unix_now_us()};
+    auto error =
+        backend.call([&](mnemo_error* err) { return backend.ops().memory_count(backend.handle(), &req, &sink, err); });
+    if (error) {
+        note_error(fmt::format("app '{}': reading its dimension failed: {}", app, error->message));
+        return std::nullopt;
+    }
+    return dimension;
+}
+
+void MemoryIndex::State::put(VectorIndex& index, const FeedRow& row) {
+    if (auto error = index.put(static_cast<uint64_t>(row.key), row.user, row.vector)) {
+        note_error(fmt::format("memory key {} of app '{}' not indexed: {}", row.key, row.app, error->message));
+    }
+}
+
+// Each row goes to the index of its vector's dimension. A row without a
+// vector (gone, or a text changed) leaves both; a row of the old dimension
+// leaves the new index; a row of the new dimension keeps its old vector in
+// the serving index until the switch.
 void MemoryIndex::State::apply(const FeedRow& row) {
     auto key = static_cast<uint64_t>(row.key);
     {
         std::shared_lock lock(apps_mutex);
         auto found = apps.find(row.app);
+        if (found == apps.end() && row.vector.empty()) return;
         if (found != apps.end()) {
-            VectorIndex& index = *found->second;
-            if (row.vector.empty()) {
-                index.erase(key);
-                return;
-            }
-            if (row.vector.size() == index.options().dimension) {
-                if (auto error = index.put(key, row.user, row.vector)) {
-                    note_error(
-                        fmt::format("memory key {} of app '{}' not indexed: {}", row.key, row.app, error->message));
+            AppIndexes& app = found->second;
+            VectorIndex* home = row.vector.empty() ? nullptr : app.of(row.vector.size());
+            if (home != nullptr || row.vector.empty()) {
+                if (home != app.serving.get()) {
+                    if (home == nullptr) app.serving->erase(key);
+                    if (app.incoming && home != app.incoming.get()) app.incoming->erase(key);
+                } else if (app.incoming) {
+                    app.incoming->erase(key);
                 }
+                if (home != nullptr) put(*home, row);
+                if (app.incoming) app.set_moved(key, home == app.incoming.get() && app.serving->contains(key));
+                lock.unlock();
+                settle(row.app);
                 return;
             }
-            // Storage fixes an app's dimension, so this is a re-embed into another one: follow the new vectors.
-            index.erase(key);
-            note_error(
-                fmt::format("memory key {} of app '{}' has {} dimensions, the index {}; it is left out of "
-                            "semantic recall until the app's index is rebuilt",
-                            row.key, row.app, row.vector.size(), index.options().dimension));
-            return;
+            // A dimension the app has no index for: it leaves the new index (a
+            // third dimension replaces it, see add_dimension).
+            if (app.incoming) {
+                app.incoming->erase(key);
+                app.set_moved(key, false);
+            }
         }
     }
-    if (row.vector.empty()) return;
+    add_dimension(row);
+    settle(row.app);
+}
+
+// A vector of a dimension the app has no index for: its first vector, or the
+// first of a re-embedding into another dimension. Storage says which
+// dimension is the app's now; the other index keeps serving recall.
+void MemoryIndex::State::add_dimension(const FeedRow& row) {
+    bool known = false;
+    {
+        std::shared_lock lock(apps_mutex);
+        known = apps.count(row.app) != 0;
+    }
+    // Asked before the exclusive lock, so searches go on meanwhile.
+    // -1: not asked (the app's first vector), or storage did not answer.
+    const int64_t target = known ? stored_dimension(row.app).value_or(-1) : -1;
     VectorIndexOptions vectors = options.vectors;
     vectors.dimension = row.vector.size();
     auto index = std::make_unique<VectorIndex>(vectors);
-    if (auto error = index->put(key, row.user, row.vector)) {
-        note_error(fmt::format("memory key {} of app '{}' not indexed: {}", row.key, row.app, error->message));
+    put(*index, row);
+    std::unique_lock lock(apps_mutex);
+    AppIndexes& app = apps[row.app];
+    if (!app.serving) {
+        app.serving = std::move(index);
         return;
     }
+    const auto serving_dimension = static_cast<int64_t>(app.serving->options().dimension);
+    const auto row_dimension = static_cast<int64_t>(row.vector.size());
+    if (!app.incoming) {
+        // Read from the start, the feed may show a re-embedded row before the
+        // old ones: the index of storage's dimension is the new one, whichever came first.
+        if (target == serving_dimension) {
+            app.incoming = std::move(app.serving);
+            app.serving = std::move(index);
+        } else {
+            app.incoming = std::move(index);
+        }
+        app.count_moved();
+        log::info(
+            "memory index: app '{}' is re-embedded from {} into {} dimensions; recall uses the {}-dimension "
+            "index until every memory has moved",
+            row.app, app.serving->options().dimension, app.incoming->options().dimension,
+            app.serving->options().dimension);
+        return;
+    }
+    // A third dimension: a re-embedding into yet another model before the last one ended.
+    if (target == row_dimension) {
+        log::warn(
+            "memory index: app '{}' is re-embedded into {} dimensions before its move to {} ended; the "
+            "{} memories already at {} leave semantic recall until they are embedded again",
+            row.app, row_dimension, app.incoming->options().dimension, app.incoming->stats().memories,
+            app.incoming->options().dimension);
+        app.incoming = std::move(index);
+        app.count_moved();
+        return;
+    }
+    note_error(
+        fmt::format("memory key {} of app '{}' has {} dimensions, the app's indexes {} and {}; it is left out "
+                    "of semantic recall until it is embedded again",
+                    row.key, row.app, row_dimension, serving_dimension, app.incoming->options().dimension));
+}
+
+// Recall moves to the new index once every memory of the old one has moved
+// (the old one is dropped); an incoming index that lost its every memory goes.
+void MemoryIndex::State::settle(const std::string& name) {
+    {
+        std::shared_lock lock(apps_mutex);
+        auto found = apps.find(name);
+        if (found == apps.end() || !found->second.incoming) return;
+        if (found->second.remaining() > 0 && size_of(found->second.incoming.get()) > 0) return;
+    }
     std::unique_lock lock(apps_mutex);
-    apps.emplace(row.app, std::move(index));
+    AppIndexes& app = apps[name];
+    if (size_of(app.incoming.get()) > 0) {
+        log::info("memory index: every memory of app '{}' is in the {}-dimension index; recall uses it from now on",
+                  name, app.incoming->options().dimension);
+        app.serving = std::move(app.incoming);
+    }
+    app.incoming.reset();
+    app.count_moved();
 }
 
 void MemoryIndex::State::drop_everything() {
@@ -282,13 +440,15 @@ std::optional<VectorError> MemoryIndex::State::catch_up() {
     }
 }
 
-// Links one batch of some app's tail into its graph; false when every tail is empty.
+// Links one batch of some index's tail into its graph; false when every tail is empty.
 bool MemoryIndex::State::build_step() {
     std::shared_lock lock(apps_mutex);
-    for (auto& [name, index] : apps) {
-        if (index->stats().tail > 0) {
-            index->build_some(options.build_batch);
-            return true;
+    for (auto& [name, app] : apps) {
+        for (VectorIndex* index : {app.serving.get(), app.incoming.get()}) {
+            if (index != nullptr && index->stats().tail > 0) {
+                index->build_some(options.build_batch);
+                return true;
+            }
         }
     }
     return false;
@@ -307,12 +467,17 @@ void MemoryIndex::State::checkpoint() {
     Manifest manifest;
     manifest.cursor = cursor.load();
     size_t changes = changes_since_checkpoint.exchange(0);
-    for (const auto& [name, index] : apps) {
-        if (auto failure = index->save((dir / file_name_of(name)).string(), static_cast<uint64_t>(manifest.cursor))) {
-            changes_since_checkpoint += changes;
-            return note_error(failure->message);
+    for (const auto& [name, app] : apps) {
+        for (bool incoming : {false, true}) {
+            const VectorIndex* index = incoming ? app.incoming.get() : app.serving.get();
+            if (index == nullptr) continue;
+            auto path = (dir / file_name_of(name, incoming)).string();
+            if (auto failure = index->save(path, static_cast<uint64_t>(manifest.cursor))) {
+                changes_since_checkpoint += changes;
+                return note_error(failure->message);
+            }
+            manifest.apps.push_back(ManifestApp{name, index->options().dimension, incoming});
         }
-        manifest.apps.push_back(ManifestApp{name, index->options().dimension});
     }
     if (auto failure = write_manifest(dir, manifest)) {
         changes_since_checkpoint += changes;
@@ -333,16 +498,26 @@ void MemoryIndex::State::load_checkpoint() {
         log::info("memory index: {}; building the index from the stored memories", problem);
         return;
     }
-    std::map<std::string, std::unique_ptr<VectorIndex>, std::less<>> loaded;
+    std::map<std::string, AppIndexes, std::less<>> loaded;
     for (const auto& app : manifest->apps) {
         VectorIndexOptions vectors = options.vectors;
         vectors.dimension = app.dimension;
-        auto result = VectorIndex::load((dir / file_name_of(app.name)).string(), vectors);
+        auto result = VectorIndex::load((dir / file_name_of(app.name, app.incoming)).string(), vectors);
         if (auto* failure = std::get_if<VectorError>(&result)) {
             note_error(fmt::format("app '{}': {}", app.name, failure->message));
             return;
         }
-        loaded.emplace(app.name, std::move(std::get<VectorIndex::Loaded>(result).index));
+        auto& index = std::get<VectorIndex::Loaded>(result).index;
+        AppIndexes& indexes = loaded[app.name];
+        (app.incoming ? indexes.incoming : indexes.serving) = std::move(index);
+    }
+    for (auto& [name, indexes] : loaded) {
+        indexes.count_moved();
+        if (!indexes.serving) {
+            note_error(fmt::format("{} names an incoming index of app '{}' without its serving one",
+                                   (dir / kManifestName).string(), name));
+            return;
+        }
     }
     {
         std::unique_lock lock(apps_mutex);
@@ -352,7 +527,7 @@ void MemoryIndex::State::load_checkpoint() {
     std::lock_guard figures(figures_mutex);
     checkpoint_cursor = manifest->cursor;
     checkpoint_at_us = unix_now_us();
-    log::info("memory index: loaded {} app(s) at change {} from {}", manifest->apps.size(), manifest->cursor,
+    log::info("memory index: loaded {} index(es) at change {} from {}", manifest->apps.size(), manifest->cursor,
               dir.string());
 }
 
@@ -425,14 +600,21 @@ std::variant<std::vector<VectorHit>, VectorError> MemoryIndex::search(std::strin
     std::shared_lock lock(state_->apps_mutex);
     auto found = state_->apps.find(app);
     if (found == state_->apps.end()) return std::vector<VectorHit>{};
-    size_t dimension = found->second->options().dimension;
-    if (query.size() != dimension) {
-        return VectorError{
-            fmt::format("the query vector has {} dimensions, but app {}'s memories have {}; embed the "
-                        "query with the model of the stored vectors",
-                        query.size(), app, dimension)};
+    // The old dimension searches the old, complete index; the new one (the
+    // embedder's new model) the memories re-embedded so far.
+    if (VectorIndex* index = found->second.of(query.size())) return index->search(query, k, filter);
+    const AppIndexes& indexes = found->second;
+    size_t dimension = indexes.serving->options().dimension;
+    if (indexes.incoming) {
+        return VectorError{fmt::format(
+            "the query vector has {} dimensions, but app {}'s memories have {} and are being re-embedded into {}; "
+            "embed the query with the model of either",
+            query.size(), app, dimension, indexes.incoming->options().dimension)};
     }
-    return found->second->search(query, k, filter);
+    return VectorError{
+        fmt::format("the query vector has {} dimensions, but app {}'s memories have {}; embed the "
+                    "query with the model of the stored vectors",
+                    query.size(), app, dimension)};
 }
 
 std::optional<size_t> MemoryIndex::dimension(std::string_view app) {
@@ -440,7 +622,27 @@ std::optional<size_t> MemoryIndex::dimension(std::string_view app) {
     std::shared_lock lock(state_->apps_mutex);
     auto found = state_->apps.find(app);
     if (found == state_->apps.end()) return std::nullopt;
-    return found->second->options().dimension;
+    return found->second.serving->options().dimension;
+}
+
+std::vector<IndexTransition> MemoryIndex::transitions() const {
+    std::vector<IndexTransition> out;
+    std::shared_lock lock(state_->apps_mutex);
+    for (const auto& [name, app] : state_->apps) {
+        if (!app.incoming) continue;
+        out.push_back(IndexTransition{name, app.serving->options().dimension, app.incoming->options().dimension,
+                                      app.remaining(), size_of(app.incoming.get())});
+    }
+    return out;
+}
+
+std::optional<IndexTransition> MemoryIndex::transition(std::string_view app) const {
+    std::shared_lock lock(state_->apps_mutex);
+    auto found = state_->apps.find(app);
+    if (found == state_->apps.end() || !found->second.incoming) return std::nullopt;
+    const AppIndexes& indexes = found->second;
+    return IndexTransition{std::string(app), indexes.serving->options().dimension,
+                           indexes.incoming->options().dimension, indexes.remaining(), size_of(indexes.incoming.get())};
 }
 
 MemoryIndexStats MemoryIndex::stats() const {
@@ -449,10 +651,13 @@ MemoryIndexStats MemoryIndex::stats() const {
     {
         std::shared_lock lock(state_->apps_mutex);
         out.apps = state_->apps.size();
-        for (const auto& [name, index] : state_->apps) {
-            auto figures = index->stats();
-            out.memories += figures.memories;
-            out.tail += figures.tail;
+        for (const auto& [name, app] : state_->apps) {
+            for (const VectorIndex* index : {app.serving.get(), app.incoming.get()}) {
+                if (index == nullptr) continue;
+                auto figures = index->stats();
+                out.memories += figures.memories;
+                out.tail += figures.tail;
+            }
         }
     }
     std::lock_guard lock(state_->figures_mutex);

@@ -2,9 +2,21 @@
  * memory/memory_index.h -- the vector indexes of every app, kept in step with storage.
  *
  * Owns one VectorIndex per app (created when the app's first vector arrives),
- * the cursor into the backend's memory change feed (memory_changes), the
- * thread that follows the feed, links the indexes' tails into their graphs
- * and writes checkpoints, and the checkpoint files themselves.
+ * and a second one while the app's memories are re-embedded into another
+ * dimension (memories.reembed{dimensions=}), the cursor into the backend's
+ * memory change feed (memory_changes), the thread that follows the feed,
+ * links the indexes' tails into their graphs and writes checkpoints, and the
+ * checkpoint files themselves.
+ *
+ * Re-embedding into another dimension: each feed row goes to the index of
+ * its vector's dimension and leaves the other, so a memory moves when its new
+ * vector is stored. Which index is the new one is storage's word (the app's
+ * stored dimension, asked once when a second dimension appears), not the
+ * order of the feed. Recall uses the old index, which still holds every
+ * memory not moved yet, until it holds none; then the new one serves and
+ * the old one is dropped. A query of the new dimension (the embedder's new
+ * model) searches the new index meanwhile, which holds only the memories
+ * moved so far: transition() tells recall so.
  *
  * The rows in storage are the truth; the indexes are derived from them. A
  * search first catches up with the feed (one memory_changes call when
@@ -15,7 +27,8 @@
  *
  * Checkpoints (when a directory is given; the daemon gives one only for a
  * MNEMO_CAP_PERSISTENT backend): every app's index file and a manifest naming the
- * apps and the common cursor, written through temp files and renames. At
+ * apps (each app's serving index, and its incoming one during a
+ * re-embedding) and the common cursor, written through temp files and renames. At
  * start a manifest whose files all load resumes from its cursor; anything
  * else (no manifest, a damaged or missing file, another dimension) starts
  * from an empty index and reads the feed from 0.
@@ -67,6 +80,13 @@ struct MemoryIndexStats {
     std::string last_error;        // the last feed or checkpoint failure, "" when none
 };
 
+// An app whose memories are re-embedded into another dimension.
+struct IndexTransition {
+    std::string app;
+    size_t from = 0, to = 0;          // the old dimension (recall's) and the new one
+    size_t remaining = 0, moved = 0;  // memories in the old index and in the new one
+};
+
 class MemoryIndex {
 public:
     MemoryIndex(const storage::Backend& backend, MemoryIndexOptions options);
@@ -81,11 +101,15 @@ public:
 
     // Catches up with the feed, then the k best memories of `app` the filter
     // allows. An app with no vector yet answers no hits. A query of another
-    // dimension than the app's is refused (the message names both).
+    // dimension than the app's is refused (the message names both); during a
+    // re-embedding a query of the new dimension searches the new index.
     std::variant<std::vector<VectorHit>, VectorError> search(std::string_view app, std::span<const float> query,
                                                              size_t k, const VectorFilter& filter);
     // The app's vector dimension as the index knows it (after catching up); nullopt: no vector yet.
     std::optional<size_t> dimension(std::string_view app);
+    // The apps being re-embedded into another dimension, as far as the index has followed the feed.
+    std::vector<IndexTransition> transitions() const;
+    std::optional<IndexTransition> transition(std::string_view app) const;
     // Reads the feed now (the follower thread does this every poll_interval).
     std::optional<VectorError> catch_up();
     MemoryIndexStats stats() const;

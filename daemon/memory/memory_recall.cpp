@@ -73,6 +73,8 @@ private:
     std::optional<Outcome> keyword_list(int64_t depth);
     std::optional<Outcome> vector_list(int64_t depth);
     std::optional<Outcome> check_dimension();
+    void note_reembedding();
+    std::optional<Outcome> drop_vector_list();
     std::optional<Outcome> index_search(size_t k, const VectorFilter& filter, std::vector<VectorHit>& hits);
     std::optional<Outcome> search_candidates(int64_t depth, std::vector<VectorHit>& hits, bool& done);
     std::optional<Outcome> search_growing(int64_t depth, std::vector<VectorHit>& hits);
@@ -87,6 +89,9 @@ private:
     std::optional<std::vector<float>> query_vector_;
     std::vector<RankedCandidate> keyword_, vector_;
     std::unordered_map<int64_t, MemoryRow> rows_;
+    std::optional<ReembedNote> reembedding_;  // the app's move to another dimension, when under way
+    bool query_embedded_ = false;             // the query vector is the embedder's, not the request's
+    bool keyword_only_ = false;               // the index has no vectors of the embedder's dimension
 };
 
 std::optional<Outcome> Recall::resolve_mode() {
@@ -94,6 +99,7 @@ std::optional<Outcome> Recall::resolve_mode() {
         query_vector_ = in_.embedding;
     } else if (in_.mode != RecallMode::Keyword && !trimmed(in_.query).empty() && env_.embed_query) {
         query_vector_ = env_.embed_query(*in_.query);
+        query_embedded_ = query_vector_.has_value();
         if (!query_vector_ && in_.mode != RecallMode::Default) {
             return Outcome::fail(core::Error{
                 core::ErrorCode::Unavailable,
@@ -142,6 +148,8 @@ std::optional<Outcome> Recall::keyword_list(int64_t depth) {
 std::optional<Outcome> Recall::check_dimension() {
     size_t wanted = env_.config->memory_for(app_).dimensions;
     if (wanted == 0 || wanted == query_vector_->size()) return std::nullopt;
+    // memory.dimensions names the new model while the old vectors still serve.
+    if (reembedding_ && reembedding_->from == query_vector_->size()) return std::nullopt;
     return Outcome::fail(core::invalid(fmt::format(
         "embedding: the query vector has {} dimensions, but app {}'s memories have {}; embed the query with the "
         "model of the stored vectors",
@@ -151,6 +159,14 @@ std::optional<Outcome> Recall::check_dimension() {
 std::optional<Outcome> Recall::index_search(size_t k, const VectorFilter& filter, std::vector<VectorHit>& hits) {
     auto found = env_.index->search(app_, *query_vector_, k, filter);
     if (auto* error = std::get_if<VectorError>(&found)) {
+        // The embedder's model has another dimension than every stored vector
+        // (changed, memories.reembed{dimensions=} not run yet): default mode
+        // answers by words, as when the embedder fails.
+        if (query_embedded_ && in_.mode == RecallMode::Default) {
+            keyword_only_ = true;
+            hits.clear();
+            return std::nullopt;
+        }
         return Outcome::fail(core::invalid(fmt::format("embedding: {}", error->message)));
     }
     hits = std::move(std::get<std::vector<VectorHit>>(found));
@@ -217,8 +233,23 @@ std::optional<Outcome> Recall::rows_of(const std::vector<VectorHit>& hits, std::
     return std::nullopt;
 }
 
+std::optional<Outcome> Recall::drop_vector_list() {
+    mode_ = FusionMode::Keyword;
+    vector_.clear();
+    reembedding_.reset();
+    return std::nullopt;
+}
+
+void Recall::note_reembedding() {
+    reembedding_.reset();
+    if (auto transition = env_.index->transition(app_)) {
+        reembedding_ = ReembedNote{transition->from, transition->to, transition->remaining, query_vector_->size()};
+    }
+}
+
 std::optional<Outcome> Recall::vector_list(int64_t depth) {
     if (mode_ == FusionMode::Keyword || env_.index == nullptr) return std::nullopt;
+    note_reembedding();
     if (auto failed = check_dimension()) return failed;
     std::vector<VectorHit> hits;
     if (user_only(in_)) {
@@ -231,11 +262,15 @@ std::optional<Outcome> Recall::vector_list(int64_t depth) {
         if (!done) {
             // The growing search read the rows of what it kept already.
             if (auto failed = search_growing(depth, hits)) return failed;
+            if (keyword_only_) return drop_vector_list();
+            note_reembedding();
             for (const VectorHit& hit : hits)
                 vector_.push_back(candidate_of(rows_.at(static_cast<int64_t>(hit.key)), hit.similarity));
             return std::nullopt;
         }
     }
+    if (keyword_only_) return drop_vector_list();
+    note_reembedding();  // as the search found it, after its catch-up
     std::unordered_set<int64_t> live;
     if (auto failed = rows_of(hits, &live)) return failed;
     for (const VectorHit& hit : hits) {
@@ -255,7 +290,7 @@ Outcome Recall::render(const std::vector<FusedHit>& fused) const {
     std::string_view name = mode_ == FusionMode::Hybrid     ? "hybrid"
                             : mode_ == FusionMode::Semantic ? "semantic"
                                                             : "keyword";
-    return Outcome::ok(render_recall(name, rows));
+    return Outcome::ok(render_recall(name, rows, reembedding_));
 }
 
 Outcome Recall::run() {

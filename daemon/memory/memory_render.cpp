@@ -110,7 +110,8 @@ std::string render_page(const std::vector<storage::MemoryRow>& memories,
     return body;
 }
 
-std::string render_recall(std::string_view mode, const std::vector<RecallRow>& rows) {
+std::string render_recall(std::string_view mode, const std::vector<RecallRow>& rows,
+                          const std::optional<ReembedNote>& note) {
     std::string body;
     JsonWriter w(body);
     w.begin_object().field("mode", mode).key("memories").begin_array();
@@ -127,7 +128,15 @@ std::string render_recall(std::string_view mode, const std::vector<RecallRow>& r
         optional_integer(w, "vector_rank", row.hit->vector_rank);
         w.end_object();
     }
-    w.end_array().end_object();
+    w.end_array();
+    if (note) {
+        w.key("reembedding").begin_object();
+        w.field("from", static_cast<int64_t>(note->from)).field("to", static_cast<int64_t>(note->to));
+        w.field("remaining", static_cast<int64_t>(note->remaining));
+        w.field("searched", static_cast<int64_t>(note->searched)).field("complete", note->searched == note->from);
+        w.end_object();
+    }
+    w.end_object();
     return body;
 }
 

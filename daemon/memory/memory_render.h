@@ -34,6 +34,13 @@ struct RecallRow {
     const FusedHit* hit = nullptr;
     const storage::MemoryRow* memory = nullptr;
 };
-std::string render_recall(std::string_view mode, const std::vector<RecallRow>& rows);
+// A recall whose app is re-embedded into another dimension: the answer's
+// "reembedding" says which index the vector list searched. Searching the new
+// one (a query of the new model) finds only the memories moved so far.
+struct ReembedNote {
+    size_t from = 0, to = 0, remaining = 0, searched = 0;
+};
+std::string render_recall(std::string_view mode, const std::vector<RecallRow>& rows,
+                          const std::optional<ReembedNote>& note = std::nullopt);
 
 }  // namespace mnemo::memory

@@ -224,7 +224,9 @@ Outcome count_memories(const MemoryEnv& env, const std::optional<std::string>& a
     std::string body;
     core::JsonWriter w(body);
     w.begin_object().field("total", counts.total).field("none", counts.none).field("pending", counts.pending);
-    w.field("ready", counts.ready).field("failed", counts.failed).end_object();
+    w.field("ready", counts.ready).field("failed", counts.failed).field("stale", counts.stale);
+    if (app) w.field("dimension", counts.dimension);
+    w.end_object();
     return Outcome::ok(std::move(body));
 }
 

@@ -100,7 +100,9 @@ core::Outcome recall(const MemoryEnv& env, const std::string& app, const RecallI
 
 // How many live memories there are, by embedding status (memories.count,
 // stats()); app and user absent: every app, every user. The answer is
-// {"total", "none", "pending", "ready", "failed"}.
+// {"total", "none", "pending", "ready", "failed", "stale"} (stale: holding a
+// vector of another dimension than their app's, a memories.reembed{dimensions=}
+// not finished), and with an app its stored "dimension".
 core::Outcome count_memories(const MemoryEnv& env, const std::optional<std::string>& app,
                              const std::optional<std::string>& user);
 

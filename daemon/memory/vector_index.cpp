@@ -157,6 +157,14 @@ bool VectorIndex::contains(uint64_t key) const {
     return entries_.contains(key);
 }
 
+std::vector<uint64_t> VectorIndex::keys() const {
+    std::shared_lock lock(mutex_);
+    std::vector<uint64_t> out;
+    out.reserve(entries_.size());
+    for (const auto& [key, entry] : entries_) out.push_back(key);
+    return out;
+}
+
 size_t VectorIndex::build_chunk(size_t count, unsigned threads) {
     size_t n = std::min(count, tail_.size());
     if (n == 0) return 0;

@@ -111,6 +111,8 @@ public:
     // Removes the memory; false when the key was not indexed.
     bool erase(uint64_t key);
     bool contains(uint64_t key) const;
+    // Every indexed key, in no order.
+    std::vector<uint64_t> keys() const;
 
     // Moves up to max_n tail memories into the graph, inserting with `threads`
     // threads; returns how many were moved. threads > 1 is for bulk rebuilds:

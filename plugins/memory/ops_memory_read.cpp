@@ -43,8 +43,11 @@ void count_status(mnemo_memory_count_result& count, const MemoryRec& row) {
 void count_app(const AppMemories& app, const mnemo_memory_count_req& req, mnemo_memory_count_result& count) {
     for (const auto& [name, user] : app.users) {
         if (req.user.ptr && name != view(req.user)) continue;
-        for (const auto& [id, row] : user.by_id)
-            if (row->live(req.now_us)) count_status(count, *row);
+        for (const auto& [id, row] : user.by_id) {
+            if (!row->live(req.now_us)) continue;
+            count_status(count, *row);
+            if (!row->vector.empty() && static_cast<int64_t>(row->vector.size()) != app.dimension) ++count.stale;
+        }
     }
 }
 
@@ -176,6 +179,7 @@ int memory_count(mnemo_backend* backend, const mnemo_memory_count_req* req, cons
         for (const auto& [name, app] : store.memories.apps()) count_app(app, *req, count);
     } else if (const AppMemories* app = store.memories.find_app(view(req->app))) {
         count_app(*app, *req, count);
+        count.dimension = app->dimension;
     }
     emit_memory_count(sink, count);
     return MNEMO_OK;

@@ -6,6 +6,7 @@
 #include "memory_emit.h"
 #include "memory_store.h"
 #include "ops.h"
+#include "vector_dimension.h"
 
 #include <mutex>
 #include <unordered_set>
@@ -22,10 +23,7 @@ int check_vector(mnemo_error* err, const std::string& where, mnemo_vector vector
     if (dims == 0) return fail(err, MNEMO_E_INVALID, "%s.embedding is empty; give the vector's numbers", where.c_str());
     if (*dimension == 0) *dimension = dims;
     if (dims == *dimension) return MNEMO_OK;
-    return fail(err, MNEMO_E_INVALID,
-                "%s.embedding has %lld dimensions but app %.*s stores %lld (memory.dimensions or its first vector)",
-                where.c_str(), static_cast<long long>(dims), static_cast<int>(app.size()), app.data(),
-                static_cast<long long>(*dimension));
+    return fail(err, MNEMO_E_INVALID, "%s", host::dimension_mismatch(where, dims, app, *dimension).c_str());
 }
 
 int check_text(mnemo_error* err, const std::string& where, const mnemo_memory_input& in) {
@@ -214,6 +212,7 @@ int memory_reembed(mnemo_backend* backend, const mnemo_memory_reembed_req* req, 
                    mnemo_error* /*err*/) {
     Store& store = backend->store;
     std::unique_lock lock(store.mutex);
+    if (req->dimensions > 0) store.memories.ensure_app(view(req->app)).dimension = req->dimensions;
     mnemo_memory_count_result marked{};
     if (AppMemories* app = store.memories.find_app(view(req->app))) {
         std::vector<MemoryRec*> rows;

@@ -183,6 +183,14 @@ void fix_dimension(Db& db, std::string_view app, size_t dims) {
     Query(db, "INSERT INTO memory_apps (app, dimension) VALUES (?, ?)").args(app, static_cast<int64_t>(dims)).run();
 }
 
+void set_dimension(Db& db, std::string_view app, int64_t dims) {
+    if (app_dimension(db, app) == 0) {
+        Query(db, "INSERT INTO memory_apps (app, dimension) VALUES (?, ?)").args(app, dims).run();
+        return;
+    }
+    Query(db, "UPDATE memory_apps SET dimension = ? WHERE app = ?").args(dims, app).run();
+}
+
 int64_t purge_user_memories(Db& db, mnemo_str app, mnemo_str user, int64_t now_us) {
     FeedClock clock(db);
     std::vector<MemoryRow> rows;

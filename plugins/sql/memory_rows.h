@@ -82,6 +82,8 @@ void remove_memory(Db& db, FeedClock& clock, const MemoryRow& row, int64_t remov
 int64_t app_dimension(Db& db, std::string_view app);
 // The app's first vector fixes its dimension (in the caller's transaction).
 void fix_dimension(Db& db, std::string_view app, size_t dims);
+// memory_reembed to another model: the app's dimension becomes dims, whatever it was.
+void set_dimension(Db& db, std::string_view app, int64_t dims);
 
 // Removes every memory of the user, expired ones included; returns how many.
 int64_t purge_user_memories(Db& db, mnemo_str app, mnemo_str user, int64_t now_us);

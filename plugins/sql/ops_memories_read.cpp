@@ -145,12 +145,20 @@ void memory_pending(Db& db, const mnemo_memory_pending_req& req, Output& out) {
 }
 
 void memory_count(Db& db, const mnemo_memory_count_req& req, Output& out) {
+    // stale: a vector of another length than the app's dimension (memory_reembed to another model).
     Query query(db,
-                "SELECT embedding, COUNT(*) FROM memories WHERE (? IS NULL OR app = ?) AND (? IS NULL OR user = ?) "
-                "AND (expires_at = 0 OR expires_at > ?) GROUP BY embedding");
+                "SELECT m.embedding, COUNT(*), SUM(CASE WHEN m.vector_blob IS NOT NULL AND LENGTH(m.vector_blob) <> " +
+                    std::to_string(sizeof(float)) +
+                    " * a.dimension THEN 1 ELSE 0 END) FROM memories m LEFT JOIN memory_apps a ON a.app = m.app "
+                    "WHERE (? IS NULL OR m.app = ?) AND (? IS NULL OR m.user = ?) "
+                    "AND (m.expires_at = 0 OR m.expires_at > ?) GROUP BY m.embedding");
     query.args(req.app, req.app, req.user, req.user, req.now_us);
     mnemo_memory_count_result count{};
-    while (query.step()) count_status(count, static_cast<int>(query.i64(0)), query.i64(1));
+    while (query.step()) {
+        count_status(count, static_cast<int>(query.i64(0)), query.i64(1));
+        count.stale += query.i64(2);
+    }
+    if (req.app.ptr) count.dimension = app_dimension(db, view(req.app));
     out.result(count);
 }
 

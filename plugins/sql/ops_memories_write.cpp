@@ -7,6 +7,7 @@
 #include "dialect.h"
 #include "memory_rows.h"
 #include "sql_ops.h"
+#include "vector_dimension.h"
 
 namespace mnemo::sqlcore {
 namespace {
@@ -31,8 +32,7 @@ void check_vector(Db& db, const std::string& where, mnemo_vector vector, std::st
     if (dims == 0) invalid(where + ".embedding is empty; give the vector's numbers");
     const int64_t dimension = wanted_dimension(db, app, configured);
     if (dimension == 0 || dims == dimension) return;
-    invalid(where + ".embedding has " + std::to_string(dims) + " dimensions but app " + std::string(app) + " stores " +
-            std::to_string(dimension) + " (memory.dimensions or its first vector)");
+    invalid(host::dimension_mismatch(where, dims, app, dimension));
 }
 
 void check_text(const std::string& where, const mnemo_memory_input& in) {
@@ -193,6 +193,7 @@ void memory_embed(Db& db, const mnemo_memory_embed_req& req, Output& out) {
 
 void memory_reembed(Db& db, const mnemo_memory_reembed_req& req, Output& out) {
     FeedClock clock(db);
+    if (req.dimensions > 0) set_dimension(db, view(req.app), req.dimensions);
     std::vector<int64_t> keys;
     {
         Query live(db, std::string("SELECT row_key FROM memories WHERE app = ? AND (expires_at = 0 OR expires_at > ?) "

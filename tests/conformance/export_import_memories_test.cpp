@@ -194,7 +194,7 @@ protected:
         m4.vector = {1.0f, 0.0f, -0.0f};
         write(*h, "shop", "u1", {m1}, false);
         write(*h, "shop", "u2", {m4}, false);
-        const mnemo_memory_reembed_req reembed{s("shop"), h->clock().now_us()};
+        const mnemo_memory_reembed_req reembed{s("shop"), h->clock().now_us(), 0};
         call(*h, [&](mnemo_backend* b, mnemo_error* err) {
             return h->env().backend.ops().memory_reembed(b, &reembed, nullptr, err);
         });

@@ -55,8 +55,10 @@ extern "C" {
 
 /* 4: long-term memories (capture fields in append/rewrite/rewind, memory
  * records in export/import, the session list cursor's user): request structs
- * grew, so a plugin built for 3 is refused rather than read past its end. */
-#define MNEMO_PLUGIN_ABI_VERSION 4
+ * grew, so a plugin built for 3 is refused rather than read past its end.
+ * 5: memory_reembed takes a new dimension and memory_count answers the app's
+ * dimension and the vectors of another one (a change of model). */
+#define MNEMO_PLUGIN_ABI_VERSION 5
 #define MNEMO_PLUGIN_ENTRY_SYMBOL "mnemo_plugin_entry"
 
 #if defined(__GNUC__)
@@ -1129,7 +1131,8 @@ typedef struct mnemo_memory_embed_req {
  * gone or whose text_version moved on is skipped (its text changed while it
  * was embedded: the newer text is pending again), and so is one whose memory
  * is no longer pending (a client gave its vector meanwhile). A READY vector of another
- * dimension than the app's: stored as FAILED. A FAILED item keeps the
+ * dimension than the app's (dimensions when > 0, else the app's stored one,
+ * which memory_reembed may have moved): stored as FAILED. A FAILED item keeps the
  * vector the memory holds (after memory_reembed, the old one, which still
  * describes the current text). updated_at does not move. Each stored item
  * moves the memory to the feed's end.
@@ -1147,9 +1150,21 @@ typedef struct mnemo_memory_pending_req {
 typedef struct mnemo_memory_reembed_req {
     mnemo_str app;
     int64_t now_us;
+    /* ABI 5: > 0 the dimension of the model the memories are embedded with
+     * from now on; 0: the app keeps its dimension. */
+    int64_t dimensions;
 } mnemo_memory_reembed_req;
 /* Marks every live memory of the app pending, keeping its vector until the
- * new one is stored. Result: memory_count() with total = the number marked. */
+ * new one is stored. With dimensions > 0, in the same transaction, the app's
+ * stored dimension becomes dimensions (durably: a restart and every daemon
+ * on the store see it), whatever it was. From then on memory_embed stores
+ * READY vectors of that dimension, memory_write, memory_patch and
+ * import_records refuse vectors of any other (the old one included), and
+ * each memory keeps its old vector, of the old dimension, until its new one
+ * is stored: the change feed shows each row with the vector it holds, so the
+ * index can serve recall from the old vectors until none is left (see
+ * memory_count's stale). Result: memory_count() with total = the number
+ * marked. */
 
 typedef struct mnemo_memory_count_req {
     mnemo_str app;  /* ptr NULL: every app */
@@ -1160,8 +1175,15 @@ typedef struct mnemo_memory_count_req {
 typedef struct mnemo_memory_count_result {
     int64_t total; /* live memories */
     int64_t none, pending, ready, failed;
+    /* ABI 5: */
+    int64_t dimension; /* the app's stored dimension (a count of one app); 0: none fixed, or every app */
+    int64_t stale;     /* live memories holding a vector of another dimension than their app's (a
+                          re-embedding into another dimension not finished yet; a failed one keeps
+                          its old vector and counts here until memories.reembed succeeds) */
 } mnemo_memory_count_result;
-/* Result: memory_count(). */
+/* Result: memory_count(). The app's stored dimension is the one memory_write
+ * fixed with the app's first vector, or memory_reembed set; memory.dimensions
+ * (the requests' dimensions) does not change it. */
 
 typedef struct mnemo_backend mnemo_backend; /* opaque, the plugin's own */
 

@@ -74,6 +74,39 @@ protected:
         return written.keys.empty() ? 0 : written.keys.front();
     }
 
+    // memories.reembed{app=, dimensions=}: every memory pending, the app's dimension moved.
+    void reembed(const std::string& app, int64_t dimensions) {
+        mnemo_memory_reembed_req req{s(app), kNow, dimensions};
+        mnemo_sink sink{};
+        auto ignore = [](void*, const mnemo_memory_count_result*) {};
+        sink.memory_count = ignore;
+        mnemo_error err{};
+        EXPECT_EQ(backend_->ops().memory_reembed(backend_->handle(), &req, &sink, &err), MNEMO_OK) << err.message;
+    }
+
+    // The embedder's answer for a memory marked pending (its text unchanged since the write).
+    void embed(int64_t key, std::vector<float> vector) {
+        mnemo_embedding_update item{key, 1, MNEMO_EMBEDDING_READY, {vector.data(), vector.size()}, s("new-model")};
+        mnemo_memory_embed_req req{&item, 1, 0, kNow};
+        mnemo_sink sink{};
+        auto ignore = [](void*, int64_t) {};
+        sink.memory_embedded = ignore;
+        mnemo_error err{};
+        EXPECT_EQ(backend_->ops().memory_embed(backend_->handle(), &req, &sink, &err), MNEMO_OK) << err.message;
+    }
+
+    // A new metadata object: the memory moves to the feed's end with the vector it holds.
+    void touch(const std::string& app, const std::string& user, const std::string& id) {
+        mnemo_memory_patch_req req{};
+        req.ref = mnemo_memory_ref{s(app), s(user), s(id), kNow + 1};
+        req.fields.metadata_json = s(R"({"touched":true})");
+        mnemo_sink sink{};
+        auto ignore = [](void*, const mnemo_memory*) {};
+        sink.memory = ignore;
+        mnemo_error err{};
+        EXPECT_EQ(backend_->ops().memory_patch(backend_->handle(), &req, &sink, &err), MNEMO_OK) << err.message;
+    }
+
     void remove(const std::string& app, const std::string& user, const std::string& id, int64_t at_us = kNow) {
         mnemo_memory_delete_req req{mnemo_memory_ref{s(app), s(user), s(id), at_us}};
         mnemo_sink sink{};
@@ -255,6 +288,111 @@ TEST_F(MemoryIndexTest, ADamagedCheckpointIsRebuiltFromTheStoredMemories) {
     auto figures = second.stats();
     EXPECT_EQ(figures.checkpoint_at_us, 0);  // nothing loaded
     EXPECT_NE(figures.last_error.find("app 'shop'"), std::string::npos) << figures.last_error;
+    second.stop();
+}
+
+// Three memories at 3 dimensions move to 4 (memories.reembed{dimensions=4}).
+class ReembedIndexTest : public MemoryIndexTest {
+protected:
+    void SetUp() override {
+        MemoryIndexTest::SetUp();
+        a = write("shop", "u1", "a", {1, 0, 0});
+        b = write("shop", "u1", "b", {0, 1, 0});
+        c = write("shop", "u2", "c", {0, 0, 1});
+        reembed("shop", 4);
+    }
+    int64_t a = 0, b = 0, c = 0;
+    const std::vector<float> old_query{1, 0.1f, 0};
+    const std::vector<float> new_query{0, 0, 0, 1};
+};
+
+TEST_F(ReembedIndexTest, TheOldIndexServesWholeUntilEveryMemoryMovedThenTheNewOneAlone) {
+    MemoryIndex index(*backend_, options());
+    EXPECT_EQ(keys_of(index.search("shop", old_query, 5, {})).size(), 3u) << "marked pending, old vectors kept";
+    embed(a, {0, 0, 0, 1});
+    ASSERT_FALSE(index.catch_up());
+    auto move = index.transition("shop");
+    ASSERT_TRUE(move) << "a second index beside the old one";
+    EXPECT_EQ(move->from, 3u);
+    EXPECT_EQ(move->to, 4u);
+    EXPECT_EQ(move->remaining, 2u);
+    EXPECT_EQ(move->moved, 1u);
+    EXPECT_EQ(keys_of(index.search("shop", old_query, 5, {})).size(), 3u)
+        << "a query of the old model still finds every memory, the moved one by its old vector";
+    EXPECT_EQ(keys_of(index.search("shop", new_query, 5, {})), (std::vector<uint64_t>{static_cast<uint64_t>(a)}))
+        << "a query of the new model searches the memories moved so far";
+    EXPECT_EQ(index.dimension("shop"), 3u);
+
+    embed(b, {0, 0, 1, 1});
+    embed(c, {0, 1, 0, 0});
+    EXPECT_EQ(keys_of(index.search("shop", new_query, 5, {})).size(), 3u);
+    EXPECT_FALSE(index.transition("shop")) << "every memory moved: the new index serves";
+    EXPECT_EQ(index.dimension("shop"), 4u);
+    auto refused = index.search("shop", old_query, 5, {});
+    ASSERT_TRUE(std::holds_alternative<VectorError>(refused)) << "the old index is dropped";
+    EXPECT_NE(std::get<VectorError>(refused).message.find("memories have 4"), std::string::npos);
+    EXPECT_EQ(index.stats().memories, 3u);
+}
+
+TEST_F(ReembedIndexTest, AMemoryGoneOrChangedLeavesBothIndexes) {
+    MemoryIndex index(*backend_, options());
+    embed(a, {0, 0, 0, 1});
+    embed(b, {0, 0, 1, 1});
+    ASSERT_FALSE(index.catch_up());
+    ASSERT_TRUE(index.transition("shop"));
+    remove("shop", "u1", "a", kNow + 1);
+    write("shop", "u1", "b", {}, kNow + 1, "memory b, changed");  // a new text drops both of its vectors
+    EXPECT_EQ(keys_of(index.search("shop", old_query, 5, {})), (std::vector<uint64_t>{static_cast<uint64_t>(c)}));
+    EXPECT_FALSE(index.transition("shop")) << "the new index lost its every memory";
+    EXPECT_EQ(index.stats().memories, 1u);
+    embed(c, {0, 1, 0, 0});
+    EXPECT_EQ(keys_of(index.search("shop", new_query, 5, {})), (std::vector<uint64_t>{static_cast<uint64_t>(c)}));
+    EXPECT_FALSE(index.transition("shop")) << "c was the last at 3 dimensions";
+}
+
+TEST_F(ReembedIndexTest, ReadFromTheStartStorageSaysWhichIndexIsTheNewOne) {
+    embed(a, {0, 0, 0, 1});
+    // New metadata moves b and c after a in the feed, so a fresh index meets
+    // the new dimension first: the old index must still serve.
+    touch("shop", "u1", "b");
+    touch("shop", "u2", "c");
+    MemoryIndex index(*backend_, options());
+    auto move = index.transition("shop");
+    EXPECT_FALSE(move) << "nothing read yet";
+    EXPECT_EQ(keys_of(index.search("shop", old_query, 5, {})).size(), 2u) << "b and c, still at 3";
+    move = index.transition("shop");
+    ASSERT_TRUE(move);
+    EXPECT_EQ(move->from, 3u);
+    EXPECT_EQ(move->to, 4u);
+    EXPECT_EQ(move->remaining, 2u);
+}
+
+TEST_F(ReembedIndexTest, ACheckpointInTheMiddleKeepsBothIndexes) {
+    TempDir dir;
+    MemoryIndexOptions opts = options();
+    opts.checkpoint_dir = dir.path;
+    {
+        // Followed live, so the index saw a's old vector before it moved.
+        MemoryIndex first(*backend_, opts);
+        first.start();
+        ASSERT_FALSE(first.catch_up());
+        embed(a, {0, 0, 0, 1});
+        ASSERT_FALSE(first.catch_up());
+        ASSERT_TRUE(first.transition("shop"));
+        first.stop();
+    }
+    MemoryIndex second(*backend_, opts);
+    second.start();
+    EXPECT_EQ(keys_of(second.search("shop", old_query, 5, {})).size(), 3u)
+        << "the moved memory's old vector came back from the checkpoint";
+    auto move = second.transition("shop");
+    ASSERT_TRUE(move);
+    EXPECT_EQ(move->remaining, 2u);
+    EXPECT_EQ(second.stats().checkpoint_at_us > 0, true) << "loaded, not rebuilt";
+    embed(b, {0, 0, 1, 1});
+    embed(c, {0, 1, 0, 0});
+    EXPECT_EQ(keys_of(second.search("shop", new_query, 5, {})).size(), 3u);
+    EXPECT_FALSE(second.transition("shop"));
     second.stop();
 }
 

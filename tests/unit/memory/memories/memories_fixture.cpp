@@ -272,8 +272,8 @@ MemoryAnswers MemoriesTest::pending(int64_t after_key, int64_t limit, int64_t at
     return sink.out;
 }
 
-MemoryAnswers MemoriesTest::reembed(const char* app_name, int64_t at_us) {
-    mnemo_memory_reembed_req req{s(app_name), at_us ? at_us : now};
+MemoryAnswers MemoriesTest::reembed(const char* app_name, int64_t at_us, int64_t new_dimensions) {
+    mnemo_memory_reembed_req req{s(app_name), at_us ? at_us : now, new_dimensions};
     MemorySink sink;
     mnemo_error err{};
     EXPECT_EQ(ops().memory_reembed(backend, &req, sink.get(), &err), MNEMO_OK) << err.message;

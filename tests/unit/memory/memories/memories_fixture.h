@@ -110,7 +110,8 @@ protected:
     MemoryAnswers changes(int64_t after_seq, int64_t limit = 100);
     MemoryAnswers embed(const std::vector<mnemo_embedding_update>& items, int64_t at_us = 0);
     MemoryAnswers pending(int64_t after_key, int64_t limit, int64_t at_us = 0);
-    MemoryAnswers reembed(const char* app_name, int64_t at_us = 0);
+    // new_dimensions > 0: the app moves to a model of that dimension.
+    MemoryAnswers reembed(const char* app_name, int64_t at_us = 0, int64_t new_dimensions = 0);
     mnemo_memory_count_result count(const char* app_name, const char* user, int64_t at_us = 0);
     MemoryAnswers sweep(int64_t at_us, int64_t limit = 100, int64_t purge_before_us = 0);
 
