@@ -32,7 +32,7 @@ const std::string& help_text() {
         "memories.count{app=, user=}                     number of live memories\n"
         "memories.search(app, q, {user=, limit=, mode=}) ranked memories as the recall route answers\n"
         "memories.queue()                                memories by embedding status, the embedder's work and "
-        "last error\n"
+        "last error, extraction jobs waiting\n"
         "memories.reembed{app=}                          marks the app's memories for the configured model; "
         "how many\n"
         "summaries.run(app, user, id)                    the new summary text\n"

@@ -7,6 +7,7 @@
 #include "memory/embed_pipeline.h"
 #include "memory/memory_requests.h"
 #include "memory/memory_service.h"
+#include "scripting/scripting.h"
 
 #include <fmt/format.h>
 
@@ -50,15 +51,22 @@ int memories_search(lua_State* L) {
 }
 
 // memories.queue(): the embedder's work: what storage holds pending, what
-// the workers hold, and the last error.
+// the workers hold, and the last error; and the extraction jobs waiting.
 int memories_queue(lua_State* L) {
     Admin& admin = Admin::of(L);
-    admin.storage_with_memories([](const core::Env& env, const memory::MemoryLinks* links) {
+    admin.on_loop([](AdminHost& host, LoopCall::Done done) {
+        scripting::Scripting* scripting = host.scripting();
+        done(core::Outcome::ok(std::to_string(scripting != nullptr ? scripting->queued_extractions() : 0)));
+    });
+    if (admin.outcome.error) return admin.push_outcome(L);
+    const int64_t extractions = std::stoll(admin.outcome.body);
+    admin.storage_with_memories([extractions](const core::Env& env, const memory::MemoryLinks* links) {
         auto counted = memory::count_memories(memory::memory_env(env, links), std::nullopt, std::nullopt);
         if (counted.error) return counted;
         std::string body;
         core::JsonWriter w(body);
         w.begin_object().key("memories").raw(counted.body);
+        w.key("extractions").begin_object().field("queued", extractions).end_object();
         if (links == nullptr || links->pipeline == nullptr) {
             w.key("embedder").null().end_object();
             return core::Outcome::ok(std::move(body));

@@ -4,7 +4,10 @@ namespace mnemo::scripting {
 
 Summaries::Summaries(uv_loop_t* loop, const storage::Backend& backend, const core::Clock& clock,
                      metrics::Registry& metrics)
-    : loop_(loop), metrics_(metrics), workers_(backend, clock, [this](SummaryOutcome&& o) { deliver(std::move(o)); }) {}
+    : loop_(loop),
+      metrics_(metrics),
+      workers_(backend, clock, summary_worker_kind(), run_summary_job,
+               [this](SummaryOutcome&& o) { deliver(std::move(o)); }) {}
 
 Summaries::~Summaries() {
     shutdown();

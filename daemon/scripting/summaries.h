@@ -10,7 +10,8 @@
 #pragma once
 
 #include "observability/metrics.h"
-#include "scripting/summary_workers.h"
+#include "scripting/job_workers.h"
+#include "scripting/summary_job.h"
 
 #include <uv.h>
 
@@ -19,6 +20,8 @@
 #include <mutex>
 
 namespace mnemo::scripting {
+
+using SummaryWorkers = JobWorkers<SummaryJob, SummaryOutcome>;
 
 class Summaries {
 public:

@@ -11,8 +11,12 @@ namespace mnemo::sqlite::test {
 namespace {
 
 // The step before the memories.
-constexpr size_t kBeforeMemories = kMigrations.size() - 1;
-static_assert(kMigrations[kBeforeMemories].version == kMemoriesVersion, "the memories step is the last one");
+constexpr size_t index_of(int version) {
+    size_t i = 0;
+    while (kMigrations[i].version != version) ++i;
+    return i;
+}
+constexpr size_t kBeforeMemories = index_of(kMemoriesVersion);
 
 // A file as mnemod left it at the step before the memories, with one session.
 void write_previous_file(const std::string& path) {
