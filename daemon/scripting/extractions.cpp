@@ -19,7 +19,7 @@ Extractions::Extractions(uv_loop_t* loop, const storage::Backend& backend, const
       workers_(
           backend, clock, extract_worker_kind(),
           [this](const ExtractJob& job, JobContext& context) { return run_extract_job(job, context, links_); },
-          [this](ExtractOutcome&& outcome) { deliver(std::move(outcome)); }) {}
+          [this](ExtractOutcome&& outcome) { finished_.post(std::move(outcome)); }) {}
 
 Extractions::~Extractions() {
     shutdown();
@@ -27,10 +27,7 @@ Extractions::~Extractions() {
 
 void Extractions::start(std::shared_ptr<const ScriptSet> scripts, std::shared_ptr<const config::Config> config) {
     config_ = config;
-    uv_async_init(loop_, &async_,
-                  [](uv_async_t* handle) { static_cast<Extractions*>(handle->data)->drain_finished(); });
-    async_.data = this;
-    open_ = true;
+    finished_.open(loop_, [this](std::vector<ExtractOutcome>&& finished) { drain_finished(std::move(finished)); });
     // Idle workers cost a thread each; their Lua state is made at their first job.
     size_t workers = config->summary.workers;
     workers_.start(workers, std::move(scripts), std::move(config));
@@ -42,7 +39,7 @@ void Extractions::update(std::shared_ptr<const ScriptSet> scripts, std::shared_p
 }
 
 void Extractions::after_append(const core::SessionRef& ref, int64_t events, int64_t tokens) {
-    if (!open_) return;
+    if (!finished_.is_open()) return;
     const config::MemoryConfig& memory = config_->memory_for(ref.app);
     if (memory.capture != config::MemoryConfig::Capture::Extract) return;
     if (!backend_extracts_) {
@@ -80,20 +77,7 @@ void Extractions::enqueue(const core::SessionRef& ref, const std::string& key) {
     metrics_.set_extract_queue_depth(static_cast<int64_t>(workers_.depth()));
 }
 
-void Extractions::deliver(ExtractOutcome&& outcome) {
-    {
-        std::lock_guard lock(finished_mutex_);
-        finished_.push_back(std::move(outcome));
-    }
-    uv_async_send(&async_);
-}
-
-void Extractions::drain_finished() {
-    std::vector<ExtractOutcome> finished;
-    {
-        std::lock_guard lock(finished_mutex_);
-        finished.swap(finished_);
-    }
+void Extractions::drain_finished(std::vector<ExtractOutcome>&& finished) {
     for (auto& outcome : finished) {
         std::string key = session_key(outcome.ref);
         auto found = busy_.find(key);
@@ -101,16 +85,15 @@ void Extractions::drain_finished() {
         if (found != busy_.end()) busy_.erase(found);
         if (outcome.error || outcome.events > 0)
             metrics_.add_extraction(outcome.error.has_value(), outcome.written, outcome.skipped);
-        if (again && open_) enqueue(outcome.ref, key);
+        if (again && finished_.is_open()) enqueue(outcome.ref, key);
     }
     metrics_.set_extract_queue_depth(static_cast<int64_t>(workers_.depth()));
 }
 
 void Extractions::shutdown() {
-    if (!open_) return;
-    open_ = false;
+    if (!finished_.is_open()) return;
     workers_.stop();
-    uv_close(reinterpret_cast<uv_handle_t*>(&async_), nullptr);
+    finished_.close();
 }
 
 }  // namespace mnemo::scripting

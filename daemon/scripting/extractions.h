@@ -18,12 +18,12 @@
 #include "observability/metrics.h"
 #include "scripting/extract_job.h"
 #include "scripting/job_workers.h"
+#include "scripting/loop_inbox.h"
 #include "scripting/summary_trigger.h"
 
 #include <uv.h>
 
 #include <map>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -50,8 +50,7 @@ public:
 
 private:
     void enqueue(const core::SessionRef& ref, const std::string& key);
-    void deliver(ExtractOutcome&& outcome);  // any thread
-    void drain_finished();                   // loop thread
+    void drain_finished(std::vector<ExtractOutcome>&& finished);  // loop thread
 
     uv_loop_t* loop_;
     const core::Clock& clock_;
@@ -60,14 +59,11 @@ private:
     // The daemon refuses capture: extract at start on a backend without these; a reload may still ask.
     bool backend_extracts_;
     bool refusal_logged_ = false;
+    LoopInbox<ExtractOutcome> finished_;  // before workers_: they post into it
     ExtractWorkers workers_;
     std::shared_ptr<const config::Config> config_;
     TriggerTracker tracker_;
     std::map<std::string, bool> busy_;  // sessions with a job queued or running -> triggered since (loop thread)
-    uv_async_t async_{};
-    bool open_ = false;
-    std::mutex finished_mutex_;
-    std::vector<ExtractOutcome> finished_;
 };
 
 // The key of a session in trigger tables.
