@@ -32,7 +32,7 @@ const std::string& help_text() {
         "memories.count{app=, user=}                     number of live memories\n"
         "memories.search(app, q, {user=, limit=, mode=}) ranked memories as the recall route answers\n"
         "memories.queue()                                memories by embedding status, the embedder's work, "
-        "last error and apps moving to another dimension\n"
+        "last error, apps moving to another dimension, extraction jobs waiting\n"
         "memories.reembed{app=, dimensions=}             marks the app's memories for the configured model "
         "(dimensions: its new vector length); how many\n"
         "summaries.run(app, user, id)                    the new summary text\n"

@@ -8,6 +8,7 @@
 #include "memory/memory_index.h"
 #include "memory/memory_requests.h"
 #include "memory/memory_service.h"
+#include "scripting/scripting.h"
 
 #include <fmt/format.h>
 
@@ -51,10 +52,17 @@ int memories_search(lua_State* L) {
 }
 
 // memories.queue(): the embedder's work: what storage holds pending, what
-// the workers hold, the last error, and the apps moving to another dimension.
+// the workers hold, the last error, the apps moving to another dimension,
+// and the extraction jobs waiting.
 int memories_queue(lua_State* L) {
     Admin& admin = Admin::of(L);
-    admin.storage_with_memories([](const core::Env& env, const memory::MemoryLinks* links) {
+    admin.on_loop([](AdminHost& host, LoopCall::Done done) {
+        scripting::Scripting* scripting = host.scripting();
+        done(core::Outcome::ok(std::to_string(scripting != nullptr ? scripting->queued_extractions() : 0)));
+    });
+    if (admin.outcome.error) return admin.push_outcome(L);
+    const int64_t extractions = std::stoll(admin.outcome.body);
+    admin.storage_with_memories([extractions](const core::Env& env, const memory::MemoryLinks* links) {
         auto counted = memory::count_memories(memory::memory_env(env, links), std::nullopt, std::nullopt);
         if (counted.error) return counted;
         std::string body;
@@ -70,6 +78,7 @@ int memories_queue(lua_State* L) {
             }
         }
         w.end_array();
+        w.key("extractions").begin_object().field("queued", extractions).end_object();
         if (links == nullptr || links->pipeline == nullptr) {
             w.key("embedder").null().end_object();
             return core::Outcome::ok(std::move(body));

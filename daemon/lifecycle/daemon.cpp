@@ -34,8 +34,12 @@ std::optional<std::string> refuse_capabilities(const config::Config& config, con
             "soft_delete capability; set storage.soft_delete: false or use a plugin that honours soft deletes",
             plugin.descriptor->name, plugin.path);
     }
-    // Extraction (MEMORY.md "extract") has no workers in this mnemod yet: refuse
-    // it rather than accept a setting that would never capture anything.
+    return std::nullopt;
+}
+
+// Extraction (MEMORY.md "extract") keeps its cursor in storage: refuse a
+// plugin without it rather than accept a setting that would never capture.
+std::optional<std::string> refuse_extraction(const config::Config& config, const storage::Backend& backend) {
     std::string extract_key;
     if (config.memory.capture == config::MemoryConfig::Capture::Extract) extract_key = "memory.capture";
     for (const auto& [name, app] : config.apps) {
@@ -43,11 +47,11 @@ std::optional<std::string> refuse_capabilities(const config::Config& config, con
             extract_key = "apps." + name + ".memory.capture";
         }
     }
-    if (!extract_key.empty()) {
+    if (!extract_key.empty() && !(backend.memories() && backend.extraction_cursor())) {
         return fmt::format(
-            "{} is extract, which this mnemod cannot run yet (no extract hook or extractor command "
-            "workers); use capture: events or none",
-            extract_key);
+            "{} is extract, but storage plugin {} ({}) keeps no memories or no extraction cursor "
+            "(session_extracted); use capture: events or none, or a plugin that has both",
+            extract_key, backend.descriptor().name, backend.path());
     }
     return std::nullopt;
 }
@@ -118,6 +122,10 @@ int Daemon::start(std::string* error) {
     backend_ =
         storage::Backend::open(std::move(loaded.plugin), core::plugin_host(), config_->storage.options_json, error);
     if (!backend_) return kExitRuntime;
+    if (auto refusal = refuse_extraction(*config_, *backend_)) {
+        *error = *refusal;
+        return kExitConfig;
+    }
     log::info("storage plugin {} {} loaded from {}", backend_->descriptor().name, backend_->descriptor().version,
               plugin_path);
     if (!recover(error)) return kExitRuntime;
@@ -221,6 +229,7 @@ void Daemon::sample_service(std::function<void(const ServiceSample&)> deliver) {
 // Loads scripts.dir (a script that fails to load refuses the start, exit 78) and wires its hooks.
 int Daemon::start_scripting(std::string* error) {
     scripting_ = std::make_unique<scripting::Scripting>(&loop_, *backend_, clock_, metrics_, config_);
+    scripting_->set_memory(memory_index_ ? &memory_links_ : nullptr);
     if (auto script_error = scripting_->start()) {
         *error = "cannot load the scripts: " + *script_error;
         return kExitConfig;

@@ -100,6 +100,18 @@ std::optional<core::Error> decode_memory_patch(std::string& body, const MemoryRe
 // POST /v1/apps/{app}/memories/search. Neither query nor embedding: 400.
 std::optional<core::Error> decode_recall(std::string& body, RecallInput& out);
 
+// An extractor's answer (MEMORY.md, memory.capture: extract): a JSON array
+// of {text, namespace?, metadata?}; other fields are ignored. Each item is
+// checked alone by the write rules: one that breaks them is left out, with
+// its index and reason in `skipped`, and the others are kept. Items past
+// limits.max_batch_events are skipped too. An answer that is not a JSON
+// array is an error (nothing is kept).
+struct ExtractedItems {
+    std::vector<MemoryItemInput> items;
+    std::vector<std::pair<size_t, std::string>> skipped;  // item index, why
+};
+std::optional<core::Error> decode_extracted(std::string& json, const MemoryRequestLimits& limits, ExtractedItems& out);
+
 // The per-user GET route's parameters, already percent-decoded (absent:
 // nullopt). `user` comes from the path.
 struct RecallQueryParams {

@@ -72,6 +72,24 @@ void write_memory_index(fmt::memory_buffer& out, const MemoryIndexGauges& index)
                    index.memories, index.tail, index.cursor);
 }
 
+void write_memory_extract(fmt::memory_buffer& out, const ExtractMetrics& extract) {
+    fmt::format_to(std::back_inserter(out),
+                   "# HELP mnemo_memory_extract_jobs_total Memory extraction jobs finished, failed ones included.\n"
+                   "# TYPE mnemo_memory_extract_jobs_total counter\nmnemo_memory_extract_jobs_total {}\n"
+                   "# HELP mnemo_memory_extract_failures_total Memory extraction jobs that failed.\n"
+                   "# TYPE mnemo_memory_extract_failures_total counter\nmnemo_memory_extract_failures_total {}\n"
+                   "# HELP mnemo_memory_extracted_total Extracted items written as memories.\n"
+                   "# TYPE mnemo_memory_extracted_total counter\nmnemo_memory_extracted_total {}\n"
+                   "# HELP mnemo_memory_extract_skipped_total Extracted items skipped for breaking the write rules.\n"
+                   "# TYPE mnemo_memory_extract_skipped_total counter\nmnemo_memory_extract_skipped_total {}\n"
+                   "# HELP mnemo_memory_extract_queue_full_total Extractions not queued because the queue was full.\n"
+                   "# TYPE mnemo_memory_extract_queue_full_total counter\nmnemo_memory_extract_queue_full_total {}\n"
+                   "# HELP mnemo_memory_extract_queue_depth Memory extraction jobs waiting.\n"
+                   "# TYPE mnemo_memory_extract_queue_depth gauge\nmnemo_memory_extract_queue_depth {}\n",
+                   extract.jobs, extract.failures, extract.written, extract.skipped, extract.queue_full,
+                   extract.queue_depth);
+}
+
 }  // namespace
 
 std::string Registry::render(const Gauges& gauges) const {
@@ -119,6 +137,7 @@ std::string Registry::render(const Gauges& gauges) const {
                    "# HELP mnemo_loop_busy_max_seconds The longest event loop turn since start.\n"
                    "# TYPE mnemo_loop_busy_max_seconds gauge\nmnemo_loop_busy_max_seconds {}\n",
                    loop_busy_max_);
+    write_memory_extract(out, extract_);
     if (memory_embed_) write_memory_embed(out, *memory_embed_);
     if (memory_index_) write_memory_index(out, *memory_index_);
     return fmt::to_string(out);

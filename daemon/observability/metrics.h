@@ -51,6 +51,16 @@ struct MemoryIndexGauges {
     int64_t cursor = 0;    // last change feed position applied
 };
 
+// Memory extraction (scripting/extractions.h), counted on the loop as jobs finish.
+struct ExtractMetrics {
+    uint64_t jobs = 0;        // jobs finished, failed ones included
+    uint64_t failures = 0;    // jobs that failed (their cursor stayed)
+    uint64_t written = 0;     // items written as memories
+    uint64_t skipped = 0;     // items that broke the write rules
+    uint64_t queue_full = 0;  // triggers met while memory.queue_size jobs waited
+    int64_t queue_depth = 0;  // jobs waiting for a worker
+};
+
 class Registry {
 public:
     void observe_request(std::string_view route, std::string_view method, int status, double seconds);
@@ -70,6 +80,15 @@ public:
     void set_summary_queue_depth(int64_t depth) { summary_queue_depth_ = depth; }
     int64_t summary_queue_depth() const { return summary_queue_depth_; }
     void add_summary_skipped() { ++summaries_skipped_; }
+    void add_extraction(bool failed, uint64_t written, uint64_t skipped) {
+        ++extract_.jobs;
+        if (failed) ++extract_.failures;
+        extract_.written += written;
+        extract_.skipped += skipped;
+    }
+    void add_extract_queue_full() { ++extract_.queue_full; }
+    void set_extract_queue_depth(int64_t depth) { extract_.queue_depth = depth; }
+    const ExtractMetrics& extract() const { return extract_; }
     // Set once an embedder runs; the mnemo_memory_embed_* lines are rendered from then on.
     void set_memory_embed(const EmbedMetrics& embed) { memory_embed_ = embed; }
     // Set when the backend keeps memories; the mnemo_memory_index_* lines are rendered from then on.
@@ -90,6 +109,7 @@ private:
     Histogram loop_busy_;
     double loop_busy_max_ = 0;
     int64_t summary_queue_depth_ = 0;
+    ExtractMetrics extract_;
     std::optional<EmbedMetrics> memory_embed_;
     std::optional<MemoryIndexGauges> memory_index_;
 };

@@ -8,13 +8,16 @@ constexpr int kChain = 1, kIndex = 2, kTerminal = 3, kArgCount = 4, kFirstArg = 
 
 int next_step(lua_State* L);
 
-void push_next(lua_State* L, int chain, lua_Integer index, int terminal, int nargs, int first_arg) {
+// The arguments are on the stack from first_arg on, or (from_upvalues) in
+// the running `next` closure's upvalues from number first_arg on: upvalue
+// pseudo-indices count downwards, so they cannot be walked as stack indices.
+void push_next(lua_State* L, int chain, lua_Integer index, int terminal, int nargs, int first_arg, bool from_upvalues) {
     luaL_checkstack(L, nargs + 5, "hook chain too long");
     lua_pushvalue(L, chain);
     lua_pushinteger(L, index);
     lua_pushvalue(L, terminal);
     lua_pushinteger(L, nargs);
-    for (int i = 0; i < nargs; ++i) lua_pushvalue(L, first_arg + i);
+    for (int i = 0; i < nargs; ++i) lua_pushvalue(L, from_upvalues ? lua_upvalueindex(first_arg + i) : first_arg + i);
     lua_pushcclosure(L, next_step, kFirstArg - 1 + nargs);
 }
 
@@ -31,8 +34,7 @@ int next_step(lua_State* L) {
     }
     for (int i = 0; i < nargs; ++i) lua_pushvalue(L, lua_upvalueindex(kFirstArg + i));
     if (!at_end) {
-        push_next(L, lua_upvalueindex(kChain), index + 1, lua_upvalueindex(kTerminal), nargs,
-                  lua_upvalueindex(kFirstArg));
+        push_next(L, lua_upvalueindex(kChain), index + 1, lua_upvalueindex(kTerminal), nargs, kFirstArg, true);
     }
     lua_call(L, at_end ? nargs : nargs + 1, LUA_MULTRET);
     return lua_gettop(L);
@@ -45,7 +47,7 @@ void call_chain(lua_State* L, Hook hook, int nargs, int nresults) {
     int terminal = first_arg - 1;
     ScriptState::of(L).push_chain(hook);
     int chain = lua_gettop(L);
-    push_next(L, chain, 1, terminal, nargs, first_arg);
+    push_next(L, chain, 1, terminal, nargs, first_arg, false);
     lua_remove(L, chain);
     lua_call(L, 0, nresults);
     // Drop the terminal and the arguments under the results.

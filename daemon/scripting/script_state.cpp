@@ -13,8 +13,8 @@ namespace {
 // Instructions between two checks of the bounds.
 constexpr int kTickInstructions = 1000;
 
-constexpr std::array<std::string_view, kHookKinds> kHookNames = {"append",    "get",      "should_summarize",
-                                                                 "summarize", "finalize", "reset"};
+constexpr std::array<std::string_view, kHookKinds> kHookNames = {"append",   "get",   "should_summarize", "summarize",
+                                                                 "finalize", "reset", "extract"};
 
 }  // namespace
 

@@ -35,8 +35,8 @@ struct Bounds {
 };
 Bounds bounds_of(const config::ScriptsConfig& scripts);
 
-enum class Hook { Append, Get, ShouldSummarize, Summarize, Finalize, Reset };
-inline constexpr size_t kHookKinds = 6;
+enum class Hook { Append, Get, ShouldSummarize, Summarize, Finalize, Reset, Extract };
+inline constexpr size_t kHookKinds = 7;
 std::string_view hook_name(Hook hook);
 std::optional<Hook> hook_by_name(std::string_view name);
 

@@ -58,7 +58,8 @@ Scripting::Scripting(uv_loop_t* loop, const storage::Backend& backend, const cor
       clock_(clock),
       metrics_(metrics),
       config_(std::move(config)),
-      summaries_(loop, backend, clock, metrics) {}
+      summaries_(loop, backend, clock, metrics),
+      extractions_(loop, backend, clock, metrics) {}
 
 Scripting::~Scripting() {
     shutdown();
@@ -87,6 +88,7 @@ std::optional<std::string> Scripting::start() {
     uv_unref(reinterpret_cast<uv_handle_t*>(&moves_async_));
     open_ = true;
     summaries_.start(scripts_, config_);
+    extractions_.start(scripts_, config_);
     return std::nullopt;
 }
 
@@ -97,6 +99,7 @@ std::optional<std::string> Scripting::reload(std::shared_ptr<const config::Confi
         state_->set_config(config);  // limits and mnemo.config follow the new config; the scripts stay
     }
     summaries_.update(scripts_, config_);
+    extractions_.update(scripts_, config_);
     return error;
 }
 
@@ -104,6 +107,7 @@ void Scripting::shutdown() {
     if (!open_) return;
     open_ = false;
     summaries_.shutdown();
+    extractions_.shutdown();
     uv_close(reinterpret_cast<uv_handle_t*>(&moves_async_), nullptr);
 }
 
@@ -132,7 +136,7 @@ bool Scripting::should_summarize(const core::SessionRef& ref, const TriggerStats
 }
 
 bool Scripting::after_append(const core::AppendInput& in) {
-    if (!config_->summary.enabled || !open_) return false;
+    if (!open_) return false;
     int64_t events = 0, tokens = 0;
     for (const auto& event : in.events) {
         if (event.partial) continue;
@@ -140,8 +144,10 @@ bool Scripting::after_append(const core::AppendInput& in) {
         tokens += event.usage.total_tokens;
     }
     if (events == 0) return false;
+    extractions_.after_append(in.ref, events, tokens);
+    if (!config_->summary.enabled) return false;
     int64_t now = clock_.now_us();
-    std::string key = fmt::format("{}\x1f{}\x1f{}", in.ref.app, in.ref.user, in.ref.id);
+    std::string key = session_key(in.ref);
     TriggerStats stats = tracker_.record(key, events, tokens, now);
     if (!should_summarize(in.ref, stats) || can_summarize()) return false;
     if (!summaries_.enqueue(SummaryJob{in.ref, "", false, 0}, nullptr)) {
@@ -150,7 +156,7 @@ bool Scripting::after_append(const core::AppendInput& in) {
                   config_->summary.queue_size, in.ref.app, in.ref.user, in.ref.id);
         return false;
     }
-    tracker_.summarized(key, now);
+    tracker_.fired(key, now);
     return true;
 }
 

@@ -9,14 +9,17 @@
  * moves reported by core from any thread, run on the loop), and
  * should_summarize after each append. It also owns summaries: the trigger,
  * the bounded queue and the worker threads (each with its own Lua state),
- * and the summarizers (Lua `summarize` or summary.command). With no hook of
- * a kind registered, that call point does not touch Lua at all.
+ * and the summarizers (Lua `summarize` or summary.command); and memory
+ * extraction (Extractions: memory.capture extract, the Lua `extract` hook
+ * or memory.extract_command, on workers of its own). With no hook of a kind
+ * registered, that call point does not touch Lua at all.
  */
 #pragma once
 
 #include "core/lanes.h"
 #include "core/service.h"
 #include "observability/metrics.h"
+#include "scripting/extractions.h"
 #include "scripting/script_set.h"
 #include "scripting/script_state.h"
 #include "scripting/summaries.h"
@@ -38,7 +41,9 @@ public:
               std::shared_ptr<const config::Config> config);
     ~Scripting() override;
 
-    // Reads and loads scripts.dir, starts the summary workers. The error names "file:line".
+    // Where extracted memories go beside storage (null: no embedder to wake); before start().
+    void set_memory(const memory::MemoryLinks* links) { extractions_.set_memory(links); }
+    // Reads and loads scripts.dir, starts the summary and extraction workers. The error names "file:line".
     std::optional<std::string> start();
     // SIGHUP: the (possibly new) config, then the scripts read again; on a load error the old
     // scripts stay and the error is returned.
@@ -53,13 +58,16 @@ public:
     std::optional<core::Error> append_hooks(core::AppendInput& in, const config::LimitsConfig& limits);
     std::optional<core::Error> get_hooks(const core::GetSessionInput& in, std::string& body);
     // After a successful append: counts it, asks the trigger (or should_summarize) and enqueues;
-    // true when a summary was enqueued (the answer's summary_enqueued).
+    // true when a summary was enqueued (the answer's summary_enqueued). Extraction's trigger
+    // is asked too (its job is never part of the answer).
     bool after_append(const core::AppendInput& in);
     // POST .../summarize: 503 when summarizing cannot work; 429 when the queue is full.
     std::optional<core::Error> can_summarize() const;
     bool enqueue_summary(SummaryJob job, Summaries::Done done);
     // Summary jobs waiting for a worker, oldest first.
     std::vector<SummaryJob> pending_summaries() const { return summaries_.pending(); }
+    // Extraction jobs waiting for a worker.
+    size_t queued_extractions() const { return extractions_.queued(); }
 
     // Lifecycle call points.
     bool finalize(const storage::SessionRow& session, core::FinalizeReason reason);  // loop thread
@@ -80,6 +88,7 @@ private:
     std::shared_ptr<const ScriptSet> scripts_;
     Summaries summaries_;
     TriggerTracker tracker_;
+    Extractions extractions_;
     uv_async_t moves_async_{};
     bool open_ = false;
     std::mutex moves_mutex_;

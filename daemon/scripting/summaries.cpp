@@ -4,7 +4,10 @@ namespace mnemo::scripting {
 
 Summaries::Summaries(uv_loop_t* loop, const storage::Backend& backend, const core::Clock& clock,
                      metrics::Registry& metrics)
-    : loop_(loop), metrics_(metrics), workers_(backend, clock, [this](SummaryOutcome&& o) { deliver(std::move(o)); }) {}
+    : loop_(loop),
+      metrics_(metrics),
+      workers_(backend, clock, summary_worker_kind(), run_summary_job,
+               [this](SummaryOutcome&& o) { finished_.post(std::move(o)); }) {}
 
 Summaries::~Summaries() {
     shutdown();
@@ -12,9 +15,7 @@ Summaries::~Summaries() {
 
 void Summaries::start(std::shared_ptr<const ScriptSet> scripts, std::shared_ptr<const config::Config> config) {
     config_ = config;
-    uv_async_init(loop_, &async_, [](uv_async_t* handle) { static_cast<Summaries*>(handle->data)->drain_finished(); });
-    async_.data = this;
-    open_ = true;
+    finished_.open(loop_, [this](std::vector<SummaryOutcome>&& finished) { drain_finished(std::move(finished)); });
     size_t workers = config->summary.workers;
     workers_.start(workers, std::move(scripts), std::move(config));
 }
@@ -25,7 +26,7 @@ void Summaries::update(std::shared_ptr<const ScriptSet> scripts, std::shared_ptr
 }
 
 bool Summaries::enqueue(SummaryJob job, Done done) {
-    if (!open_) return false;
+    if (!finished_.is_open()) return false;
     if (done) job.ticket = next_ticket_++;
     uint64_t ticket = job.ticket;
     if (!workers_.push(std::move(job), config_->summary.queue_size)) return false;
@@ -34,20 +35,7 @@ bool Summaries::enqueue(SummaryJob job, Done done) {
     return true;
 }
 
-void Summaries::deliver(SummaryOutcome&& outcome) {
-    {
-        std::lock_guard lock(finished_mutex_);
-        finished_.push_back(std::move(outcome));
-    }
-    uv_async_send(&async_);
-}
-
-void Summaries::drain_finished() {
-    std::vector<SummaryOutcome> finished;
-    {
-        std::lock_guard lock(finished_mutex_);
-        finished.swap(finished_);
-    }
+void Summaries::drain_finished(std::vector<SummaryOutcome>&& finished) {
     metrics_.set_summary_queue_depth(static_cast<int64_t>(workers_.depth()));
     for (auto& outcome : finished) {
         auto it = waiting_.find(outcome.ticket);
@@ -59,11 +47,10 @@ void Summaries::drain_finished() {
 }
 
 void Summaries::shutdown() {
-    if (!open_) return;
-    open_ = false;
+    if (!finished_.is_open()) return;
     workers_.stop();
     waiting_.clear();
-    uv_close(reinterpret_cast<uv_handle_t*>(&async_), nullptr);
+    finished_.close();
 }
 
 }  // namespace mnemo::scripting

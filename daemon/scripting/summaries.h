@@ -10,15 +10,18 @@
 #pragma once
 
 #include "observability/metrics.h"
-#include "scripting/summary_workers.h"
+#include "scripting/job_workers.h"
+#include "scripting/loop_inbox.h"
+#include "scripting/summary_job.h"
 
 #include <uv.h>
 
 #include <functional>
 #include <map>
-#include <mutex>
 
 namespace mnemo::scripting {
+
+using SummaryWorkers = JobWorkers<SummaryJob, SummaryOutcome>;
 
 class Summaries {
 public:
@@ -36,17 +39,13 @@ public:
     void shutdown();
 
 private:
-    void deliver(SummaryOutcome&& outcome);  // any thread
-    void drain_finished();                   // loop thread
+    void drain_finished(std::vector<SummaryOutcome>&& finished);  // loop thread
 
     uv_loop_t* loop_;
     metrics::Registry& metrics_;
+    LoopInbox<SummaryOutcome> finished_;  // before workers_: they post into it
     SummaryWorkers workers_;
     std::shared_ptr<const config::Config> config_;
-    uv_async_t async_{};
-    bool open_ = false;
-    std::mutex finished_mutex_;
-    std::vector<SummaryOutcome> finished_;
     std::map<uint64_t, Done> waiting_;
     uint64_t next_ticket_ = 1;
 };

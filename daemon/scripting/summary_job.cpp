@@ -174,7 +174,16 @@ SummaryOutcome nothing_new(const SummaryJob& job, const Checkpoint& checkpoint) 
 
 }  // namespace
 
-SummaryOutcome run_summary_job(const SummaryJob& job, SummaryContext& context) {
+WorkerKind summary_worker_kind() {
+    return WorkerKind{"summary", [](const config::Config& config) -> std::optional<Bounds> {
+                          if (config.summary.summarizer != config::SummaryConfig::Summarizer::Lua) return std::nullopt;
+                          Bounds bounds = bounds_of(config.scripts);
+                          bounds.timeout_us = config.summary.timeout_us;
+                          return bounds;
+                      }};
+}
+
+SummaryOutcome run_summary_job(const SummaryJob& job, JobContext& context) {
     core::GetSessionInput read;
     read.ref = job.ref;
     read.from_checkpoint = true;

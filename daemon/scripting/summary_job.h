@@ -11,9 +11,8 @@
 
 #include "core/clock.h"
 #include "core/service.h"
-#include "scripting/script_state.h"
+#include "scripting/job_workers.h"
 
-#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -33,12 +32,11 @@ struct SummaryOutcome {
     std::string summary_json;  // the stored Summary, or the latest one when there was nothing new
 };
 
-struct SummaryContext {
-    const core::Env& env;
-    ScriptState* lua;  // the worker's state; used when summary.summarizer is lua
-    const std::atomic<bool>& stopping;
-};
+// context.lua is used when summary.summarizer is lua.
+SummaryOutcome run_summary_job(const SummaryJob& job, JobContext& context);
 
-SummaryOutcome run_summary_job(const SummaryJob& job, SummaryContext& context);
+// The worker kind of summaries: Lua bounded as scripts.* says, except the
+// timeout, which is summary.timeout (a summary may take longer than a hook).
+WorkerKind summary_worker_kind();
 
 }  // namespace mnemo::scripting

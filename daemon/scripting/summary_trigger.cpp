@@ -34,7 +34,7 @@ TriggerStats TriggerTracker::record(const std::string& session_key, int64_t even
     return stats;
 }
 
-void TriggerTracker::summarized(const std::string& session_key, int64_t now_us) {
+void TriggerTracker::fired(const std::string& session_key, int64_t now_us) {
     auto it = progress_.find(session_key);
     if (it == progress_.end()) return;
     it->second.events = 0;

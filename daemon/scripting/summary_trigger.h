@@ -1,8 +1,10 @@
 /*
- * scripting/summary_trigger.h -- when an append asks for a summary.
+ * scripting/summary_trigger.h -- when an append asks for a summary (or an extraction).
  *
  * Owns summary.trigger (any/all of events, tokens and idle) and the loop's
- * per-session progress since the last summary it enqueued. Automatic
+ * per-session progress since the last summary it enqueued. The same shape
+ * serves memory.extract_trigger: Extractions keeps a tracker of its own,
+ * where "summary" reads "extraction". Automatic
  * triggers follow filter key "" (every event of the session). Counters live
  * in memory only: they start at zero when the daemon starts, and the table
  * is cleared when it holds more than kMaxTracked sessions.
@@ -32,8 +34,8 @@ public:
     static constexpr size_t kMaxTracked = 100000;
     // Counts an append of `events` events carrying `tokens` tokens at now_us; the stats after it.
     TriggerStats record(const std::string& session_key, int64_t events, int64_t tokens, int64_t now_us);
-    // A summary was enqueued: counting starts again.
-    void summarized(const std::string& session_key, int64_t now_us);
+    // A summary (extraction) was enqueued: counting starts again.
+    void fired(const std::string& session_key, int64_t now_us);
 
 private:
     struct Progress {

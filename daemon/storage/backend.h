@@ -54,6 +54,13 @@ public:
                table.memory_write != nullptr;
     }
 
+    // The plugin keeps the extraction cursor (session_extracted, ABI 5, optional).
+    bool extraction_cursor() const {
+        const auto& table = ops();
+        return table.ops_size >= offsetof(mnemo_storage_ops, session_extracted) + sizeof table.session_extracted &&
+               table.session_extracted != nullptr;
+    }
+
     // Runs one operation: fn(mnemo_error*) -> int. Returns the error, or nullopt.
     template <typename Fn>
     std::optional<StorageError> call(Fn&& fn) const {

@@ -31,6 +31,7 @@ void on_session(void* ctx, const mnemo_session* s) {
     row.last_seq = s->last_seq;
     row.usage = s->usage;
     row.deleted_at_us = s->deleted_at_us;
+    row.extracted_seq = s->extracted_seq;
     of(ctx).sessions.push_back(std::move(row));
 }
 

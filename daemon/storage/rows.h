@@ -27,6 +27,7 @@ struct SessionRow {
     int64_t version = 0, event_count = 0, last_seq = 0;
     mnemo_usage usage{};
     int64_t deleted_at_us = 0;
+    int64_t extracted_seq = 0;  // memory.capture: extract's cursor (mnemo_extracted_req)
 };
 
 struct EventRow {

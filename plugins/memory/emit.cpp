@@ -19,6 +19,7 @@ mnemo_session session_row(const SessionRec& s) {
     row.last_seq = s.last_seq;
     row.usage = s.usage;
     row.deleted_at_us = s.deleted_at_us;
+    row.extracted_seq = s.extracted_seq;
     return row;
 }
 

@@ -53,6 +53,7 @@ struct SessionRec {
     std::string metadata_json = "{}";
     int64_t created_at_us = 0, updated_at_us = 0, expires_at_us = 0, ttl_us = 0;
     int64_t version = 1, last_seq = 0, deleted_at_us = 0;
+    int64_t extracted_seq = 0;  // the extraction cursor (mnemo_extracted_req)
     mnemo_usage usage{};
     Scope state;
     EventLog events;

@@ -73,4 +73,7 @@ int memory_reembed(mnemo_backend* backend, const mnemo_memory_reembed_req* req, 
                    mnemo_error* err);
 int memory_count(mnemo_backend* backend, const mnemo_memory_count_req* req, const mnemo_sink* sink, mnemo_error* err);
 
+// The extraction cursor (ops_extracted.cpp).
+int session_extracted(mnemo_backend* backend, const mnemo_extracted_req* req, const mnemo_sink* sink, mnemo_error* err);
+
 }  // namespace mnemo::memory

@@ -82,6 +82,7 @@ const mnemo_storage_ops kOps = {
     guarded<memory_pending>,
     guarded<memory_reembed>,
     guarded<memory_count>,
+    guarded<session_extracted>,
 };
 
 }  // namespace

@@ -306,8 +306,23 @@ inline const Migration kSchemaMemories{kMemoriesVersion,
 ) ENGINE=InnoDB)sql",
                                        }};
 
-inline const std::array<const Migration*, 5> kMigrations{&kSchemaV1, &kSchemaV2, &kSchemaV3, &kSchemaV4,
-                                                         &kSchemaMemories};
+// The step that adds the extraction cursor (memory.capture: extract;
+// mnemo_plugin.h "extraction cursor"); its number lives here only.
+// sessions.extracted_seq is the highest seq handed to the extractor, 0 for
+// every session stored before it. MySQL has no ADD COLUMN IF NOT EXISTS, so
+// the step is skipped when the ALTER already ran (a crash after it and
+// before the version row): its column then exists.
+inline constexpr int kExtractCursorVersion = 6;
+inline const Migration kSchemaExtractCursor{
+    kExtractCursorVersion,
+    {
+        "ALTER TABLE sessions ADD COLUMN extracted_seq BIGINT NOT NULL DEFAULT 0",
+    },
+    "SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = DATABASE() "
+    "AND table_name = 'sessions' AND column_name = 'extracted_seq'"};
+
+inline const std::array<const Migration*, 6> kMigrations{&kSchemaV1, &kSchemaV2,       &kSchemaV3,
+                                                         &kSchemaV4, &kSchemaMemories, &kSchemaExtractCursor};
 inline const int kSchemaVersion = kMigrations.back()->version;
 
 // The bookkeeping table itself is not a migration: it must exist to read the

@@ -9,7 +9,7 @@ namespace mnemo::sqlcore {
 inline constexpr const char* kSessionColumns =
     "sid, app, user, id, title, parent_id, metadata, created_at, updated_at, expires_at, ttl_us, version, "
     "event_count, last_seq, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, total_tokens, "
-    "cost_usd, state_bytes, deleted_at";
+    "cost_usd, state_bytes, deleted_at, extracted_seq";
 
 // app, user, id.
 inline const std::string kFindSessionSql =

@@ -126,7 +126,7 @@ void finalize_list(Db& db, const mnemo_finalize_list_req& req, Output& out) {
         Query rows(db, db.dialect().finalize_pending);
         rows.args(req.now_us, db.owner_id(), req.limit);
         while (rows.step()) {
-            out.finalize_pending(session_row(rows), static_cast<int>(rows.i64(22)), rows.i64(23));
+            out.finalize_pending(session_row(rows), static_cast<int>(rows.i64(23)), rows.i64(24));
             claimed.push_back(rows.i64(0));
         }
     }

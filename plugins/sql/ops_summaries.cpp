@@ -56,6 +56,22 @@ void summary_put(Db& db, const mnemo_summary_put_req& req, Output& out) {
     out.result(Version{meta.version});
 }
 
+// The extraction cursor is bookkeeping, not a client's write: version,
+// updated_at and expires_at stay.
+void session_extracted(Db& db, const mnemo_extracted_req& req) {
+    SessionMeta meta = require_live(db, req.key, req.now_us);
+    if (meta.extracted_seq != req.from_seq)
+        throw StoreError(MNEMO_E_CONFLICT, "the extraction cursor of " + describe(req.key) + " is at seq " +
+                                               std::to_string(meta.extracted_seq) + ", not " +
+                                               std::to_string(req.from_seq) + ": another extraction moved it");
+    if (req.up_to_seq < req.from_seq || req.up_to_seq > meta.last_seq)
+        throw StoreError(MNEMO_E_INVALID, "extraction up_to_seq " + std::to_string(req.up_to_seq) + " of " +
+                                              describe(req.key) + " must be within " + std::to_string(req.from_seq) +
+                                              ".." + std::to_string(meta.last_seq) +
+                                              " (from the cursor up to the last seq)");
+    Query(db, "UPDATE sessions SET extracted_seq = ? WHERE sid = ?").args(req.up_to_seq, meta.sid).run();
+}
+
 void summary_list(Db& db, const mnemo_summary_list_req& req, Output& out) {
     SessionMeta meta = require_live(db, req.key, req.now_us);
     Query rows(db, std::string("SELECT ") + kSummaryColumns +

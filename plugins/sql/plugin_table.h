@@ -130,6 +130,9 @@ mnemo_storage_ops sql_storage_ops() {
     ops.memory_pending = MNEMO_SQL_READ(memory_pending, mnemo_memory_pending_req);
     ops.memory_reembed = MNEMO_SQL_WRITE(memory_reembed, mnemo_memory_reembed_req);
     ops.memory_count = MNEMO_SQL_READ(memory_count, mnemo_memory_count_req);
+    ops.session_extracted = [](Backend* b, const mnemo_extracted_req* r, const mnemo_sink*, mnemo_error* e) {
+        return silent_write_op(b, r, e, &session_extracted);
+    };
     return ops;
 }
 

@@ -22,6 +22,7 @@ SessionMeta meta_of(const Query& row) {
     meta.usage = mnemo_usage{row.i64(14), row.i64(15), row.i64(16), row.i64(17), row.i64(18), row.f64(19)};
     meta.state_bytes = row.i64(20);
     meta.deleted_at_us = row.i64(21);
+    meta.extracted_seq = row.i64(22);
     return meta;
 }
 
@@ -152,6 +153,7 @@ mnemo_session session_row(const Query& row) {
     session.last_seq = meta.last_seq;
     session.usage = meta.usage;
     session.deleted_at_us = meta.deleted_at_us;
+    session.extracted_seq = meta.extracted_seq;
     return session;
 }
 

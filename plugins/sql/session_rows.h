@@ -18,6 +18,7 @@ struct SessionMeta {
     int64_t sid = 0;
     int64_t created_at_us = 0, updated_at_us = 0, expires_at_us = 0, ttl_us = 0;
     int64_t version = 0, event_count = 0, last_seq = 0, state_bytes = 0, deleted_at_us = 0;
+    int64_t extracted_seq = 0;
     mnemo_usage usage{};
     bool live(int64_t now_us) const { return deleted_at_us == 0 && live_at(expires_at_us, now_us); }
 };

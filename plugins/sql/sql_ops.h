@@ -40,6 +40,7 @@ void events_rewind(Db& db, const mnemo_rewind_req& req, Output& out);
 void state_patch(Db& db, const mnemo_state_patch_req& req, Output& out);
 void state_delete(Db& db, const mnemo_state_delete_req& req);
 void summary_put(Db& db, const mnemo_summary_put_req& req, Output& out);
+void session_extracted(Db& db, const mnemo_extracted_req& req);
 void track_append(Db& db, const mnemo_track_append_req& req, Output& out);
 void finalize_done(Db& db, const mnemo_finalize_done_req& req, Output& out);
 void finalize_done_batch(Db& db, const mnemo_finalize_done_batch_req& req, Output& out);

@@ -522,7 +522,18 @@ END;
 )sql";
 inline constexpr int kMemoriesVersion = 11;
 
-inline constexpr std::array<Migration, 11> kMigrations{{{1, kSchemaV1},
+// The step that adds the extraction cursor (memory.capture: extract;
+// mnemo_plugin.h "extraction cursor"); its number lives here only.
+// sessions.extracted_seq is the highest seq handed to the extractor, 0 for
+// every session stored before it. SQLite has no ADD COLUMN IF NOT EXISTS;
+// the step needs none: it commits with its version row (migrate()), so a
+// crash leaves it wholly done or not begun.
+inline constexpr const char* kSchemaExtractCursor = R"sql(
+ALTER TABLE sessions ADD COLUMN extracted_seq INTEGER NOT NULL DEFAULT 0;
+)sql";
+inline constexpr int kExtractCursorVersion = 12;
+
+inline constexpr std::array<Migration, 12> kMigrations{{{1, kSchemaV1},
                                                         {2, kSchemaV2},
                                                         {3, kSchemaV3},
                                                         {4, kSchemaV4},
@@ -532,7 +543,8 @@ inline constexpr std::array<Migration, 11> kMigrations{{{1, kSchemaV1},
                                                         {8, kSchemaV8},
                                                         {9, kSchemaV9},
                                                         {10, kSchemaV10},
-                                                        {kMemoriesVersion, kSchemaMemories}}};
+                                                        {kMemoriesVersion, kSchemaMemories},
+                                                        {kExtractCursorVersion, kSchemaExtractCursor}}};
 inline constexpr int kSchemaVersion = kMigrations.back().version;
 
 // The bookkeeping table itself is not a migration: it must exist to read the

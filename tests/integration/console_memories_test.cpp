@@ -3,6 +3,9 @@
 // reembed refused without an embedder, and stats() counting memories.
 #include "console_fixture.h"
 
+#include <chrono>
+#include <thread>
+
 namespace mnemo::integration {
 namespace {
 
@@ -54,9 +57,33 @@ TEST_F(ConsoleMemoriesTest, QueueAndStatsCountByStatusAndReembedNeedsAnEmbedder)
     EXPECT_EQ(json_int(queue, "/memories/total"), 3);
     EXPECT_EQ(json_int(queue, "/memories/none"), 3);
     EXPECT_EQ(json_raw(queue, "/embedder").value_or(""), "null") << "no embedder";
+    EXPECT_EQ(json_int(queue, "/extractions/queued"), 0);
     std::string stats = value("return stats()");
     EXPECT_EQ(json_int(stats, "/memories/total"), 3);
     EXPECT_NE(error(R"(return memories.reembed{app = "shop"})").find("no embedder is configured"), std::string::npos);
+}
+
+// Extraction jobs waiting for the one worker, which a slow command holds.
+class ConsoleExtractQueueTest : public ConsoleTest {};
+
+TEST_F(ConsoleExtractQueueTest, TheQueueCountsExtractionJobsWaiting) {
+    start_console("", "",
+                  "memory:\n  capture: extract\n  extract_trigger: {any: {events: 1}}\n  extractor: command\n"
+                  "  extract_command: [/usr/bin/python3, " +
+                      std::string(MNEMO_SOURCE_DIR) +
+                      "/tests/fixtures/extract_memories.py, --sleep, '60']\nsummary:\n  workers: 1\n");
+    for (const char* id : {"q1", "q2", "q3"}) {
+        auto appended = call("POST", session_path(id) + "/events",
+                             R"({"create_if_missing":true,"events":[{"author":"user","content":"remember: x"}]})");
+        ASSERT_EQ(appended.status, 200) << appended.body;
+    }
+    // One job runs (its worker sleeps in the command), two wait.
+    int64_t queued = -1;
+    for (int i = 0; i < 200 && queued != 2; ++i) {
+        queued = json_int(value("return memories.queue()"), "/extractions/queued").value_or(-1);
+        if (queued != 2) std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+    EXPECT_EQ(queued, 2);
 }
 
 }  // namespace

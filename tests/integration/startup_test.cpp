@@ -73,13 +73,18 @@ TEST(Startup, SoftDeleteWithAPluginLackingTheCapabilityExits78NamingKeyAndPlugin
     EXPECT_THAT(result.err, HasSubstr(plugin));
 }
 
-TEST(Startup, CaptureByExtractionIsRefusedWithItsKey) {
+// The extraction cursor lives in storage: a plugin whose table ends before
+// session_extracted (older_table) cannot keep it.
+TEST(Startup, CaptureByExtractionOnAPluginWithoutTheCursorIsRefusedWithItsKey) {
+    std::string plugin = build_plugin("older_table");
+    if (!file_exists(plugin)) GTEST_SKIP() << "fake plugin not built: " << plugin;
     TempDir dir;
     auto result =
-        run_mnemod({"--config", dir.write("mnemod.yaml", plugin_config("memory") +
-                                                             "apps:\n  shop:\n    memory: {capture: extract}\n")});
+        run_mnemod({"--config", dir.write("mnemod.yaml",
+                                          plugin_config(plugin) + "apps:\n  shop:\n    memory: {capture: extract}\n")});
     EXPECT_EQ(result.exit_code, kExitConfig);
     EXPECT_THAT(result.err, HasSubstr("apps.shop.memory.capture is extract"));
+    EXPECT_THAT(result.err, HasSubstr("older_table"));
 }
 
 TEST(Startup, HardDeletesOnlyStartWithAPluginLackingSoftDelete) {

@@ -57,7 +57,8 @@ extern "C" {
  * records in export/import, the session list cursor's user): request structs
  * grew, so a plugin built for 3 is refused rather than read past its end.
  * 5: memory_reembed takes a new dimension and memory_count answers the app's
- * dimension and the vectors of another one (a change of model). */
+ * dimension and the vectors of another one (a change of model);
+ * mnemo_session grew extracted_seq (memory.capture: extract's cursor). */
 #define MNEMO_PLUGIN_ABI_VERSION 5
 #define MNEMO_PLUGIN_ENTRY_SYMBOL "mnemo_plugin_entry"
 
@@ -143,6 +144,8 @@ typedef struct mnemo_session {
     int64_t last_seq;      /* highest seq ever assigned; 0 when none */
     mnemo_usage usage;     /* sums over every persisted event, never decreased */
     int64_t deleted_at_us; /* 0: live; >0: soft-deleted (only from sweep/export calls) */
+    int64_t extracted_seq; /* ABI 5: the extraction cursor (see session_extracted); 0: none
+                              yet. Ignored in requests (import): a created session starts at 0 */
 } mnemo_session;
 
 /* A stored event, or one to store. */
@@ -1185,6 +1188,32 @@ typedef struct mnemo_memory_count_result {
  * fixed with the app's first vector, or memory_reembed set; memory.dimensions
  * (the requests' dimensions) does not change it. */
 
+/* ---- extraction cursor (MEMORY.md, memory.capture: extract) --------------
+ * mnemod hands "the events since the last extraction" of a session to an
+ * extractor and then records, per session, the highest seq it handled:
+ * mnemo_session.extracted_seq, durable like the session row, so a restart
+ * neither extracts an event again nor skips one. It starts at 0 with the
+ * session (a create replacing a soft-deleted or tombstoned id included: that
+ * session's seqs start again), and only session_extracted moves it.
+ * Rewind and rewrite need no rule of their own: seqs are never given twice
+ * within a session (a rewind soft-deletes, a rewrite's new events take seqs
+ * after last_seq), so the events they add are above the cursor and are
+ * extracted in turn, while memories extracted from undone events stay (they
+ * are the user's, like written ones). Events evicted by event_limit before
+ * an extraction reached them are not extracted. */
+typedef struct mnemo_extracted_req {
+    mnemo_key key;
+    int64_t now_us;
+    int64_t from_seq;  /* the cursor the extraction read (compare-and-set) */
+    int64_t up_to_seq; /* the highest seq it handled: the new cursor */
+} mnemo_extracted_req;
+/* A live session whose extracted_seq is from_seq gets extracted_seq =
+ * up_to_seq; version, updated_at and expires_at do not move (no client
+ * wrote). Absent, expired or soft-deleted: NOT_FOUND. extracted_seq other
+ * than from_seq (another extraction moved it): CONFLICT, nothing changes.
+ * up_to_seq below from_seq or above last_seq: INVALID. Nothing goes through
+ * the sink. */
+
 typedef struct mnemo_backend mnemo_backend; /* opaque, the plugin's own */
 
 /* ---- host services -------------------------------------------------------
@@ -1376,6 +1405,12 @@ typedef struct mnemo_storage_ops {
                           mnemo_error* err);
     int (*memory_count)(mnemo_backend* backend, const struct mnemo_memory_count_req* req, const mnemo_sink* sink,
                         mnemo_error* err);
+
+    /* ABI 5, optional (NULL: the backend keeps no extraction cursor, and
+     * mnemod refuses memory.capture: extract at start); see "extraction
+     * cursor" above. */
+    int (*session_extracted)(mnemo_backend* backend, const struct mnemo_extracted_req* req, const mnemo_sink* sink,
+                             mnemo_error* err);
 
     /* Later additions are appended here (found through ops_size). */
 } mnemo_storage_ops;

@@ -73,6 +73,7 @@ TEST(MemoryPluginDescriptor, EveryOperationIsPresent) {
         ops->memory_pending != nullptr,
         ops->memory_reembed != nullptr,
         ops->memory_count != nullptr,
+        ops->session_extracted != nullptr,
     };
     // events_append_async is optional and never called on a non-blocking backend.
     EXPECT_EQ(ops->events_append_async, nullptr);

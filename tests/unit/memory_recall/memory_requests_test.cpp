@@ -162,3 +162,64 @@ TEST(DedupeFolding, CaseAccentsAndWhiteSpace) {
 
 }  // namespace
 }  // namespace mnemo::memory
+
+namespace mnemo::memory {
+namespace {
+
+// An extractor's answer (capture: extract): each item is judged alone.
+TEST(MemoryExtracted, KeepsTheGoodItemsAndNamesEachSkippedOneWithItsIndexAndReason) {
+    std::string answer = R"([
+        {"text":"Prefers aisle seats","namespace":"prefs","metadata":{"a":1},"id":"ignored","embedding":"ignored"},
+        {"text":""},
+        "not an object",
+        {"text":"this text is too long"},
+        {"text":"bad ns","namespace":"has space"},
+        {"text":"bad metadata","metadata":[1]},
+        {"namespace":"prefs"},
+        {"text":"plain"}])";
+    ExtractedItems out;
+    ASSERT_FALSE(decode_extracted(answer, MemoryRequestLimits{100, 20}, out));
+    ASSERT_EQ(out.items.size(), 2u);
+    EXPECT_EQ(out.items[0].text, "Prefers aisle seats");
+    EXPECT_EQ(out.items[0].name_space, "prefs");
+    EXPECT_EQ(out.items[0].metadata_json, R"({"a":1})");
+    EXPECT_FALSE(out.items[0].id) << "an extractor does not choose ids";
+    EXPECT_FALSE(out.items[0].embedding);
+    EXPECT_EQ(out.items[1].text, "plain");
+    EXPECT_FALSE(out.items[1].name_space) << "the default namespace";
+    ASSERT_EQ(out.skipped.size(), 6u);
+    std::vector<size_t> indexes;
+    for (const auto& [index, reason] : out.skipped) indexes.push_back(index);
+    EXPECT_THAT(indexes, ElementsAre(1, 2, 3, 4, 5, 6));
+    EXPECT_THAT(out.skipped[0].second, HasSubstr("[1].text: the text is empty"));
+    EXPECT_THAT(out.skipped[1].second, HasSubstr("[2]"));
+    EXPECT_THAT(out.skipped[2].second, HasSubstr("[3].text: 21 bytes is over memory.max_text_bytes (20)"));
+    EXPECT_THAT(out.skipped[3].second, HasSubstr("[4].namespace"));
+    EXPECT_THAT(out.skipped[4].second, HasSubstr("[5].metadata"));
+    EXPECT_THAT(out.skipped[5].second, HasSubstr("[6].text: required"));
+}
+
+TEST(MemoryExtracted, ItemsPastTheBatchLimitAreSkipped) {
+    std::string answer = R"([{"text":"a"},{"text":"b"},{"text":"c"}])";
+    ExtractedItems out;
+    ASSERT_FALSE(decode_extracted(answer, MemoryRequestLimits{2, 16}, out));
+    EXPECT_EQ(out.items.size(), 2u);
+    ASSERT_EQ(out.skipped.size(), 1u);
+    EXPECT_EQ(out.skipped[0].first, 2u);
+    EXPECT_THAT(out.skipped[0].second, HasSubstr("limits.max_batch_events (2)"));
+}
+
+TEST(MemoryExtracted, AnAnswerThatIsNoArrayIsAnErrorAndKeepsNothing) {
+    for (std::string answer : {std::string(R"({"text":"a"})"), std::string("not json"), std::string("")}) {
+        ExtractedItems out;
+        EXPECT_TRUE(decode_extracted(answer, small_limits(), out)) << answer;
+        EXPECT_TRUE(out.items.empty());
+    }
+    std::string empty = "[]";
+    ExtractedItems out;
+    EXPECT_FALSE(decode_extracted(empty, small_limits(), out));
+    EXPECT_TRUE(out.items.empty() && out.skipped.empty());
+}
+
+}  // namespace
+}  // namespace mnemo::memory

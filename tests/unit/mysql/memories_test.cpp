@@ -80,9 +80,30 @@ TEST_F(MysqlMemories, ADatabaseOfThePreviousStepGainsMemoriesWithItsRowsIntact) 
     EXPECT_EQ(backend.get("old", 2).rc, MNEMO_OK);
     mnemo_error err{};
     ASSERT_EQ(write_memory(backend, "m1", &err), MNEMO_OK) << err.message;
-    EXPECT_EQ(scalar("SELECT MAX(version) FROM schema_version"), std::to_string(kMemoriesVersion));
+    EXPECT_EQ(scalar("SELECT MAX(version) FROM schema_version"), std::to_string(kSchemaVersion));
     EXPECT_EQ(scalar("SELECT CONCAT(row_key, ' ', change_seq) FROM memories"), "1 1");
     EXPECT_NE(scalar("SELECT search_tokens FROM memories"), "") << "keyword recall's tokens are written";
+}
+
+// The extraction cursor's step (migrations.h): a database of the step
+// before it gains sessions.extracted_seq at 0 for its sessions; the cursor
+// then moves from 0 (compare-and-set) without moving the session's version.
+TEST_F(MysqlMemories, ADatabaseOfTheStepBeforeTheCursorGainsItAtZero) {
+    run(kSchemaVersionTable);
+    for (const Migration* step : kMigrations) {
+        if (step->version == kExtractCursorVersion) break;
+        for (const char* statement : step->statements) run(statement);
+        run("INSERT INTO schema_version (version) VALUES (" + std::to_string(step->version) + ")");
+    }
+    run("INSERT INTO sessions (app, user, id, title, metadata, created_at, updated_at, version, last_seq) "
+        "VALUES ('shop', 'u1', 'old', '', '{}', 1, 1, 4, 2)");
+    Backend backend(database_);
+    ASSERT_TRUE(backend);
+    EXPECT_EQ(scalar("SELECT MAX(version) FROM schema_version"), std::to_string(kSchemaVersion));
+    mnemo_extracted_req moved{{S("shop"), S("u1"), S("old")}, kNow, 0, 2};
+    mnemo_error err{};
+    EXPECT_EQ(ops().session_extracted(backend.get(), &moved, nullptr, &err), MNEMO_OK) << err.message;
+    EXPECT_EQ(scalar("SELECT CONCAT(extracted_seq, ' ', version) FROM sessions WHERE id = 'old'"), "2 4");
 }
 
 // Two backends (two daemons) write at once while a follower reads the feed

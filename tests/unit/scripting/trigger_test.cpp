@@ -43,7 +43,7 @@ TEST(TriggerTracker, CountsUntilASummaryIsEnqueued) {
     EXPECT_EQ(second.events_since_summary, 3);
     EXPECT_EQ(second.tokens_since_summary, 15);
     EXPECT_DOUBLE_EQ(second.seconds_since_last_event, 3.0);
-    tracker.summarized("s", 4000000);
+    tracker.fired("s", 4000000);
     auto third = tracker.record("s", 1, 1, 5000000);
     EXPECT_EQ(third.events_since_summary, 1);
     EXPECT_DOUBLE_EQ(third.seconds_since_summary, 1.0);

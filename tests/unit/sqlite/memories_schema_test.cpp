@@ -1,8 +1,9 @@
-// The memories step of migrations.h on files mnemod left behind: a file of
-// the previous step gains memories with its data intact, and the step cut
-// off after its DDL (a crash before its version row) finishes at the next
-// open. The memory operations themselves are the shared tests of
-// tests/unit/memory/memories/.
+// The steps of migrations.h that came with long-term memories, on files
+// mnemod left behind: a file of the step before the memories gains them
+// with its data intact, and that step cut off after its DDL (a crash before
+// its version row) finishes at the next open; a file of the step before the
+// extraction cursor gains sessions.extracted_seq at 0. The operations
+// themselves are the shared tests of tests/unit/memory/memories/.
 #include "backend_fixture.h"
 #include "core/plugin_host.h"
 #include "migrations.h"
@@ -11,20 +12,25 @@ namespace mnemo::sqlite::test {
 namespace {
 
 // The step before the memories.
-constexpr size_t kBeforeMemories = kMigrations.size() - 1;
-static_assert(kMigrations[kBeforeMemories].version == kMemoriesVersion, "the memories step is the last one");
+constexpr size_t index_of(int version) {
+    size_t i = 0;
+    while (kMigrations[i].version != version) ++i;
+    return i;
+}
+constexpr size_t kBeforeMemories = index_of(kMemoriesVersion);
 
-// A file as mnemod left it at the step before the memories, with one session.
-void write_previous_file(const std::string& path) {
+// A file as mnemod left it at the step before the memories (or another
+// step), with one session (seqs 1 and 2 given, both events gone).
+void write_previous_file(const std::string& path, size_t steps = kBeforeMemories) {
     RawDb db(path);
     db.exec(kSchemaVersionTable);
-    for (size_t i = 0; i < kBeforeMemories; ++i) {
+    for (size_t i = 0; i < steps; ++i) {
         db.exec(kMigrations[i].sql);
         db.exec("INSERT INTO schema_version (version) VALUES (" + std::to_string(kMigrations[i].version) + ")");
     }
     db.exec(
         "INSERT INTO sessions (sid, app, user, id, created_at, updated_at, version, event_count, last_seq) "
-        "VALUES (7, 'shop', 'u1', 'old', 1, 1, 4, 0, 0)");
+        "VALUES (7, 'shop', 'u1', 'old', 1, 1, 4, 0, 2)");
 }
 
 mnemo_backend* open_file(const std::string& path) {
@@ -97,6 +103,23 @@ TEST(SqliteMemoriesMigration, TheStepCutOffAfterItsDdlFinishesAtTheNextOpen) {
     EXPECT_EQ(finished.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
     EXPECT_EQ(finished.number("SELECT count(*) FROM memory_feed"), 1) << "the counter row is not doubled";
     EXPECT_EQ(finished.number("SELECT count(*) FROM memories_words WHERE memories_words MATCH 'aisle'"), 1);
+}
+
+TEST(SqliteExtractCursorMigration, AFileOfThePreviousStepGainsTheCursorAtZero) {
+    TempDir dir;
+    const std::string path = dir.file("old.db");
+    write_previous_file(path, index_of(kExtractCursorVersion));
+    mnemo_backend* backend = open_file(path);
+    ASSERT_NE(backend, nullptr);
+    // Compare-and-set from 0: it succeeds only when the old session starts there.
+    mnemo_extracted_req moved{{S("shop"), S("u1"), S("old")}, kNow, 0, 2};
+    mnemo_error err{};
+    EXPECT_EQ(plugin().ops->session_extracted(backend, &moved, nullptr, &err), MNEMO_OK) << err.message;
+    plugin().ops->close(backend);
+    RawDb migrated(path);
+    EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
+    EXPECT_EQ(migrated.number("SELECT extracted_seq FROM sessions WHERE sid = 7"), 2);
+    EXPECT_EQ(migrated.number("SELECT version FROM sessions WHERE sid = 7"), 4) << "the cursor is no client write";
 }
 
 }  // namespace

@@ -18,7 +18,8 @@ Answer& of(void* ctx) {
 
 void on_session(void* ctx, const mnemo_session* r) {
     of(ctx).sessions.push_back(SessionRow{own(r->user), own(r->id), own_opt(r->parent_id), r->expires_at_us,
-                                          r->deleted_at_us, r->event_count, r->version});
+                                          r->deleted_at_us, r->event_count, r->version, r->last_seq, r->extracted_seq,
+                                          r->updated_at_us});
     of(ctx).order += 'S';
 }
 

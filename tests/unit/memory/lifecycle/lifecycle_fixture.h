@@ -44,6 +44,7 @@ struct SessionRow {
     std::string user, id;
     Opt parent_id;
     int64_t expires_at = 0, deleted_at = 0, event_count = 0, version = 0;
+    int64_t last_seq = 0, extracted_seq = 0, updated_at = 0;
 };
 
 // Everything one call sent to its sink; counts keep every (name, value) in order.
