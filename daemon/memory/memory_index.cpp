@@ -2,6 +2,7 @@
 
 #include "observability/log.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -138,6 +139,40 @@ std::optional<std::string> write_manifest(const std::filesystem::path& dir, cons
     return std::nullopt;
 }
 
+// A search of an index being saved: the index answers for the keys the side
+// does not hold, the side's rows are scanned exactly, the two lists merged.
+std::variant<std::vector<VectorHit>, VectorError> search_beside(const VectorIndex& index,
+                                                                const std::map<uint64_t, FeedRow>& side,
+                                                                std::span<const float> query, size_t k,
+                                                                const VectorFilter& filter) {
+    VectorFilter past = filter;
+    past.accept = [&side, &filter](uint64_t key) {
+        return !side.contains(key) && (!filter.accept || filter.accept(key));
+    };
+    auto answer = index.search(query, k, past);
+    if (std::holds_alternative<VectorError>(answer)) return answer;
+    auto hits = std::get<std::vector<VectorHit>>(std::move(answer));
+    size_t dimension = index.options().dimension;
+    auto unit_query = std::get<std::vector<float>>(unit_vector(query, dimension));  // index.search accepted it
+    for (const auto& [key, row] : side) {
+        if (row.vector.size() != dimension || (filter.user && row.user != *filter.user)) continue;
+        if ((filter.candidates && !filter.candidates->contains(key)) || (filter.accept && !filter.accept(key)))
+            continue;
+        auto unit = unit_vector(row.vector, dimension);
+        if (!std::holds_alternative<std::vector<float>>(unit)) continue;  // apply() refuses it too
+        const auto& values = std::get<std::vector<float>>(unit);
+        float similarity = 0;
+        for (size_t i = 0; i < dimension; ++i) similarity += unit_query[i] * values[i];
+        if (filter.min_similarity && similarity < *filter.min_similarity) continue;
+        hits.push_back(VectorHit{key, similarity});
+    }
+    std::sort(hits.begin(), hits.end(), [](const VectorHit& a, const VectorHit& b) {
+        return a.similarity > b.similarity || (a.similarity == b.similarity && a.key > b.key);
+    });
+    if (hits.size() > k) hits.resize(k);
+    return hits;
+}
+
 }  // namespace
 
 struct MemoryIndex::State {
@@ -147,11 +182,22 @@ struct MemoryIndex::State {
     const storage::Backend& backend;
     const MemoryIndexOptions options;
 
-    // Feed reads and applying them; the lock order is catch_up_mutex, then apps_mutex.
+    // Feed reads and applying them; the lock order is catch_up_mutex, then apps_mutex, then side_mutex.
     std::mutex catch_up_mutex;
     // The map of apps: shared while an index is used, exclusive to add an app or drop all.
+    // Shared pointers: a checkpoint saves an index without holding the map.
     mutable std::shared_mutex apps_mutex;
-    std::map<std::string, std::unique_ptr<VectorIndex>, std::less<>> apps;
+    std::map<std::string, std::shared_ptr<VectorIndex>, std::less<>> apps;
+
+    // A checkpoint writes one app's index at a time, holding that index's
+    // read lock for as long as the file takes (seconds at a million
+    // memories). Meanwhile that app's changes wait here (the latest row of
+    // each key) instead of waiting for the lock, searches of the app look
+    // past the index's copy of these keys and scan these rows exactly, and
+    // the checkpoint applies them once the file is written.
+    mutable std::shared_mutex side_mutex;
+    std::string saving;  // the app being saved; "" when none
+    std::map<uint64_t, FeedRow> side;
     std::atomic<int64_t> cursor{0};
     std::atomic<size_t> changes_since_checkpoint{0};
 
@@ -189,6 +235,8 @@ struct MemoryIndex::State {
 
     std::optional<VectorError> read_feed(FeedPage& page, int64_t after_seq) const;
     void apply(const FeedRow& row);
+    void begin_saving(const std::string& app);
+    void end_saving();
     void drop_everything();
     std::optional<VectorError> catch_up();
     bool build_step();
@@ -212,6 +260,13 @@ std::optional<VectorError> MemoryIndex::State::read_feed(FeedPage& page, int64_t
 
 void MemoryIndex::State::apply(const FeedRow& row) {
     auto key = static_cast<uint64_t>(row.key);
+    {
+        std::unique_lock lock(side_mutex);
+        if (!saving.empty() && row.app == saving) {
+            side.insert_or_assign(key, row);
+            return;
+        }
+    }
     {
         std::shared_lock lock(apps_mutex);
         auto found = apps.find(row.app);
@@ -240,7 +295,7 @@ void MemoryIndex::State::apply(const FeedRow& row) {
     if (row.vector.empty()) return;
     VectorIndexOptions vectors = options.vectors;
     vectors.dimension = row.vector.size();
-    auto index = std::make_unique<VectorIndex>(vectors);
+    auto index = std::make_shared<VectorIndex>(vectors);
     if (auto error = index->put(key, row.user, row.vector)) {
         note_error(fmt::format("memory key {} of app '{}' not indexed: {}", row.key, row.app, error->message));
         return;
@@ -253,6 +308,27 @@ void MemoryIndex::State::drop_everything() {
     std::unique_lock lock(apps_mutex);
     apps.clear();
     cursor = 0;
+    std::unique_lock side_lock(side_mutex);
+    side.clear();  // the feed is read again from 0: it brings these rows again
+}
+
+// Under catch_up_mutex, so that every change before this one is in the index
+// (and may be in the file) and every later one goes to the side.
+void MemoryIndex::State::begin_saving(const std::string& app) {
+    std::lock_guard feed(catch_up_mutex);
+    std::unique_lock lock(side_mutex);
+    saving = app;
+}
+
+void MemoryIndex::State::end_saving() {
+    std::lock_guard feed(catch_up_mutex);
+    std::map<uint64_t, FeedRow> rows;
+    {
+        std::unique_lock lock(side_mutex);
+        saving.clear();
+        rows.swap(side);
+    }
+    for (const auto& [key, row] : rows) apply(row);
 }
 
 std::optional<VectorError> MemoryIndex::State::catch_up() {
@@ -303,12 +379,21 @@ void MemoryIndex::State::checkpoint() {
     // Every change up to the cursor is in the indexes before any is saved; a
     // file may hold later ones too, which replaying the feed from the cursor
     // applies again without harm.
-    std::shared_lock lock(apps_mutex);
     Manifest manifest;
-    manifest.cursor = cursor.load();
-    size_t changes = changes_since_checkpoint.exchange(0);
-    for (const auto& [name, index] : apps) {
-        if (auto failure = index->save((dir / file_name_of(name)).string(), static_cast<uint64_t>(manifest.cursor))) {
+    size_t changes = 0;
+    std::vector<std::pair<std::string, std::shared_ptr<VectorIndex>>> saved;
+    {
+        std::lock_guard feed(catch_up_mutex);
+        manifest.cursor = cursor.load();
+        changes = changes_since_checkpoint.exchange(0);
+        std::shared_lock lock(apps_mutex);
+        for (const auto& [name, index] : apps) saved.emplace_back(name, index);
+    }
+    for (const auto& [name, index] : saved) {
+        begin_saving(name);
+        auto failure = index->save((dir / file_name_of(name)).string(), static_cast<uint64_t>(manifest.cursor));
+        end_saving();
+        if (failure) {
             changes_since_checkpoint += changes;
             return note_error(failure->message);
         }
@@ -333,7 +418,7 @@ void MemoryIndex::State::load_checkpoint() {
         log::info("memory index: {}; building the index from the stored memories", problem);
         return;
     }
-    std::map<std::string, std::unique_ptr<VectorIndex>, std::less<>> loaded;
+    std::map<std::string, std::shared_ptr<VectorIndex>, std::less<>> loaded;
     for (const auto& app : manifest->apps) {
         VectorIndexOptions vectors = options.vectors;
         vectors.dimension = app.dimension;
@@ -409,7 +494,10 @@ void MemoryIndex::stop() {
     state_->wake.notify_all();
     if (!state_->thread.joinable()) return;
     state_->thread.join();
-    if (state_->checkpoints() && state_->changes_since_checkpoint > 0) state_->checkpoint();
+    if (!state_->checkpoints()) return;
+    // The writes of the last poll interval too: the next start has nothing to replay that this one could save.
+    state_->catch_up();
+    if (state_->changes_since_checkpoint > 0) state_->checkpoint();
 }
 
 std::optional<VectorError> MemoryIndex::catch_up() {
@@ -432,7 +520,9 @@ std::variant<std::vector<VectorHit>, VectorError> MemoryIndex::search(std::strin
                         "query with the model of the stored vectors",
                         query.size(), app, dimension)};
     }
-    return found->second->search(query, k, filter);
+    std::shared_lock side_lock(state_->side_mutex);
+    if (state_->saving != app || state_->side.empty()) return found->second->search(query, k, filter);
+    return search_beside(*found->second, state_->side, query, k, filter);
 }
 
 std::optional<size_t> MemoryIndex::dimension(std::string_view app) {

@@ -18,7 +18,10 @@
  * apps and the common cursor, written through temp files and renames. At
  * start a manifest whose files all load resumes from its cursor; anything
  * else (no manifest, a damaged or missing file, another dimension) starts
- * from an empty index and reads the feed from 0.
+ * from an empty index and reads the feed from 0. Writing an app's file holds
+ * that index's read lock, so the app's changes meanwhile are kept beside it
+ * and searched exactly until the file is written: a checkpoint never holds up
+ * catching up or a search.
  *
  * Thread safety: search(), stats() and dimension() may be called from any
  * thread; catching up is serialized by one mutex, searches of the indexes
@@ -76,7 +79,7 @@ public:
 
     // Loads the checkpoint (if any) and starts the follower thread.
     void start();
-    // Stops the thread and writes a last checkpoint when anything changed since one.
+    // Stops the thread, catches up and writes a last checkpoint when anything changed since one.
     void stop();
 
     // Catches up with the feed, then the k best memories of `app` the filter
