@@ -266,7 +266,7 @@ private:
 TEST_F(MemoryCrash, SigkillDuringBulkInsertsTheIndexIsRebuiltFromTheFeed) {
     start_daemon(sqlite_config());
     Ledger ledger;
-    ASSERT_NO_FATAL_FAILURE(kill_during_load(ledger, "r1", 800));
+    ASSERT_NO_FATAL_FAILURE(kill_during_load(ledger, "r1", 1500));
     ASSERT_FALSE(file_exists(daemon_->dir() + "/memory-index/manifest")) << "no checkpoint was due before the kill";
     ASSERT_NO_FATAL_FAILURE(restart());
     expect_survived(ledger);
