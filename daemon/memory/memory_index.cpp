@@ -196,7 +196,7 @@ struct MemoryIndex::State {
     // past the index's copy of these keys and scan these rows exactly, and
     // the checkpoint applies them once the file is written.
     mutable std::shared_mutex side_mutex;
-    std::string saving;  // the app being saved; "" when none
+    std::string saving;  // the app being saved, "" when none: written under catch_up_mutex and side_mutex
     std::map<uint64_t, FeedRow> side;
     std::atomic<int64_t> cursor{0};
     std::atomic<size_t> changes_since_checkpoint{0};
@@ -260,12 +260,11 @@ std::optional<VectorError> MemoryIndex::State::read_feed(FeedPage& page, int64_t
 
 void MemoryIndex::State::apply(const FeedRow& row) {
     auto key = static_cast<uint64_t>(row.key);
-    {
+    // Under catch_up_mutex, like begin_saving and end_saving: `saving` cannot change meanwhile.
+    if (!saving.empty() && row.app == saving) {
         std::unique_lock lock(side_mutex);
-        if (!saving.empty() && row.app == saving) {
-            side.insert_or_assign(key, row);
-            return;
-        }
+        side.insert_or_assign(key, row);
+        return;
     }
     {
         std::shared_lock lock(apps_mutex);
@@ -520,9 +519,14 @@ std::variant<std::vector<VectorHit>, VectorError> MemoryIndex::search(std::strin
                         "query with the model of the stored vectors",
                         query.size(), app, dimension)};
     }
-    std::shared_lock side_lock(state_->side_mutex);
-    if (state_->saving != app || state_->side.empty()) return found->second->search(query, k, filter);
-    return search_beside(*found->second, state_->side, query, k, filter);
+    {
+        std::shared_lock side_lock(state_->side_mutex);
+        if (state_->saving == app && !state_->side.empty()) {
+            return search_beside(*found->second, state_->side, query, k, filter);
+        }
+    }
+    // Whatever the catch-up above applied is in the index: the side holds only later changes.
+    return found->second->search(query, k, filter);
 }
 
 std::optional<size_t> MemoryIndex::dimension(std::string_view app) {
