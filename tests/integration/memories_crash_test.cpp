@@ -1,4 +1,4 @@
-// SIGKILL during bulk memory inserts on sqlite with memory.index_dir set
+// SIGKILL during bulk memory inserts on sqlite (and mysql) with memory.index_dir set
 // (issue 17): clients write batches of memories with their own vectors (and
 // delete some) while the daemon is killed; after the restart every
 // acknowledged memory is stored once and is the top semantic hit for its own
@@ -6,8 +6,9 @@
 // answered, a batch whose answer was lost is all there or all gone, and the
 // index's gauge counts exactly the stored memories. Once with the index
 // rebuilt from the change feed, once resumed from the checkpoint of a
-// graceful stop and caught up with the writes after it.
+// graceful stop and caught up with the writes after it; on mysql too.
 #include "fixture.h"
+#include "mysql_daemons.h"
 
 #include <algorithm>
 #include <csignal>
@@ -110,6 +111,9 @@ protected:
         auto at = log.find(line) + line.size();
         return log.substr(at, log.find(' ', at) - at);
     }
+
+    void rebuilt_from_the_feed(const std::string& config);
+    void resumed_from_a_checkpoint(const std::string& config);
 
     void restart() {
         std::string error;
@@ -263,8 +267,9 @@ private:
     }
 };
 
-TEST_F(MemoryCrash, SigkillDuringBulkInsertsTheIndexIsRebuiltFromTheFeed) {
-    start_daemon(sqlite_config());
+// Killed before any checkpoint was due: the restart reads the whole change feed.
+void MemoryCrash::rebuilt_from_the_feed(const std::string& config) {
+    start_daemon(config);
     Ledger ledger;
     ASSERT_NO_FATAL_FAILURE(kill_during_load(ledger, "r1", 1500));
     ASSERT_FALSE(file_exists(daemon_->dir() + "/memory-index/manifest")) << "no checkpoint was due before the kill";
@@ -272,23 +277,56 @@ TEST_F(MemoryCrash, SigkillDuringBulkInsertsTheIndexIsRebuiltFromTheFeed) {
     expect_survived(ledger);
 }
 
-TEST_F(MemoryCrash, SigkillAfterACheckpointTheIndexResumesFromItAndFollowsTheLaterWrites) {
-    start_daemon(sqlite_config());
+// A graceful stop writes a checkpoint; after the restart more writes and
+// deletes (of memories in the checkpoint too), and a SIGKILL among them: the
+// next restart loads the same checkpoint and follows the feed from its cursor.
+void MemoryCrash::resumed_from_a_checkpoint(const std::string& config) {
+    start_daemon(config);
     Ledger ledger;
     std::atomic<bool> never{false};
     load(ledger, "r1", 10, never);
     ASSERT_TRUE(ledger.problems.empty()) << ledger.problems.front();
-    daemon_->stop();  // a graceful stop writes the last checkpoint
+    daemon_->stop();
     ASSERT_TRUE(file_exists(daemon_->dir() + "/memory-index/manifest"));
     ASSERT_NO_FATAL_FAILURE(restart());
     std::string checkpoint = loaded_checkpoint();
     ASSERT_FALSE(checkpoint.empty()) << "the restart did not load the checkpoint";
-    // More writes and deletes (of memories in the checkpoint too), and a SIGKILL among them.
     ASSERT_NO_FATAL_FAILURE(kill_during_load(ledger, "r2", ledger.acknowledged() + 600));
     ASSERT_NO_FATAL_FAILURE(restart());
     EXPECT_EQ(loaded_checkpoint(), checkpoint) << "the restart after the kill resumes from the same checkpoint";
     expect_survived(ledger);
 }
+
+TEST_F(MemoryCrash, SigkillDuringBulkInsertsTheIndexIsRebuiltFromTheFeed) {
+    rebuilt_from_the_feed(sqlite_config());
+}
+
+TEST_F(MemoryCrash, SigkillAfterACheckpointTheIndexResumesFromItAndFollowsTheLaterWrites) {
+    resumed_from_a_checkpoint(sqlite_config());
+}
+
+#ifdef MNEMO_INTEGRATION_MYSQL
+class MemoryCrashMysql : public MemoryCrash {
+protected:
+    void SetUp() override {
+        auto& server = mysql_fixture::shared_server();
+        std::string error;
+        if (!server.running()) {
+            ASSERT_TRUE(server.start(&error)) << error;
+        }
+        config_ = mysql_config(server.create_database("crash"), "memory:\n  index_dir: @DIR@/memory-index\n");
+    }
+    std::string config_;
+};
+
+TEST_F(MemoryCrashMysql, SigkillDuringBulkInsertsTheIndexIsRebuiltFromTheFeed) {
+    rebuilt_from_the_feed(config_);
+}
+
+TEST_F(MemoryCrashMysql, SigkillAfterACheckpointTheIndexResumesFromItAndFollowsTheLaterWrites) {
+    resumed_from_a_checkpoint(config_);
+}
+#endif
 
 }  // namespace
 }  // namespace mnemo::integration
