@@ -224,7 +224,11 @@ void Api::fail(Call& call, core::Error error) {
         status, {}, error_body(core::code_name(error.code), error.message, error.details_json), "application/json"};
     if (status == 429 || status == 503) response.headers.emplace_back("Retry-After", "1");
     if (status >= 500) {
-        metrics_.add_storage_error();
+        if (error.failed_part == core::FailedPart::Embedder) {
+            metrics_.add_embedder_error();
+        } else {
+            metrics_.add_storage_error();
+        }
         log::error("request {} {} {} failed with {}: {}", call.request.request_id, call.request.method,
                    call.request.path, status, error.message);
     }

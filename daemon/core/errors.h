@@ -29,10 +29,15 @@ enum class ErrorCode {
     Unavailable,
 };
 
+// Which dependency a 5xx came from, for /metrics: storage (the plugin, or
+// the daemon itself) unless the embedder failed.
+enum class FailedPart { Storage, Embedder };
+
 struct Error {
     ErrorCode code = ErrorCode::Internal;
     std::string message;
     std::string details_json = "{}";  // always an object
+    FailedPart failed_part = FailedPart::Storage;
 };
 
 std::string_view code_name(ErrorCode code);  // "invalid_argument", ...

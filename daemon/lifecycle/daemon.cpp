@@ -182,15 +182,12 @@ void Daemon::start_embed_pipeline() {
     memory_links_.pending_written = [pipeline] { pipeline->notify_pending(); };
     // Recall runs on a worker, which may wait here: query() answers exactly
     // once, within the embedder's timeout, or at once when it cannot take it.
-    memory_links_.embed_query = [pipeline](const std::string& text) -> std::optional<std::vector<float>> {
+    memory_links_.embed_query = [pipeline](const std::string& text) -> std::variant<std::vector<float>, std::string> {
         auto answer = std::make_shared<std::promise<memory::QueryDone>>();
         auto done = answer->get_future();
         pipeline->query(text, [answer](memory::QueryDone result) { answer->set_value(std::move(result)); });
         memory::QueryDone result = done.get();
-        if (!result.error.empty()) {
-            log::warn("recall's query embedding failed, answering by keywords: {}", result.error);
-            return std::nullopt;
-        }
+        if (!result.error.empty()) return std::move(result.error);
         return std::move(result.vector);
     };
     log::info("memory embedder: {} model '{}', {} worker(s)",

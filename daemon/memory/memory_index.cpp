@@ -584,7 +584,10 @@ void MemoryIndex::stop() {
     state_->wake.notify_all();
     if (!state_->thread.joinable()) return;
     state_->thread.join();
-    if (state_->checkpoints() && state_->changes_since_checkpoint > 0) state_->checkpoint();
+    if (!state_->checkpoints()) return;
+    // The writes of the last poll interval too: the next start has nothing to replay that this one could save.
+    state_->catch_up();
+    if (state_->changes_since_checkpoint > 0) state_->checkpoint();
 }
 
 std::optional<VectorError> MemoryIndex::catch_up() {

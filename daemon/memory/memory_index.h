@@ -96,7 +96,7 @@ public:
 
     // Loads the checkpoint (if any) and starts the follower thread.
     void start();
-    // Stops the thread and writes a last checkpoint when anything changed since one.
+    // Stops the thread, catches up and writes a last checkpoint when anything changed since one.
     void stop();
 
     // Catches up with the feed, then the k best memories of `app` the filter

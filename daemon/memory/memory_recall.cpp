@@ -4,6 +4,7 @@
 #include "memory/memory_index.h"
 #include "memory/memory_render.h"
 #include "memory/memory_service.h"
+#include "observability/log.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -77,7 +78,7 @@ private:
     std::optional<Outcome> drop_vector_list();
     std::optional<Outcome> index_search(size_t k, const VectorFilter& filter, std::vector<VectorHit>& hits);
     std::optional<Outcome> search_candidates(int64_t depth, std::vector<VectorHit>& hits, bool& done);
-    std::optional<Outcome> search_growing(int64_t depth, std::vector<VectorHit>& hits);
+    std::optional<Outcome> search_growing(size_t first_k, int64_t depth, std::vector<VectorHit>& hits);
     std::optional<Outcome> rows_of(const std::vector<VectorHit>& hits, std::unordered_set<int64_t>* found);
     Outcome render(const std::vector<FusedHit>& fused) const;
 
@@ -98,14 +99,20 @@ std::optional<Outcome> Recall::resolve_mode() {
     if (in_.embedding) {
         query_vector_ = in_.embedding;
     } else if (in_.mode != RecallMode::Keyword && !trimmed(in_.query).empty() && env_.embed_query) {
-        query_vector_ = env_.embed_query(*in_.query);
-        query_embedded_ = query_vector_.has_value();
-        if (!query_vector_ && in_.mode != RecallMode::Default) {
+        auto embedded = env_.embed_query(*in_.query);
+        if (auto* vector = std::get_if<std::vector<float>>(&embedded)) {
+            query_vector_ = std::move(*vector);
+            query_embedded_ = true;
+        } else if (in_.mode == RecallMode::Default) {
+            log::warn("recall's query embedding failed, answering by keywords: {}", std::get<std::string>(embedded));
+        } else {
             return Outcome::fail(core::Error{
                 core::ErrorCode::Unavailable,
-                fmt::format("the embedder could not embed the query for mode {}; retry, or use mode keyword",
-                            mode_name(in_.mode)),
-                "{}"});
+                fmt::format("mode {} needs the query embedded, but the embedder failed: {}; check that the embedder "
+                            "of memory.embedder answers within its timeout and retry, or send \"embedding\", or use "
+                            "mode keyword",
+                            mode_name(in_.mode), std::get<std::string>(embedded)),
+                "{}", core::FailedPart::Embedder});
         }
     }
     switch (in_.mode) {
@@ -194,13 +201,15 @@ std::optional<Outcome> Recall::search_candidates(int64_t depth, std::vector<Vect
     return index_search(static_cast<size_t>(depth), filter, hits);
 }
 
-// A larger allowed set: the index searches under the user filter with a
-// growing k, and storage keeps the keys the filter allows, until enough.
-std::optional<Outcome> Recall::search_growing(int64_t depth, std::vector<VectorHit>& hits) {
+// The index searches under the user filter with a growing k, and storage
+// keeps the live keys the filter allows, until enough. The index also holds
+// memories storage no longer answers (expired, not swept yet), so even a
+// filter of the user alone may need a larger k than `depth`.
+std::optional<Outcome> Recall::search_growing(size_t first_k, int64_t depth, std::vector<VectorHit>& hits) {
     VectorFilter filter;
     filter.user = in_.user;
     auto wanted = static_cast<size_t>(depth);
-    for (size_t k = wanted * 4;; k *= 4) {
+    for (size_t k = first_k;; k *= 4) {
         std::vector<VectorHit> found;
         if (auto failed = index_search(k, filter, found)) return failed;
         std::unordered_set<int64_t> allowed;
@@ -252,30 +261,25 @@ std::optional<Outcome> Recall::vector_list(int64_t depth) {
     note_reembedding();
     if (auto failed = check_dimension()) return failed;
     std::vector<VectorHit> hits;
-    if (user_only(in_)) {
-        VectorFilter filter;
-        filter.user = in_.user;
-        if (auto failed = index_search(static_cast<size_t>(depth), filter, hits)) return failed;
-    } else {
-        bool done = false;
-        if (auto failed = search_candidates(depth, hits, done)) return failed;
-        if (!done) {
-            // The growing search read the rows of what it kept already.
-            if (auto failed = search_growing(depth, hits)) return failed;
-            if (keyword_only_) return drop_vector_list();
-            note_reembedding();
-            for (const VectorHit& hit : hits)
-                vector_.push_back(candidate_of(rows_.at(static_cast<int64_t>(hit.key)), hit.similarity));
-            return std::nullopt;
-        }
+    bool exact = false;
+    if (!user_only(in_)) {
+        if (auto failed = search_candidates(depth, hits, exact)) return failed;
+    }
+    if (!exact) {
+        // A filter storage must decide starts wider: most of the user's memories may not pass it.
+        size_t first_k = static_cast<size_t>(depth) * (user_only(in_) ? 1 : 4);
+        if (auto failed = search_growing(first_k, depth, hits)) return failed;
     }
     if (keyword_only_) return drop_vector_list();
     note_reembedding();  // as the search found it, after its catch-up
     std::unordered_set<int64_t> live;
-    if (auto failed = rows_of(hits, &live)) return failed;
+    if (exact) {
+        if (auto failed = rows_of(hits, &live)) return failed;
+    }
     for (const VectorHit& hit : hits) {
         auto key = static_cast<int64_t>(hit.key);
-        if (live.count(key) != 0) vector_.push_back(candidate_of(rows_.at(key), hit.similarity));
+        if (exact && live.count(key) == 0) continue;
+        vector_.push_back(candidate_of(rows_.at(key), hit.similarity));
     }
     return std::nullopt;
 }

@@ -25,6 +25,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace mnemo::memory {
@@ -32,8 +33,8 @@ namespace mnemo::memory {
 class MemoryIndex;    // memory/memory_index.h
 class EmbedPipeline;  // memory/embed_pipeline.h
 
-// Turns a recall's query text into a vector; nullopt: the embedder failed.
-using QueryEmbedder = std::function<std::optional<std::vector<float>>(const std::string& text)>;
+// Turns a recall's query text into a vector, or says why the embedder could not.
+using QueryEmbedder = std::function<std::variant<std::vector<float>, std::string>(const std::string& text)>;
 
 // What the daemon connects the memory routes to, beside storage. Every
 // member may be left empty: no index answers recall as with no vectors, no

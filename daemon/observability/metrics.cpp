@@ -127,8 +127,10 @@ std::string Registry::render(const Gauges& gauges) const {
                    "# HELP mnemo_summaries_skipped_total Summaries skipped because the queue was full.\n"
                    "# TYPE mnemo_summaries_skipped_total counter\nmnemo_summaries_skipped_total {}\n"
                    "# HELP mnemo_storage_errors_total Storage calls that failed with unavailable or internal.\n"
-                   "# TYPE mnemo_storage_errors_total counter\nmnemo_storage_errors_total {}\n",
-                   summary_queue_depth_, summaries_skipped_, storage_errors_);
+                   "# TYPE mnemo_storage_errors_total counter\nmnemo_storage_errors_total {}\n"
+                   "# HELP mnemo_embedder_errors_total Requests that failed because the embedder could not embed "
+                   "their query.\n# TYPE mnemo_embedder_errors_total counter\nmnemo_embedder_errors_total {}\n",
+                   summary_queue_depth_, summaries_skipped_, storage_errors_, embedder_errors_);
     fmt::format_to(put,
                    "# HELP mnemo_loop_busy_seconds Busy time of each event loop turn: how long the loop could not "
                    "poll (a stall).\n# TYPE mnemo_loop_busy_seconds histogram\n");

@@ -2,7 +2,7 @@
  * observability/metrics.h -- the metrics registry behind GET /metrics.
  *
  * Owns request counters and latency histograms by route pattern, plus the
- * daemon-wide counters (sweeps, summary queue, storage errors). Updated on
+ * daemon-wide counters (sweeps, summary queue, storage and embedder errors). Updated on
  * the loop thread only, so no atomics on the hot path; render() writes
  * Prometheus text format 0.0.4.
  */
@@ -65,6 +65,8 @@ class Registry {
 public:
     void observe_request(std::string_view route, std::string_view method, int status, double seconds);
     void add_storage_error() { ++storage_errors_; }
+    // A request answered 503 because the embedder could not embed its query.
+    void add_embedder_error() { ++embedder_errors_; }
     void add_sweep() { ++sweeps_; }
     void add_swept(std::string_view kind, uint64_t n) { swept_[std::string(kind)] += n; }
     uint64_t swept(std::string_view kind) const {
@@ -104,6 +106,7 @@ private:
     std::map<std::string, uint64_t> swept_;
     uint64_t requests_total_ = 0;
     uint64_t storage_errors_ = 0;
+    uint64_t embedder_errors_ = 0;
     uint64_t sweeps_ = 0;
     uint64_t summaries_skipped_ = 0;
     Histogram loop_busy_;

@@ -1,10 +1,12 @@
 // Conformance: MEMORY.md's rules that involve the embedder, through the hooks
 // the daemon connects to its embedding pipeline: writes without a vector are
 // pending (and the pipeline is told), recall's default mode embeds the query,
-// and falls back to keyword when the embedder fails.
+// and falls back to keyword when the embedder fails; an explicit mode
+// answers 503, counted as an embedder failure.
 #include "memories_fixture.h"
 
-#include <optional>
+#include <string>
+#include <variant>
 #include <vector>
 
 namespace mnemo::testing {
@@ -43,7 +45,7 @@ TEST_P(MemoryEmbedder, WithoutAVectorAMemoryIsPendingAndThePipelineIsTold) {
 TEST_P(MemoryEmbedder, DefaultModeEmbedsTheQueryAndFallsBackToKeywordWhenItFails) {
     write(R"([{"id":"x","text":"apples","embedding":[1,0,0]},{"id":"y","text":"pears","embedding":[0,1,0]}])");
     std::vector<std::string> embedded;
-    h->set_query_embedder([&](const std::string& text) -> std::optional<std::vector<float>> {
+    h->set_query_embedder([&](const std::string& text) -> std::variant<std::vector<float>, std::string> {
         embedded.push_back(text);
         return std::vector<float>{0, 1, 0};
     });
@@ -54,11 +56,34 @@ TEST_P(MemoryEmbedder, DefaultModeEmbedsTheQueryAndFallsBackToKeywordWhenItFails
     EXPECT_EQ(ids(hybrid), (std::vector<std::string>{"x", "y"}));
     EXPECT_EQ(hybrid.integer("/memories/1/vector_rank"), 1);
     EXPECT_EQ(ids(recall(R"({"query":"anything","mode":"semantic"})")), (std::vector<std::string>{"y", "x"}));
-    h->set_query_embedder([](const std::string&) { return std::optional<std::vector<float>>(); });
+    h->set_query_embedder([](const std::string&) -> std::variant<std::vector<float>, std::string> {
+        return std::string("the embedder timed out after 1s");
+    });
     auto fallback = recall(R"({"query":"apples"})");
     EXPECT_EQ(fallback.string("/mode"), "keyword");
     EXPECT_EQ(ids(fallback), std::vector<std::string>{"x"});
-    expect_error(h->post(recall_path(), R"({"query":"apples","mode":"semantic"})"), 503, "unavailable");
+}
+
+// An explicit semantic or hybrid recall cannot fall back: 503, saying the
+// embedder failed (with its reason) and what to do, counted in /metrics as
+// an embedder failure and not as a storage error.
+TEST_P(MemoryEmbedder, AFailedQueryEmbeddingInAnExplicitModeIsAnEmbedderError) {
+    write(R"([{"id":"x","text":"apples","embedding":[1,0,0]}])");
+    h->set_query_embedder([](const std::string&) -> std::variant<std::vector<float>, std::string> {
+        return std::string("the embedder timed out after 1s");
+    });
+    for (const char* mode : {"semantic", "hybrid"}) {
+        auto failed = h->post(recall_path(), std::string(R"({"query":"apples","mode":")") + mode + "\"}");
+        expect_error(failed, 503, "unavailable");
+        auto message = failed.string("/error/message");
+        EXPECT_NE(message.find("the embedder failed: the embedder timed out after 1s"), std::string::npos) << message;
+        EXPECT_NE(message.find("memory.embedder"), std::string::npos) << message;
+        EXPECT_NE(message.find("mode keyword"), std::string::npos) << message;
+    }
+    auto metrics = h->get("/metrics");
+    ASSERT_EQ(metrics.status, 200);
+    EXPECT_NE(metrics.body.find("\nmnemo_embedder_errors_total 2\n"), std::string::npos) << metrics.body;
+    EXPECT_NE(metrics.body.find("\nmnemo_storage_errors_total 0\n"), std::string::npos) << metrics.body;
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, MemoryEmbedder, ::testing::ValuesIn(backends_under_test()),

@@ -121,6 +121,29 @@ TEST_P(MemoryRecall, FiltersApplyBeforeRankingOnEveryPath) {
     EXPECT_EQ(keyword(R"("metadata":{"n":1.0},"session_id":"s1")").size(), 2u);
 }
 
+// Expired memories stay in the index until a sweep removes them, and they
+// are the nearest to the query here: recall must look past them and still
+// answer `limit` live memories, for one user and for the whole app.
+TEST_P(MemoryRecall, ExpiredMemoriesInTheIndexDoNotShortenTheAnswer) {
+    write(R"([{"id":"e1","text":"soon gone","embedding":[1,0,0],"ttl_seconds":10},
+              {"id":"e2","text":"soon gone","embedding":[0.99,0.01,0],"ttl_seconds":10},
+              {"id":"e3","text":"soon gone","embedding":[0.98,0.02,0],"ttl_seconds":10},
+              {"id":"e4","text":"soon gone","embedding":[0.97,0.03,0],"ttl_seconds":10},
+              {"id":"l1","text":"kept","embedding":[0.5,0.5,0],"ttl_seconds":0},
+              {"id":"l2","text":"kept","embedding":[0.3,0.7,0],"ttl_seconds":0},
+              {"id":"l3","text":"kept","embedding":[0,1,0],"ttl_seconds":0}])");
+    write(R"([{"id":"other","text":"kept","embedding":[-1,0,1],"ttl_seconds":0}])", "u2");
+    h->clock().advance(11 * kSecond);
+    expect_error(h->get(memory("e1")), 404, "not_found");
+    EXPECT_EQ(ids(recall(R"({"embedding":[1,0,0],"user":"u1","mode":"semantic","limit":2})")),
+              (std::vector<std::string>{"l1", "l2"}));
+    EXPECT_EQ(ids(recall(R"({"embedding":[1,0,0],"user":"u1","mode":"semantic","limit":3})")),
+              (std::vector<std::string>{"l1", "l2", "l3"}));
+    EXPECT_EQ(ids(recall(R"({"embedding":[1,0,0],"mode":"semantic","limit":4})")),
+              (std::vector<std::string>{"l1", "l2", "l3", "other"}));
+    EXPECT_EQ(ids(recall(R"({"query":"kept","embedding":[1,0,0],"user":"u1","limit":3})")).size(), 3u);
+}
+
 TEST_P(MemoryRecall, CreatedRangeIsStrict) {
     write(R"([{"id":"t1","text":"moment","embedding":[1,0,0]}])");
     std::string t1 = h->get(memory("t1")).string("/created_at");

@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 namespace mnemo::integration {
 namespace {
@@ -17,6 +18,26 @@ std::optional<simdjson::dom::element> at_pointer(simdjson::dom::parser& parser, 
 }
 
 }  // namespace
+
+std::vector<std::string> memory_ids(const std::string& json) {
+    std::vector<std::string> ids;
+    simdjson::dom::parser parser;
+    auto memories = at_pointer(parser, json, "/memories");
+    simdjson::dom::array array;
+    if (!memories || memories->get_array().get(array) != simdjson::SUCCESS) return ids;
+    for (auto memory : array) {
+        std::string_view id;
+        if (memory["id"].get_string().get(id) == simdjson::SUCCESS) ids.emplace_back(id);
+    }
+    return ids;
+}
+
+std::optional<double> metric_value(const std::string& metrics, const std::string& sample) {
+    std::string line = "\n" + sample + " ";  // a sample line, not the # HELP line naming it
+    auto at = metrics.find(line);
+    if (at == std::string::npos) return std::nullopt;
+    return std::strtod(metrics.c_str() + at + line.size(), nullptr);
+}
 
 std::optional<int64_t> json_int(const std::string& json, const std::string& pointer) {
     simdjson::dom::parser parser;

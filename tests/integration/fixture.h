@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mnemo::integration {
 
@@ -28,6 +29,10 @@ std::optional<std::string> json_string(const std::string& json, const std::strin
 // The field's value as minified JSON text.
 std::optional<std::string> json_raw(const std::string& json, const std::string& pointer);
 bool json_valid(const std::string& json);
+// The "id" of each element of the body's "memories" array, in order (a recall or a memory list).
+std::vector<std::string> memory_ids(const std::string& json);
+// The value of one sample line of a /metrics body ("mnemo_sweeps_total"); nullopt when absent.
+std::optional<double> metric_value(const std::string& metrics, const std::string& sample);
 
 // The path of one session: /v1/apps/shop/users/u1/sessions/<id>
 std::string session_path(const std::string& id);

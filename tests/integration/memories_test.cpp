@@ -17,18 +17,7 @@ std::string config_for(const std::string& backend) {
 
 class MemoryRoutes : public DaemonTest, public ::testing::WithParamInterface<std::string> {
 protected:
-    void SetUp() override {
-        start_daemon(config_for(GetParam()));
-    }
-
-    std::vector<std::string> recalled_ids(const HttpResponse& response) {
-        std::vector<std::string> ids;
-        for (int i = 0;; ++i) {
-            auto id = json_string(response.body, "/memories/" + std::to_string(i) + "/id");
-            if (!id) return ids;
-            ids.push_back(*id);
-        }
-    }
+    void SetUp() override { start_daemon(config_for(GetParam())); }
 };
 
 TEST_P(MemoryRoutes, EveryRouteAnswers) {
@@ -48,7 +37,7 @@ TEST_P(MemoryRoutes, EveryRouteAnswers) {
     EXPECT_EQ(json_string(by_get.body, "/mode"), "keyword");
     auto by_post = call("POST", kRecall, R"({"query":"seats"})");
     EXPECT_EQ(by_post.status, 200) << by_post.body;
-    EXPECT_EQ(recalled_ids(by_post), std::vector<std::string>{"m1"});
+    EXPECT_EQ(memory_ids(by_post.body), std::vector<std::string>{"m1"});
     EXPECT_EQ(call("DELETE", std::string(kMemories) + "/m1").status, 204);
     expect_error(call("GET", std::string(kMemories) + "/m1"), 404, "not_found");
     expect_error(call("POST", kMemories, R"({"memories":[]})"), 400, "invalid_argument");
@@ -63,14 +52,14 @@ TEST_P(MemoryRoutes, WriteThenRecallByWordsAndByVectors) {
     auto words = call("POST", kRecall, R"({"query":"green tea","user":"u1"})");
     ASSERT_EQ(words.status, 200) << words.body;
     EXPECT_EQ(json_string(words.body, "/mode"), "keyword");
-    EXPECT_EQ(recalled_ids(words), std::vector<std::string>{"tea"});
+    EXPECT_EQ(memory_ids(words.body), std::vector<std::string>{"tea"});
     auto vectors = call("POST", kRecall, R"({"embedding":[0.1,0.9,0.2,0],"user":"u1","mode":"semantic"})");
     ASSERT_EQ(vectors.status, 200) << vectors.body;
-    EXPECT_EQ(recalled_ids(vectors), (std::vector<std::string>{"seat", "dog", "tea"}));
+    EXPECT_EQ(memory_ids(vectors.body), (std::vector<std::string>{"seat", "dog", "tea"}));
     auto hybrid = call("POST", kRecall, R"({"query":"dog","embedding":[0,0,1,0],"limit":1})");
     ASSERT_EQ(hybrid.status, 200) << hybrid.body;
     EXPECT_EQ(json_string(hybrid.body, "/mode"), "hybrid");
-    EXPECT_EQ(recalled_ids(hybrid), std::vector<std::string>{"dog"});
+    EXPECT_EQ(memory_ids(hybrid.body), std::vector<std::string>{"dog"});
     EXPECT_EQ(json_int(hybrid.body, "/memories/0/keyword_rank"), 1);
     EXPECT_EQ(json_int(hybrid.body, "/memories/0/vector_rank"), 1);
     auto metrics = call("GET", "/metrics");

@@ -6,8 +6,7 @@
 // loses no acknowledged event, and heals without restarting mnemod.
 #ifdef MNEMO_INTEGRATION_MYSQL
 
-#include "fixture.h"
-#include "mariadb_server.h"
+#include "mysql_daemons.h"
 
 #include <simdjson.h>
 
@@ -22,19 +21,6 @@ namespace mnemo::integration {
 namespace {
 
 using namespace std::chrono_literals;
-
-class StopServerAtExit : public ::testing::Environment {
-public:
-    void TearDown() override { mysql_fixture::stop_shared_server(); }
-};
-const auto* const kStopServer = ::testing::AddGlobalTestEnvironment(new StopServerAtExit);
-
-std::string mysql_config(const std::string& database, const std::string& sections = "") {
-    return "server:\n  listen: [\"127.0.0.1:@PORT@\"]\n  admin_socket: @DIR@/admin.sock\n  idle_timeout: 2s\n"
-           "storage:\n  plugin: mysql\n  plugin_dir: @PLUGIN_DIR@\n  options: " +
-           mysql_fixture::shared_server().yaml_options(database, 8) +
-           "\nlimits:\n  event_limit: 0\nsummary:\n  enabled: false\nlog: {level: debug}\n" + sections;
-}
 
 size_t count_of(const std::string& text, const std::string& needle) {
     size_t n = 0;
@@ -81,30 +67,8 @@ struct Ledger {
     }
 };
 
-class MysqlShared : public ::testing::Test {
+class MysqlShared : public MysqlDaemons {
 protected:
-    void SetUp() override {
-        std::string error;
-        auto& server = mysql_fixture::shared_server();
-        if (!server.running()) {
-            ASSERT_TRUE(server.start(&error)) << error;
-        }
-        database_ = server.create_database("integ");
-    }
-    void TearDown() override {
-        for (auto& daemon : daemons_) {
-            if (HasFailure())
-                std::fprintf(stderr, "---- mnemod log (port %d) ----\n%s\n", daemon->port(), daemon->log().c_str());
-            daemon->stop();
-        }
-    }
-    DaemonProcess& start_daemon(const std::string& sections = "") {
-        daemons_.push_back(std::make_unique<DaemonProcess>(mysql_config(database_, sections)));
-        std::string error;
-        EXPECT_TRUE(daemons_.back()->start(&error)) << error;
-        return *daemons_.back();
-    }
-
     // Appends `per_client` events per client to random sessions of `sessions`, through the
     // daemons in turn; an append answered 503 is retried with the same id until it lands.
     void append_load(Ledger& ledger, int clients, int per_client, int sessions,
@@ -149,9 +113,6 @@ protected:
             EXPECT_EQ(json_int(session->body, "/session/version"), int64_t(stored.size()) + 1) << "s" << s;
         }
     }
-
-    std::vector<std::unique_ptr<DaemonProcess>> daemons_;
-    std::string database_;
 
 private:
     void client(Ledger& ledger, int c, int per_client, int sessions, const std::atomic<bool>* stop) {
