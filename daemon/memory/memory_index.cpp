@@ -249,7 +249,7 @@ struct MemoryIndex::State {
     void settle(const std::string& app);
     void drop_everything();
     std::optional<VectorError> catch_up();
-    bool build_step();
+    bool build_step(unsigned threads);
     void checkpoint();
     void load_checkpoint();
     void follow();
@@ -440,13 +440,16 @@ std::optional<VectorError> MemoryIndex::State::catch_up() {
     }
 }
 
-// Links one batch of some index's tail into its graph; false when every tail is empty.
-bool MemoryIndex::State::build_step() {
+// Links one batch of some index's tail into its graph, with `threads`
+// threads; false when every tail is empty.
+bool MemoryIndex::State::build_step(unsigned threads) {
     std::shared_lock lock(apps_mutex);
     for (auto& [name, app] : apps) {
         for (VectorIndex* index : {app.serving.get(), app.incoming.get()}) {
             if (index != nullptr && index->stats().tail > 0) {
-                index->build_some(options.build_batch);
+                // Linking is a change the next checkpoint must save: else a restart links the
+                // whole tail again (a bulk load's: most of it) when no write came after it.
+                changes_since_checkpoint += index->build_some(options.build_batch, threads);
                 return true;
             }
         }
@@ -538,9 +541,14 @@ void MemoryIndex::State::follow() {
         ready = true;
         ready_changed.notify_all();
     }
+    // While writes arrive the API keeps the other cores; once they stop (a
+    // poll brought nothing) every core links, so a bulk load's tail is
+    // caught up as fast as the machine allows.
+    const unsigned all_cores = std::max(1u, std::thread::hardware_concurrency());
     while (true) {
+        const int64_t before = cursor.load();
         catch_up();
-        bool more_to_build = build_step();
+        bool more_to_build = build_step(cursor.load() == before ? all_cores : 1);
         bool due = false;
         if (checkpoints()) {
             std::lock_guard figures(figures_mutex);

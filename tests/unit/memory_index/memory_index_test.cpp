@@ -272,6 +272,32 @@ TEST_F(MemoryIndexTest, ACheckpointResumesAndTheFeedBringsWhatCameAfterIt) {
     second.stop();
 }
 
+// The first checkpoint comes after one build step (10 of 50 linked); linking
+// the other 40 brings no feed change, yet the stop must save them, or every
+// restart links that tail again.
+TEST_F(MemoryIndexTest, TheLastCheckpointSavesWhatWasLinkedSinceTheOneBefore) {
+    TempDir dir;
+    MemoryIndexOptions opts = options();
+    opts.checkpoint_dir = dir.path;
+    opts.checkpoint_interval = std::chrono::seconds(0);
+    opts.checkpoint_min_changes = 50;
+    opts.build_batch = 10;
+    for (int i = 0; i < 50; ++i) write("shop", "u1", "m" + std::to_string(i), {1, 0.01f * float(i), 0});
+    MemoryIndex index(*backend_, opts);
+    index.start();
+    for (int i = 0; i < 1000 && !(index.stats().tail == 0 && index.stats().checkpoint_cursor > 0); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ASSERT_EQ(index.stats().tail, 0u);
+    index.stop();
+    VectorIndexOptions vectors = opts.vectors;
+    vectors.dimension = 3;
+    auto loaded = VectorIndex::load(dir.path + "/app-73686f70.vidx", vectors);  // "shop" in hex
+    ASSERT_TRUE(std::holds_alternative<VectorIndex::Loaded>(loaded)) << std::get<VectorError>(loaded).message;
+    auto saved = std::get<VectorIndex::Loaded>(loaded).index->stats();
+    EXPECT_EQ(saved.memories, 50u);
+    EXPECT_EQ(saved.tail, 0u) << "the file holds the graph as linked at the stop";
+}
+
 TEST_F(MemoryIndexTest, ADamagedCheckpointIsRebuiltFromTheStoredMemories) {
     TempDir dir;
     MemoryIndexOptions opts = options();
