@@ -16,6 +16,8 @@
 
 #include <fmt/format.h>
 
+#include "memory/unit_distance.h"
+
 namespace mnemo::memory {
 namespace {
 
@@ -35,13 +37,27 @@ struct GraphFileHeader {
     uint64_t element_bytes;
 };
 
+// Cosine distance of unit vectors with the widest loop this CPU runs
+// (unit_distance.h); hnswlib's own space would use SSE only.
+class UnitVectorSpace final : public hnswlib::SpaceInterface<float> {
+public:
+    explicit UnitVectorSpace(size_t dimension) : dimension_(dimension), distance_(fastest_unit_distance().distance) {}
+    size_t get_data_size() override { return dimension_ * sizeof(float); }
+    hnswlib::DISTFUNC<float> get_dist_func() override { return distance_; }
+    void* get_dist_func_param() override { return &dimension_; }
+
+private:
+    size_t dimension_;
+    UnitDistance distance_;
+};
+
 }  // namespace
 
 struct HnswGraph::Impl {
     Impl(const GraphShape& shape, size_t capacity)
         : space(shape.dimension),
           hnsw(&space, std::max(capacity, kMinCapacity), shape.links, shape.ef_construction, shape.seed) {}
-    hnswlib::InnerProductSpace space;
+    UnitVectorSpace space;
     Hnsw hnsw;
 };
 

@@ -1,4 +1,5 @@
 #include "memory/memory_index.h"
+#include "memory/unit_distance.h"
 
 #include "observability/log.h"
 #include "storage/rows.h"
@@ -577,6 +578,7 @@ MemoryIndex::~MemoryIndex() {
 
 void MemoryIndex::start() {
     if (state_->thread.joinable()) return;
+    log::info("memory index: vector distance computed with {} instructions", fastest_unit_distance().name);
     if (state_->checkpoints()) {
         std::lock_guard lock(state_->ready_mutex);
         state_->ready = false;
