@@ -23,6 +23,14 @@ struct Traced<Field, Letter, void (*)(void*, Args...)> {
     }
 };
 
+// One field of each row, in order.
+template <typename Row, typename Field>
+auto each(const std::vector<Row>& rows, Field field) {
+    std::vector<std::invoke_result_t<Field, const Row&>> out;
+    for (const Row& row : rows) out.push_back(field(row));
+    return out;
+}
+
 template <auto Field, char Letter>
 void trace(mnemo_sink& sink) {
     using Fn = std::remove_reference_t<decltype(sink.*Field)>;
@@ -64,27 +72,19 @@ mnemo_str maybe(const Opt& s) {
 }
 
 std::vector<int64_t> Rows::seqs() const {
-    std::vector<int64_t> out;
-    for (const storage::EventRow& e : events) out.push_back(e.seq);
-    return out;
+    return each(events, [](const storage::EventRow& e) { return e.seq; });
 }
 
 std::vector<std::string> Rows::session_ids() const {
-    std::vector<std::string> out;
-    for (const storage::SessionRow& s : sessions) out.push_back(s.id);
-    return out;
+    return each(sessions, [](const storage::SessionRow& s) { return s.id; });
 }
 
 std::vector<std::string> Rows::pending_ids() const {
-    std::vector<std::string> out;
-    for (const storage::FinalizePending& p : pending) out.push_back(p.session.id);
-    return out;
+    return each(pending, [](const storage::FinalizePending& p) { return p.session.id; });
 }
 
 std::vector<int64_t> Rows::hit_seqs() const {
-    std::vector<int64_t> out;
-    for (const storage::SearchHit& hit : hits) out.push_back(hit.seq);
-    return out;
+    return each(hits, [](const storage::SearchHit& hit) { return hit.seq; });
 }
 
 Opt Rows::state_value(int scope, const std::string& key) const {
@@ -101,33 +101,23 @@ std::map<std::string, std::string> Rows::state_of(int scope) const {
 }
 
 std::vector<std::string> Rows::memory_ids() const {
-    std::vector<std::string> out;
-    for (const storage::MemoryRow& m : memories) out.push_back(m.id);
-    return out;
+    return each(memories, [](const storage::MemoryRow& m) { return m.id; });
 }
 
 std::vector<std::string> Rows::hit_ids() const {
-    std::vector<std::string> out;
-    for (const storage::MemoryHit& hit : memory_hits) out.push_back(hit.memory.id);
-    return out;
+    return each(memory_hits, [](const storage::MemoryHit& hit) { return hit.memory.id; });
 }
 
 std::vector<double> Rows::relevance() const {
-    std::vector<double> out;
-    for (const storage::MemoryHit& hit : memory_hits) out.push_back(hit.relevance);
-    return out;
+    return each(memory_hits, [](const storage::MemoryHit& hit) { return hit.relevance; });
 }
 
 std::vector<int> Rows::created() const {
-    std::vector<int> out;
-    for (const storage::MemoryWritten& w : written) out.push_back(w.created ? 1 : 0);
-    return out;
+    return each(written, [](const storage::MemoryWritten& w) { return w.created ? 1 : 0; });
 }
 
 std::vector<size_t> Rows::indexes() const {
-    std::vector<size_t> out;
-    for (const storage::MemoryWritten& w : written) out.push_back(w.index);
-    return out;
+    return each(written, [](const storage::MemoryWritten& w) { return w.index; });
 }
 
 Recorder::Recorder() : sink_{} {
