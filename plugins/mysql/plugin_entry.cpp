@@ -15,11 +15,10 @@ namespace {
 int op_sweep_step(mnemo_backend* backend, const mnemo_sweep_req* req, const mnemo_sink* sink, mnemo_error* err) {
     return guarded<mnemo_backend>(err, [&] {
         if (!req->coordinate) {
-            backend->store.write(sink, [&](Conn& conn, Output& out) { sweep_step(conn, *req, out); });
+            backend->store.write(sink, [&](sqlcore::Db& conn, Output& out) { sweep_step(conn, *req, out); });
             return;
         }
-        const std::string lock = lock_name("sweep", backend->store.options().database);
-        backend->store.write_locked(lock, sink, [&](Conn& conn, Output& out, bool granted) {
+        write_locked(backend->store, "sweep", sink, [&](Conn& conn, Output& out, bool granted) {
             if (granted) return sweep_step(conn, *req, out);
             if (req->limit <= 0) return sweep_step(conn, *req, out);  // the same INVALID either way
             sweep_skipped(out);
@@ -32,7 +31,7 @@ int op_sweep_step(mnemo_backend* backend, const mnemo_sweep_req* req, const mnem
 int op_export(mnemo_backend* backend, const mnemo_export_req* req, const mnemo_record_sink* sink, mnemo_error* err) {
     return guarded<mnemo_backend>(err, [&] {
         RecordBuffer buffer;
-        backend->store.read(nullptr, [&](Conn& conn, Output&) {
+        backend->store.read(nullptr, [&](sqlcore::Db& conn, Output&) {
             buffer.clear();
             export_step(conn, *req, buffer.sink());
         });
@@ -41,10 +40,7 @@ int op_export(mnemo_backend* backend, const mnemo_export_req* req, const mnemo_r
 }
 
 mnemo_storage_ops mysql_ops() {
-    mnemo_storage_ops ops = sql_storage_ops<mnemo_backend, parse_options, host::install>();
-    ops.search = [](mnemo_backend* b, const mnemo_search_req* r, const mnemo_sink* s, mnemo_error* e) {
-        return read_op(b, r, s, e, &search);
-    };
+    mnemo_storage_ops ops = sql_storage_ops<mnemo_backend, host::install, &search>();
     ops.sweep_step = op_sweep_step;
     ops.finalize_list = [](mnemo_backend* b, const mnemo_finalize_list_req* r, const mnemo_sink* s, mnemo_error* e) {
         return write_op(b, r, s, e, &finalize_list);
@@ -55,13 +51,8 @@ mnemo_storage_ops mysql_ops() {
 
 const mnemo_storage_ops kOps = mysql_ops();
 
-const mnemo_plugin kPlugin = {
-    MNEMO_PLUGIN_ABI_VERSION,
-    "mysql",
-    "0.1.0",
-    MNEMO_CAP_PERSISTENT | MNEMO_CAP_SOFT_DELETE | MNEMO_CAP_SHARED | MNEMO_CAP_SEARCH,
-    &kOps,
-};
+const mnemo_plugin kPlugin =
+    sql_plugin(MNEMO_CAP_PERSISTENT | MNEMO_CAP_SOFT_DELETE | MNEMO_CAP_SHARED | MNEMO_CAP_SEARCH, &kOps);
 
 }  // namespace
 }  // namespace mnemo::mysql

@@ -3,23 +3,12 @@
 #include "connection.h"
 #include "migrations.h"
 #include "mysql_store.h"
+#include "schema_version.h"
 
 namespace mnemo::mysql {
 namespace {
 
 constexpr int kLockWaitSeconds = 60;
-
-int stored_version(Conn& conn) {
-    Query query(conn, "SELECT COALESCE(MAX(version), 0) FROM schema_version");
-    return query.step() ? static_cast<int>(query.i64(0)) : 0;
-}
-
-void refuse_newer(const Conn& conn, int version) {
-    throw StoreError(MNEMO_E_INVALID, "mysql database " + conn.where() + " has schema version " +
-                                          std::to_string(version) + " but this mnemo_mysql supports up to " +
-                                          std::to_string(kSchemaVersion) +
-                                          "; upgrade mnemod or point storage.options.database at another database");
-}
 
 bool already_applied(Conn& conn, const Migration& step) {
     if (!step.applied_sql) return false;
@@ -33,14 +22,15 @@ void apply_step(Conn& conn, const Migration& step) {
             for (const char* statement : step.statements) conn.exec(statement);
         Query(conn, "INSERT INTO schema_version (version) VALUES (?)").args(step.version).run();
     } catch (const StoreError& e) {
-        throw StoreError(e.code(), "schema migration " + std::to_string(step.version) + " failed: " + e.what());
+        throw sqlcore::step_failed(step.version, e);
     }
 }
 
 void migrate_locked(Conn& conn) {
     conn.exec(kSchemaVersionTable);
-    int version = stored_version(conn);
-    if (version > kSchemaVersion) refuse_newer(conn, version);
+    int version = sqlcore::stored_schema_version(conn);
+    if (version > kSchemaVersion)
+        sqlcore::refuse_newer_schema("mysql", conn.where(), version, kSchemaVersion, "database", "another database");
     for (const Migration* step : kMigrations)
         if (version < step->version) apply_step(conn, *step);
 }

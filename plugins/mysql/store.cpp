@@ -1,6 +1,8 @@
 #include "mysql_store.h"
 
 #include "driver.h"
+#include "options.h"
+#include "pool.h"
 #include "schema.h"
 
 #include <algorithm>
@@ -46,23 +48,41 @@ struct CommitLost {
     StoreError error;
 };
 
+enum class Kind { Read, Write };
+
 }  // namespace
 
 std::string lock_name(const std::string& purpose, const std::string& database) {
     return ("mnemo." + purpose + "." + database).substr(0, 64);
 }
 
-Store::Store(const Options& options) : pool_(options, random_owner_id()) {
-    driver();
-    Lease conn(pool_);
-    migrate(*conn, options.database);
+}  // namespace mnemo::mysql
+
+const char* const mnemo_backend::kEngine = "mysql";
+
+namespace mnemo::sqlcore {
+
+struct Store::Engine {
+    explicit Engine(const mysql::Options& options) : pool(options, mysql::random_owner_id()) {}
+    void attempt(mysql::Kind kind, const Step& step, RecordedOutput& recorded);
+    void transaction(mysql::Kind kind, const mnemo_sink* sink, const Step& step);
+
+    mysql::Pool pool;
+};
+
+Store::Store(const char* options_json) : engine_(std::make_unique<Engine>(mysql::parse_options(options_json))) {
+    mysql::driver();
+    mysql::Lease conn(engine_->pool);
+    mysql::migrate(*conn, engine_->pool.options().database);
 }
 
-void Store::attempt(Kind kind, const Step& step, RecordedOutput& recorded) {
-    Lease conn(pool_);
+Store::~Store() = default;
+
+void Store::Engine::attempt(mysql::Kind kind, const Step& step, RecordedOutput& recorded) {
+    mysql::Lease conn(pool);
     recorded.clear();
     try {
-        if (kind == Kind::Read) {
+        if (kind == mysql::Kind::Read) {
             conn->exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
             conn->exec("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
         } else {
@@ -71,17 +91,17 @@ void Store::attempt(Kind kind, const Step& step, RecordedOutput& recorded) {
         }
         step(*conn, recorded);
     } catch (...) {
-        roll_back(*conn);
+        mysql::roll_back(*conn);
         throw;
     }
     try {
         conn->exec("COMMIT");
     } catch (const StoreError& e) {
         if (!conn->broken()) {
-            roll_back(*conn);
+            mysql::roll_back(*conn);
             throw;
         }
-        throw CommitLost{
+        throw mysql::CommitLost{
             StoreError(MNEMO_E_UNAVAILABLE, std::string(e.what()) +
                                                 "; the connection was lost during COMMIT, so the write may or may not "
                                                 "have been applied: re-read before retrying (appends with client event "
@@ -89,45 +109,55 @@ void Store::attempt(Kind kind, const Step& step, RecordedOutput& recorded) {
     }
 }
 
-void Store::transaction(Kind kind, const mnemo_sink* sink, const Step& step) {
-    driver();
+void Store::Engine::transaction(mysql::Kind kind, const mnemo_sink* sink, const Step& step) {
+    mysql::driver();
     RecordedOutput recorded;
-    int delay_us = kFirstDelayUs;
+    int delay_us = mysql::kFirstDelayUs;
     for (int busy = 1, lost = 1;;) {
         try {
             attempt(kind, step, recorded);
             break;
-        } catch (const CommitLost& e) {
+        } catch (const mysql::CommitLost& e) {
             throw e.error;
         } catch (const StoreError& e) {
-            const bool may_retry_busy = e.code() == MNEMO_E_BUSY && busy < kBusyAttempts;
-            const bool may_retry_lost = e.code() == MNEMO_E_UNAVAILABLE && lost < kLostAttempts;
+            const bool may_retry_busy = e.code() == MNEMO_E_BUSY && busy < mysql::kBusyAttempts;
+            const bool may_retry_lost = e.code() == MNEMO_E_UNAVAILABLE && lost < mysql::kLostAttempts;
             if (e.code() == MNEMO_E_BUSY && !may_retry_busy)
                 throw StoreError(MNEMO_E_UNAVAILABLE, std::string(e.what()) + "; still contended after " +
                                                           std::to_string(busy) + " attempts, retry later");
             if (!may_retry_busy && !may_retry_lost) throw;
             (may_retry_busy ? busy : lost) += 1;
         }
-        sleep_jittered(delay_us);
-        delay_us = std::min(delay_us * 2, kMaxDelayUs);
+        mysql::sleep_jittered(delay_us);
+        delay_us = std::min(delay_us * 2, mysql::kMaxDelayUs);
     }
     SinkOutput out(sink);
     recorded.replay(out);
 }
 
 void Store::read(const mnemo_sink* sink, const Step& step) {
-    transaction(Kind::Read, sink, step);
+    engine_->transaction(mysql::Kind::Read, sink, step);
 }
 
 void Store::write(const mnemo_sink* sink, const Step& step) {
-    transaction(Kind::Write, sink, step);
+    engine_->transaction(mysql::Kind::Write, sink, step);
 }
+
+void Store::ping() {
+    engine_->transaction(mysql::Kind::Read, nullptr, [](Db& conn, Output&) { Query(conn, "SELECT 1").step(); });
+}
+
+}  // namespace mnemo::sqlcore
+
+namespace mnemo::mysql {
 
 // GET_LOCK belongs to the connection, not the transaction: it is taken
 // before the step and released after COMMIT or ROLLBACK, so another process
 // never starts the same work while this one's changes are uncommitted.
-void Store::write_locked(const std::string& lock, const mnemo_sink* sink, const LockedStep& step) {
-    transaction(Kind::Write, sink, [&](Conn& conn, Output& out) {
+void write_locked(Store& store, const std::string& purpose, const mnemo_sink* sink, const LockedStep& step) {
+    const std::string lock = lock_name(purpose, store.engine().pool.options().database);
+    store.engine().transaction(Kind::Write, sink, [&](sqlcore::Db& db, Output& out) {
+        auto& conn = static_cast<Conn&>(db);
         Query take(conn, "SELECT GET_LOCK(?, 0)");
         take.args(lock);
         const bool granted = take.step() && !take.is_null(0) && take.i64(0) == 1;
@@ -142,10 +172,6 @@ void Store::write_locked(const std::string& lock, const mnemo_sink* sink, const 
         conn.exec("START TRANSACTION");
         Query(conn, "SELECT RELEASE_LOCK(?)").args(lock).step();
     });
-}
-
-void Store::ping() {
-    transaction(Kind::Read, nullptr, [](Conn& conn, Output&) { Query(conn, "SELECT 1").step(); });
 }
 
 }  // namespace mnemo::mysql

@@ -5,15 +5,15 @@
 // the entries it runs its own way (sqlite: the async append; mysql: the
 // locked sweep, the claiming finalize list, the buffered export).
 //
-// Backend is the plugin's mnemo_backend: kEngine names it in messages,
-// install_host(host) keeps the host's services for the plugin (its
+// Backend is the plugin's mnemo_backend (sql_store.h): kEngine names it in
+// messages, install_host(host) keeps the host's services for the plugin (its
 // host_services.h; the core itself sees only the ABI header), then
-// Backend(parse_options(options_json)) opens it, and its `store` has
-// read(sink, step), write(sink, step) and ping(), a step taking
-// (Conn&, Output&).
+// Backend(options_json) opens it, and its `store` has read(sink, step),
+// write(sink, step) and ping(), a step taking (Db&, Output&).
 #pragma once
 
 #include "sql_ops.h"
+#include "sql_store.h"
 #include "store_error.h"
 
 #include <exception>
@@ -61,14 +61,22 @@ int silent_write_op(Backend* backend, const Req* req, mnemo_error* err, Step ste
 #define MNEMO_SQL_SILENT_WRITE(name, Req) \
     [](Backend* b, const Req* r, mnemo_error* e) { return silent_write_op(b, r, e, &name); }
 
-template <typename Backend, auto parse_options, auto install_host>
+// A backend's own step, over its own connection: the store runs every step
+// on one of its connections, handed over as the Db it implements.
+template <typename Conn, typename Req>
+void on_own_connection(void (*step)(Conn&, const Req&, Output&), Db& db, const Req& req, Output& out) {
+    step(static_cast<Conn&>(db), req, out);
+}
+
+// search_step is the backend's own search (its index differs per engine).
+template <typename Backend, auto install_host, auto search_step>
 mnemo_storage_ops sql_storage_ops() {
     mnemo_storage_ops ops{};
     ops.ops_size = sizeof(mnemo_storage_ops);
     ops.open = [](const mnemo_host* host, const char* options_json, Backend** out, mnemo_error* err) {
         return guarded<Backend>(err, [&] {
             if (!install_host(host)) throw_missing_host(Backend::kEngine);
-            *out = new Backend(parse_options(options_json));
+            *out = new Backend(options_json);
         });
     };
     ops.close = [](Backend* backend) { delete backend; };
@@ -107,6 +115,11 @@ mnemo_storage_ops sql_storage_ops() {
     ops.sweep_step = MNEMO_SQL_WRITE(sweep_step, mnemo_sweep_req);
     ops.finalize_list = MNEMO_SQL_READ(finalize_list, mnemo_finalize_list_req);
     ops.finalize_done = MNEMO_SQL_WRITE(finalize_done, mnemo_finalize_done_req);
+    ops.search = [](Backend* b, const mnemo_search_req* r, const mnemo_sink* s, mnemo_error* e) {
+        return read_op(b, r, s, e, [](Db& db, const mnemo_search_req& req, Output& out) {
+            on_own_connection(search_step, db, req, out);
+        });
+    };
     // Records go straight to the host: replaced where a read may run twice.
     ops.export_step = [](Backend* backend, const mnemo_export_req* req, const mnemo_record_sink* sink,
                          mnemo_error* err) {
@@ -134,6 +147,11 @@ mnemo_storage_ops sql_storage_ops() {
         return silent_write_op(b, r, e, &session_extracted);
     };
     return ops;
+}
+
+// A SQL plugin's descriptor, named as its messages name it.
+inline mnemo_plugin sql_plugin(uint32_t capabilities, const mnemo_storage_ops* ops) {
+    return mnemo_plugin{MNEMO_PLUGIN_ABI_VERSION, mnemo_backend::kEngine, "0.1.0", capabilities, ops};
 }
 
 }  // namespace mnemo::sqlcore

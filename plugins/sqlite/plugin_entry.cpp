@@ -20,7 +20,7 @@ void turn_off_memory_statistics() {
     (void)once;
 }
 
-const mnemo_storage_ops kCoreOps = sql_storage_ops<mnemo_backend, parse_options, host::install>();
+const mnemo_storage_ops kCoreOps = sql_storage_ops<mnemo_backend, host::install, &search>();
 
 int op_open(const mnemo_host* host, const char* options_json, mnemo_backend** out, mnemo_error* err) {
     turn_off_memory_statistics();
@@ -34,37 +34,32 @@ int op_append_async(mnemo_backend* backend, const mnemo_append_req* req, mnemo_a
                     const mnemo_sink* sink, mnemo_error* err, mnemo_done_fn done, void* done_ctx) {
     return guarded<mnemo_backend>(err, [&] {
         auto outcome = std::make_shared<AppendOutcome>();
-        Store::Step step = [req, outcome](Conn& conn, Output& out) {
+        Store::Step step = [req, outcome](sqlcore::Db& conn, Output& out) {
             *outcome = AppendOutcome{};
             events_append(conn, *req, *outcome, out);
         };
-        backend->store.write_async(sink, std::move(step),
-                                   [req, result, err, outcome, done, done_ctx](const std::exception_ptr& failure) {
-                                       int status = MNEMO_OK;
-                                       if (failure)
-                                           status = status_of(failure, err, mnemo_backend::kEngine);
-                                       else
-                                           copy_append_result(*req, *outcome, *result);
-                                       done(done_ctx, status);
-                                   });
+        write_async(backend->store, sink, std::move(step),
+                    [req, result, err, outcome, done, done_ctx](const std::exception_ptr& failure) {
+                        int status = MNEMO_OK;
+                        if (failure)
+                            status = status_of(failure, err, mnemo_backend::kEngine);
+                        else
+                            copy_append_result(*req, *outcome, *result);
+                        done(done_ctx, status);
+                    });
     });
 }
 
 mnemo_storage_ops sqlite_ops() {
     mnemo_storage_ops ops = kCoreOps;
     ops.open = op_open;
-    ops.search = [](mnemo_backend* b, const mnemo_search_req* r, const mnemo_sink* s, mnemo_error* e) {
-        return read_op(b, r, s, e, &search);
-    };
     ops.events_append_async = op_append_async;
     return ops;
 }
 
 const mnemo_storage_ops kOps = sqlite_ops();
 
-const mnemo_plugin kPlugin = {
-    MNEMO_PLUGIN_ABI_VERSION, "sqlite", "0.1.0", MNEMO_CAP_PERSISTENT | MNEMO_CAP_SOFT_DELETE | MNEMO_CAP_SEARCH, &kOps,
-};
+const mnemo_plugin kPlugin = sql_plugin(MNEMO_CAP_PERSISTENT | MNEMO_CAP_SOFT_DELETE | MNEMO_CAP_SEARCH, &kOps);
 
 }  // namespace
 }  // namespace mnemo::sqlite

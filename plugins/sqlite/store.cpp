@@ -1,5 +1,9 @@
 #include "sqlite_store.h"
 
+#include "checkpointer.h"
+#include "options.h"
+#include "reader_pool.h"
+#include "retry.h"
 #include "schema.h"
 
 #include <filesystem>
@@ -25,25 +29,44 @@ std::unique_ptr<Conn> open_writer(const Options& options, const RetryPolicy& ret
 }
 
 }  // namespace
+}  // namespace mnemo::sqlite
+
+const char* const mnemo_backend::kEngine = "sqlite";
+
+namespace mnemo::sqlcore {
+
+struct Store::Engine {
+    explicit Engine(const sqlite::Options& parsed);
+
+    sqlite::Options options;
+    sqlite::RetryPolicy retry;
+    std::unique_ptr<sqlite::Checkpointer> checkpointer;  // outlives the writer, whose commits wake it
+    std::unique_ptr<sqlite::Writer> writer;
+    std::unique_ptr<sqlite::ReaderPool> readers;
+};
 
 // The writer connection comes first: it creates the file, switches it to WAL
 // and migrates it, which the read-only connections depend on.
-Store::Store(const Options& options) : options_(options) {
-    std::unique_ptr<Conn> writer_conn = open_writer(options_, retry_);
-    readers_ = std::make_unique<ReaderPool>(options_, retry_);
-    checkpointer_ = std::make_unique<Checkpointer>(options_);
-    checkpointer_->install(*writer_conn);
-    writer_ = std::make_unique<Writer>(std::move(writer_conn), retry_);
+Store::Engine::Engine(const sqlite::Options& parsed) : options(parsed) {
+    std::unique_ptr<sqlite::Conn> writer_conn = sqlite::open_writer(options, retry);
+    readers = std::make_unique<sqlite::ReaderPool>(options, retry);
+    checkpointer = std::make_unique<sqlite::Checkpointer>(options);
+    checkpointer->install(*writer_conn);
+    writer = std::make_unique<sqlite::Writer>(std::move(writer_conn), retry);
 }
+
+Store::Store(const char* options_json) : engine_(std::make_unique<Engine>(sqlite::parse_options(options_json))) {}
+
+Store::~Store() = default;
 
 void Store::read(const mnemo_sink* sink, const Step& step) {
     SinkOutput out(sink);
-    readers_->run([&](Conn& conn) { step(conn, out); });
+    engine_->readers->run([&](sqlite::Conn& conn) { step(conn, out); });
 }
 
 void Store::write(const mnemo_sink* sink, const Step& step) {
     RecordedOutput recorded;
-    writer_->run([&](Conn& conn) {
+    engine_->writer->run([&](sqlite::Conn& conn) {
         recorded.clear();
         step(conn, recorded);
     });
@@ -51,9 +74,17 @@ void Store::write(const mnemo_sink* sink, const Step& step) {
     recorded.replay(out);
 }
 
-void Store::write_async(const mnemo_sink* sink, Step step, Writer::Finished finished) {
+void Store::ping() {
+    engine_->readers->run([](sqlite::Conn& conn) { Query(conn, "SELECT 1").run(); });
+}
+
+}  // namespace mnemo::sqlcore
+
+namespace mnemo::sqlite {
+
+void write_async(Store& store, const mnemo_sink* sink, Store::Step step, Writer::Finished finished) {
     auto recorded = std::make_shared<RecordedOutput>();
-    writer_->submit(
+    store.engine().writer->submit(
         [recorded, step = std::move(step)](Conn& conn) {
             recorded->clear();
             step(conn, *recorded);
@@ -69,10 +100,6 @@ void Store::write_async(const mnemo_sink* sink, Step step, Writer::Finished fini
             }
             finished(failure);
         });
-}
-
-void Store::ping() {
-    readers_->run([](Conn& conn) { Query(conn, "SELECT 1").run(); });
 }
 
 }  // namespace mnemo::sqlite

@@ -11,7 +11,7 @@ struct AppendCall {
     mnemo_append_req req{};
     std::vector<int64_t> seqs, stamps;
     mnemo_append_result result{};
-    Sink sink;
+    Recorder sink;
     mnemo_error err{};
 
     AppendCall(const mnemo_key& k, int64_t now_us, std::vector<mnemo_event> batch) : events(std::move(batch)) {
@@ -33,14 +33,15 @@ struct AppendCall {
 
 TEST_F(Append, SeqsContinueFromLastSeqAndVersionGrowsByOne) {
     create("u1", "s1");
-    Collected first = append("u1", "s1", {event("a", "user", "1"), event("b", "assistant", "2")});
-    EXPECT_EQ(first.counts["result.seq.0"], 1);
-    EXPECT_EQ(first.counts["result.seq.1"], 2);
-    EXPECT_EQ(first.counts["result.version"], 2);
-    Collected second = append("u1", "s1", {event("", "user", "3")});
-    EXPECT_EQ(second.counts["result.seq.0"], 3);
-    EXPECT_EQ(second.counts["result.version"], 3);
-    Collected got = get("u1", "s1");
+    mnemo_append_result result{};
+    std::vector<int64_t> seqs;
+    append("u1", "s1", {event("a", "user", "1"), event("b", "assistant", "2")}, {}, 0, &result, &seqs);
+    EXPECT_EQ(seqs, (std::vector<int64_t>{1, 2}));
+    EXPECT_EQ(result.version, 2);
+    append("u1", "s1", {event("", "user", "3")}, {}, 0, &result, &seqs);
+    EXPECT_EQ(seqs, std::vector<int64_t>{3});
+    EXPECT_EQ(result.version, 3);
+    Rows got = get("u1", "s1");
     EXPECT_EQ(got.sessions[0].version, 3);
     EXPECT_EQ(got.sessions[0].event_count, 3);
     EXPECT_EQ(got.sessions[0].last_seq, 3);
@@ -64,10 +65,10 @@ TEST_F(Append, CreateIfMissingCreatesTheSession) {
     EXPECT_EQ(call.result.created, 1);
     EXPECT_EQ(call.result.version, 2) << "created at version 1, then the append's write";
     EXPECT_EQ(call.seqs[0], 1);
-    Collected got = get("u1", "s1");
+    Rows got = get("u1", "s1");
     EXPECT_EQ(got.sessions[0].ttl_us, 500);
     EXPECT_EQ(got.sessions[0].expires_at_us, now + 500);
-    EXPECT_EQ(got.sessions[0].metadata, "{}");
+    EXPECT_EQ(got.sessions[0].metadata_json, "{}");
     AppendCall again(key("shop", "u1", "s1"), now, {event("b", "user", "2")});
     again.req.create_if_missing = 1;
     ASSERT_EQ(again.run(ops(), backend), MNEMO_OK);
@@ -107,7 +108,7 @@ TEST_F(Append, IdenticalRetryAnswersOriginalSeqsAndChangesNothing) {
     EXPECT_EQ(retry.result.version, 2);
     EXPECT_EQ(retry.seqs, (std::vector<int64_t>{1, 2}));
     EXPECT_EQ(retry.stamps, (std::vector<int64_t>{111, 222}));
-    Collected got = get("u1", "s1");
+    Rows got = get("u1", "s1");
     EXPECT_EQ(got.sessions[0].event_count, 2);
     EXPECT_EQ(got.sessions[0].version, 2);
     EXPECT_EQ(got.sessions[0].updated_at_us, now - 10);
@@ -163,21 +164,21 @@ TEST_F(Append, EventsComeBackByteForByteWithAbsentFieldsAbsent) {
     e.filter_key = s("branch/x");
     e.usage_json = s("{\"input_tokens\": 3}");
     append("u1", "s1", {e, event("b", "user", nullptr)});
-    Collected got = get("u1", "s1");
+    Rows got = get("u1", "s1");
     ASSERT_EQ(got.events.size(), 2u);
     const EventRow& first = got.events[0];
     EXPECT_EQ(first.id, "a");
     EXPECT_EQ(first.author, "grep-bot");
     EXPECT_EQ(first.role, "tool");
-    EXPECT_EQ(first.content, "{ \"b\":1,  \"a\":[ ] }");
+    EXPECT_EQ(first.content_json, "{ \"b\":1,  \"a\":[ ] }");
     EXPECT_EQ(first.invocation_id, "inv-1");
-    EXPECT_EQ(first.tool_calls, "[{\"name\":\"grep\"}]");
-    EXPECT_EQ(first.metadata, "{}");
+    EXPECT_EQ(first.tool_calls_json, "[{\"name\":\"grep\"}]");
+    EXPECT_EQ(first.metadata_json, "{}");
     EXPECT_EQ(first.filter_key, "branch/x");
     EXPECT_EQ(first.usage_json, "{\"input_tokens\": 3}");
-    EXPECT_FALSE(first.media.has_value());
-    EXPECT_FALSE(first.state_delta.has_value());
-    EXPECT_FALSE(got.events[1].content.has_value());
+    EXPECT_FALSE(first.media_json.has_value());
+    EXPECT_FALSE(first.state_delta_json.has_value());
+    EXPECT_FALSE(got.events[1].content_json.has_value());
     EXPECT_EQ(got.events[1].timestamp_us, 1000);
 }
 
@@ -200,16 +201,16 @@ TEST_F(Append, UsageSumsEveryPersistedEventAndSurvivesEviction) {
 
 TEST_F(Append, StateOpsApplyByScopeInOrderAndNullDeletes) {
     create("u1", "s1", 0, {op(MNEMO_SCOPE_SESSION, "gone", "1"), op(MNEMO_SCOPE_APP, "promo", "\"x\"")});
-    Collected out = append("u1", "s1", {event("a", "user", "1")},
-                           {op(MNEMO_SCOPE_SESSION, "cart", "1"), op(MNEMO_SCOPE_SESSION, "cart", "3"),
-                            op(MNEMO_SCOPE_SESSION, "gone", nullptr), op(MNEMO_SCOPE_APP, "promo", nullptr),
-                            op(MNEMO_SCOPE_USER, "lang", "\"de\"")});
+    Rows out = append("u1", "s1", {event("a", "user", "1")},
+                      {op(MNEMO_SCOPE_SESSION, "cart", "1"), op(MNEMO_SCOPE_SESSION, "cart", "3"),
+                       op(MNEMO_SCOPE_SESSION, "gone", nullptr), op(MNEMO_SCOPE_APP, "promo", nullptr),
+                       op(MNEMO_SCOPE_USER, "lang", "\"de\"")});
     EXPECT_EQ(out.state_value(MNEMO_SCOPE_SESSION, "cart"), "3");
     EXPECT_FALSE(out.state_value(MNEMO_SCOPE_SESSION, "gone").has_value());
     EXPECT_FALSE(out.state_value(MNEMO_SCOPE_APP, "promo").has_value());
     EXPECT_EQ(out.state_value(MNEMO_SCOPE_USER, "lang"), "\"de\"");
     EXPECT_EQ(out.state.size(), 2u);
-    Collected got = get("u1", "s1");
+    Rows got = get("u1", "s1");
     EXPECT_EQ(got.state_value(MNEMO_SCOPE_SESSION, "cart"), "3");
 }
 
@@ -218,7 +219,7 @@ TEST_F(Append, StateIsSentOnlyWhenWanted) {
     std::vector<mnemo_event> events{event("a", "user", "1")};
     AppendCall call(key("shop", "u1", "s1"), now, events);
     ASSERT_EQ(call.run(ops(), backend), MNEMO_OK);
-    EXPECT_EQ(call.sink.out.order, "");
+    EXPECT_EQ(call.sink.out().order, "");
 }
 
 TEST_F(Append, ScopeOverMaxStateBytesIsTooLargeAndStoresNothing) {
@@ -233,7 +234,7 @@ TEST_F(Append, ScopeOverMaxStateBytesIsTooLargeAndStoresNothing) {
     EXPECT_STREQ(call.err.message,
                  "session state of session u1/s1 in app shop would be 9 bytes, over max_state_bytes 8; delete keys "
                  "or raise limits.max_state_bytes");
-    Collected got = get("u1", "s1");
+    Rows got = get("u1", "s1");
     EXPECT_EQ(got.sessions[0].event_count, 0);
     EXPECT_EQ(got.sessions[0].version, 1);
     EXPECT_FALSE(got.state_value(MNEMO_SCOPE_SESSION, "cd").has_value());
@@ -256,10 +257,10 @@ TEST_F(Append, StateBytesCountReplacedAndDeletedValuesOnce) {
 TEST_F(Append, EventLimitEvictsTheOldestAndCountsThem) {
     create("u1", "s1");
     append("u1", "s1", {event("a", "user", "1"), event("b", "user", "2")}, {}, 3);
-    Collected out =
-        append("u1", "s1", {event("c", "user", "3"), event("d", "user", "4"), event("e", "user", "5")}, {}, 3);
-    EXPECT_EQ(out.counts["result.evicted"], 2);
-    Collected got = get("u1", "s1");
+    mnemo_append_result result{};
+    append("u1", "s1", {event("c", "user", "3"), event("d", "user", "4"), event("e", "user", "5")}, {}, 3, &result);
+    EXPECT_EQ(result.evicted, 2);
+    Rows got = get("u1", "s1");
     EXPECT_EQ(got.seqs(), (std::vector<int64_t>{3, 4, 5})) << "seqs are not renumbered";
     EXPECT_EQ(got.sessions[0].event_count, 3);
     mnemo_event_filter all{};
@@ -286,13 +287,13 @@ TEST_F(Append, WriteRefreshesTtlOfTouchedScopesOnly) {
     call.req.user_state_ttl_us = 50;
     ASSERT_EQ(call.run(ops(), backend), MNEMO_OK);
     mnemo_state_get_req app_state{MNEMO_SCOPE_APP, s("shop"), absent(), now + 49};
-    Sink live;
+    Recorder live;
     ops().state_get(backend, &app_state, live.get(), nullptr);
-    EXPECT_EQ(live.out.state_value(MNEMO_SCOPE_APP, "a"), "1");
+    EXPECT_EQ(live.out().state_value(MNEMO_SCOPE_APP, "a"), "1");
     app_state.now_us = now + 50;
-    Sink expired;
+    Recorder expired;
     ops().state_get(backend, &app_state, expired.get(), nullptr);
-    EXPECT_TRUE(expired.out.state.empty());
+    EXPECT_TRUE(expired.out().state.empty());
 }
 
 }  // namespace

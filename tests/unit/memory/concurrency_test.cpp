@@ -30,7 +30,7 @@ TEST_F(Concurrency, ParallelWritersAndReadersKeepEveryEvent) {
                     EXPECT_EQ(ops().events_append(backend, &req, &result, nullptr, nullptr), MNEMO_OK);
                 }
                 mnemo_session_list_req list{s("shop"), absent(), now, 0, 10, 0, absent(), absent()};
-                Sink sink;
+                Recorder sink;
                 EXPECT_EQ(ops().session_list(backend, &list, sink.get(), nullptr), MNEMO_OK);
             }
         });

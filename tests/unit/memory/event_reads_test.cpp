@@ -52,29 +52,29 @@ TEST_F(EventReads, NumRecentKeepsTheNewestOfWhatMatches) {
 
 TEST_F(EventReads, LimitCutsOldestFirstAndSaysHasMore) {
     f.limit = 4;
-    Collected out = list_events("u1", "s1", f);
+    Rows out = list_events("u1", "s1", f);
     EXPECT_EQ(out.seqs(), (std::vector<int64_t>{1, 2, 3, 4}));
-    EXPECT_EQ(out.counts["has_more"], 1);
+    EXPECT_TRUE(out.has_more);
     f.after_seq = 4;
     out = list_events("u1", "s1", f);
     EXPECT_EQ(out.seqs(), (std::vector<int64_t>{5, 6}));
-    EXPECT_FALSE(out.has_count("has_more"));
+    EXPECT_FALSE(out.has_more);
 }
 
 TEST_F(EventReads, LimitEqualToMatchesHasNoMore) {
     f.limit = 2;
     f.roles = s("assistant");
-    Collected out = list_events("u1", "s1", f);
+    Rows out = list_events("u1", "s1", f);
     EXPECT_EQ(out.seqs(), (std::vector<int64_t>{2, 5}));
-    EXPECT_FALSE(out.has_count("has_more"));
+    EXPECT_FALSE(out.has_more);
 }
 
 TEST_F(EventReads, NumRecentThenLimit) {
     f.num_recent = 3;
     f.limit = 2;
-    Collected out = get("u1", "s1", f);
+    Rows out = get("u1", "s1", f);
     EXPECT_EQ(out.seqs(), (std::vector<int64_t>{4, 5}));
-    EXPECT_EQ(out.counts["has_more"], 1);
+    EXPECT_TRUE(out.has_more);
 }
 
 TEST_F(EventReads, RolesListMatchesAnyListedRole) {
@@ -95,7 +95,7 @@ TEST_F(EventReads, IncludeDeletedMergesRewoundEventsInSeqOrder) {
     append("u1", "s1", {event("e7", "user", "7", 700)});
     EXPECT_EQ(list_events("u1", "s1", f).seqs(), (std::vector<int64_t>{1, 2, 3, 4, 5, 7}));
     f.include_deleted = 1;
-    Collected out = list_events("u1", "s1", f);
+    Rows out = list_events("u1", "s1", f);
     EXPECT_EQ(out.seqs(), (std::vector<int64_t>{1, 2, 3, 4, 5, 6, 7}));
     EXPECT_EQ(out.events[5].deleted_at_us, now + 5);
     EXPECT_EQ(out.events[6].deleted_at_us, 0);
@@ -107,7 +107,7 @@ TEST_F(EventReads, FromCheckpointSendsTheSummaryFirstThenLaterEvents) {
     summarize("", 3);
     summarize("", 4);
     f.from_checkpoint = 1;
-    Collected out = get("u1", "s1", f);
+    Rows out = get("u1", "s1", f);
     EXPECT_EQ(out.order, "SUEE");
     ASSERT_EQ(out.summaries.size(), 1u);
     EXPECT_EQ(out.summaries[0].up_to_seq, 4);
@@ -118,7 +118,7 @@ TEST_F(EventReads, FromCheckpointUsesTheFilterKeysSummary) {
     summarize("a", 3);
     f.from_checkpoint = 1;
     f.filter_key = s("a");
-    Collected out = get("u1", "s1", f);
+    Rows out = get("u1", "s1", f);
     ASSERT_EQ(out.summaries.size(), 1u);
     EXPECT_EQ(out.summaries[0].filter_key, "a");
     EXPECT_EQ(out.seqs(), (std::vector<int64_t>{5}));
@@ -126,7 +126,7 @@ TEST_F(EventReads, FromCheckpointUsesTheFilterKeysSummary) {
 
 TEST_F(EventReads, FromCheckpointWithoutSummarySendsAllEvents) {
     f.from_checkpoint = 1;
-    Collected out = get("u1", "s1", f);
+    Rows out = get("u1", "s1", f);
     EXPECT_TRUE(out.summaries.empty());
     EXPECT_EQ(out.seqs().size(), 6u);
 }

@@ -1,17 +1,17 @@
-// The memory plugin as the host of the shared lifecycle tests: every open()
+// The memory plugin as the host of the shared backend tests: every open()
 // is a new, empty store (the plugin keeps nothing across close).
-#include "lifecycle/lifecycle_fixture.h"
+#include "backend/backend_fixture.h"
 #include "core/plugin_host.h"
-#include "memory_fixture.h"
 
-namespace mnemo::lifecycle_test {
+#include <gtest/gtest.h>
+
+namespace mnemo::backend_test {
 
 namespace {
 
 class MemoryHost final : public BackendHost {
 public:
-    MemoryHost() : plugin_(memory_test::load_plugin("mnemo_memory.so")) {}
-    const mnemo_storage_ops& ops() const override { return *plugin_.descriptor->ops; }
+    const mnemo_storage_ops& ops() const override { return *plugin("mnemo_memory.so").ops; }
     mnemo_backend* open() override {
         mnemo_backend* backend = nullptr;
         mnemo_error err{};
@@ -19,9 +19,6 @@ public:
         return backend;
     }
     bool persistent() const override { return false; }
-
-private:
-    memory_test::Plugin plugin_;
 };
 
 }  // namespace
@@ -30,4 +27,4 @@ std::unique_ptr<BackendHost> make_backend_host() {
     return std::make_unique<MemoryHost>();
 }
 
-}  // namespace mnemo::lifecycle_test
+}  // namespace mnemo::backend_test

@@ -6,18 +6,18 @@ namespace {
 
 using PurgeStats = MemoryTest;
 
-Collected purge(const mnemo_storage_ops& ops, mnemo_backend* backend, const char* user, int64_t now) {
+Rows purge(const mnemo_storage_ops& ops, mnemo_backend* backend, const char* user, int64_t now) {
     mnemo_user_purge_req req{s("shop"), s(user), now};
-    Sink sink;
+    Recorder sink;
     EXPECT_EQ(ops.user_purge(backend, &req, sink.get(), nullptr), MNEMO_OK);
-    return sink.out;
+    return sink.out();
 }
 
-Collected stats(const mnemo_storage_ops& ops, mnemo_backend* backend, int64_t now) {
+Rows stats(const mnemo_storage_ops& ops, mnemo_backend* backend, int64_t now) {
     mnemo_stats_req req{now};
-    Sink sink;
+    Recorder sink;
     EXPECT_EQ(ops.stats(backend, &req, sink.get(), nullptr), MNEMO_OK);
-    return sink.out;
+    return sink.out();
 }
 
 TEST_F(PurgeStats, PurgeRemovesEverythingOfTheUserAndCountsIt) {
@@ -35,26 +35,29 @@ TEST_F(PurgeStats, PurgeRemovesEverythingOfTheUserAndCountsIt) {
     ops().session_delete(backend, &del, nullptr, nullptr);
     create("u2", "keep");
 
-    Collected out = purge(ops(), backend, "u1", now);
-    EXPECT_EQ(out.counts["sessions"], 2) << "soft-deleted sessions count";
-    EXPECT_EQ(out.counts["events"], 2) << "rewound events count";
-    EXPECT_EQ(out.counts["summaries"], 1);
-    EXPECT_EQ(out.counts["tracks"], 2);
-    EXPECT_EQ(out.counts["lanes"], 0);
-    EXPECT_EQ(out.counts["state_keys"], 2);
+    Rows out = purge(ops(), backend, "u1", now);
+    EXPECT_EQ(out.purge.sessions, 2) << "soft-deleted sessions count";
+    EXPECT_EQ(out.purge.events, 2) << "rewound events count";
+    EXPECT_EQ(out.purge.summaries, 1);
+    EXPECT_EQ(out.purge.tracks, 2);
+    EXPECT_EQ(out.purge.lanes, 0);
+    EXPECT_EQ(out.purge.state_keys, 2);
     EXPECT_EQ(get_status("u1", "s1", 0), MNEMO_E_NOT_FOUND);
     EXPECT_EQ(get_status("u2", "keep", 0), MNEMO_OK);
     EXPECT_EQ(list_sessions(nullptr, 10).sessions.size(), 1u);
     mnemo_state_get_req user_state{MNEMO_SCOPE_USER, s("shop"), s("u1"), now};
-    Sink state;
+    Recorder state;
     ops().state_get(backend, &user_state, state.get(), nullptr);
-    EXPECT_TRUE(state.out.state.empty());
+    EXPECT_TRUE(state.out().state.empty());
 }
 
 TEST_F(PurgeStats, PurgeOfAnUnknownUserCountsZeros) {
-    Collected out = purge(ops(), backend, "nobody", now);
-    EXPECT_EQ(out.counts.size(), 7u) << "sessions, events, summaries, tracks, lanes, state_keys, memories";
-    for (const auto& [name, value] : out.counts) EXPECT_EQ(value, 0) << name;
+    Rows out = purge(ops(), backend, "nobody", now);
+    EXPECT_EQ(out.order, "C") << "one result";
+    const mnemo_purge_result& purged = out.purge;
+    for (int64_t value : {purged.sessions, purged.events, purged.summaries, purged.tracks, purged.lanes,
+                          purged.state_keys, purged.memories})
+        EXPECT_EQ(value, 0);
 }
 
 TEST_F(PurgeStats, StatsCountLiveSessionsAndVisibleEvents) {
@@ -68,11 +71,11 @@ TEST_F(PurgeStats, StatsCountLiveSessionsAndVisibleEvents) {
     mnemo_rewind_req rewind{key("shop", "u1", "s1"), now, 1, 0, 0, 0};
     ops().events_rewind(backend, &rewind, nullptr, nullptr);
 
-    Collected out = stats(ops(), backend, now + 10);
-    EXPECT_EQ(out.counts["sessions"], 1);
-    EXPECT_EQ(out.counts["events"], 0) << "s1's only user turn was rewound, 'short' expired";
-    EXPECT_EQ(out.counts["lanes"], 0);
-    EXPECT_EQ(stats(ops(), backend, now).counts["events"], 1);
+    Rows out = stats(ops(), backend, now + 10);
+    EXPECT_EQ(out.stats.sessions, 1);
+    EXPECT_EQ(out.stats.events, 0) << "s1's only user turn was rewound, 'short' expired";
+    EXPECT_EQ(out.stats.lanes, 0);
+    EXPECT_EQ(stats(ops(), backend, now).stats.events, 1);
 }
 
 }  // namespace

@@ -6,8 +6,7 @@ namespace {
 
 class RewriteRewind : public MemoryTest {
 protected:
-    Collected rewrite(std::vector<mnemo_event> events, int64_t limit = 0, int rc_wanted = MNEMO_OK,
-                      int64_t expected = -1) {
+    Rows rewrite(std::vector<mnemo_event> events, int64_t limit = 0, int rc_wanted = MNEMO_OK, int64_t expected = -1) {
         mnemo_rewrite_req req{key("shop", "u1", "s1"),
                               now,
                               expected >= 0,
@@ -19,19 +18,19 @@ protected:
                               0,
                               {},
                               0};
-        Sink sink;
+        Recorder sink;
         mnemo_error err{};
         EXPECT_EQ(ops().events_rewrite(backend, &req, sink.get(), &err), rc_wanted) << err.message;
         last_error = err;
-        return sink.out;
+        return sink.out();
     }
-    Collected rewind(int64_t turns, int rc_wanted = MNEMO_OK, int64_t expected = -1) {
+    Rows rewind(int64_t turns, int rc_wanted = MNEMO_OK, int64_t expected = -1) {
         mnemo_rewind_req req{key("shop", "u1", "s1"), now, turns, expected >= 0, expected, 0};
-        Sink sink;
+        Recorder sink;
         mnemo_error err{};
         EXPECT_EQ(ops().events_rewind(backend, &req, sink.get(), &err), rc_wanted) << err.message;
         last_error = err;
-        return sink.out;
+        return sink.out();
     }
     mnemo_event_filter with_deleted() {
         mnemo_event_filter f{};
@@ -50,18 +49,18 @@ TEST_F(RewriteRewind, RewriteSoftDeletesOldEventsAndAppendsTheNewTranscript) {
     replacement.usage = mnemo_usage{7, 7, 0, 0, 14, 0};
     replacement.state_delta_json = s("{\"k\":1}");
     now += 10;
-    Collected out = rewrite({replacement});
-    EXPECT_EQ(out.counts["version"], 3);
-    EXPECT_EQ(out.counts["replaced"], 2);
-    Collected got = get("u1", "s1");
+    Rows out = rewrite({replacement});
+    EXPECT_EQ(out.rewrite.version, 3);
+    EXPECT_EQ(out.rewrite.replaced, 2);
+    Rows got = get("u1", "s1");
     EXPECT_EQ(got.seqs(), (std::vector<int64_t>{3}));
-    EXPECT_EQ(got.events[0].content, "\"short\"");
-    EXPECT_EQ(got.events[0].state_delta, "{\"k\":1}") << "stored as given";
+    EXPECT_EQ(got.events[0].content_json, "\"short\"");
+    EXPECT_EQ(got.events[0].state_delta_json, "{\"k\":1}") << "stored as given";
     EXPECT_FALSE(got.state_value(MNEMO_SCOPE_SESSION, "k").has_value()) << "not applied again";
     EXPECT_EQ(got.sessions[0].usage.total_tokens, 10) << "usage not added again";
     EXPECT_EQ(got.sessions[0].event_count, 1);
     EXPECT_EQ(got.sessions[0].version, 3);
-    Collected all = get("u1", "s1", with_deleted());
+    Rows all = get("u1", "s1", with_deleted());
     EXPECT_EQ(all.seqs(), (std::vector<int64_t>{1, 2, 3}));
     EXPECT_EQ(all.events[0].deleted_at_us, now);
 }
@@ -93,15 +92,15 @@ TEST_F(RewriteRewind, RewindUndoesTheLastUserTurn) {
            {event("u1", "user", "{\"text\":\"first\"}"), event("a1", "assistant", "1"),
             event("u2", "user", "{\"text\":\"second\"}"), event("a2", "assistant", "2"), event("t2", "tool", "3")});
     now += 5;
-    Collected out = rewind(1);
-    EXPECT_EQ(out.counts["rewound_count"], 3);
-    EXPECT_EQ(out.counts["turns_undone"], 1);
-    EXPECT_EQ(out.counts["version"], 3);
+    Rows out = rewind(1);
+    EXPECT_EQ(out.rewind.rewound, 3);
+    EXPECT_EQ(out.rewind.turns_undone, 1);
+    EXPECT_EQ(out.rewind.version, 3);
     ASSERT_EQ(out.events.size(), 1u);
     EXPECT_EQ(out.events[0].id, "u2");
-    EXPECT_EQ(out.events[0].content, "{\"text\":\"second\"}");
+    EXPECT_EQ(out.events[0].content_json, "{\"text\":\"second\"}");
     EXPECT_EQ(out.events[0].deleted_at_us, now);
-    Collected got = get("u1", "s1");
+    Rows got = get("u1", "s1");
     EXPECT_EQ(got.seqs(), (std::vector<int64_t>{1, 2}));
     EXPECT_EQ(got.sessions[0].event_count, 2);
     EXPECT_EQ(got.sessions[0].last_seq, 5) << "seqs are never reused";
@@ -112,9 +111,9 @@ TEST_F(RewriteRewind, RewindSeveralTurnsReportsTheEarliestUserEvent) {
     append("u1", "s1",
            {event("u1", "user", "1"), event("a1", "assistant", "2"), event("u2", "user", "3"),
             event("a2", "assistant", "4")});
-    Collected out = rewind(5);
-    EXPECT_EQ(out.counts["turns_undone"], 2);
-    EXPECT_EQ(out.counts["rewound_count"], 4);
+    Rows out = rewind(5);
+    EXPECT_EQ(out.rewind.turns_undone, 2);
+    EXPECT_EQ(out.rewind.rewound, 4);
     ASSERT_EQ(out.events.size(), 1u);
     EXPECT_EQ(out.events[0].id, "u1");
     EXPECT_TRUE(get("u1", "s1").events.empty());
@@ -123,10 +122,10 @@ TEST_F(RewriteRewind, RewindSeveralTurnsReportsTheEarliestUserEvent) {
 TEST_F(RewriteRewind, RewindWithoutUserEventsStillBumpsVersion) {
     create("u1", "s1");
     append("u1", "s1", {event("a1", "assistant", "1")});
-    Collected out = rewind(1);
-    EXPECT_EQ(out.counts["turns_undone"], 0);
-    EXPECT_EQ(out.counts["rewound_count"], 0);
-    EXPECT_EQ(out.counts["version"], 3);
+    Rows out = rewind(1);
+    EXPECT_EQ(out.rewind.turns_undone, 0);
+    EXPECT_EQ(out.rewind.rewound, 0);
+    EXPECT_EQ(out.rewind.version, 3);
     EXPECT_TRUE(out.events.empty());
     EXPECT_EQ(get("u1", "s1").seqs(), (std::vector<int64_t>{1}));
 }

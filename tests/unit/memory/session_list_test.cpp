@@ -6,7 +6,7 @@ namespace {
 
 using SessionList = MemoryTest;
 
-std::vector<std::string> ids(const Collected& out) {
+std::vector<std::string> ids(const Rows& out) {
     std::vector<std::string> result;
     for (const SessionRow& row : out.sessions) result.push_back(row.user + "/" + row.id);
     return result;
@@ -26,7 +26,7 @@ TEST_F(SessionList, AWriteMovesASessionToTheFront) {
     create("u1", "b");
     now += 1;
     append("u1", "a", {event("e", "user", "1")});
-    Collected out = list_sessions("u1", 10);
+    Rows out = list_sessions("u1", 10);
     EXPECT_EQ(ids(out), (std::vector<std::string>{"u1/a", "u1/b"}));
     EXPECT_EQ(out.order, "SS") << "no state entries in lists";
 }
@@ -39,7 +39,7 @@ TEST_F(SessionList, CursorPagesThroughEverySessionOnce) {
     int64_t cursor_at = 0;
     std::string cursor_id;
     for (int page = 0; page < 10; ++page) {
-        Collected out = list_sessions("u1", 2, cursor_at, cursor_at ? cursor_id.c_str() : nullptr);
+        Rows out = list_sessions("u1", 2, cursor_at, cursor_at ? cursor_id.c_str() : nullptr);
         if (out.sessions.empty()) break;
         EXPECT_LE(out.sessions.size(), 2u);
         for (const std::string& id : ids(out)) seen.push_back(id);
@@ -77,7 +77,7 @@ TEST_F(SessionList, AnAppListTiesByUserThenIdAndItsCursorCarriesTheUser) {
     const std::vector<std::string> order{"u2/same", "u2/a", "u1/same", "u1/a"};
     EXPECT_EQ(ids(list_sessions(nullptr, 10)), order);
     std::vector<std::string> seen;
-    Collected page = list_sessions(nullptr, 1);
+    Rows page = list_sessions(nullptr, 1);
     for (int pages = 0; !page.sessions.empty() && pages < 6; ++pages) {
         const SessionRow last = page.sessions.back();
         seen.push_back(last.user + "/" + last.id);

@@ -7,7 +7,7 @@ namespace {
 using Sessions = MemoryTest;
 
 TEST_F(Sessions, CreateAnswersVersionOneSessionThenItsState) {
-    Collected out = create("u1", "s1", 0, {op(MNEMO_SCOPE_SESSION, "cart", "2")});
+    Rows out = create("u1", "s1", 0, {op(MNEMO_SCOPE_SESSION, "cart", "2")});
     ASSERT_EQ(out.sessions.size(), 1u);
     const SessionRow& row = out.sessions[0];
     EXPECT_EQ(row.app, "shop");
@@ -31,24 +31,24 @@ TEST_F(Sessions, CreateKeepsTitleParentAndMetadataBytes) {
     req.metadata_json = s("{\"platform\" : \"telegram\"}");
     req.now_us = now;
     req.ttl_us = 60;
-    Sink sink;
+    Recorder sink;
     mnemo_error err{};
     ASSERT_EQ(ops().session_create(backend, &req, sink.get(), &err), MNEMO_OK);
-    Collected got = get("u1", "s1");
+    Rows got = get("u1", "s1");
     ASSERT_EQ(got.sessions.size(), 1u);
     EXPECT_EQ(got.sessions[0].title, "Trip");
     EXPECT_EQ(got.sessions[0].parent_id, "s0");
-    EXPECT_EQ(got.sessions[0].metadata, "{\"platform\" : \"telegram\"}");
+    EXPECT_EQ(got.sessions[0].metadata_json, "{\"platform\" : \"telegram\"}");
     EXPECT_EQ(got.sessions[0].ttl_us, 60);
     EXPECT_EQ(got.sessions[0].expires_at_us, now + 60);
 }
 
 TEST_F(Sessions, AbsentParentComesBackAbsentAndEmptyTitleEmpty) {
     create("u1", "s1");
-    Collected got = get("u1", "s1");
+    Rows got = get("u1", "s1");
     EXPECT_FALSE(got.sessions[0].parent_id.has_value());
     EXPECT_EQ(got.sessions[0].title, "");
-    EXPECT_EQ(got.sessions[0].metadata, "{}");
+    EXPECT_EQ(got.sessions[0].metadata_json, "{}");
 }
 
 TEST_F(Sessions, CreatingALiveIdAgainIsExists) {
@@ -75,10 +75,10 @@ TEST_F(Sessions, CreateOverSoftDeletedPredecessorStartsFresh) {
     append("u1", "s1", {event("e1", "user", "\"hi\"")});
     mnemo_session_delete_req del{key("shop", "u1", "s1"), now, 0};
     ASSERT_EQ(ops().session_delete(backend, &del, nullptr, nullptr), MNEMO_OK);
-    Collected fresh = create("u1", "s1");
+    Rows fresh = create("u1", "s1");
     EXPECT_EQ(fresh.sessions[0].version, 1);
     EXPECT_EQ(fresh.sessions[0].last_seq, 0);
-    Collected got = get("u1", "s1", mnemo_event_filter{0, 0, 0, 0, absent(), absent(), 1, 0});
+    Rows got = get("u1", "s1", mnemo_event_filter{0, 0, 0, 0, absent(), absent(), 1, 0});
     EXPECT_TRUE(got.events.empty()) << "the predecessor's events were purged, deleted ones too";
     EXPECT_FALSE(got.state_value(MNEMO_SCOPE_SESSION, "old").has_value());
 }
@@ -87,7 +87,7 @@ TEST_F(Sessions, CreateOverExpiredPredecessorStartsFresh) {
     create("u1", "s1", 100);
     append("u1", "s1", {event("e1", "user", "\"hi\"")});
     now += 1000;
-    Collected fresh = create("u1", "s1");
+    Rows fresh = create("u1", "s1");
     EXPECT_EQ(fresh.sessions[0].version, 1);
     EXPECT_EQ(fresh.sessions[0].event_count, 0);
     EXPECT_EQ(list_sessions("u1", 10).sessions.size(), 1u);
@@ -118,7 +118,7 @@ TEST_F(Sessions, GetSendsSessionStateOfAllScopesThenEvents) {
            {op(MNEMO_SCOPE_SESSION, "b", "1"), op(MNEMO_SCOPE_SESSION, "a", "2"), op(MNEMO_SCOPE_APP, "cur", "\"EUR\""),
             op(MNEMO_SCOPE_USER, "lang", "\"de\"")});
     append("u1", "s1", {event("e1", "user", "\"hi\"")});
-    Collected got = get("u1", "s1");
+    Rows got = get("u1", "s1");
     EXPECT_EQ(got.order, "SKKKKE");
     EXPECT_EQ(got.state[0].key, "a") << "keys come ordered";
     EXPECT_EQ(got.state[1].key, "b");
@@ -132,10 +132,10 @@ TEST_F(Sessions, GetWithoutEventsSendsNoEvents) {
     mnemo_session_get_req req{};
     req.key = key("shop", "u1", "s1");
     req.now_us = now;
-    Sink sink;
+    Recorder sink;
     ASSERT_EQ(ops().session_get(backend, &req, sink.get(), nullptr), MNEMO_OK);
-    EXPECT_EQ(sink.out.order, "S");
-    EXPECT_EQ(sink.out.sessions[0].event_count, 1);
+    EXPECT_EQ(sink.out().order, "S");
+    EXPECT_EQ(sink.out().sessions[0].event_count, 1);
 }
 
 TEST_F(Sessions, SoftDeleteHidesTheSessionEverywhere) {
@@ -157,10 +157,10 @@ TEST_F(Sessions, HardDeleteRemovesTheSession) {
     ASSERT_EQ(ops().session_delete(backend, &del, nullptr, nullptr), MNEMO_OK);
     EXPECT_EQ(get_status("u1", "s1", 0), MNEMO_E_NOT_FOUND);
     mnemo_user_purge_req purge{s("shop"), s("u1"), now};
-    Sink sink;
+    Recorder sink;
     ASSERT_EQ(ops().user_purge(backend, &purge, sink.get(), nullptr), MNEMO_OK);
-    EXPECT_EQ(sink.out.counts["sessions"], 0) << "nothing of the hard-deleted session is left";
-    EXPECT_EQ(sink.out.counts["events"], 0);
+    EXPECT_EQ(sink.out().purge.sessions, 0) << "nothing of the hard-deleted session is left";
+    EXPECT_EQ(sink.out().purge.events, 0);
 }
 
 TEST_F(Sessions, ExpiredSessionIsGoneAtItsExpiryInstant) {

@@ -6,23 +6,23 @@ namespace {
 
 class State : public MemoryTest {
 protected:
-    int patch(int scope, const char* user, std::vector<mnemo_state_op> ops_list, Collected* out = nullptr,
-              int64_t ttl = 0, int64_t max_bytes = 0, mnemo_error* err_out = nullptr) {
+    int patch(int scope, const char* user, std::vector<mnemo_state_op> ops_list, Rows* out = nullptr, int64_t ttl = 0,
+              int64_t max_bytes = 0, mnemo_error* err_out = nullptr) {
         mnemo_state_patch_req req{scope,           key(app, user, "s1"), now, 0,   0,
                                   ops_list.data(), ops_list.size(),      ttl, ttl, max_bytes};
-        Sink sink;
+        Recorder sink;
         mnemo_error err{};
         int rc = ops().state_patch(backend, &req, sink.get(), &err);
-        if (out) *out = sink.out;
+        if (out) *out = sink.out();
         if (err_out) *err_out = err;
         return rc;
     }
-    Collected read(int scope, const char* user, int64_t at = 0) {
+    Rows read(int scope, const char* user, int64_t at = 0) {
         mnemo_state_get_req req{scope, s(app), user ? s(user) : absent(), at ? at : now};
-        Sink sink;
+        Recorder sink;
         mnemo_error err{};
         EXPECT_EQ(ops().state_get(backend, &req, sink.get(), &err), MNEMO_OK) << err.message;
-        return sink.out;
+        return sink.out();
     }
     int remove(int scope, const char* user, const char* k, mnemo_error* err = nullptr, int64_t ttl = 0) {
         mnemo_state_delete_req req{scope, s(app), user ? s(user) : absent(), s(k), now, ttl, ttl};
@@ -31,7 +31,7 @@ protected:
 };
 
 TEST_F(State, AppScopePatchGetAndDelete) {
-    Collected out;
+    Rows out;
     ASSERT_EQ(patch(MNEMO_SCOPE_APP, "", {op(MNEMO_SCOPE_APP, "b", "2"), op(MNEMO_SCOPE_APP, "a", "1")}, &out),
               MNEMO_OK);
     ASSERT_EQ(out.state.size(), 2u);
@@ -76,7 +76,7 @@ TEST_F(State, ExpiredScopeIsGoneAsAWholeAndDoesNotComeBack) {
     EXPECT_EQ(remove(MNEMO_SCOPE_APP, nullptr, "old"), MNEMO_OK) << "still live at now";
     patch(MNEMO_SCOPE_APP, "", {op(MNEMO_SCOPE_APP, "old", "1")}, nullptr, 100);
     now += 200;
-    Collected out;
+    Rows out;
     patch(MNEMO_SCOPE_APP, "", {op(MNEMO_SCOPE_APP, "new", "2")}, &out, 100);
     EXPECT_EQ(out.state.size(), 1u);
     EXPECT_FALSE(out.state_value(MNEMO_SCOPE_APP, "old").has_value());
@@ -103,18 +103,18 @@ TEST_F(State, AppPatchOverMaxStateBytesIsTooLarge) {
 TEST_F(State, SessionPatchBumpsVersionAndSendsMergedState) {
     create("u1", "s1", 100);
     now += 50;
-    Collected out;
+    Rows out;
     ASSERT_EQ(patch(MNEMO_SCOPE_SESSION, "u1",
                     {op(MNEMO_SCOPE_SESSION, "cart", "3"), op(MNEMO_SCOPE_APP, "cur", "\"EUR\""),
                      op(MNEMO_SCOPE_USER, "lang", "\"de\"")},
                     &out),
               MNEMO_OK);
-    EXPECT_EQ(out.counts["version"], 2);
+    EXPECT_EQ(out.version, 2);
     EXPECT_EQ(out.order, "KKKC");
     EXPECT_EQ(out.state_value(MNEMO_SCOPE_SESSION, "cart"), "3");
     EXPECT_EQ(out.state_value(MNEMO_SCOPE_APP, "cur"), "\"EUR\"");
     EXPECT_EQ(out.state_value(MNEMO_SCOPE_USER, "lang"), "\"de\"");
-    Collected got = get("u1", "s1");
+    Rows got = get("u1", "s1");
     EXPECT_EQ(got.sessions[0].expires_at_us, now + 100) << "session TTL refreshed";
     EXPECT_EQ(got.sessions[0].updated_at_us, now);
 }

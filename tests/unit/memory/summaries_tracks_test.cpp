@@ -15,40 +15,40 @@ protected:
         d.filter_key = s("x/y");
         append("u1", "s1", {event("a", "user", "1"), b, event("c", "user", "3"), d});
     }
-    int put(const char* filter_key, int64_t up_to, int64_t covered, Collected* out = nullptr,
+    int put(const char* filter_key, int64_t up_to, int64_t covered, Rows* out = nullptr,
             mnemo_error* err_out = nullptr) {
         mnemo_summary_put_req req{key("shop", "u1", "s1"), now, s(filter_key), s("text"), up_to, s("client"), covered};
-        Sink sink;
+        Recorder sink;
         mnemo_error err{};
         int rc = ops().summary_put(backend, &req, sink.get(), &err);
-        if (out) *out = sink.out;
+        if (out) *out = sink.out();
         if (err_out) *err_out = err;
         return rc;
     }
-    Collected list() {
+    Rows list() {
         mnemo_summary_list_req req{key("shop", "u1", "s1"), now};
-        Sink sink;
+        Recorder sink;
         EXPECT_EQ(ops().summary_list(backend, &req, sink.get(), nullptr), MNEMO_OK);
-        return sink.out;
+        return sink.out();
     }
     TrackRow track(const char* name, const char* payload) {
         mnemo_track_append_req req{key("shop", "u1", "s1"), s(name), now, s(payload), now - 1};
-        Sink sink;
+        Recorder sink;
         mnemo_error err{};
         EXPECT_EQ(ops().track_append(backend, &req, sink.get(), &err), MNEMO_OK) << err.message;
-        EXPECT_EQ(sink.out.tracks.size(), 1u);
-        return sink.out.tracks.empty() ? TrackRow{} : sink.out.tracks[0];
+        EXPECT_EQ(sink.out().tracks.size(), 1u);
+        return sink.out().tracks.empty() ? TrackRow{} : sink.out().tracks[0];
     }
-    Collected tracks(const char* name, int64_t after, int64_t limit) {
+    Rows tracks(const char* name, int64_t after, int64_t limit) {
         mnemo_track_list_req req{key("shop", "u1", "s1"), s(name), now, after, limit};
-        Sink sink;
+        Recorder sink;
         EXPECT_EQ(ops().track_list(backend, &req, sink.get(), nullptr), MNEMO_OK);
-        return sink.out;
+        return sink.out();
     }
 };
 
 TEST_F(SummariesTracks, FirstSummaryStartsAtOneAndDefaultsToLastSeq) {
-    Collected out;
+    Rows out;
     ASSERT_EQ(put("", 0, -1, &out), MNEMO_OK);
     ASSERT_EQ(out.summaries.size(), 1u);
     EXPECT_EQ(out.summaries[0].from_seq, 1);
@@ -57,13 +57,13 @@ TEST_F(SummariesTracks, FirstSummaryStartsAtOneAndDefaultsToLastSeq) {
     EXPECT_EQ(out.summaries[0].source, "client");
     EXPECT_EQ(out.summaries[0].text, "text");
     EXPECT_EQ(out.summaries[0].created_at_us, now);
-    EXPECT_EQ(out.counts["version"], 3);
+    EXPECT_EQ(out.version, 3);
     EXPECT_EQ(out.order, "UC");
 }
 
 TEST_F(SummariesTracks, NextSummaryStartsAfterThePreviousOfItsKey) {
     ASSERT_EQ(put("", 2, -1), MNEMO_OK);
-    Collected out;
+    Rows out;
     ASSERT_EQ(put("", 4, -1, &out), MNEMO_OK);
     EXPECT_EQ(out.summaries[0].from_seq, 3);
     EXPECT_EQ(out.summaries[0].events_covered, 2);
@@ -73,7 +73,7 @@ TEST_F(SummariesTracks, NextSummaryStartsAfterThePreviousOfItsKey) {
 }
 
 TEST_F(SummariesTracks, EventsCoveredGivenIsKept) {
-    Collected out;
+    Rows out;
     ASSERT_EQ(put("", 4, 1, &out), MNEMO_OK);
     EXPECT_EQ(out.summaries[0].events_covered, 1);
 }
@@ -81,7 +81,7 @@ TEST_F(SummariesTracks, EventsCoveredGivenIsKept) {
 TEST_F(SummariesTracks, EventsCoveredCountsVisibleEventsOnly) {
     mnemo_rewind_req rewind{key("shop", "u1", "s1"), now, 1, 0, 0, 0};
     ASSERT_EQ(ops().events_rewind(backend, &rewind, nullptr, nullptr), MNEMO_OK);
-    Collected out;
+    Rows out;
     ASSERT_EQ(put("", 4, -1, &out), MNEMO_OK);
     EXPECT_EQ(out.summaries[0].events_covered, 2);
 }
@@ -101,7 +101,7 @@ TEST_F(SummariesTracks, ListSendsTheLatestPerFilterKeyOrderedByKey) {
     put("x", 2, -1);
     put("", 1, -1);
     put("", 3, -1);
-    Collected out = list();
+    Rows out = list();
     ASSERT_EQ(out.summaries.size(), 2u);
     EXPECT_EQ(out.summaries[0].filter_key, "");
     EXPECT_EQ(out.summaries[0].up_to_seq, 3);
@@ -113,9 +113,9 @@ TEST_F(SummariesTracks, TrackSeqsCountPerTrackAndLeaveVersionAlone) {
     EXPECT_EQ(track("progress", "{\"p\":2}").seq, 2);
     TrackRow other = track("audit", "[1, 2]");
     EXPECT_EQ(other.seq, 1);
-    EXPECT_EQ(other.payload, "[1, 2]");
+    EXPECT_EQ(other.payload_json, "[1, 2]");
     EXPECT_EQ(other.timestamp_us, now - 1);
-    Collected got = get("u1", "s1");
+    Rows got = get("u1", "s1");
     EXPECT_EQ(got.sessions[0].version, 2);
     EXPECT_EQ(got.sessions[0].event_count, 4) << "tracks are not events";
 }
@@ -128,10 +128,10 @@ TEST_F(SummariesTracks, TrackWriteRefreshesSessionTtl) {
 
 TEST_F(SummariesTracks, TrackListAfterSeqWithLimit) {
     for (const char* p : {"1", "2", "3", "4"}) track("t", p);
-    Collected out = tracks("t", 1, 2);
+    Rows out = tracks("t", 1, 2);
     ASSERT_EQ(out.tracks.size(), 2u);
     EXPECT_EQ(out.tracks[0].seq, 2);
-    EXPECT_EQ(out.tracks[1].payload, "3");
+    EXPECT_EQ(out.tracks[1].payload_json, "3");
     EXPECT_EQ(tracks("t", 0, 0).tracks.size(), 4u);
     EXPECT_TRUE(tracks("none", 0, 0).tracks.empty());
 }

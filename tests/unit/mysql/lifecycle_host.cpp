@@ -1,10 +1,9 @@
-// The mysql plugin as the host of the shared lifecycle tests: one database
+// The mysql plugin as the host of the shared backend tests: one database
 // per test, reopened by every further open().
-#include "lifecycle/lifecycle_fixture.h"
 #include "core/plugin_host.h"
 #include "mysql_backend.h"
 
-namespace mnemo::lifecycle_test {
+namespace mnemo::backend_test {
 
 namespace {
 
@@ -32,4 +31,4 @@ std::unique_ptr<BackendHost> make_backend_host() {
     return std::make_unique<MysqlHost>();
 }
 
-}  // namespace mnemo::lifecycle_test
+}  // namespace mnemo::backend_test

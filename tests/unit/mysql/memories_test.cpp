@@ -52,17 +52,16 @@ struct FeedPage {
 };
 
 FeedPage changes(const Backend& backend, int64_t after_seq, int64_t limit = 1000) {
-    FeedPage page;
-    mnemo_sink sink{};
-    sink.ctx = &page;
-    sink.memory = [](void* ctx, const mnemo_memory* m) {
-        static_cast<FeedPage*>(ctx)->seqs.push_back(m->change_seq);
-        static_cast<FeedPage*>(ctx)->keys.push_back(m->key);
-    };
-    sink.memory_feed = [](void* ctx, const mnemo_memory_feed_result* r) { static_cast<FeedPage*>(ctx)->result = *r; };
     mnemo_memory_changes_req req{after_seq, limit};
+    Recorder sink;
     mnemo_error err{};
-    EXPECT_EQ(ops().memory_changes(backend.get(), &req, &sink, &err), MNEMO_OK) << err.message;
+    EXPECT_EQ(ops().memory_changes(backend.get(), &req, sink.get(), &err), MNEMO_OK) << err.message;
+    const Rows out = sink.out();
+    FeedPage page{{}, {}, out.feed};
+    for (const storage::MemoryRow& m : out.memories) {
+        page.seqs.push_back(m.change_seq);
+        page.keys.push_back(m.key);
+    }
     return page;
 }
 

@@ -1,43 +1,30 @@
 // mysql_backend.h -- drives the mysql plugin through its ABI table the way
-// mnemod does (dlopen of the built mnemo_mysql.so), against the test
-// process's private MariaDB: databases, open/close, and small request
-// helpers the backend-level tests share.
+// mnemod does (backend_fixture.h: dlopen of the built mnemo_mysql.so),
+// against the test process's private MariaDB: databases, open/close, and
+// small request helpers the backend-level tests share.
 #pragma once
 
+#include "backend/requests.h"
 #include "mariadb_server.h"
-#include "mnemo_plugin.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <map>
 #include <string>
-#include <string_view>
-#include <vector>
 
 namespace mnemo::mysql::test {
+
+using backend_test::Answer;
+using backend_test::AppendAnswer;
+using backend_test::kNow;
+using backend_test::kSecond;
+using backend_test::Recorder;
+using backend_test::Rows;
+using backend_test::S;
 
 const mnemo_plugin& plugin();
 const mnemo_storage_ops& ops();
 mysql_fixture::MariadbServer& server();
-mnemo_str S(std::string_view s);
-
-inline constexpr int64_t kNow = 1'700'000'000'000'000;
-inline constexpr int64_t kSecond = 1'000'000;
-
-// Counts and rows one call sent to its sink.
-struct Answer {
-    int rc = 0;
-    mnemo_error err{};
-    std::map<std::string, int64_t> counts;
-    std::vector<std::string> session_ids;
-    std::vector<int64_t> versions;  // of sessions, in order
-    std::vector<int64_t> event_seqs;
-    std::vector<std::string> lane_sessions;
-    std::vector<int64_t> hits;  // seqs of count("hit"), in order
-    mnemo_sink sink();
-    int64_t count(const std::string& name) const { return counts.count(name) ? counts.at(name) : -1; }
-};
 
 // One open backend on a database; closed on destruction.
 class Backend {
@@ -52,7 +39,7 @@ public:
     Answer create(const std::string& id, int64_t ttl = 0, int64_t now = kNow);
     // One event whose content is {"text": text} (text needs no JSON escapes)
     // and whose search text is text; expected < 0: no expected_version.
-    Answer append(const std::string& id, const std::string& text, int64_t expected = -1, int64_t now = kNow);
+    AppendAnswer append(const std::string& id, const std::string& text, int64_t expected = -1, int64_t now = kNow);
     Answer get(const std::string& id, int64_t now = kNow);
     Answer ping();
     Answer write_lane(const std::string& lane, const std::string& session_id, int64_t expected_version);
@@ -63,6 +50,7 @@ public:
     Answer search(const std::string& q, int64_t now = kNow);
 
 private:
+    mnemo_key key(const std::string& id) const { return mnemo_key{S("shop"), S("u1"), S(id)}; }
     mnemo_backend* backend_ = nullptr;
 };
 

@@ -29,7 +29,7 @@ TEST_F(OutageTest, UnavailableWhileDownAndServingAgainAfterARestart) {
     ASSERT_EQ(after.rc, MNEMO_OK) << after.err.message;
     Answer read = backend.get("s1");
     ASSERT_EQ(read.rc, MNEMO_OK);
-    EXPECT_EQ(read.event_seqs, (std::vector<int64_t>{1, 2})) << "the event before the outage is kept";
+    EXPECT_EQ(read.out.seqs(), (std::vector<int64_t>{1, 2})) << "the event before the outage is kept";
 }
 
 }  // namespace

@@ -113,7 +113,7 @@ TEST_F(SchemaTest, EveryStepCutOffBeforeItsVersionRowFinishesAtTheNextOpen) {
         EXPECT_EQ(column("SELECT version FROM schema_version ORDER BY version"), kEveryVersion);
         ASSERT_EQ(backend.create("s1").rc, MNEMO_OK);
         ASSERT_EQ(backend.append("s1", "zebra", -1, 3).rc, MNEMO_OK);
-        EXPECT_EQ(backend.search("zebra", 4).hits.size(), 1u);
+        EXPECT_EQ(backend.search("zebra", 4).out.hits.size(), 1u);
     }
 }
 
@@ -162,9 +162,9 @@ TEST_F(SchemaTest, EventsFromBeforeSearchAreKeptAndLeftUnsearchable) {
               std::vector<std::string>{"1"});
     Answer found = backend.search("zebra", 2);
     ASSERT_EQ(found.rc, MNEMO_OK) << found.err.message;
-    EXPECT_TRUE(found.hits.empty());
+    EXPECT_TRUE(found.out.hits.empty());
     ASSERT_EQ(backend.append("old", "zebra again", -1, 3).rc, MNEMO_OK);
-    EXPECT_EQ(backend.search("zebra", 4).hits, std::vector<int64_t>{2});
+    EXPECT_EQ(backend.search("zebra", 4).out.hit_seqs(), std::vector<int64_t>{2});
 }
 
 TEST_F(SchemaTest, ANewerSchemaIsRefusedNamingBothVersions) {

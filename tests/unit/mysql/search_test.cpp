@@ -25,7 +25,7 @@ protected:
     std::vector<int64_t> hits(const std::string& q) {
         Answer answer = backend_->search(q);
         EXPECT_EQ(answer.rc, MNEMO_OK) << answer.err.message;
-        return answer.hits;
+        return answer.out.hit_seqs();
     }
     std::string tokens_of_seq(int seq) {
         auto conn = server().connect(database_);

@@ -26,12 +26,12 @@ TEST_F(SharedTest, ExpectedVersionHoldsAcrossBackends) {
         for (int i = 0; i < 25; ++i) {
             Answer read = backend.get("s1");
             if (read.rc != MNEMO_OK) return;
-            Answer wrote = backend.append("s1", "x", read.versions.at(0));
+            AppendAnswer wrote = backend.append("s1", "x", read.out.sessions.at(0).version);
             std::lock_guard lock(mutex);
             if (wrote.rc == MNEMO_OK) {
                 ++successes;
-                if (!won_versions.insert(wrote.count("version")).second)
-                    problems.push_back("version " + std::to_string(wrote.count("version")) + " won twice");
+                if (!won_versions.insert(wrote.result.version).second)
+                    problems.push_back("version " + std::to_string(wrote.result.version) + " won twice");
             } else if (wrote.rc != MNEMO_E_CONFLICT) {
                 problems.push_back(wrote.err.message);
             }
@@ -47,9 +47,10 @@ TEST_F(SharedTest, ExpectedVersionHoldsAcrossBackends) {
     Answer final = a.get("s1");
     ASSERT_EQ(final.rc, MNEMO_OK);
     EXPECT_GT(successes, 0);
-    EXPECT_EQ(final.versions.at(0), 1 + successes);
-    EXPECT_EQ(final.event_seqs.size(), static_cast<size_t>(successes));
-    for (size_t i = 0; i < final.event_seqs.size(); ++i) EXPECT_EQ(final.event_seqs[i], static_cast<int64_t>(i + 1));
+    EXPECT_EQ(final.out.sessions.at(0).version, 1 + successes);
+    EXPECT_EQ(final.out.events.size(), static_cast<size_t>(successes));
+    for (size_t i = 0; i < final.out.events.size(); ++i)
+        EXPECT_EQ(final.out.events[i].seq, static_cast<int64_t>(i + 1));
 }
 
 TEST_F(SharedTest, ALaneCreatedThroughBothBackendsAtOnceEndsOnOneSession) {
@@ -67,7 +68,8 @@ TEST_F(SharedTest, ALaneCreatedThroughBothBackendsAtOnceEndsOnOneSession) {
         EXPECT_EQ(a_won ? from_b.rc : from_a.rc, MNEMO_E_CONFLICT);
         Answer stored = a.get_lane(lane);
         ASSERT_EQ(stored.rc, MNEMO_OK);
-        EXPECT_EQ(stored.lane_sessions, std::vector<std::string>{lane + (a_won ? "-a" : "-b")});
+        ASSERT_EQ(stored.out.lanes.size(), 1u);
+        EXPECT_EQ(stored.out.lanes[0].session_id, lane + (a_won ? "-a" : "-b"));
         EXPECT_EQ(a.get(lane + (a_won ? "-b" : "-a")).rc, MNEMO_E_NOT_FOUND) << "the loser's session was rolled back";
     }
 }
@@ -88,8 +90,8 @@ TEST_F(SharedTest, SweepsAndFinalizeListsOfTwoBackendsHandleEachSessionOnce) {
             std::lock_guard lock(mutex);
             EXPECT_EQ(swept.rc, MNEMO_OK) << swept.err.message;
             EXPECT_EQ(pending.rc, MNEMO_OK) << pending.err.message;
-            expired += std::max<int64_t>(0, swept.count("expired"));
-            listed.insert(pending.session_ids.begin(), pending.session_ids.end());
+            expired += swept.out.sweep.expired;
+            for (const std::string& id : pending.out.pending_ids()) listed.insert(id);
         }
     };
     std::thread ta(worker, std::ref(a)), tb(worker, std::ref(b));
@@ -98,8 +100,9 @@ TEST_F(SharedTest, SweepsAndFinalizeListsOfTwoBackendsHandleEachSessionOnce) {
     EXPECT_EQ(expired, kSessions);
     // A backend lists its own claims again until they are done; the other never does.
     Answer from_a = a.finalize_list(later, 1000), from_b = b.finalize_list(later, 1000);
-    std::set<std::string> a_ids(from_a.session_ids.begin(), from_a.session_ids.end());
-    std::set<std::string> b_ids(from_b.session_ids.begin(), from_b.session_ids.end());
+    const std::vector<std::string> a_list = from_a.out.pending_ids(), b_list = from_b.out.pending_ids();
+    std::set<std::string> a_ids(a_list.begin(), a_list.end());
+    std::set<std::string> b_ids(b_list.begin(), b_list.end());
     EXPECT_EQ(a_ids.size() + b_ids.size(), static_cast<size_t>(kSessions));
     for (const std::string& id : a_ids) EXPECT_EQ(b_ids.count(id), 0u) << id << " listed by both";
 }
@@ -109,13 +112,13 @@ TEST_F(SharedTest, AClaimOfABackendThatWentAwayLapses) {
     ASSERT_TRUE(b);
     ASSERT_EQ(b.create("s1", kSecond).rc, MNEMO_OK);
     const int64_t later = kNow + 10 * kSecond;
-    ASSERT_EQ(b.sweep(later, 10).count("expired"), 1);
+    ASSERT_EQ(b.sweep(later, 10).out.sweep.expired, 1);
     {
         Backend gone(database_);
-        ASSERT_EQ(gone.finalize_list(later, 10).session_ids.size(), 1u);
+        ASSERT_EQ(gone.finalize_list(later, 10).out.pending.size(), 1u);
     }
-    EXPECT_TRUE(b.finalize_list(later, 10).session_ids.empty()) << "claimed by the other instance";
-    EXPECT_EQ(b.finalize_list(later + 120 * kSecond, 10).session_ids.size(), 1u) << "the claim lapsed";
+    EXPECT_TRUE(b.finalize_list(later, 10).out.pending.empty()) << "claimed by the other instance";
+    EXPECT_EQ(b.finalize_list(later + 120 * kSecond, 10).out.pending.size(), 1u) << "the claim lapsed";
 }
 
 }  // namespace

@@ -26,36 +26,31 @@ protected:
     }
     Answer remove_hard(Backend& backend, const std::string& id) {
         mnemo_session_delete_req req{mnemo_key{S("shop"), S("u1"), S(id)}, kNow + kSecond, 1};
-        Answer answer;
-        mnemo_sink sink = answer.sink();
-        answer.rc = ops().session_delete(backend.get(), &req, &sink, &answer.err);
-        return answer;
+        return backend_test::answer_of([&](const mnemo_sink* sink, mnemo_error* err) {
+            return ops().session_delete(backend.get(), &req, sink, err);
+        });
     }
     Answer purge_user(Backend& backend) {
         mnemo_user_purge_req req{S("shop"), S("u1"), kNow + kSecond};
-        Answer answer;
-        mnemo_sink sink = answer.sink();
-        answer.rc = ops().user_purge(backend.get(), &req, &sink, &answer.err);
-        return answer;
+        return backend_test::answer_of(
+            [&](const mnemo_sink* sink, mnemo_error* err) { return ops().user_purge(backend.get(), &req, sink, err); });
     }
     // Every pending session (all of user u1) finalized in one batch.
     Answer finalize_all(Backend& backend) {
         Answer pending = backend.finalize_list(kNow + kSecond, 100);
         std::vector<mnemo_finalize_outcome> items;
-        for (const std::string& id : pending.session_ids) items.push_back({mnemo_key{S("shop"), S("u1"), S(id)}, 1});
+        const std::vector<std::string> ids = pending.out.pending_ids();  // the keys point into these
+        for (const std::string& id : ids) items.push_back({mnemo_key{S("shop"), S("u1"), S(id)}, 1});
         mnemo_finalize_done_batch_req req{items.data(), items.size(), 3, kNow + kSecond};
-        Answer answer;
-        mnemo_sink sink = answer.sink();
-        answer.rc = ops().finalize_done_batch(backend.get(), &req, &sink, &answer.err);
-        return answer;
+        return backend_test::answer_of([&](const mnemo_sink* sink, mnemo_error* err) {
+            return ops().finalize_done_batch(backend.get(), &req, sink, err);
+        });
     }
     // One sweep step with purge_after far longer than the test runs.
     Answer sweep(Backend& backend) {
         mnemo_sweep_req req{kNow + 2 * kSecond, 100, kNow - 3600 * kSecond, 0, 0};
-        Answer answer;
-        mnemo_sink sink = answer.sink();
-        answer.rc = ops().sweep_step(backend.get(), &req, &sink, &answer.err);
-        return answer;
+        return backend_test::answer_of(
+            [&](const mnemo_sink* sink, mnemo_error* err) { return ops().sweep_step(backend.get(), &req, sink, err); });
     }
 };
 
@@ -66,16 +61,16 @@ TEST_F(TombstoneTest, AHardDeleteKeepsOnlyTheSessionRowUntilTheSweepAfterItsFina
     ASSERT_EQ(backend.append("s1", "needle").rc, MNEMO_OK);
     Answer removed = remove_hard(backend, "s1");
     ASSERT_EQ(removed.rc, MNEMO_OK) << removed.err.message;
-    EXPECT_TRUE(removed.session_ids.empty());
+    EXPECT_TRUE(removed.out.sessions.empty());
     EXPECT_EQ(rows("SELECT COUNT(*) FROM sessions"), 1);
     EXPECT_EQ(rows("SELECT deleted_at FROM sessions WHERE id = 's1'"), 1);
     EXPECT_EQ(rows("SELECT event_count FROM sessions WHERE id = 's1'"), 0);
     EXPECT_EQ(child_rows(), 0);
-    EXPECT_TRUE(backend.search("needle").session_ids.empty());
+    EXPECT_TRUE(backend.search("needle").out.sessions.empty());
     EXPECT_EQ(backend.get("s1").rc, MNEMO_E_NOT_FOUND);
-    EXPECT_EQ(sweep(backend).count("purged_sessions"), 0) << "its finalize is still owed";
-    ASSERT_EQ(finalize_all(backend).count("finalized"), 1);
-    EXPECT_EQ(sweep(backend).count("purged_sessions"), 1);
+    EXPECT_EQ(sweep(backend).out.sweep.purged_sessions, 0) << "its finalize is still owed";
+    ASSERT_EQ(finalize_all(backend).out.finalized, 1);
+    EXPECT_EQ(sweep(backend).out.sweep.purged_sessions, 1);
     EXPECT_EQ(rows("SELECT COUNT(*) FROM sessions"), 0);
 }
 
@@ -87,14 +82,14 @@ TEST_F(TombstoneTest, AUserPurgeKeepsOneRowPerOwedFinalizeAndTheSweepAfterRemove
     ASSERT_EQ(backend.create("b").rc, MNEMO_OK);
     Answer purged = purge_user(backend);
     ASSERT_EQ(purged.rc, MNEMO_OK) << purged.err.message;
-    EXPECT_TRUE(purged.session_ids.empty());
-    EXPECT_EQ(purged.count("sessions"), 2);
-    EXPECT_EQ(purged.count("events"), 1);
+    EXPECT_TRUE(purged.out.sessions.empty());
+    EXPECT_EQ(purged.out.purge.sessions, 2);
+    EXPECT_EQ(purged.out.purge.events, 1);
     EXPECT_EQ(rows("SELECT COUNT(*) FROM sessions WHERE deleted_at = 1"), 2);
     EXPECT_EQ(child_rows(), 0);
-    EXPECT_EQ(purge_user(backend).count("sessions"), 0) << "tombstones are not counted twice";
-    ASSERT_EQ(finalize_all(backend).count("finalized"), 2);
-    EXPECT_EQ(sweep(backend).count("purged_sessions"), 2);
+    EXPECT_EQ(purge_user(backend).out.purge.sessions, 0) << "tombstones are not counted twice";
+    ASSERT_EQ(finalize_all(backend).out.finalized, 2);
+    EXPECT_EQ(sweep(backend).out.sweep.purged_sessions, 2);
     EXPECT_EQ(rows("SELECT COUNT(*) FROM sessions"), 0);
 }
 

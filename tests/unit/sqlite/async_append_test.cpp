@@ -1,7 +1,7 @@
 // events_append_async: appends queued without a waiting thread are answered
 // through done only once their group committed, in the order they were
 // queued, each with its own outcome.
-#include "backend_fixture.h"
+#include "sqlite_fixture.h"
 
 #include <chrono>
 #include <condition_variable>

@@ -2,7 +2,7 @@
 // directly: with its hook on a writing connection, the WAL is copied back by
 // its own thread once past 1,000 pages, and stays bounded when writes never
 // pause, which passive checkpoints alone would not achieve.
-#include "backend_fixture.h"
+#include "sqlite_fixture.h"
 #include "checkpointer.h"
 #include "options.h"
 

@@ -1,7 +1,7 @@
 // Many caller threads at once: the group-committing writer keeps versions
 // and seqs exact under contention, and a database locked by someone else
 // answers MNEMO_E_UNAVAILABLE after bounded retries instead of hanging.
-#include "backend_fixture.h"
+#include "sqlite_fixture.h"
 
 #include <sqlite3.h>
 
@@ -21,11 +21,10 @@ protected:
     // calling thread's stack.
     int64_t version_of(const std::string& session) {
         mnemo_session_get_req req{{S("shop"), S("u1"), S(session)}, kNow, 0, {}};
-        Collected out;
-        mnemo_sink sink = out.sink();
+        Recorder sink;
         mnemo_error err{};
-        EXPECT_EQ(ops().session_get(backend_, &req, &sink, &err), MNEMO_OK) << err.message;
-        return out.sessions.empty() ? -1 : out.sessions[0].version;
+        EXPECT_EQ(ops().session_get(backend_, &req, sink.get(), &err), MNEMO_OK) << err.message;
+        return sink.out().sessions.empty() ? -1 : sink.out().sessions[0].version;
     }
     int append_one(const std::string& session, std::optional<int64_t> expected, int64_t* version, mnemo_error* err) {
         EventSpec spec;  // owns the strings the ABI event points at

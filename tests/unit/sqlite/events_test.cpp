@@ -1,6 +1,6 @@
 // Appending and reading events: seqs, versions, usage, byte-exact JSON,
 // expected versions, idempotent retries, eviction and the read filters.
-#include "backend_fixture.h"
+#include "sqlite_fixture.h"
 
 namespace mnemo::sqlite::test {
 namespace {
@@ -43,7 +43,7 @@ TEST_F(EventsTest, AppendAssignsSeqsBumpsVersionAndSumsUsage) {
     const auto session = get("s1").out.sessions.at(0);
     EXPECT_EQ(session.event_count, 3);
     EXPECT_EQ(session.last_seq, 3);
-    EXPECT_EQ(session.updated_at, kNow + kSecond);
+    EXPECT_EQ(session.updated_at_us, kNow + kSecond);
     EXPECT_EQ(session.usage.input_tokens, 30);
     EXPECT_EQ(session.usage.output_tokens, 60);
     EXPECT_EQ(session.usage.cache_read_tokens, 3);
@@ -68,16 +68,16 @@ TEST_F(EventsTest, JsonComesBackByteForByteAndAbsentStaysApartFromEmpty) {
     Answer got = get("s1");
     ASSERT_EQ(got.out.events.size(), 2u);
     const auto& first = got.out.events[0];
-    EXPECT_EQ(first.content, e.content);
-    EXPECT_EQ(first.state_delta, e.state_delta);
+    EXPECT_EQ(first.content_json, e.content);
+    EXPECT_EQ(first.state_delta_json, e.state_delta);
     EXPECT_EQ(first.invocation_id, Opt(""));
-    EXPECT_EQ(first.metadata, std::nullopt);
+    EXPECT_EQ(first.metadata_json, std::nullopt);
     EXPECT_EQ(first.filter_key, "branch/1");
     const auto& second = got.out.events[1];
-    EXPECT_EQ(second.content, std::nullopt);
+    EXPECT_EQ(second.content_json, std::nullopt);
     EXPECT_EQ(second.invocation_id, std::nullopt);
-    EXPECT_EQ(second.metadata, Opt("{}"));
-    EXPECT_EQ(second.state_delta, std::nullopt);
+    EXPECT_EQ(second.metadata_json, Opt("{}"));
+    EXPECT_EQ(second.state_delta_json, std::nullopt);
 }
 
 TEST_F(EventsTest, ExpectedVersionMismatchIsConflictWithTheCurrentVersion) {
@@ -97,7 +97,7 @@ TEST_F(EventsTest, AbsentSessionIsNotFoundUnlessCreateIfMissing) {
     EXPECT_EQ(created.result.created, 1);
     EXPECT_EQ(created.result.version, 2) << "created at version 1, then the append";
     const auto session = get("s9").out.sessions.at(0);
-    EXPECT_EQ(session.expires_at, kNow + 60 * kSecond);
+    EXPECT_EQ(session.expires_at_us, kNow + 60 * kSecond);
     EXPECT_EQ(session.event_count, 1);
 }
 
@@ -116,11 +116,11 @@ TEST_F(EventsTest, IdenticalRetryAnswersTheOriginalSeqsAndChangesNothing) {
     AppendAnswer stale = append("s1", batch, {.expected_version = 1});
     EXPECT_EQ(stale.rc, MNEMO_OK) << "a retry wins over its now stale expected_version";
     EXPECT_EQ(stale.result.retried, 1);
-    EXPECT_TRUE(retry.out.kinds.empty()) << "a retry stores nothing, so it answers no state";
-    EXPECT_EQ(get("s1").out.state[MNEMO_SCOPE_SESSION].at("k"), "1") << "the retry's state ops are not applied";
+    EXPECT_TRUE(retry.out.order.empty()) << "a retry stores nothing, so it answers no state";
+    EXPECT_EQ(get("s1").out.state_of(MNEMO_SCOPE_SESSION).at("k"), "1") << "the retry's state ops are not applied";
     const auto session = get("s1").out.sessions.at(0);
     EXPECT_EQ(session.event_count, 2);
-    EXPECT_EQ(session.updated_at, kNow);
+    EXPECT_EQ(session.updated_at_us, kNow);
 }
 
 TEST_F(EventsTest, MixedOrChangedRetryIsConflictAndStoresNothing) {
@@ -169,11 +169,11 @@ TEST_F(EventsTest, FiltersCombineNewestNLimitRolesTimeAndFilterKey) {
     f.limit = 2;
     Answer page = list_events("s1", f);
     EXPECT_EQ(page.out.seqs(), (std::vector<int64_t>{1, 2}));
-    EXPECT_EQ(page.out.count("has_more"), 1);
+    EXPECT_EQ(page.out.has_more, true);
     f.after_seq = 3;
     Answer tail = list_events("s1", f);
     EXPECT_EQ(tail.out.seqs(), (std::vector<int64_t>{4, 5}));
-    EXPECT_EQ(tail.out.count("has_more"), -1) << "no has_more when nothing was cut";
+    EXPECT_EQ(tail.out.has_more, false) << "no has_more when nothing was cut";
     f = {};
     f.roles = S("user,tool");
     EXPECT_EQ(list_events("s1", f).out.seqs(), (std::vector<int64_t>{1, 3, 4}));
@@ -201,7 +201,7 @@ TEST_F(EventsTest, FromCheckpointAnswersTheSummaryAndOnlyLaterEvents) {
     ASSERT_EQ(after.out.summaries.size(), 1u);
     EXPECT_EQ(after.out.summaries[0].up_to_seq, 2);
     EXPECT_EQ(after.out.seqs(), (std::vector<int64_t>{3}));
-    EXPECT_EQ(std::string(after.out.kinds.end() - 2, after.out.kinds.end()), "ue");
+    EXPECT_EQ(after.out.order.substr(after.out.order.size() - 2), "UE");
     EXPECT_EQ(list_events("s1", f).out.seqs(), (std::vector<int64_t>{3}));
 }
 
@@ -209,31 +209,29 @@ TEST_F(EventsTest, RewindSoftDeletesTheLastUserTurns) {
     ASSERT_EQ(append("s1", {by("user"), by("assistant"), by("user"), by("tool"), by("assistant")}).rc, MNEMO_OK);
     auto rewind = [&](int64_t turns) {
         mnemo_rewind_req req{key("s1"), kNow + kSecond, turns, 0, 0, 0};
-        Answer answer;
-        mnemo_sink sink = answer.out.sink();
-        answer.rc = ops().events_rewind(backend_, &req, &sink, &answer.err);
-        return answer;
+        return backend_test::answer_of(
+            [&](const mnemo_sink* sink, mnemo_error* err) { return ops().events_rewind(backend_, &req, sink, err); });
     };
     Answer one = rewind(1);
     ASSERT_EQ(one.rc, MNEMO_OK) << one.err.message;
-    EXPECT_EQ(one.out.count("rewound_count"), 3);
-    EXPECT_EQ(one.out.count("turns_undone"), 1);
-    EXPECT_EQ(one.out.count("version"), 3);
+    EXPECT_EQ(one.out.rewind.rewound, 3);
+    EXPECT_EQ(one.out.rewind.turns_undone, 1);
+    EXPECT_EQ(one.out.rewind.version, 3);
     ASSERT_EQ(one.out.events.size(), 1u);
     EXPECT_EQ(one.out.events[0].seq, 3);
     EXPECT_EQ(get("s1").out.seqs(), (std::vector<int64_t>{1, 2}));
     Answer more = rewind(5);
-    EXPECT_EQ(more.out.count("turns_undone"), 1);
-    EXPECT_EQ(more.out.count("rewound_count"), 2);
+    EXPECT_EQ(more.out.rewind.turns_undone, 1);
+    EXPECT_EQ(more.out.rewind.rewound, 2);
     EXPECT_EQ(more.out.events.at(0).seq, 1);
     Answer nothing = rewind(1);
-    EXPECT_EQ(nothing.out.count("version"), 5) << "version moves even when nothing was undone";
+    EXPECT_EQ(nothing.out.rewind.version, 5) << "version moves even when nothing was undone";
     EXPECT_TRUE(nothing.out.events.empty());
     mnemo_event_filter all{};
     all.include_deleted = 1;
     Answer got = get("s1", kNow + 2 * kSecond, all);
     EXPECT_EQ(got.out.seqs(), (std::vector<int64_t>{1, 2, 3, 4, 5}));
-    EXPECT_EQ(got.out.events[0].deleted_at, kNow + kSecond);
+    EXPECT_EQ(got.out.events[0].deleted_at_us, kNow + kSecond);
     EXPECT_EQ(got.out.sessions.at(0).event_count, 0);
     EXPECT_EQ(append("s1", {by("user")}).seqs, (std::vector<int64_t>{6}));
 }
@@ -247,17 +245,19 @@ TEST_F(EventsTest, RewriteReplacesTheTranscriptWithoutReapplyingStateOrUsage) {
     std::vector<mnemo_event> fresh{to_abi(transcript[0]), to_abi(transcript[1]), to_abi(transcript[2])};
     mnemo_rewrite_req req{key("s1"), kNow + kSecond, 1, 2, fresh.data(), fresh.size(), 2, nullptr, 0, {}, 0};
     Answer answer;
-    mnemo_sink sink = answer.out.sink();
-    ASSERT_EQ(ops().events_rewrite(backend_, &req, &sink, &answer.err), MNEMO_OK) << answer.err.message;
-    EXPECT_EQ(answer.out.count("version"), 3);
-    EXPECT_EQ(answer.out.count("replaced"), 2);
+    Recorder sink;
+    ASSERT_EQ(ops().events_rewrite(backend_, &req, sink.get(), &answer.err), MNEMO_OK) << answer.err.message;
+    answer.out = sink.out();
+    EXPECT_EQ(answer.out.rewrite.version, 3);
+    EXPECT_EQ(answer.out.rewrite.replaced, 2);
     Answer got = get("s1");
     EXPECT_EQ(got.out.seqs(), (std::vector<int64_t>{4, 5})) << "new seqs after last_seq; limit 2 applied";
     EXPECT_EQ(got.out.sessions.at(0).event_count, 2);
     EXPECT_EQ(got.out.sessions.at(0).usage.total_tokens, 14);
-    EXPECT_EQ(got.out.state[MNEMO_SCOPE_SESSION].at("k"), "1");
+    EXPECT_EQ(got.out.state_of(MNEMO_SCOPE_SESSION).at("k"), "1");
     req.expected_version = 2;
-    EXPECT_EQ(ops().events_rewrite(backend_, &req, &sink, &answer.err), MNEMO_E_CONFLICT);
+    EXPECT_EQ(ops().events_rewrite(backend_, &req, sink.get(), &answer.err), MNEMO_E_CONFLICT);
+    answer.out = sink.out();
 }
 
 TEST_F(EventsTest, AFailedBatchStoresNothingAtAll) {
@@ -268,7 +268,7 @@ TEST_F(EventsTest, AFailedBatchStoresNothingAtAll) {
     EXPECT_TRUE(got.out.events.empty());
     EXPECT_EQ(got.out.sessions.at(0).version, 1);
     EXPECT_EQ(got.out.sessions.at(0).last_seq, 0);
-    EXPECT_TRUE(got.out.state[MNEMO_SCOPE_SESSION].empty());
+    EXPECT_TRUE(got.out.state_of(MNEMO_SCOPE_SESSION).empty());
 }
 
 }  // namespace

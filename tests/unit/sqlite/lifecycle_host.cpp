@@ -1,10 +1,9 @@
-// The sqlite plugin as the host of the shared lifecycle tests: one database
+// The sqlite plugin as the host of the shared backend tests: one database
 // file in a fresh folder, reopened by every further open().
-#include "backend_fixture.h"
+#include "sqlite_fixture.h"
 #include "core/plugin_host.h"
-#include "lifecycle/lifecycle_fixture.h"
 
-namespace mnemo::lifecycle_test {
+namespace mnemo::backend_test {
 
 namespace {
 
@@ -30,4 +29,4 @@ std::unique_ptr<BackendHost> make_backend_host() {
     return std::make_unique<SqliteHost>();
 }
 
-}  // namespace mnemo::lifecycle_test
+}  // namespace mnemo::backend_test

@@ -4,7 +4,7 @@
 // its version row) finishes at the next open; a file of the step before the
 // extraction cursor gains sessions.extracted_seq at 0. The operations
 // themselves are the shared tests of tests/unit/memory/memories/.
-#include "backend_fixture.h"
+#include "sqlite_fixture.h"
 #include "core/plugin_host.h"
 #include "migrations.h"
 
@@ -52,22 +52,19 @@ int64_t write_memory(mnemo_backend* backend, const std::string& id) {
     in.folded_text = S("prefers aisle seats");
     in.vector = mnemo_vector{vector.data(), vector.size()};
     mnemo_memory_write_req req{S("shop"), S("u1"), &in, 1, 0, 0, kNow};
-    int64_t key = -1;
-    mnemo_sink sink{};
-    sink.ctx = &key;
-    sink.memory_written = [](void* ctx, size_t, const mnemo_memory* m, int) { *static_cast<int64_t*>(ctx) = m->key; };
+    Recorder sink;
     mnemo_error err{};
-    EXPECT_EQ(plugin().ops->memory_write(backend, &req, &sink, &err), MNEMO_OK) << err.message;
-    return key;
+    EXPECT_EQ(plugin().ops->memory_write(backend, &req, sink.get(), &err), MNEMO_OK) << err.message;
+    const Rows out = sink.out();
+    return out.written.empty() ? -1 : out.written[0].memory.key;
 }
 
 int64_t session_version(mnemo_backend* backend) {
-    Collected out;
-    mnemo_sink sink = out.sink();
+    Recorder sink;
     mnemo_session_get_req req{{S("shop"), S("u1"), S("old")}, kNow, 1, {}};
     mnemo_error err{};
-    EXPECT_EQ(plugin().ops->session_get(backend, &req, &sink, &err), MNEMO_OK) << err.message;
-    return out.sessions.empty() ? -1 : out.sessions[0].version;
+    EXPECT_EQ(plugin().ops->session_get(backend, &req, sink.get(), &err), MNEMO_OK) << err.message;
+    return sink.out().sessions.empty() ? -1 : sink.out().sessions[0].version;
 }
 
 TEST(SqliteMemoriesMigration, AFileOfThePreviousStepGainsMemoriesWithItsDataIntact) {

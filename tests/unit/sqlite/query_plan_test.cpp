@@ -1,10 +1,10 @@
 // The statements whose cost would grow with the data are index range scans:
 // EXPLAIN QUERY PLAN of the exact texts the plugin runs shows no full SCAN of
 // the sessions, events, state_scopes or lanes tables.
-#include "backend_fixture.h"
 #include "connection.h"
 #include "core/plugin_host.h"
 #include "host_services.h"
+#include "sqlite_fixture.h"
 #include "hot_queries.h"
 #include "memory_sql.h"
 #include "options.h"

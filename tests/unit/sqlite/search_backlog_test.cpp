@@ -5,7 +5,7 @@
 // again. After each commit FTS5's integrity-check (which compares an
 // external-content index with its table) must pass and a search must find
 // exactly the visible rows.
-#include "backend_fixture.h"
+#include "sqlite_fixture.h"
 #include "connection.h"
 #include "migrations.h"
 #include "options.h"

@@ -4,7 +4,7 @@
 // FTS5 tables consistent with the visible events (FTS5's own integrity-check,
 // which compares an external-content index with its table), a batch of events
 // becomes one index segment, and a version 5 file keeps what it had indexed.
-#include "backend_fixture.h"
+#include "sqlite_fixture.h"
 #include "core/plugin_host.h"
 #include "migrations.h"
 
@@ -46,27 +46,21 @@ protected:
     }
     Answer rewind(const std::string& session, int64_t turns) {
         mnemo_rewind_req req{key(session), kNow + kSecond, turns, 0, 0, 0};
-        Answer answer;
-        mnemo_sink sink = answer.out.sink();
-        answer.rc = ops().events_rewind(backend_, &req, &sink, &answer.err);
-        return answer;
+        return backend_test::answer_of(
+            [&](const mnemo_sink* sink, mnemo_error* err) { return ops().events_rewind(backend_, &req, sink, err); });
     }
     Answer rewrite(const std::string& session, const std::vector<EventSpec>& transcript) {
         std::vector<mnemo_event> fresh;
         for (const EventSpec& event : transcript) fresh.push_back(to_abi(event));
         mnemo_rewrite_req req{key(session), kNow + kSecond, 0, 0, fresh.data(), fresh.size(), 0, nullptr, 0, {}, 0};
-        Answer answer;
-        mnemo_sink sink = answer.out.sink();
-        answer.rc = ops().events_rewrite(backend_, &req, &sink, &answer.err);
-        return answer;
+        return backend_test::answer_of(
+            [&](const mnemo_sink* sink, mnemo_error* err) { return ops().events_rewrite(backend_, &req, sink, err); });
     }
     Answer purge_user(const std::string& user) {
         mnemo_key k = key("", user);
         mnemo_user_purge_req req{k.app, k.user, kNow};
-        Answer answer;
-        mnemo_sink sink = answer.out.sink();
-        answer.rc = ops().user_purge(backend_, &req, &sink, &answer.err);
-        return answer;
+        return backend_test::answer_of(
+            [&](const mnemo_sink* sink, mnemo_error* err) { return ops().user_purge(backend_, &req, sink, err); });
     }
 };
 
@@ -95,7 +89,7 @@ TEST_F(SearchQueueTest, EveryWayAnEventLeavesTakesItOutOfBothIndexes) {
     expect_in_step("eviction");
     Answer rewound = rewind("s1", 1);
     ASSERT_EQ(rewound.rc, MNEMO_OK) << rewound.err.message;
-    EXPECT_EQ(rewound.out.count("rewound_count"), 2);
+    EXPECT_EQ(rewound.out.rewind.rewound, 2);
     expect_in_step("rewind");
     ASSERT_EQ(append("s1", {says("京都の天気は雪")}).rc, MNEMO_OK);
     Answer rewritten = rewrite("s1", {says("名古屋の天気"), says("zebra three", "assistant")});
@@ -205,9 +199,8 @@ TEST(SqliteMigration, AVersionFiveFileKeepsItsIndexesAndQueuesFromNowOn) {
     mnemo_append_result result{};
     result.seqs = &seq;
     result.timestamps_us = &timestamp;
-    Collected out;
-    mnemo_sink sink = out.sink();
-    ASSERT_EQ(plugin().ops->events_append(backend, &req, &result, &sink, &err), MNEMO_OK) << err.message;
+    Recorder sink;
+    ASSERT_EQ(plugin().ops->events_append(backend, &req, &result, sink.get(), &err), MNEMO_OK) << err.message;
     EXPECT_EQ(seq, 3);
     plugin().ops->close(backend);
 

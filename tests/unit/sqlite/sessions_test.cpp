@@ -1,5 +1,5 @@
 // Session rows through the ABI: create, get, list, delete, user purge, stats.
-#include "backend_fixture.h"
+#include "sqlite_fixture.h"
 
 namespace mnemo::sqlite::test {
 namespace {
@@ -20,14 +20,14 @@ TEST_F(SessionsTest, CreateAnswersVersionOneSessionThenItsMergedState) {
     EXPECT_EQ(session.id, "s1");
     EXPECT_EQ(session.version, 1);
     EXPECT_EQ(session.title, "trip");
-    EXPECT_EQ(session.metadata, options.metadata);
+    EXPECT_EQ(session.metadata_json, options.metadata);
     EXPECT_FALSE(session.parent_id.has_value());
-    EXPECT_EQ(session.created_at, kNow);
-    EXPECT_EQ(session.expires_at, 0);
-    EXPECT_EQ(created.out.kinds.front(), 's');
-    EXPECT_EQ(created.out.state[MNEMO_SCOPE_SESSION].at("cart"), "2");
-    EXPECT_EQ(created.out.state[MNEMO_SCOPE_APP].at("currency"), R"("EUR")");
-    EXPECT_EQ(created.out.state[MNEMO_SCOPE_USER].at("lang"), R"("de")");
+    EXPECT_EQ(session.created_at_us, kNow);
+    EXPECT_EQ(session.expires_at_us, 0);
+    EXPECT_EQ(created.out.order.front(), 'S');
+    EXPECT_EQ(created.out.state_of(MNEMO_SCOPE_SESSION).at("cart"), "2");
+    EXPECT_EQ(created.out.state_of(MNEMO_SCOPE_APP).at("currency"), R"("EUR")");
+    EXPECT_EQ(created.out.state_of(MNEMO_SCOPE_USER).at("lang"), R"("de")");
 }
 
 TEST_F(SessionsTest, ParentIdKeepsEmptyApartFromAbsent) {
@@ -75,7 +75,7 @@ TEST_F(SessionsTest, SoftDeleteHidesAndRecreatingPurgesThePredecessor) {
     EXPECT_EQ(fresh.out.sessions.at(0).version, 1);
     EXPECT_EQ(fresh.out.sessions.at(0).last_seq, 0);
     EXPECT_TRUE(fresh.out.events.empty());
-    EXPECT_TRUE(fresh.out.state[MNEMO_SCOPE_SESSION].empty());
+    EXPECT_TRUE(fresh.out.state_of(MNEMO_SCOPE_SESSION).empty());
 }
 
 TEST_F(SessionsTest, HardDeletePurgesAndAbsentIsNotFound) {
@@ -104,10 +104,8 @@ protected:
         return run(req);
     }
     Answer run(const mnemo_session_list_req& req) {
-        Answer answer;
-        mnemo_sink sink = answer.out.sink();
-        answer.rc = ops().session_list(backend_, &req, &sink, &answer.err);
-        return answer;
+        return backend_test::answer_of(
+            [&](const mnemo_sink* sink, mnemo_error* err) { return ops().session_list(backend_, &req, sink, err); });
     }
     static std::vector<std::string> ids(const Answer& answer) {
         std::vector<std::string> out;
@@ -132,9 +130,9 @@ TEST_F(ListTest, AnAppListTiesByUserThenIdAndItsCursorCarriesTheUser) {
     Answer page = app_page(1, 0, std::nullopt, "");
     for (int pages = 0; !page.out.sessions.empty() && pages < 6; ++pages) {
         ASSERT_EQ(page.rc, MNEMO_OK) << page.err.message;
-        const Collected::Session last = page.out.sessions.back();
+        const storage::SessionRow last = page.out.sessions.back();
         seen.push_back(last.user + "/" + last.id);
-        page = app_page(1, last.updated_at, last.user, last.id);
+        page = app_page(1, last.updated_at_us, last.user, last.id);
     }
     EXPECT_EQ(seen, (std::vector<std::string>{"u2/same", "u2/a", "u1/same", "u1/a"}));
 }
@@ -159,11 +157,11 @@ TEST_F(ListTest, NewestUpdatedFirstTiesByIdDescendingAndCursorPages) {
     Answer first = list("u1", 2);
     ASSERT_EQ(first.rc, MNEMO_OK);
     EXPECT_EQ(ids(first), (std::vector<std::string>{"a", "d"}));
-    Answer second = list("u1", 2, first.out.sessions[1].updated_at, "d");
+    Answer second = list("u1", 2, first.out.sessions[1].updated_at_us, "d");
     EXPECT_EQ(ids(second), (std::vector<std::string>{"c", "b"}));
-    Answer last = list("u1", 2, second.out.sessions[1].updated_at, "b");
+    Answer last = list("u1", 2, second.out.sessions[1].updated_at_us, "b");
     EXPECT_TRUE(last.out.sessions.empty());
-    EXPECT_TRUE(last.out.state[MNEMO_SCOPE_SESSION].empty()) << "lists carry no state";
+    EXPECT_TRUE(last.out.state_of(MNEMO_SCOPE_SESSION).empty()) << "lists carry no state";
 }
 
 TEST_F(ListTest, SkipsDeletedExpiredAndInactiveAndSpansUsersOfTheApp) {
@@ -193,29 +191,28 @@ TEST_F(SessionsTest, UserPurgeRemovesEverythingOfThatUserAndCountsIt) {
     auto purge = [&](const std::string& user) {
         mnemo_key k = key("", user);
         mnemo_user_purge_req req{k.app, k.user, kNow};
-        Answer answer;
-        mnemo_sink sink = answer.out.sink();
-        answer.rc = ops().user_purge(backend_, &req, &sink, &answer.err);
-        return answer;
+        return backend_test::answer_of(
+            [&](const mnemo_sink* sink, mnemo_error* err) { return ops().user_purge(backend_, &req, sink, err); });
     };
     Answer purged = purge("u1");
     ASSERT_EQ(purged.rc, MNEMO_OK) << purged.err.message;
-    EXPECT_EQ(purged.out.counts, (std::map<std::string, int64_t>{{"sessions", 2},
-                                                                 {"events", 4},
-                                                                 {"summaries", 1},
-                                                                 {"tracks", 1},
-                                                                 {"lanes", 0},
-                                                                 {"state_keys", 2},
-                                                                 {"memories", 0}}))
-        << "the user had no memories";
+    const mnemo_purge_result& counted = purged.out.purge;
+    EXPECT_EQ(counted.sessions, 2);
+    EXPECT_EQ(counted.events, 4);
+    EXPECT_EQ(counted.summaries, 1);
+    EXPECT_EQ(counted.tracks, 1);
+    EXPECT_EQ(counted.lanes, 0);
+    EXPECT_EQ(counted.state_keys, 2);
+    EXPECT_EQ(counted.memories, 0) << "the user had no memories";
     EXPECT_EQ(get("s1").rc, MNEMO_E_NOT_FOUND);
-    EXPECT_TRUE(read_state(MNEMO_SCOPE_USER).out.state[MNEMO_SCOPE_USER].empty());
-    EXPECT_EQ(purge("u1").out.counts.at("sessions"), 0);
+    EXPECT_TRUE(read_state(MNEMO_SCOPE_USER).out.state_of(MNEMO_SCOPE_USER).empty());
+    EXPECT_EQ(purge("u1").out.purge.sessions, 0);
     mnemo_key other = key("keep", "u2");
     mnemo_session_get_req req{other, kNow, 0, {}};
     Answer kept;
-    mnemo_sink sink = kept.out.sink();
-    EXPECT_EQ(ops().session_get(backend_, &req, &sink, &kept.err), MNEMO_OK);
+    Recorder sink;
+    EXPECT_EQ(ops().session_get(backend_, &req, sink.get(), &kept.err), MNEMO_OK);
+    kept.out = sink.out();
 }
 
 TEST_F(SessionsTest, StatsCountLiveSessionsTheirVisibleEventsAndLanes) {
@@ -227,9 +224,12 @@ TEST_F(SessionsTest, StatsCountLiveSessionsTheirVisibleEventsAndLanes) {
     ASSERT_EQ(remove("s3", false).rc, MNEMO_OK);
     mnemo_stats_req req{kNow + 2 * kSecond};
     Answer answer;
-    mnemo_sink sink = answer.out.sink();
-    ASSERT_EQ(ops().stats(backend_, &req, &sink, &answer.err), MNEMO_OK);
-    EXPECT_EQ(answer.out.counts, (std::map<std::string, int64_t>{{"sessions", 1}, {"events", 2}, {"lanes", 0}}));
+    Recorder sink;
+    ASSERT_EQ(ops().stats(backend_, &req, sink.get(), &answer.err), MNEMO_OK);
+    answer.out = sink.out();
+    EXPECT_EQ(answer.out.stats.sessions, 1);
+    EXPECT_EQ(answer.out.stats.events, 2);
+    EXPECT_EQ(answer.out.stats.lanes, 0);
 }
 
 }  // namespace

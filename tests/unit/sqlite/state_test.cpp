@@ -1,6 +1,6 @@
 // State scopes: session patches, app and user scopes, deletes, the
 // max_state_bytes rule and whole-scope TTLs.
-#include "backend_fixture.h"
+#include "sqlite_fixture.h"
 
 namespace mnemo::sqlite::test {
 namespace {
@@ -27,14 +27,14 @@ TEST_F(StateTest, SessionPatchBumpsVersionAndAnswersTheMergedState) {
         MNEMO_SCOPE_SESSION, "s1",
         {{MNEMO_SCOPE_SESSION, "cart", "3"}, {MNEMO_SCOPE_APP, "promo", "true"}, {MNEMO_SCOPE_USER, "lang", "\"de\""}});
     ASSERT_EQ(patched.rc, MNEMO_OK) << patched.err.message;
-    EXPECT_EQ(patched.out.count("version"), 2);
-    EXPECT_EQ(patched.out.kinds.back(), 'c');
-    EXPECT_EQ(patched.out.state[MNEMO_SCOPE_SESSION].at("cart"), "3");
-    EXPECT_EQ(patched.out.state[MNEMO_SCOPE_APP].at("promo"), "true");
-    EXPECT_EQ(patched.out.state[MNEMO_SCOPE_USER].at("lang"), "\"de\"");
+    EXPECT_EQ(patched.out.version, 2);
+    EXPECT_EQ(patched.out.order.back(), 'C');
+    EXPECT_EQ(patched.out.state_of(MNEMO_SCOPE_SESSION).at("cart"), "3");
+    EXPECT_EQ(patched.out.state_of(MNEMO_SCOPE_APP).at("promo"), "true");
+    EXPECT_EQ(patched.out.state_of(MNEMO_SCOPE_USER).at("lang"), "\"de\"");
     Answer removed = patch(MNEMO_SCOPE_SESSION, "s1", {{MNEMO_SCOPE_SESSION, "cart", std::nullopt}});
-    EXPECT_EQ(removed.out.count("version"), 3);
-    EXPECT_TRUE(removed.out.state[MNEMO_SCOPE_SESSION].empty());
+    EXPECT_EQ(removed.out.version, 3);
+    EXPECT_TRUE(removed.out.state_of(MNEMO_SCOPE_SESSION).empty());
     EXPECT_EQ(patch(MNEMO_SCOPE_SESSION, "s1", {}, kNow, 0, 1).rc, MNEMO_E_CONFLICT);
     EXPECT_EQ(patch(MNEMO_SCOPE_SESSION, "nope", {{MNEMO_SCOPE_SESSION, "a", "1"}}).rc, MNEMO_E_NOT_FOUND);
 }
@@ -42,13 +42,13 @@ TEST_F(StateTest, SessionPatchBumpsVersionAndAnswersTheMergedState) {
 TEST_F(StateTest, AppAndUserScopesPatchReadAndDelete) {
     Answer app = patch(MNEMO_SCOPE_APP, "", {{MNEMO_SCOPE_APP, "currency", "\"EUR\""}});
     ASSERT_EQ(app.rc, MNEMO_OK) << app.err.message;
-    EXPECT_EQ(app.out.state[MNEMO_SCOPE_APP].at("currency"), "\"EUR\"");
+    EXPECT_EQ(app.out.state_of(MNEMO_SCOPE_APP).at("currency"), "\"EUR\"");
     ASSERT_EQ(patch(MNEMO_SCOPE_USER, "", {{MNEMO_SCOPE_USER, "lang", "\"fr\""}}).rc, MNEMO_OK);
-    EXPECT_EQ(read_state(MNEMO_SCOPE_USER).out.state[MNEMO_SCOPE_USER].at("lang"), "\"fr\"");
-    EXPECT_TRUE(read_state(MNEMO_SCOPE_USER, kNow, "u2").out.state[MNEMO_SCOPE_USER].empty());
-    EXPECT_EQ(get("s1").out.state[MNEMO_SCOPE_APP].at("currency"), "\"EUR\"");
+    EXPECT_EQ(read_state(MNEMO_SCOPE_USER).out.state_of(MNEMO_SCOPE_USER).at("lang"), "\"fr\"");
+    EXPECT_TRUE(read_state(MNEMO_SCOPE_USER, kNow, "u2").out.state_of(MNEMO_SCOPE_USER).empty());
+    EXPECT_EQ(get("s1").out.state_of(MNEMO_SCOPE_APP).at("currency"), "\"EUR\"");
     EXPECT_EQ(drop(MNEMO_SCOPE_APP, "currency").rc, MNEMO_OK);
-    EXPECT_TRUE(read_state(MNEMO_SCOPE_APP).out.state[MNEMO_SCOPE_APP].empty());
+    EXPECT_TRUE(read_state(MNEMO_SCOPE_APP).out.state_of(MNEMO_SCOPE_APP).empty());
     Answer absent = drop(MNEMO_SCOPE_APP, "currency");
     EXPECT_EQ(absent.rc, MNEMO_E_NOT_FOUND);
     EXPECT_STREQ(absent.err.message, "state key 'currency' not found for app shop");
@@ -68,10 +68,10 @@ TEST_F(StateTest, ScopeOverMaxStateBytesIsTooLargeCountingKeysAndValues) {
                   .rc,
               MNEMO_OK);
     Answer state = get("s1");
-    EXPECT_EQ(state.out.state[MNEMO_SCOPE_SESSION], (std::map<std::string, std::string>{{"c", "1"}}));
+    EXPECT_EQ(state.out.state_of(MNEMO_SCOPE_SESSION), (std::map<std::string, std::string>{{"c", "1"}}));
     EXPECT_EQ(state.out.sessions.at(0).version, 4) << "the refused patch changed nothing";
     EXPECT_EQ(patch(MNEMO_SCOPE_APP, "", {{MNEMO_SCOPE_APP, "big", "\"0123456789\""}}, kNow, 8).rc, MNEMO_E_TOO_LARGE);
-    EXPECT_TRUE(read_state(MNEMO_SCOPE_APP).out.state[MNEMO_SCOPE_APP].empty());
+    EXPECT_TRUE(read_state(MNEMO_SCOPE_APP).out.state_of(MNEMO_SCOPE_APP).empty());
 }
 
 TEST_F(StateTest, AScopeNotWrittenForItsTtlDisappearsAsAWhole) {
@@ -80,13 +80,13 @@ TEST_F(StateTest, AScopeNotWrittenForItsTtlDisappearsAsAWhole) {
     ASSERT_EQ(
         patch(MNEMO_SCOPE_APP, "", {{MNEMO_SCOPE_APP, "b", "2"}}, kNow + 5 * kSecond, 0, std::nullopt, 10 * kSecond).rc,
         MNEMO_OK);
-    EXPECT_EQ(read_state(MNEMO_SCOPE_APP, kNow + 14 * kSecond).out.state[MNEMO_SCOPE_APP].size(), 2u)
+    EXPECT_EQ(read_state(MNEMO_SCOPE_APP, kNow + 14 * kSecond).out.state_of(MNEMO_SCOPE_APP).size(), 2u)
         << "the second write refreshed the whole scope";
-    EXPECT_TRUE(read_state(MNEMO_SCOPE_APP, kNow + 15 * kSecond).out.state[MNEMO_SCOPE_APP].empty());
-    EXPECT_TRUE(get("s1", kNow + 15 * kSecond).out.state[MNEMO_SCOPE_APP].empty());
+    EXPECT_TRUE(read_state(MNEMO_SCOPE_APP, kNow + 15 * kSecond).out.state_of(MNEMO_SCOPE_APP).empty());
+    EXPECT_TRUE(get("s1", kNow + 15 * kSecond).out.state_of(MNEMO_SCOPE_APP).empty());
     Answer after = patch(MNEMO_SCOPE_APP, "", {{MNEMO_SCOPE_APP, "c", "3"}}, kNow + 20 * kSecond, 2);
     ASSERT_EQ(after.rc, MNEMO_OK) << "old keys no longer count toward the limit";
-    EXPECT_EQ(after.out.state[MNEMO_SCOPE_APP], (std::map<std::string, std::string>{{"c", "3"}}));
+    EXPECT_EQ(after.out.state_of(MNEMO_SCOPE_APP), (std::map<std::string, std::string>{{"c", "3"}}));
     EXPECT_EQ(drop(MNEMO_SCOPE_APP, "a", kNow + 20 * kSecond).rc, MNEMO_E_NOT_FOUND);
 }
 
@@ -97,9 +97,9 @@ TEST_F(StateTest, AppendTouchingAUserScopeRefreshesItsTtl) {
     options.want_state = true;
     AppendAnswer a = append("s1", {EventSpec{}}, options);
     ASSERT_EQ(a.rc, MNEMO_OK);
-    EXPECT_EQ(a.out.state[MNEMO_SCOPE_USER].at("seen"), "1");
-    EXPECT_EQ(read_state(MNEMO_SCOPE_USER, kNow + 9 * kSecond).out.state[MNEMO_SCOPE_USER].size(), 1u);
-    EXPECT_TRUE(read_state(MNEMO_SCOPE_USER, kNow + 10 * kSecond).out.state[MNEMO_SCOPE_USER].empty());
+    EXPECT_EQ(a.out.state_of(MNEMO_SCOPE_USER).at("seen"), "1");
+    EXPECT_EQ(read_state(MNEMO_SCOPE_USER, kNow + 9 * kSecond).out.state_of(MNEMO_SCOPE_USER).size(), 1u);
+    EXPECT_TRUE(read_state(MNEMO_SCOPE_USER, kNow + 10 * kSecond).out.state_of(MNEMO_SCOPE_USER).empty());
 }
 
 }  // namespace

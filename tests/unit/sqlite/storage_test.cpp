@@ -1,6 +1,6 @@
 // The database file: options, persistence across close and open, schema
 // migrations from an old file, refusal of a newer one, and the descriptor.
-#include "backend_fixture.h"
+#include "sqlite_fixture.h"
 #include "core/plugin_host.h"
 #include "migrations.h"
 
@@ -78,8 +78,8 @@ TEST_F(StorageTest, EverythingSurvivesCloseAndOpen) {
     ASSERT_EQ(got.rc, MNEMO_OK) << got.err.message;
     EXPECT_EQ(got.out.sessions.at(0).version, 3);
     EXPECT_EQ(got.out.sessions.at(0).usage.total_tokens, 10);
-    EXPECT_EQ(got.out.events.at(1).content, e.content);
-    EXPECT_EQ(got.out.state[MNEMO_SCOPE_APP].at("a"), "2");
+    EXPECT_EQ(got.out.events.at(1).content_json, e.content);
+    EXPECT_EQ(got.out.state_of(MNEMO_SCOPE_APP).at("a"), "2");
     EXPECT_EQ(append("s1", copies(e, 1)).seqs, (std::vector<int64_t>{3}));
 }
 
@@ -127,15 +127,14 @@ TEST(SqliteMigration, AVersionOneFileIsMigratedWithItsDataIntact) {
     std::string options = R"({"path": ")" + path + R"("})";
     ASSERT_EQ(plugin().ops->open(&mnemo::core::plugin_host(), options.c_str(), &backend, &err), MNEMO_OK)
         << err.message;
-    Collected out;
-    mnemo_sink sink = out.sink();
+    Recorder sink;
     mnemo_session_get_req req{{S("shop"), S("u1"), S("old")}, kNow, 1, {}};
-    ASSERT_EQ(plugin().ops->session_get(backend, &req, &sink, &err), MNEMO_OK) << err.message;
-    EXPECT_EQ(out.sessions.at(0).version, 4);
-    EXPECT_EQ(out.events.at(0).content, Opt(R"({"text": "from v1"})"));
+    ASSERT_EQ(plugin().ops->session_get(backend, &req, sink.get(), &err), MNEMO_OK) << err.message;
+    EXPECT_EQ(sink.out().sessions.at(0).version, 4);
+    EXPECT_EQ(sink.out().events.at(0).content_json, Opt(R"({"text": "from v1"})"));
     mnemo_stats_req stats{kNow};
-    ASSERT_EQ(plugin().ops->stats(backend, &stats, &sink, &err), MNEMO_OK) << "the lanes table now exists";
-    EXPECT_EQ(out.counts.at("lanes"), 0);
+    ASSERT_EQ(plugin().ops->stats(backend, &stats, sink.get(), &err), MNEMO_OK) << "the lanes table now exists";
+    EXPECT_EQ(sink.out().stats.lanes, 0);
     plugin().ops->close(backend);
     RawDb migrated(path);
     EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
@@ -165,30 +164,20 @@ TEST(SqliteMigration, AVersionTwoFileGetsLaneCreatedAtAndPurgeableOldDeletes) {
     std::string options = R"({"path": ")" + path + R"("})";
     ASSERT_EQ(plugin().ops->open(&mnemo::core::plugin_host(), options.c_str(), &backend, &err), MNEMO_OK)
         << err.message;
-    Collected out;
-    mnemo_sink sink = out.sink();
-    // The numbers of the row, and its platform copied while the callback runs.
-    struct LaneSeen {
-        mnemo_lane numbers{};
-        std::string platform = "unset";
-    } seen;
-    sink.lane = [](void* ctx, const mnemo_lane* lane) {
-        auto* into = static_cast<LaneSeen*>(ctx);
-        into->numbers = *lane;
-        into->platform.assign(lane->platform.ptr, lane->platform.len);
-    };
-    sink.ctx = &seen;
-    const mnemo_lane& lane_row = seen.numbers;
+    Recorder lane;
     mnemo_lane_get_req get{S("shop"), S("tg:1"), kNow};
-    ASSERT_EQ(plugin().ops->lane_get(backend, &get, &sink, &err), MNEMO_OK) << err.message;
+    ASSERT_EQ(plugin().ops->lane_get(backend, &get, lane.get(), &err), MNEMO_OK) << err.message;
+    const Rows got = lane.out();
+    ASSERT_EQ(got.lanes.size(), 1u);
+    const storage::LaneRow& lane_row = got.lanes[0];
     EXPECT_EQ(lane_row.created_at_us, 500);
     EXPECT_EQ(lane_row.restart_count, 2);
     EXPECT_EQ(lane_row.version, 6);
-    EXPECT_EQ(seen.platform, "") << "a NULL platform reads as none";
-    sink = out.sink();
+    EXPECT_EQ(lane_row.platform, "") << "a NULL platform reads as none";
+    Recorder swept;
     mnemo_sweep_req sweep{kNow, 10, 11, 0, 0};
-    ASSERT_EQ(plugin().ops->sweep_step(backend, &sweep, &sink, &err), MNEMO_OK) << err.message;
-    EXPECT_EQ(out.counts.at("purged_sessions"), 1);
+    ASSERT_EQ(plugin().ops->sweep_step(backend, &sweep, swept.get(), &err), MNEMO_OK) << err.message;
+    EXPECT_EQ(swept.out().sweep.purged_sessions, 1);
     plugin().ops->close(backend);
     RawDb migrated(path);
     EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), kSchemaVersion);

@@ -1,6 +1,6 @@
 // Summaries (from_seq chaining, events_covered, latest per filter key) and
 // track events (per-track seqs, no version change, TTL refresh).
-#include "backend_fixture.h"
+#include "sqlite_fixture.h"
 
 namespace mnemo::sqlite::test {
 namespace {
@@ -20,18 +20,14 @@ protected:
         const std::string& t = scratch_.emplace_back(name);
         const std::string& p = scratch_.emplace_back(payload);
         mnemo_track_append_req req{key("s1"), S(t), now, S(p), now};
-        Answer answer;
-        mnemo_sink sink = answer.out.sink();
-        answer.rc = ops().track_append(backend_, &req, &sink, &answer.err);
-        return answer;
+        return backend_test::answer_of(
+            [&](const mnemo_sink* sink, mnemo_error* err) { return ops().track_append(backend_, &req, sink, err); });
     }
     Answer tracks(const std::string& name, int64_t after_seq, int64_t limit) {
         const std::string& t = scratch_.emplace_back(name);
         mnemo_track_list_req req{key("s1"), S(t), kNow, after_seq, limit};
-        Answer answer;
-        mnemo_sink sink = answer.out.sink();
-        answer.rc = ops().track_list(backend_, &req, &sink, &answer.err);
-        return answer;
+        return backend_test::answer_of(
+            [&](const mnemo_sink* sink, mnemo_error* err) { return ops().track_list(backend_, &req, sink, err); });
     }
     std::deque<std::string> scratch_;
 };
@@ -43,7 +39,7 @@ TEST_F(SummariesTest, FromSeqChainsPerFilterKeyAndCoveredCountsVisibleEvents) {
     EXPECT_EQ(first.out.summaries[0].from_seq, 1);
     EXPECT_EQ(first.out.summaries[0].events_covered, 3);
     EXPECT_EQ(first.out.summaries[0].source, "client");
-    EXPECT_EQ(first.out.count("version"), 3);
+    EXPECT_EQ(first.out.version, 3);
     Answer second = put_summary("s1", "", 0);  // 0: up to last_seq
     EXPECT_EQ(second.out.summaries.at(0).from_seq, 4);
     EXPECT_EQ(second.out.summaries.at(0).up_to_seq, 6);
@@ -56,8 +52,9 @@ TEST_F(SummariesTest, FromSeqChainsPerFilterKeyAndCoveredCountsVisibleEvents) {
 
     mnemo_summary_list_req req{key("s1"), kNow};
     Answer listed;
-    mnemo_sink sink = listed.out.sink();
-    ASSERT_EQ(ops().summary_list(backend_, &req, &sink, &listed.err), MNEMO_OK);
+    Recorder sink;
+    ASSERT_EQ(ops().summary_list(backend_, &req, sink.get(), &listed.err), MNEMO_OK);
+    listed.out = sink.out();
     ASSERT_EQ(listed.out.summaries.size(), 3u);
     EXPECT_EQ(listed.out.summaries[0].filter_key, "");
     EXPECT_EQ(listed.out.summaries[0].up_to_seq, 6);
@@ -76,12 +73,12 @@ TEST_F(SummariesTest, TracksCountPerTrackKeepTheVersionAndRefreshTheTtl) {
     Answer page = tracks("tool", 1, 1);
     ASSERT_EQ(page.out.tracks.size(), 1u);
     EXPECT_EQ(page.out.tracks[0].seq, 2);
-    EXPECT_EQ(page.out.tracks[0].payload, Opt("2"));
+    EXPECT_EQ(page.out.tracks[0].payload_json, Opt("2"));
     EXPECT_EQ(tracks("tool", 0, 0).out.tracks.size(), 3u);
-    EXPECT_EQ(tracks("tool", 0, 0).out.tracks[0].payload, Opt(R"({"n": 1})"));
+    EXPECT_EQ(tracks("tool", 0, 0).out.tracks[0].payload_json, Opt(R"({"n": 1})"));
     const auto session = get("s1").out.sessions.at(0);
     EXPECT_EQ(session.version, 2) << "tracks are not versioned writes";
-    EXPECT_EQ(session.expires_at, kNow + kSecond + 100 * kSecond);
+    EXPECT_EQ(session.expires_at_us, kNow + kSecond + 100 * kSecond);
     EXPECT_EQ(get("s1").out.events.size(), 6u) << "track events never appear among events";
 }
 

@@ -2,7 +2,7 @@
 // removes every child row at once and keeps only the session row of a
 // finalize still owed; that row is gone after the sweep that follows its
 // finalize (finalize_done_batch), and no other row is ever left behind.
-#include "backend_fixture.h"
+#include "sqlite_fixture.h"
 
 #include <sqlite3.h>
 
@@ -33,40 +33,34 @@ protected:
     }
     Answer finalize_list() {
         mnemo_finalize_list_req req{kNow, 100};
-        Answer answer;
-        mnemo_sink sink = answer.out.sink();
-        answer.rc = ops().finalize_list(backend_, &req, &sink, &answer.err);
-        return answer;
+        return backend_test::answer_of(
+            [&](const mnemo_sink* sink, mnemo_error* err) { return ops().finalize_list(backend_, &req, sink, err); });
     }
     // Every pending session finalized in one batch.
     Answer finalize_all() {
         Answer pending = finalize_list();
         std::vector<mnemo_finalize_outcome> items;
-        for (const auto& s : pending.out.sessions) {
+        for (const auto& p : pending.out.pending) {
+            const storage::SessionRow& s = p.session;
             key_strings_.push_back({s.app, s.user, s.id});
             const auto& k = key_strings_.back();
             items.push_back({mnemo_key{S(k[0]), S(k[1]), S(k[2])}, 1});
         }
         mnemo_finalize_done_batch_req req{items.data(), items.size(), 3, kNow};
-        Answer answer;
-        mnemo_sink sink = answer.out.sink();
-        answer.rc = ops().finalize_done_batch(backend_, &req, &sink, &answer.err);
-        return answer;
+        return backend_test::answer_of([&](const mnemo_sink* sink, mnemo_error* err) {
+            return ops().finalize_done_batch(backend_, &req, sink, err);
+        });
     }
     // One sweep step with purge_after far longer than the test runs.
     Answer sweep() {
         mnemo_sweep_req req{kNow + kSecond, 100, kNow - 3600 * kSecond, 0, 0};
-        Answer answer;
-        mnemo_sink sink = answer.out.sink();
-        answer.rc = ops().sweep_step(backend_, &req, &sink, &answer.err);
-        return answer;
+        return backend_test::answer_of(
+            [&](const mnemo_sink* sink, mnemo_error* err) { return ops().sweep_step(backend_, &req, sink, err); });
     }
     Answer purge_user(const std::string& user) {
         mnemo_user_purge_req req{S("shop"), S(user), kNow};
-        Answer answer;
-        mnemo_sink sink = answer.out.sink();
-        answer.rc = ops().user_purge(backend_, &req, &sink, &answer.err);
-        return answer;
+        return backend_test::answer_of(
+            [&](const mnemo_sink* sink, mnemo_error* err) { return ops().user_purge(backend_, &req, sink, err); });
     }
 
     std::deque<std::array<std::string, 3>> key_strings_;
@@ -81,10 +75,10 @@ TEST_F(TombstoneTest, AHardDeleteKeepsOnlyTheSessionRowUntilTheSweepAfterItsFina
     EXPECT_EQ(rows("SELECT deleted_at FROM sessions WHERE id = 's1'"), 1);
     EXPECT_EQ(rows("SELECT event_count FROM sessions WHERE id = 's1'"), 0);
     EXPECT_EQ(child_rows(), 0) << "events, summaries, tracks and state go at once";
-    EXPECT_EQ(sweep().out.count("purged_sessions"), 0) << "its finalize is still owed";
+    EXPECT_EQ(sweep().out.sweep.purged_sessions, 0) << "its finalize is still owed";
     EXPECT_EQ(session_rows(), 1);
-    ASSERT_EQ(finalize_all().out.count("finalized"), 1);
-    EXPECT_EQ(sweep().out.count("purged_sessions"), 1);
+    ASSERT_EQ(finalize_all().out.finalized, 1);
+    EXPECT_EQ(sweep().out.sweep.purged_sessions, 1);
     EXPECT_EQ(session_rows(), 0);
 }
 
@@ -97,12 +91,12 @@ TEST_F(TombstoneTest, AUserPurgeKeepsOneRowPerOwedFinalizeAndTheSweepAfterRemove
     Answer purged = purge_user("u1");
     ASSERT_EQ(purged.rc, MNEMO_OK) << purged.err.message;
     EXPECT_TRUE(purged.out.sessions.empty());
-    EXPECT_EQ(purged.out.count("sessions"), 2);
+    EXPECT_EQ(purged.out.purge.sessions, 2);
     EXPECT_EQ(rows("SELECT count(*) FROM sessions WHERE user = 'u1' AND deleted_at = 1"), 2);
     EXPECT_EQ(child_rows(), 0);
     EXPECT_EQ(rows("SELECT count(*) FROM user_state WHERE user = 'u1'"), 0);
-    ASSERT_EQ(finalize_all().out.count("finalized"), 2);
-    EXPECT_EQ(sweep().out.count("purged_sessions"), 2);
+    ASSERT_EQ(finalize_all().out.finalized, 2);
+    EXPECT_EQ(sweep().out.sweep.purged_sessions, 2);
     EXPECT_EQ(session_rows(), 1) << "only u2's session is left";
 }
 

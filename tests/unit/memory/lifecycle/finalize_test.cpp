@@ -14,9 +14,9 @@ TEST_F(FinalizeTest, ASoftDeleteMarksTheSessionDeleted) {
     ASSERT_EQ(create("u1", "s1").rc, MNEMO_OK);
     ASSERT_EQ(remove("u1", "s1", false, kNow + kSecond).rc, MNEMO_OK);
     Answer pending = finalize_list();
-    ASSERT_EQ(pending.sessions.size(), 1u);
-    EXPECT_EQ(pending.sessions[0].deleted_at, kNow + kSecond);
-    EXPECT_EQ(pending.count("finalize_reason"), MNEMO_FINALIZE_DELETED);
+    ASSERT_EQ(pending.out.pending.size(), 1u);
+    EXPECT_EQ(pending.out.pending[0].session.deleted_at_us, kNow + kSecond);
+    EXPECT_EQ(pending.out.pending.at(0).reason, MNEMO_FINALIZE_DELETED);
     EXPECT_EQ(get("u1", "s1").rc, MNEMO_E_NOT_FOUND);
 }
 
@@ -26,10 +26,10 @@ TEST_F(FinalizeTest, AHardDeleteSendsTheSessionThenPurgesItWithoutAMark) {
     ASSERT_EQ(append("u1", "s1", 2).rc, MNEMO_OK);
     Answer removed = remove("u1", "s1", true);
     ASSERT_EQ(removed.rc, MNEMO_OK);
-    ASSERT_EQ(removed.sessions.size(), 1u);
-    EXPECT_EQ(removed.sessions[0].id, "s1");
-    EXPECT_EQ(removed.sessions[0].event_count, 2);
-    EXPECT_TRUE(finalize_list().sessions.empty());
+    ASSERT_EQ(removed.out.sessions.size(), 1u);
+    EXPECT_EQ(removed.out.sessions[0].id, "s1");
+    EXPECT_EQ(removed.out.sessions[0].event_count, 2);
+    EXPECT_TRUE(finalize_list().out.pending.empty());
     EXPECT_EQ(finalize_done("u1", "s1", true).rc, MNEMO_E_NOT_FOUND);
 }
 
@@ -39,22 +39,22 @@ TEST_F(FinalizeTest, AHardDeleteLeavesATombstoneMarkedDeletedLongAgo) {
     ASSERT_EQ(append("u1", "s1", 2).rc, MNEMO_OK);
     Answer removed = remove("u1", "s1", true, kNow + kSecond);
     ASSERT_EQ(removed.rc, MNEMO_OK);
-    EXPECT_TRUE(removed.sessions.empty()) << "nothing for an in-memory inbox";
+    EXPECT_TRUE(removed.out.sessions.empty()) << "nothing for an in-memory inbox";
     EXPECT_EQ(get("u1", "s1").rc, MNEMO_E_NOT_FOUND);
     EXPECT_EQ(remove("u1", "s1", true).rc, MNEMO_E_NOT_FOUND);
-    EXPECT_EQ(stats().count("sessions"), 0);
+    EXPECT_EQ(stats().out.stats.sessions, 0);
     Answer pending = finalize_list();
-    ASSERT_EQ(pending.sessions.size(), 1u);
-    EXPECT_EQ(pending.sessions[0].id, "s1");
-    EXPECT_EQ(pending.sessions[0].deleted_at, 1) << "deleted long ago: purged right after its finalize";
-    EXPECT_EQ(pending.sessions[0].event_count, 0);
-    EXPECT_EQ(pending.count("finalize_reason"), MNEMO_FINALIZE_DELETED);
-    EXPECT_EQ(sweep(kNow + 2 * kSecond, 10, kNow - 3600 * kSecond).count("purged_sessions"), 0)
+    ASSERT_EQ(pending.out.pending.size(), 1u);
+    EXPECT_EQ(pending.out.pending[0].session.id, "s1");
+    EXPECT_EQ(pending.out.pending[0].session.deleted_at_us, 1) << "deleted long ago: purged right after its finalize";
+    EXPECT_EQ(pending.out.pending[0].session.event_count, 0);
+    EXPECT_EQ(pending.out.pending.at(0).reason, MNEMO_FINALIZE_DELETED);
+    EXPECT_EQ(sweep(kNow + 2 * kSecond, 10, kNow - 3600 * kSecond).out.sweep.purged_sessions, 0)
         << "not before its finalize";
-    ASSERT_EQ(finalize_done("u1", "s1", true).count("finalized"), 1);
-    EXPECT_EQ(sweep(kNow + 2 * kSecond, 10, kNow - 3600 * kSecond).count("purged_sessions"), 1)
+    ASSERT_EQ(finalize_done("u1", "s1", true).out.finalized, 1);
+    EXPECT_EQ(sweep(kNow + 2 * kSecond, 10, kNow - 3600 * kSecond).out.sweep.purged_sessions, 1)
         << "whatever purge_after says";
-    EXPECT_TRUE(finalize_list().sessions.empty());
+    EXPECT_TRUE(finalize_list().out.pending.empty());
 }
 
 TEST_F(FinalizeTest, ATombstoneSurvivesAReopen) {
@@ -63,8 +63,8 @@ TEST_F(FinalizeTest, ATombstoneSurvivesAReopen) {
     ASSERT_EQ(remove("u1", "s1", true).rc, MNEMO_OK);
     reopen();
     Answer pending = finalize_list();
-    ASSERT_EQ(pending.sessions.size(), 1u);
-    EXPECT_EQ(pending.sessions[0].id, "s1");
+    ASSERT_EQ(pending.out.pending.size(), 1u);
+    EXPECT_EQ(pending.out.pending[0].session.id, "s1");
     EXPECT_EQ(get("u1", "s1").rc, MNEMO_E_NOT_FOUND);
 }
 
@@ -75,9 +75,9 @@ TEST_F(FinalizeTest, AHardDeleteOfAFinalizedSessionLeavesNothing) {
                          LaneWrite{.expected_version = 1, .finalize_session_id = std::string("s1")})
                   .rc,
               MNEMO_OK);
-    ASSERT_EQ(finalize_done("u1", "s1", true).count("finalized"), 1);
+    ASSERT_EQ(finalize_done("u1", "s1", true).out.finalized, 1);
     ASSERT_EQ(remove("u1", "s1", true).rc, MNEMO_OK);
-    EXPECT_TRUE(finalize_list().sessions.empty());
+    EXPECT_TRUE(finalize_list().out.pending.empty());
     EXPECT_EQ(finalize_done("u1", "s1", true).rc, MNEMO_E_NOT_FOUND) << "the row went at once";
 }
 
@@ -90,8 +90,8 @@ TEST_F(FinalizeTest, AHardDeleteKeepsAPendingResetMark) {
               MNEMO_OK);
     ASSERT_EQ(remove("u1", "s1", true).rc, MNEMO_OK);
     Answer pending = finalize_list();
-    ASSERT_EQ(pending.sessions.size(), 1u);
-    EXPECT_EQ(pending.count("finalize_reason"), MNEMO_FINALIZE_RESET);
+    ASSERT_EQ(pending.out.pending.size(), 1u);
+    EXPECT_EQ(pending.out.pending.at(0).reason, MNEMO_FINALIZE_RESET);
 }
 
 TEST_F(FinalizeTest, CreatingTheIdOfATombstoneReplacesIt) {
@@ -101,8 +101,8 @@ TEST_F(FinalizeTest, CreatingTheIdOfATombstoneReplacesIt) {
     ASSERT_EQ(remove("u1", "s1", true).rc, MNEMO_OK);
     Answer fresh = create("u1", "s1");
     ASSERT_EQ(fresh.rc, MNEMO_OK) << fresh.err.message;
-    EXPECT_EQ(fresh.sessions.at(0).version, 1);
-    EXPECT_EQ(fresh.sessions.at(0).deleted_at, 0);
+    EXPECT_EQ(fresh.out.sessions.at(0).version, 1);
+    EXPECT_EQ(fresh.out.sessions.at(0).deleted_at_us, 0);
     EXPECT_EQ(get("u1", "s1").rc, MNEMO_OK);
 }
 
@@ -115,22 +115,22 @@ TEST_F(FinalizeTest, AUserPurgeLeavesTombstonesForTheFinalizesItOwes) {
                          LaneWrite{.expected_version = 1, .finalize_session_id = std::string("old")})
                   .rc,
               MNEMO_OK);
-    ASSERT_EQ(finalize_done("u1", "old", true).count("finalized"), 1);
+    ASSERT_EQ(finalize_done("u1", "old", true).out.finalized, 1);
     ASSERT_EQ(create("u2", "other").rc, MNEMO_OK);
     Answer purged = purge_user("u1");
     ASSERT_EQ(purged.rc, MNEMO_OK) << purged.err.message;
-    EXPECT_TRUE(purged.sessions.empty());
-    EXPECT_EQ(purged.count("sessions"), 3) << "live, old (finalized) and new all purged";
-    EXPECT_EQ(purged.count("events"), 3);
-    EXPECT_EQ(purged.count("lanes"), 1);
+    EXPECT_TRUE(purged.out.sessions.empty());
+    EXPECT_EQ(purged.out.purge.sessions, 3) << "live, old (finalized) and new all purged";
+    EXPECT_EQ(purged.out.purge.events, 3);
+    EXPECT_EQ(purged.out.purge.lanes, 1);
     Answer pending = finalize_list();
     std::vector<std::string> ids;
-    for (const auto& session : pending.sessions) ids.push_back(session.id);
+    for (const auto& p : pending.out.pending) ids.push_back(p.session.id);
     std::sort(ids.begin(), ids.end());
     EXPECT_EQ(ids, (std::vector<std::string>{"live", "new"}));
     EXPECT_EQ(get("u1", "live").rc, MNEMO_E_NOT_FOUND);
-    EXPECT_EQ(purge_user("u1").count("sessions"), 0) << "tombstones are not purged twice";
-    EXPECT_EQ(finalize_list().sessions.size(), 2u) << "a second purge keeps the owed finalizes";
+    EXPECT_EQ(purge_user("u1").out.purge.sessions, 0) << "tombstones are not purged twice";
+    EXPECT_EQ(finalize_list().out.pending.size(), 2u) << "a second purge keeps the owed finalizes";
 }
 
 TEST_F(FinalizeTest, ABatchRecordsEveryOutcomeInOrder) {
@@ -140,26 +140,26 @@ TEST_F(FinalizeTest, ABatchRecordsEveryOutcomeInOrder) {
     Answer done = finalize_done_batch(
         {{"u1", "ok", true}, {"u1", "failing", false}, {"u1", "absent", true}, {"u1", "unmarked", true}}, 3);
     ASSERT_EQ(done.rc, MNEMO_OK) << done.err.message;
-    EXPECT_EQ(outcomes(done), (std::vector<int64_t>{1, 0, -MNEMO_E_NOT_FOUND, -MNEMO_E_INVALID}));
-    EXPECT_EQ(done.count("finalized"), 1);
-    EXPECT_EQ(done.order, "CCCCC") << "one outcome per item, then the total";
+    EXPECT_EQ(done.out.outcomes, (std::vector<int>{1, 0, -MNEMO_E_NOT_FOUND, -MNEMO_E_INVALID}));
+    EXPECT_EQ(done.out.finalized, 1);
+    EXPECT_EQ(done.out.order, "C") << "one result: an outcome per item and the total";
     Answer pending = finalize_list();
-    ASSERT_EQ(pending.sessions.size(), 1u);
-    EXPECT_EQ(pending.sessions[0].id, "failing");
-    EXPECT_EQ(pending.count("finalize_attempts"), 1);
+    ASSERT_EQ(pending.out.pending.size(), 1u);
+    EXPECT_EQ(pending.out.pending[0].session.id, "failing");
+    EXPECT_EQ(pending.out.pending.at(0).failed_attempts, 1);
 }
 
 TEST_F(FinalizeTest, ABatchForcesAtMaxAttemptsAndAnswersFinalizedAgain) {
     ASSERT_EQ(create("u1", "s1").rc, MNEMO_OK);
     ASSERT_EQ(remove("u1", "s1", false).rc, MNEMO_OK);
-    EXPECT_EQ(outcomes(finalize_done_batch({{"u1", "s1", false}}, 2)), (std::vector<int64_t>{0}));
+    EXPECT_EQ(finalize_done_batch({{"u1", "s1", false}}, 2).out.outcomes, (std::vector<int>{0}));
     Answer forced = finalize_done_batch({{"u1", "s1", false}}, 2);
-    EXPECT_EQ(outcomes(forced), (std::vector<int64_t>{1}));
-    EXPECT_EQ(forced.count("finalized"), 1);
-    EXPECT_TRUE(finalize_list().sessions.empty());
-    EXPECT_EQ(outcomes(finalize_done_batch({{"u1", "s1", true}})), (std::vector<int64_t>{1}))
+    EXPECT_EQ(forced.out.outcomes, (std::vector<int>{1}));
+    EXPECT_EQ(forced.out.finalized, 1);
+    EXPECT_TRUE(finalize_list().out.pending.empty());
+    EXPECT_EQ(finalize_done_batch({{"u1", "s1", true}}).out.outcomes, (std::vector<int>{1}))
         << "a retried answer stays finalized";
-    EXPECT_EQ(finalize_done_batch({}).count("finalized"), 0);
+    EXPECT_EQ(finalize_done_batch({}).out.finalized, 0);
 }
 
 TEST_F(FinalizeTest, ListsOldestMarkFirstUpToTheLimit) {
@@ -169,22 +169,22 @@ TEST_F(FinalizeTest, ListsOldestMarkFirstUpToTheLimit) {
         ASSERT_EQ(remove("u1", id, false, kNow + (3 - i) * kSecond).rc, MNEMO_OK);
     }
     Answer page = finalize_list(2);
-    ASSERT_EQ(page.sessions.size(), 2u);
-    EXPECT_EQ(page.sessions[0].id, "s2");
-    EXPECT_EQ(page.sessions[1].id, "s1");
-    EXPECT_EQ(page.order, "SCCSCC");
+    ASSERT_EQ(page.out.pending.size(), 2u);
+    EXPECT_EQ(page.out.pending[0].session.id, "s2");
+    EXPECT_EQ(page.out.pending[1].session.id, "s1");
+    EXPECT_EQ(page.out.order, "FF");
 }
 
 TEST_F(FinalizeTest, FailuresCountAttemptsAndMaxAttemptsForcesFinalized) {
     ASSERT_EQ(create("u1", "s1").rc, MNEMO_OK);
     ASSERT_EQ(remove("u1", "s1", false).rc, MNEMO_OK);
-    EXPECT_EQ(finalize_done("u1", "s1", false, 3).count("finalized"), 0);
-    EXPECT_EQ(finalize_list().count("finalize_attempts"), 1);
-    EXPECT_EQ(finalize_done("u1", "s1", false, 3).count("finalized"), 0);
-    EXPECT_EQ(finalize_list().count("finalize_attempts"), 2);
-    EXPECT_EQ(finalize_done("u1", "s1", false, 3).count("finalized"), 1);
-    EXPECT_TRUE(finalize_list().sessions.empty());
-    EXPECT_EQ(finalize_done("u1", "s1", true).count("finalized"), 1) << "a retried answer stays finalized";
+    EXPECT_EQ(finalize_done("u1", "s1", false, 3).out.finalized, 0);
+    EXPECT_EQ(finalize_list().out.pending.at(0).failed_attempts, 1);
+    EXPECT_EQ(finalize_done("u1", "s1", false, 3).out.finalized, 0);
+    EXPECT_EQ(finalize_list().out.pending.at(0).failed_attempts, 2);
+    EXPECT_EQ(finalize_done("u1", "s1", false, 3).out.finalized, 1);
+    EXPECT_TRUE(finalize_list().out.pending.empty());
+    EXPECT_EQ(finalize_done("u1", "s1", true).out.finalized, 1) << "a retried answer stays finalized";
 }
 
 TEST_F(FinalizeTest, ASessionIsMarkedOnceWhateverEndsItLater) {
@@ -194,9 +194,9 @@ TEST_F(FinalizeTest, ASessionIsMarkedOnceWhateverEndsItLater) {
                   .rc,
               MNEMO_OK);
     ASSERT_EQ(finalize_done("u1", "s1", true).rc, MNEMO_OK);
-    ASSERT_EQ(sweep(kNow + 11 * kSecond, 10).count("expired"), 1);
-    EXPECT_TRUE(finalize_list().sessions.empty()) << "finalized on reset, not again on expiry";
-    EXPECT_EQ(sweep(kNow + 12 * kSecond, 10, kNow + 12 * kSecond).count("purged_sessions"), 1);
+    ASSERT_EQ(sweep(kNow + 11 * kSecond, 10).out.sweep.expired, 1);
+    EXPECT_TRUE(finalize_list().out.pending.empty()) << "finalized on reset, not again on expiry";
+    EXPECT_EQ(sweep(kNow + 12 * kSecond, 10, kNow + 12 * kSecond).out.sweep.purged_sessions, 1);
 }
 
 TEST_F(FinalizeTest, APendingResetMarkKeepsItsReasonWhenTheSessionIsDeleted) {
@@ -207,8 +207,8 @@ TEST_F(FinalizeTest, APendingResetMarkKeepsItsReasonWhenTheSessionIsDeleted) {
               MNEMO_OK);
     ASSERT_EQ(remove("u1", "s1", false).rc, MNEMO_OK);
     Answer pending = finalize_list();
-    ASSERT_EQ(pending.sessions.size(), 1u);
-    EXPECT_EQ(pending.count("finalize_reason"), MNEMO_FINALIZE_RESET);
+    ASSERT_EQ(pending.out.pending.size(), 1u);
+    EXPECT_EQ(pending.out.pending.at(0).reason, MNEMO_FINALIZE_RESET);
 }
 
 TEST_F(FinalizeTest, DoneOnAnUnmarkedSessionIsInvalid) {
@@ -228,11 +228,11 @@ TEST_F(FinalizeTest, MarksAndAttemptsSurviveReopenWhenThePluginPersists) {
     ASSERT_EQ(finalize_done("u1", "s2", true).rc, MNEMO_OK);
     reopen();
     Answer pending = finalize_list();
-    ASSERT_EQ(pending.sessions.size(), 1u);
-    EXPECT_EQ(pending.sessions[0].id, "s1");
-    EXPECT_EQ(pending.count("finalize_attempts"), 1);
-    EXPECT_EQ(pending.count("finalize_reason"), MNEMO_FINALIZE_DELETED);
-    EXPECT_EQ(sweep(kNow + kSecond, 10, kNow + kSecond).count("purged_sessions"), 1) << "only the finalized s2";
+    ASSERT_EQ(pending.out.pending.size(), 1u);
+    EXPECT_EQ(pending.out.pending[0].session.id, "s1");
+    EXPECT_EQ(pending.out.pending.at(0).failed_attempts, 1);
+    EXPECT_EQ(pending.out.pending.at(0).reason, MNEMO_FINALIZE_DELETED);
+    EXPECT_EQ(sweep(kNow + kSecond, 10, kNow + kSecond).out.sweep.purged_sessions, 1) << "only the finalized s2";
 }
 
 }  // namespace

@@ -10,14 +10,14 @@ using LaneTest = LifecycleTest;
 TEST_F(LaneTest, AFirstWriteCreatesTheLaneAtVersion1WithItsSession) {
     Answer written = write_lane(LaneSpec{});
     ASSERT_EQ(written.rc, MNEMO_OK) << written.err.message;
-    EXPECT_EQ(written.order, "LS");
-    ASSERT_EQ(written.lanes.size(), 1u);
-    EXPECT_EQ(written.lanes[0].version, 1);
-    EXPECT_EQ(written.lanes[0].created_at, kNow);
-    EXPECT_EQ(written.lanes[0].session_id, "s1");
-    EXPECT_EQ(written.lanes[0].platform, "telegram");
-    EXPECT_FALSE(written.lanes[0].resume_reason.has_value());
-    EXPECT_EQ(written.sessions[0].id, "s1");
+    EXPECT_EQ(written.out.order, "LS");
+    ASSERT_EQ(written.out.lanes.size(), 1u);
+    EXPECT_EQ(written.out.lanes[0].version, 1);
+    EXPECT_EQ(written.out.lanes[0].created_at_us, kNow);
+    EXPECT_EQ(written.out.lanes[0].session_id, "s1");
+    EXPECT_EQ(written.out.lanes[0].platform, "telegram");
+    EXPECT_FALSE(written.out.lanes[0].resume_reason.has_value());
+    EXPECT_EQ(written.out.sessions[0].id, "s1");
     EXPECT_EQ(get("u1", "s1").rc, MNEMO_OK);
 }
 
@@ -26,17 +26,17 @@ TEST_F(LaneTest, GetReturnsTheLaneThenItsLiveSessionAndItsEventCount) {
     ASSERT_EQ(append("u1", "s1", 3).rc, MNEMO_OK);
     Answer lane = get_lane("tg:dm:1");
     ASSERT_EQ(lane.rc, MNEMO_OK);
-    EXPECT_EQ(lane.order, "LSC");
-    EXPECT_EQ(lane.sessions[0].id, "s1");
-    EXPECT_EQ(lane.count("session_events"), 3);
+    EXPECT_EQ(lane.out.order, "LP");
+    EXPECT_EQ(lane.out.sessions[0].id, "s1");
+    EXPECT_EQ(lane.out.lane_session_events, 3);
 }
 
 TEST_F(LaneTest, GetLeavesOutASessionThatExpiredOrWasDeleted) {
     ASSERT_EQ(write_lane(LaneSpec{}, LaneWrite{.session_ttl = 10 * kSecond}).rc, MNEMO_OK);
-    EXPECT_EQ(get_lane("tg:dm:1", kNow + 11 * kSecond).order, "L");
+    EXPECT_EQ(get_lane("tg:dm:1", kNow + 11 * kSecond).out.order, "L");
     ASSERT_EQ(write_lane(LaneSpec{.lane = "other", .session_id = "s2"}).rc, MNEMO_OK);
     ASSERT_EQ(remove("u1", "s2", false).rc, MNEMO_OK);
-    EXPECT_EQ(get_lane("other").order, "L");
+    EXPECT_EQ(get_lane("other").out.order, "L");
 }
 
 TEST_F(LaneTest, GetOfAnAbsentLaneIsNotFound) {
@@ -64,11 +64,11 @@ TEST_F(LaneTest, OfTwoWritersWithTheSameExpectedVersionOneWins) {
     Answer first = write_lane(LaneSpec{.session_id = "s2"}, LaneWrite{.expected_version = 1});
     Answer second = write_lane(LaneSpec{.session_id = "s3"}, LaneWrite{.expected_version = 1});
     ASSERT_EQ(first.rc, MNEMO_OK) << first.err.message;
-    EXPECT_EQ(first.lanes[0].version, 2);
-    EXPECT_EQ(first.lanes[0].created_at, kNow);
+    EXPECT_EQ(first.out.lanes[0].version, 2);
+    EXPECT_EQ(first.out.lanes[0].created_at_us, kNow);
     EXPECT_EQ(second.rc, MNEMO_E_CONFLICT);
     EXPECT_EQ(second.err.current_version, 2);
-    EXPECT_EQ(get_lane("tg:dm:1").lanes[0].session_id, "s2");
+    EXPECT_EQ(get_lane("tg:dm:1").out.lanes[0].session_id, "s2");
     EXPECT_EQ(get("u1", "s3").rc, MNEMO_E_NOT_FOUND);
 }
 
@@ -78,10 +78,10 @@ TEST_F(LaneTest, AResetCreatesTheNewSessionAndMarksTheOldOneInOneWrite) {
                               LaneWrite{.expected_version = 1, .finalize_session_id = std::string("s1")});
     ASSERT_EQ(reset.rc, MNEMO_OK) << reset.err.message;
     Answer pending = finalize_list();
-    ASSERT_EQ(pending.sessions.size(), 1u);
-    EXPECT_EQ(pending.sessions[0].id, "s1");
-    EXPECT_EQ(pending.count("finalize_reason"), MNEMO_FINALIZE_RESET);
-    EXPECT_EQ(pending.count("finalize_attempts"), 0);
+    ASSERT_EQ(pending.out.pending.size(), 1u);
+    EXPECT_EQ(pending.out.pending[0].session.id, "s1");
+    EXPECT_EQ(pending.out.pending.at(0).reason, MNEMO_FINALIZE_RESET);
+    EXPECT_EQ(pending.out.pending.at(0).failed_attempts, 0);
     EXPECT_EQ(get("u1", "s1").rc, MNEMO_OK) << "the old session stays readable";
 }
 
@@ -91,7 +91,7 @@ TEST_F(LaneTest, AConflictingResetLeavesNoNewSessionAndNoFinalizeMark) {
                               LaneWrite{.expected_version = 7, .finalize_session_id = std::string("s1")});
     EXPECT_EQ(stale.rc, MNEMO_E_CONFLICT);
     EXPECT_EQ(get("u1", "s2").rc, MNEMO_E_NOT_FOUND);
-    EXPECT_TRUE(finalize_list().sessions.empty());
+    EXPECT_TRUE(finalize_list().out.pending.empty());
 }
 
 TEST_F(LaneTest, AResetOntoAnExistingSessionFailsWholeLeavingLaneAndMarkUnchanged) {
@@ -101,9 +101,9 @@ TEST_F(LaneTest, AResetOntoAnExistingSessionFailsWholeLeavingLaneAndMarkUnchange
                               LaneWrite{.expected_version = 1, .finalize_session_id = std::string("s1")});
     EXPECT_EQ(clash.rc, MNEMO_E_EXISTS);
     Answer lane = get_lane("tg:dm:1");
-    EXPECT_EQ(lane.lanes[0].version, 1);
-    EXPECT_EQ(lane.lanes[0].session_id, "s1");
-    EXPECT_TRUE(finalize_list().sessions.empty());
+    EXPECT_EQ(lane.out.lanes[0].version, 1);
+    EXPECT_EQ(lane.out.lanes[0].session_id, "s1");
+    EXPECT_TRUE(finalize_list().out.pending.empty());
 }
 
 TEST_F(LaneTest, ASwitchWithoutCreatingKeepsTheTargetSession) {
@@ -112,18 +112,18 @@ TEST_F(LaneTest, ASwitchWithoutCreatingKeepsTheTargetSession) {
     Answer switched =
         write_lane(LaneSpec{.session_id = "s9"}, LaneWrite{.expected_version = 1, .create_session = false});
     ASSERT_EQ(switched.rc, MNEMO_OK) << switched.err.message;
-    EXPECT_EQ(switched.order, "L");
-    EXPECT_EQ(get_lane("tg:dm:1").sessions[0].id, "s9");
+    EXPECT_EQ(switched.out.order, "L");
+    EXPECT_EQ(get_lane("tg:dm:1").out.sessions[0].id, "s9");
 }
 
 TEST_F(LaneTest, ListsNewestFirstTiesByLaneDescendingWithCursorAndActiveWithin) {
-    ASSERT_EQ(write_lane(LaneSpec{.lane = "a", .session_id = "sa", .updated_at = kNow - 30 * kSecond}).rc, MNEMO_OK);
-    ASSERT_EQ(write_lane(LaneSpec{.lane = "b", .session_id = "sb", .updated_at = kNow - 10 * kSecond}).rc, MNEMO_OK);
-    ASSERT_EQ(write_lane(LaneSpec{.lane = "c", .session_id = "sc", .updated_at = kNow - 10 * kSecond}).rc, MNEMO_OK);
-    ASSERT_EQ(write_lane(LaneSpec{.lane = "d", .session_id = "sd", .updated_at = kNow}).rc, MNEMO_OK);
+    ASSERT_EQ(write_lane(LaneSpec{.lane = "a", .session_id = "sa", .updated_at_us = kNow - 30 * kSecond}).rc, MNEMO_OK);
+    ASSERT_EQ(write_lane(LaneSpec{.lane = "b", .session_id = "sb", .updated_at_us = kNow - 10 * kSecond}).rc, MNEMO_OK);
+    ASSERT_EQ(write_lane(LaneSpec{.lane = "c", .session_id = "sc", .updated_at_us = kNow - 10 * kSecond}).rc, MNEMO_OK);
+    ASSERT_EQ(write_lane(LaneSpec{.lane = "d", .session_id = "sd", .updated_at_us = kNow}).rc, MNEMO_OK);
     auto names = [](const Answer& a) {
         std::string all;
-        for (const LaneRow& lane : a.lanes) all += lane.lane;
+        for (const LaneRow& lane : a.out.lanes) all += lane.lane;
         return all;
     };
     EXPECT_EQ(names(list_lanes(10)), "dcba");
@@ -133,40 +133,40 @@ TEST_F(LaneTest, ListsNewestFirstTiesByLaneDescendingWithCursorAndActiveWithin) 
 }
 
 TEST_F(LaneTest, RecoveryCountsRestartsAndSuspendsAfterTheThirdCall) {
-    ASSERT_EQ(write_lane(LaneSpec{.lane = "recent", .updated_at = kNow - 60 * kSecond}).rc, MNEMO_OK);
-    ASSERT_EQ(write_lane(LaneSpec{.lane = "idle", .session_id = "s2", .updated_at = kNow - 600 * kSecond}).rc,
+    ASSERT_EQ(write_lane(LaneSpec{.lane = "recent", .updated_at_us = kNow - 60 * kSecond}).rc, MNEMO_OK);
+    ASSERT_EQ(write_lane(LaneSpec{.lane = "idle", .session_id = "s2", .updated_at_us = kNow - 600 * kSecond}).rc,
               MNEMO_OK);
     const int64_t window = 120 * kSecond;
     Answer first = recover(kNow, window, 3);
-    EXPECT_EQ(first.count("resume_pending"), 1);
-    EXPECT_EQ(first.count("suspended"), 0);
-    LaneRow recent = get_lane("recent").lanes[0];
+    EXPECT_EQ(first.out.recover.resume_pending, 1);
+    EXPECT_EQ(first.out.recover.suspended, 0);
+    LaneRow recent = get_lane("recent").out.lanes[0];
     EXPECT_TRUE(recent.resume_pending);
     EXPECT_EQ(recent.resume_reason, Opt("restart_interrupted"));
     EXPECT_EQ(recent.restart_count, 1);
-    EXPECT_EQ(recent.updated_at, kNow - 60 * kSecond) << "recovery leaves updated_at alone";
-    EXPECT_FALSE(get_lane("idle").lanes[0].resume_pending);
+    EXPECT_EQ(recent.updated_at_us, kNow - 60 * kSecond) << "recovery leaves updated_at alone";
+    EXPECT_FALSE(get_lane("idle").out.lanes[0].resume_pending);
 
     // Later restarts count every pending lane, wherever its updated_at lies.
     Answer second = recover(kNow + 3600 * kSecond, window, 3);
-    EXPECT_EQ(second.count("resume_pending"), 1);
-    EXPECT_EQ(get_lane("recent").lanes[0].restart_count, 2);
+    EXPECT_EQ(second.out.recover.resume_pending, 1);
+    EXPECT_EQ(get_lane("recent").out.lanes[0].restart_count, 2);
     Answer third = recover(kNow + 7200 * kSecond, window, 3);
-    EXPECT_EQ(third.count("resume_pending"), 0);
-    EXPECT_EQ(third.count("suspended"), 1);
-    recent = get_lane("recent").lanes[0];
+    EXPECT_EQ(third.out.recover.resume_pending, 0);
+    EXPECT_EQ(third.out.recover.suspended, 1);
+    recent = get_lane("recent").out.lanes[0];
     EXPECT_TRUE(recent.suspended);
     EXPECT_FALSE(recent.resume_pending);
     EXPECT_EQ(recent.restart_count, 3);
 
     Answer fourth = recover(kNow + 7300 * kSecond, window, 3);
-    EXPECT_EQ(fourth.count("suspended"), 0);
-    EXPECT_EQ(get_lane("recent").lanes[0].restart_count, 3) << "a suspended lane is left alone";
+    EXPECT_EQ(fourth.out.recover.suspended, 0);
+    EXPECT_EQ(get_lane("recent").out.lanes[0].restart_count, 3) << "a suspended lane is left alone";
 }
 
 TEST_F(LaneTest, RecoveryMovesTheVersionSoAStaleWriterConflicts) {
     ASSERT_EQ(write_lane(LaneSpec{}).rc, MNEMO_OK);
-    ASSERT_EQ(recover(kNow, 120 * kSecond, 3).count("resume_pending"), 1);
+    ASSERT_EQ(recover(kNow, 120 * kSecond, 3).out.recover.resume_pending, 1);
     EXPECT_EQ(write_lane(LaneSpec{}, LaneWrite{.expected_version = 1, .create_session = false}).rc, MNEMO_E_CONFLICT);
 }
 
@@ -176,20 +176,20 @@ TEST_F(LaneTest, UserPurgeRemovesAndCountsOnlyThatUsersLanes) {
     ASSERT_EQ(write_lane(LaneSpec{.lane = "c", .user = "u2"}).rc, MNEMO_OK);
     Answer purged = purge_user("u1");
     ASSERT_EQ(purged.rc, MNEMO_OK);
-    EXPECT_EQ(purged.count("lanes"), 2);
-    EXPECT_EQ(purged.count("sessions"), 2);
+    EXPECT_EQ(purged.out.purge.lanes, 2);
+    EXPECT_EQ(purged.out.purge.sessions, 2);
     EXPECT_EQ(get_lane("a").rc, MNEMO_E_NOT_FOUND);
     EXPECT_EQ(get_lane("c").rc, MNEMO_OK);
-    EXPECT_EQ(list_lanes(10).lanes.size(), 1u);
-    EXPECT_EQ(stats().count("lanes"), 1);
+    EXPECT_EQ(list_lanes(10).out.lanes.size(), 1u);
+    EXPECT_EQ(stats().out.stats.lanes, 1);
 }
 
 TEST_F(LaneTest, AUserCanMoveBetweenLanesAndPurgeFollowsTheOwner) {
     ASSERT_EQ(write_lane(LaneSpec{.lane = "a"}).rc, MNEMO_OK);
     ASSERT_EQ(write_lane(LaneSpec{.lane = "a", .user = "u2", .session_id = "s5"}, LaneWrite{.expected_version = 1}).rc,
               MNEMO_OK);
-    EXPECT_EQ(purge_user("u1").count("lanes"), 0);
-    EXPECT_EQ(purge_user("u2").count("lanes"), 1);
+    EXPECT_EQ(purge_user("u1").out.purge.lanes, 0);
+    EXPECT_EQ(purge_user("u2").out.purge.lanes, 1);
 }
 
 TEST_F(LaneTest, LanesSurviveReopenWhenThePluginPersists) {
@@ -198,8 +198,8 @@ TEST_F(LaneTest, LanesSurviveReopenWhenThePluginPersists) {
     reopen();
     Answer lane = get_lane("tg:dm:1");
     ASSERT_EQ(lane.rc, MNEMO_OK);
-    EXPECT_EQ(lane.lanes[0].version, 1);
-    EXPECT_EQ(lane.lanes[0].chat_type, "dm");
+    EXPECT_EQ(lane.out.lanes[0].version, 1);
+    EXPECT_EQ(lane.out.lanes[0].chat_type, "dm");
 }
 
 }  // namespace

@@ -1,10 +1,10 @@
 // lifecycle_fixture.h -- backend-level tests of lanes, sweeps and finalize
 // that every storage plugin must pass, written once against the ABI table.
-// Each test binary (unit_memory, unit_sqlite) compiles these files and
-// provides make_backend_host(), which opens its plugin.
+// Each test binary (unit_memory, unit_sqlite, unit_mysql) compiles these
+// files and provides make_backend_host(), which opens its plugin.
 #pragma once
 
-#include "mnemo_plugin.h"
+#include "backend/backend_fixture.h"
 
 #include <gtest/gtest.h>
 
@@ -19,55 +19,18 @@
 
 namespace mnemo::lifecycle_test {
 
-// Opens one store of the plugin under test; reopen() opens the same store
-// again after close (only meaningful for persistent plugins).
-class BackendHost {
-public:
-    virtual ~BackendHost() = default;
-    virtual const mnemo_storage_ops& ops() const = 0;
-    virtual mnemo_backend* open() = 0;
-    virtual bool persistent() const = 0;
-};
-std::unique_ptr<BackendHost> make_backend_host();
-
-using Opt = std::optional<std::string>;
-
-struct LaneRow {
-    std::string app, lane, user, session_id, platform, chat_type;
-    Opt resume_reason, auto_reset_reason;
-    int64_t created_at = 0, updated_at = 0, restart_count = 0, version = 0;
-    bool suspended = false, resume_pending = false, was_auto_reset = false, reset_had_activity = false,
-         is_fresh_reset = false;
-};
-
-struct SessionRow {
-    std::string user, id;
-    Opt parent_id;
-    int64_t expires_at = 0, deleted_at = 0, event_count = 0, version = 0;
-    int64_t last_seq = 0, extracted_seq = 0, updated_at = 0;
-};
-
-// Everything one call sent to its sink; counts keep every (name, value) in order.
-struct Answer {
-    int rc = 0;
-    mnemo_error err{};
-    std::vector<LaneRow> lanes;
-    std::vector<SessionRow> sessions;
-    std::map<std::string, std::string> state;
-    std::vector<std::pair<std::string, int64_t>> counts;
-    std::string order;                             // L lane, S session, K state, C count
-    int64_t count(const std::string& name) const;  // the last value; -1 when absent
-    mnemo_sink sink();
-};
-
-inline constexpr int64_t kNow = 1'700'000'000'000'000;
-inline constexpr int64_t kSecond = 1'000'000;
+using backend_test::Answer;
+using backend_test::BackendHost;
+using backend_test::kNow;
+using backend_test::kSecond;
+using backend_test::Opt;
+using storage::LaneRow;
 
 struct LaneSpec {
     std::string lane = "tg:dm:1";
     std::string user = "u1";
     std::string session_id = "s1";
-    int64_t updated_at = kNow;
+    int64_t updated_at_us = kNow;
     bool resume_pending = false;
     bool suspended = false;
     int64_t restart_count = 0;
@@ -115,7 +78,6 @@ protected:
         bool succeeded = true;
     };
     Answer finalize_done_batch(const std::vector<Done>& items, int64_t max_attempts = 3, int64_t now = kNow);
-    std::vector<int64_t> outcomes(const Answer& answer) const;  // every count("outcome"), in order
     Answer purge_user(const std::string& user);
     Answer stats(int64_t now = kNow);
 

@@ -9,30 +9,6 @@
 namespace mnemo::memories_test {
 namespace {
 
-// A stored memory with the source fields the shared MemoryRow leaves out.
-struct Captured {
-    std::string id, text, name_space;
-    Opt session_id, source_session;
-    int64_t key = 0, source_seq = 0, expires_at_us = 0;
-    int embedding = -1;
-};
-
-void on_captured(void* ctx, const mnemo_memory* m) {
-    auto own_opt = [](mnemo_str v) { return v.ptr ? Opt(std::string(v.ptr, v.len)) : std::nullopt; };
-    Captured row;
-    row.id.assign(m->id.ptr, m->id.len);
-    row.text.assign(m->text.ptr, m->text.len);
-    row.name_space.assign(m->name_space.ptr, m->name_space.len);
-    row.session_id = own_opt(m->session_id);
-    row.source_session = own_opt(m->source_session);
-    row.key = m->key;
-    row.source_seq = m->source_seq;
-    row.expires_at_us = m->expires_at_us;
-    row.embedding = m->embedding;
-    static_cast<std::vector<Captured>*>(ctx)->push_back(std::move(row));
-}
-void ignore_has_more(void* /*ctx*/) {}
-
 // One capture of a request: the event it comes from, its memory id and text.
 struct Want {
     size_t event;
@@ -60,7 +36,7 @@ protected:
         return e;
     }
     // The session as stored, or its status when it is not.
-    lifecycle_test::Answer session(const char* id, int64_t at_us = 0) {
+    backend_test::Answer session(const char* id, int64_t at_us = 0) {
         return LifecycleTest::get("u1", id, at_us ? at_us : now);
     }
 
@@ -73,7 +49,7 @@ protected:
         fill(req, session, events, captures, event_limit);
         req.create_if_missing = 1;
         mnemo_append_result result{};  // seqs and timestamps not wanted: the memories say them
-        MemorySink sink;
+        Recorder sink;
         mnemo_error err{};
         const int rc = ops().events_append(backend, &req, &result, sink.get(), &err);
         if (result_out) *result_out = result;
@@ -86,7 +62,7 @@ protected:
         mnemo_rewrite_req req{};
         fill(req, session, events, captures, event_limit);
         req.remove_captured = remove_captured;
-        MemorySink sink;
+        Recorder sink;
         mnemo_error err{};
         EXPECT_EQ(ops().events_rewrite(backend, &req, sink.get(), &err), MNEMO_OK) << err.message;
     }
@@ -96,12 +72,12 @@ protected:
         req.now_us = now;
         req.turns = turns;
         req.remove_captured = remove_captured;
-        MemorySink sink;
+        Recorder sink;
         mnemo_error err{};
         EXPECT_EQ(ops().events_rewind(backend, &req, sink.get(), &err), MNEMO_OK) << err.message;
     }
     // The user's live memories, newest first.
-    std::vector<Captured> stored(const char* user = "u1", int64_t at_us = 0) {
+    std::vector<MemoryRow> stored(const char* user = "u1", int64_t at_us = 0) {
         mnemo_memory_list_req req{};
         req.app = s(app);
         req.user = s(user);
@@ -109,26 +85,22 @@ protected:
         req.session_id = absent();
         req.limit = 1000;
         req.now_us = at_us ? at_us : now;
-        std::vector<Captured> rows;
-        mnemo_sink sink{};
-        sink.ctx = &rows;
-        sink.memory = on_captured;
-        sink.has_more = ignore_has_more;
+        Recorder sink;
         mnemo_error err{};
-        EXPECT_EQ(ops().memory_list(backend, &req, &sink, &err), MNEMO_OK) << err.message;
-        return rows;
+        EXPECT_EQ(ops().memory_list(backend, &req, sink.get(), &err), MNEMO_OK) << err.message;
+        return sink.out().memories;
     }
     std::vector<int64_t> source_seqs(const char* user = "u1") {
         std::vector<int64_t> seqs;
-        for (const Captured& row : stored(user)) seqs.push_back(row.source_seq);
+        for (const MemoryRow& row : stored(user)) seqs.push_back(row.source_seq);
         std::sort(seqs.begin(), seqs.end());
         return seqs;
     }
     int64_t purge(const char* user) {
         mnemo_user_purge_req req{s(app), s(user), now};
-        MemorySink sink;
+        Recorder sink;
         EXPECT_EQ(ops().user_purge(backend, &req, sink.get(), nullptr), MNEMO_OK);
-        return sink.out.counts["memories"];
+        return sink.out().purge.memories;
     }
 
     int generated_ids_ = 0;
@@ -166,9 +138,9 @@ TEST_F(Capture, AnAppendStoresEachCaptureWithItsSessionAndSource) {
                               {{0, "m-a", "I prefer aisle seats"}, {2, "m-b", "Noted"}}),
               MNEMO_OK);
 
-    std::vector<Captured> rows = stored();
+    std::vector<MemoryRow> rows = stored();
     ASSERT_EQ(rows.size(), 2u);
-    std::sort(rows.begin(), rows.end(), [](const Captured& a, const Captured& b) { return a.id < b.id; });
+    std::sort(rows.begin(), rows.end(), [](const MemoryRow& a, const MemoryRow& b) { return a.id < b.id; });
     EXPECT_EQ(rows[0].id, "m-a");
     EXPECT_EQ(rows[0].text, "I prefer aisle seats");
     EXPECT_EQ(rows[0].name_space, "events");
@@ -178,7 +150,7 @@ TEST_F(Capture, AnAppendStoresEachCaptureWithItsSessionAndSource) {
     EXPECT_EQ(rows[1].source_seq, 4);
     EXPECT_EQ(rows[0].embedding, MNEMO_EMBEDDING_NONE) << "no embedder";
     EXPECT_EQ(rows[0].expires_at_us, 0) << "ttl 0: never";
-    EXPECT_EQ(changes(0).rows.size(), 2u) << "the feed lists each captured memory";
+    EXPECT_EQ(changes(0).memories.size(), 2u) << "the feed lists each captured memory";
 }
 
 TEST_F(Capture, CapturesFollowTheSettingsNamespaceTtlAndEmbedder) {
@@ -186,12 +158,12 @@ TEST_F(Capture, CapturesFollowTheSettingsNamespaceTtlAndEmbedder) {
     ttl_us = 5000;
     capture_embedder = 1;
     ASSERT_EQ(append_captured("s1", {said("user", R"("hello")")}, {{0, "m-1", "hello"}}), MNEMO_OK);
-    std::vector<Captured> rows = stored();
+    std::vector<MemoryRow> rows = stored();
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_EQ(rows[0].name_space, "chat");
     EXPECT_EQ(rows[0].expires_at_us, now + 5000);
     EXPECT_EQ(rows[0].embedding, MNEMO_EMBEDDING_PENDING);
-    EXPECT_EQ(pending(0, 10).rows.size(), 1u) << "the embedder's work";
+    EXPECT_EQ(pending(0, 10).memories.size(), 1u) << "the embedder's work";
     EXPECT_TRUE(stored("u1", now + 5000).empty()) << "the memory TTL applies";
 }
 
@@ -200,7 +172,7 @@ TEST_F(Capture, ARetryCapturesNothingNew) {
     mnemo_append_result result{};
     ASSERT_EQ(append_captured("s1", {event("e1", "user", R"("hello")")}, {{0, "m-2", "hello"}}, 0, &result), MNEMO_OK);
     EXPECT_EQ(result.retried, 1);
-    std::vector<Captured> rows = stored();
+    std::vector<MemoryRow> rows = stored();
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_EQ(rows[0].id, "m-1");
 }
@@ -218,7 +190,7 @@ TEST_F(Capture, AnUnacceptableCaptureRefusesTheWholeAppend) {
                               {{0, "m-2", "b"}, {1, "m-1", "c"}}, 0, nullptr, &err),
               MNEMO_E_INVALID);
     EXPECT_NE(std::string(err.message).find("m-1 already names a memory"), std::string::npos) << err.message;
-    EXPECT_EQ(session("s1").sessions.front().event_count, 1) << "no event of the refused append stored";
+    EXPECT_EQ(session("s1").out.sessions.front().event_count, 1) << "no event of the refused append stored";
     EXPECT_EQ(stored().size(), 1u);
 }
 
@@ -228,15 +200,15 @@ TEST_F(Capture, ARewindRemovesTheMemoriesOfTheUndoneEventsAndTheFeedSaysSo) {
                                said("assistant", R"("a2")")},
                               {{0, "m-q1", "q1"}, {1, "m-a1", "a1"}, {2, "m-q2", "q2"}, {3, "m-a2", "a2"}}),
               MNEMO_OK);
-    const int64_t cursor = changes(0).feed->last_seq;
+    const int64_t cursor = changes(0).feed.last_seq;
 
     rewind("s1", 1);
     EXPECT_EQ(source_seqs(), (std::vector<int64_t>{1, 2}));
-    MemoryAnswers since = changes(cursor);
-    ASSERT_EQ(since.rows.size(), 2u);
-    for (const MemoryRow& row : since.rows) {
+    Rows since = changes(cursor);
+    ASSERT_EQ(since.memories.size(), 2u);
+    for (const MemoryRow& row : since.memories) {
         EXPECT_EQ(row.removed_at_us, now);
-        EXPECT_FALSE(row.has_text);
+        EXPECT_TRUE(row.removed_text);
     }
 
     ASSERT_EQ(append_captured("s1", {said("user", R"("q3")")}, {{0, "m-q3", "q3"}}), MNEMO_OK);  // seq 5
@@ -255,8 +227,8 @@ TEST_F(Capture, ARewriteRemovesTheOldMemoriesAndCapturesTheNewTranscript) {
               MNEMO_OK);
     ASSERT_EQ(append_captured("s2", {said("user", R"("elsewhere")")}, {{0, "m-s2", "elsewhere"}}), MNEMO_OK);
     rewrite_captured("s1", {said("user", R"("q1 again")"), said("system", R"("rules")")}, {{0, "m-new", "q1 again"}});
-    std::vector<Captured> rows = stored();
-    std::sort(rows.begin(), rows.end(), [](const Captured& a, const Captured& b) { return a.id < b.id; });
+    std::vector<MemoryRow> rows = stored();
+    std::sort(rows.begin(), rows.end(), [](const MemoryRow& a, const MemoryRow& b) { return a.id < b.id; });
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(rows[0].id, "m-new");
     EXPECT_EQ(rows[0].source_seq, 3) << "the new event's seq";
@@ -267,7 +239,7 @@ TEST_F(Capture, ARewriteCapturesNewEventsTheLimitEvictsAtOnce) {
     ASSERT_EQ(append_captured("s1", {said("user", R"("q0")")}, {}), MNEMO_OK);
     rewrite_captured("s1", {said("user", R"("q1")"), said("assistant", R"("a1")"), said("user", R"("q2")")},
                      {{0, "m-1", "q1"}, {1, "m-2", "a1"}, {2, "m-3", "q2"}}, 1, 1);
-    EXPECT_EQ(session("s1").sessions.front().event_count, 1);
+    EXPECT_EQ(session("s1").out.sessions.front().event_count, 1);
     EXPECT_EQ(source_seqs(), (std::vector<int64_t>{2, 3, 4}));
 }
 
@@ -289,7 +261,7 @@ TEST_F(Capture, SessionDeleteAndExpiryKeepTheMemories) {
     ASSERT_EQ(append_captured("brief", {said("user", R"("c")")}, {{0, "m-brief", "c"}}), MNEMO_OK);
     for (auto [id, hard] : {std::pair{"soft", 0}, std::pair{"hard", 1}}) {
         mnemo_session_delete_req del{key("u1", id), now, hard};
-        MemorySink sink;
+        Recorder sink;
         mnemo_error err{};
         ASSERT_EQ(ops().session_delete(backend, &del, sink.get(), &err), MNEMO_OK) << err.message;
     }
@@ -301,13 +273,13 @@ TEST_F(Capture, SessionDeleteAndExpiryKeepTheMemories) {
 TEST_F(Capture, ASessionIdUsedAgainLeavesTheMemoriesOfItsEarlierSession) {
     ASSERT_EQ(append_captured("s1", {said("user", R"("old")")}, {{0, "m-old", "old"}}), MNEMO_OK);
     mnemo_session_delete_req del{key("u1", "s1"), now, 1};
-    MemorySink sink;
+    Recorder sink;
     ASSERT_EQ(ops().session_delete(backend, &del, sink.get(), nullptr), MNEMO_OK);
     now += 10;
     ASSERT_EQ(append_captured("s1", {said("user", R"("new")")}, {{0, "m-new", "new"}}), MNEMO_OK);
     EXPECT_EQ(source_seqs(), (std::vector<int64_t>{1, 1})) << "both events had seq 1";
     rewind("s1", 1);
-    std::vector<Captured> rows = stored();
+    std::vector<MemoryRow> rows = stored();
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_EQ(rows[0].id, "m-old");
 }
@@ -322,11 +294,11 @@ TEST_F(Capture, AUserPurgeRemovesCapturedMemories) {
 
 TEST_F(Capture, CapturedMemoriesTakeNoPartInDedupe) {
     ASSERT_EQ(append_captured("s1", {said("user", R"("Aisle seats")")}, {{0, "m-1", "Aisle seats"}}), MNEMO_OK);
-    MemoryAnswers written = write("u1", {text("aisle  seats").in("events")});
-    ASSERT_EQ(written.created.size(), 1u);
-    EXPECT_EQ(written.created[0], 1) << "a captured memory never answers for a written one";
+    Rows written = write("u1", {text("aisle  seats").in("events")});
+    ASSERT_EQ(written.created().size(), 1u);
+    EXPECT_EQ(written.created()[0], 1) << "a captured memory never answers for a written one";
     rewind("s1", 1);
-    std::vector<Captured> rows = stored();
+    std::vector<MemoryRow> rows = stored();
     ASSERT_EQ(rows.size(), 1u) << "the written memory outlives the rewound event";
     EXPECT_FALSE(rows[0].source_session.has_value());
 }

@@ -23,10 +23,10 @@ protected:
         if (err_out) *err_out = err;
         return rc;
     }
-    lifecycle_test::SessionRow stored(const char* id) {
+    storage::SessionRow stored(const char* id) {
         auto answer = LifecycleTest::get("u1", id);
         EXPECT_EQ(answer.rc, MNEMO_OK) << answer.err.message;
-        return answer.sessions.empty() ? lifecycle_test::SessionRow{} : answer.sessions.front();
+        return answer.out.sessions.empty() ? storage::SessionRow{} : answer.out.sessions.front();
     }
 };
 
@@ -42,7 +42,7 @@ TEST_F(ExtractCursor, ASessionStartsAtZeroAndTheCursorMovesByCompareAndSet) {
     auto after = stored("s1");
     EXPECT_EQ(after.extracted_seq, 3);
     EXPECT_EQ(after.version, before.version) << "the cursor is no client write";
-    EXPECT_EQ(after.updated_at, before.updated_at);
+    EXPECT_EQ(after.updated_at_us, before.updated_at_us);
 
     mnemo_error err{};
     EXPECT_EQ(extracted("s1", 0, 5, &err), MNEMO_E_CONFLICT) << "another extraction moved it to 3";

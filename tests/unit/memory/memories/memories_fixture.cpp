@@ -1,76 +1,10 @@
 #include "memories_fixture.h"
 
-#include "named_results.h"
-
 #include <cctype>
 
 namespace mnemo::memories_test {
 
 namespace {
-
-MemoryAnswers& of(void* ctx) {
-    return *static_cast<MemoryAnswers*>(ctx);
-}
-std::string own(mnemo_str v) {
-    return v.ptr ? std::string(v.ptr, v.len) : std::string();
-}
-Opt own_opt(mnemo_str v) {
-    return v.ptr ? Opt(std::string(v.ptr, v.len)) : std::nullopt;
-}
-
-MemoryRow row_of(const mnemo_memory& m) {
-    MemoryRow row;
-    row.key = m.key;
-    row.app = own(m.app);
-    row.user = own(m.user);
-    row.id = own(m.id);
-    row.name_space = own(m.name_space);
-    row.text = own(m.text);
-    row.has_text = m.text.ptr != nullptr;
-    row.metadata = own(m.metadata_json);
-    row.session_id = own_opt(m.session_id);
-    row.model = own_opt(m.embedding_model);
-    row.embedding = m.embedding;
-    row.has_vector = m.vector.values != nullptr;
-    if (row.has_vector) row.vector.assign(m.vector.values, m.vector.values + m.vector.dims);
-    row.text_version = m.text_version;
-    row.created_at_us = m.created_at_us;
-    row.updated_at_us = m.updated_at_us;
-    row.expires_at_us = m.expires_at_us;
-    row.change_seq = m.change_seq;
-    row.removed_at_us = m.removed_at_us;
-    return row;
-}
-
-void on_memory(void* ctx, const mnemo_memory* m) {
-    of(ctx).rows.push_back(row_of(*m));
-}
-void on_written(void* ctx, size_t index, const mnemo_memory* m, int created) {
-    of(ctx).rows.push_back(row_of(*m));
-    of(ctx).indexes.push_back(index);
-    of(ctx).created.push_back(created);
-}
-void on_hit(void* ctx, const mnemo_memory* m, double relevance) {
-    of(ctx).rows.push_back(row_of(*m));
-    of(ctx).relevance.push_back(relevance);
-}
-void on_key(void* ctx, int64_t key) {
-    of(ctx).keys.push_back(key);
-}
-void on_feed(void* ctx, const mnemo_memory_feed_result* feed) {
-    of(ctx).feed = *feed;
-}
-void on_embedded(void* ctx, int64_t stored) {
-    of(ctx).embedded = stored;
-}
-void on_count_result(void* ctx, const mnemo_memory_count_result* count) {
-    of(ctx).count = *count;
-}
-void on_count(void* ctx, const char* name, int64_t value) {
-    of(ctx).counts[name] = value;
-}
-// Memory operations answer no session rows; the typed results still need a target.
-void ignore_session(void* /*ctx*/, const mnemo_session* /*session*/) {}
 
 mnemo_str opt(const Opt& v) {
     return v ? s(*v) : absent();
@@ -136,24 +70,6 @@ struct FilterView {
 
 }  // namespace
 
-std::vector<std::string> MemoryAnswers::ids() const {
-    std::vector<std::string> out;
-    for (const MemoryRow& row : rows) out.push_back(row.id);
-    return out;
-}
-
-MemorySink::MemorySink() : sink_{} {
-    sink_.ctx = &out;
-    test_results::add_named_results<on_count, ignore_session>(sink_);
-    sink_.memory = on_memory;
-    sink_.memory_written = on_written;
-    sink_.memory_hit = on_hit;
-    sink_.memory_key = on_key;
-    sink_.memory_feed = on_feed;
-    sink_.memory_embedded = on_embedded;
-    sink_.memory_count = on_count_result;
-}
-
 Item text(std::string value) {
     Item item;
     item.text = std::move(value);
@@ -163,20 +79,20 @@ Item no_text() {
     return Item{};
 }
 
-int MemoriesTest::write_status(const char* user, const std::vector<Item>& items, MemoryAnswers* answers,
-                               mnemo_error* err, int64_t at_us) {
+int MemoriesTest::write_status(const char* user, const std::vector<Item>& items, Rows* answers, mnemo_error* err,
+                               int64_t at_us) {
     Inputs inputs(items);
     mnemo_memory_write_req req{s(app),   s(user),    inputs.inputs.data(), inputs.inputs.size(),
                                embedder, dimensions, at_us ? at_us : now};
-    MemorySink sink;
+    Recorder sink;
     mnemo_error local{};
     int rc = ops().memory_write(backend, &req, sink.get(), err ? err : &local);
-    if (answers) *answers = sink.out;
+    if (answers) *answers = sink.out();
     return rc;
 }
 
-MemoryAnswers MemoriesTest::write(const char* user, const std::vector<Item>& items, int64_t at_us) {
-    MemoryAnswers answers;
+Rows MemoriesTest::write(const char* user, const std::vector<Item>& items, int64_t at_us) {
+    Rows answers;
     mnemo_error err{};
     EXPECT_EQ(write_status(user, items, &answers, &err, at_us), MNEMO_OK) << err.message;
     return answers;
@@ -184,23 +100,24 @@ MemoryAnswers MemoriesTest::write(const char* user, const std::vector<Item>& ite
 
 std::optional<MemoryRow> MemoriesTest::get(const char* user, const std::string& id, int64_t at_us, bool with_vector) {
     mnemo_memory_get_req req{{s(app), s(user), s(id), at_us ? at_us : now}, with_vector ? 1 : 0};
-    MemorySink sink;
+    Recorder sink;
     mnemo_error err{};
     int rc = ops().memory_get(backend, &req, sink.get(), &err);
     if (rc == MNEMO_E_NOT_FOUND) return std::nullopt;
     EXPECT_EQ(rc, MNEMO_OK) << err.message;
-    EXPECT_EQ(sink.out.rows.size(), 1u);
-    return sink.out.rows.empty() ? std::nullopt : std::optional<MemoryRow>(sink.out.rows[0]);
+    Rows out = sink.out();
+    EXPECT_EQ(out.memories.size(), 1u);
+    return out.memories.empty() ? std::nullopt : std::optional<MemoryRow>(out.memories[0]);
 }
 
-int MemoriesTest::patch_status(const char* user, const std::string& id, const Item& fields, MemoryAnswers* answers,
+int MemoriesTest::patch_status(const char* user, const std::string& id, const Item& fields, Rows* answers,
                                mnemo_error* err, int64_t at_us) {
     Inputs inputs({fields});
     mnemo_memory_patch_req req{{s(app), s(user), s(id), at_us ? at_us : now}, inputs.inputs[0], embedder, dimensions};
-    MemorySink sink;
+    Recorder sink;
     mnemo_error local{};
     int rc = ops().memory_patch(backend, &req, sink.get(), err ? err : &local);
-    if (answers) *answers = sink.out;
+    if (answers) *answers = sink.out();
     return rc;
 }
 
@@ -210,91 +127,95 @@ int MemoriesTest::remove(const char* user, const std::string& id, int64_t at_us)
     return ops().memory_delete(backend, &req, nullptr, &err);
 }
 
-MemoryAnswers MemoriesTest::list(const char* user, int64_t limit, int64_t cursor_updated, const std::string& cursor_id,
-                                 Opt name_space, Opt session_id, int64_t at_us) {
+Rows MemoriesTest::list(const char* user, int64_t limit, int64_t cursor_updated, const std::string& cursor_id,
+                        Opt name_space, Opt session_id, int64_t at_us) {
     mnemo_memory_list_req req{s(app), s(user),        opt(name_space), opt(session_id),
                               limit,  cursor_updated, s(cursor_id),    at_us ? at_us : now};
-    MemorySink sink;
+    Recorder sink;
     mnemo_error err{};
     EXPECT_EQ(ops().memory_list(backend, &req, sink.get(), &err), MNEMO_OK) << err.message;
-    return sink.out;
+    return sink.out();
 }
 
-MemoryAnswers MemoriesTest::search(const Filter& filter, const std::string& q, int64_t limit, int64_t at_us) {
+Rows MemoriesTest::search(const Filter& filter, const std::string& q, int64_t limit, int64_t at_us) {
     FilterView view(filter, at_us ? at_us : now);
     mnemo_memory_search_req req{view.view, s(q), limit};
-    MemorySink sink;
+    Recorder sink;
     mnemo_error err{};
     EXPECT_EQ(ops().memory_search(backend, &req, sink.get(), &err), MNEMO_OK) << err.message;
-    return sink.out;
+    return sink.out();
 }
 
-MemoryAnswers MemoriesTest::keys(const Filter& filter, const std::vector<int64_t>& wanted, int64_t at_us) {
+Rows MemoriesTest::keys(const Filter& filter, const std::vector<int64_t>& wanted, int64_t at_us) {
     FilterView view(filter, at_us ? at_us : now);
     mnemo_memory_keys_req req{view.view, wanted.data(), wanted.size(), 1};
-    MemorySink sink;
+    Recorder sink;
     mnemo_error err{};
     EXPECT_EQ(ops().memory_keys(backend, &req, sink.get(), &err), MNEMO_OK) << err.message;
-    return sink.out;
+    return sink.out();
 }
 
-MemoryAnswers MemoriesTest::candidates(const Filter& filter, int64_t limit, int64_t at_us) {
+Rows MemoriesTest::candidates(const Filter& filter, int64_t limit, int64_t at_us) {
     FilterView view(filter, at_us ? at_us : now);
     mnemo_memory_candidates_req req{view.view, limit};
-    MemorySink sink;
+    Recorder sink;
     mnemo_error err{};
     EXPECT_EQ(ops().memory_candidates(backend, &req, sink.get(), &err), MNEMO_OK) << err.message;
-    return sink.out;
+    return sink.out();
 }
 
-MemoryAnswers MemoriesTest::changes(int64_t after_seq, int64_t limit) {
+Rows MemoriesTest::changes(int64_t after_seq, int64_t limit) {
     mnemo_memory_changes_req req{after_seq, limit};
-    MemorySink sink;
+    Recorder sink;
     mnemo_error err{};
     EXPECT_EQ(ops().memory_changes(backend, &req, sink.get(), &err), MNEMO_OK) << err.message;
-    EXPECT_TRUE(sink.out.feed.has_value());
-    return sink.out;
+    Rows out = sink.out();
+    EXPECT_EQ(out.order.find('C'), out.memories.size()) << "the feed's result after its rows: " << out.order;
+    return out;
 }
 
-MemoryAnswers MemoriesTest::embed(const std::vector<mnemo_embedding_update>& items, int64_t at_us) {
+Rows MemoriesTest::embed(const std::vector<mnemo_embedding_update>& items, int64_t at_us) {
     mnemo_memory_embed_req req{items.data(), items.size(), dimensions, at_us ? at_us : now};
-    MemorySink sink;
+    Recorder sink;
     mnemo_error err{};
     EXPECT_EQ(ops().memory_embed(backend, &req, sink.get(), &err), MNEMO_OK) << err.message;
-    return sink.out;
+    Rows out = sink.out();
+    EXPECT_EQ(out.order, "C") << "the stored count, always";
+    return out;
 }
 
-MemoryAnswers MemoriesTest::pending(int64_t after_key, int64_t limit, int64_t at_us) {
+Rows MemoriesTest::pending(int64_t after_key, int64_t limit, int64_t at_us) {
     mnemo_memory_pending_req req{after_key, limit, at_us ? at_us : now};
-    MemorySink sink;
+    Recorder sink;
     mnemo_error err{};
     EXPECT_EQ(ops().memory_pending(backend, &req, sink.get(), &err), MNEMO_OK) << err.message;
-    return sink.out;
+    return sink.out();
 }
 
-MemoryAnswers MemoriesTest::reembed(const char* app_name, int64_t at_us, int64_t new_dimensions) {
+Rows MemoriesTest::reembed(const char* app_name, int64_t at_us, int64_t new_dimensions) {
     mnemo_memory_reembed_req req{s(app_name), at_us ? at_us : now, new_dimensions};
-    MemorySink sink;
+    Recorder sink;
     mnemo_error err{};
     EXPECT_EQ(ops().memory_reembed(backend, &req, sink.get(), &err), MNEMO_OK) << err.message;
-    return sink.out;
+    return sink.out();
 }
 
 mnemo_memory_count_result MemoriesTest::count(const char* app_name, const char* user, int64_t at_us) {
     mnemo_memory_count_req req{app_name ? s(app_name) : absent(), user ? s(user) : absent(), at_us ? at_us : now};
-    MemorySink sink;
+    Recorder sink;
     mnemo_error err{};
     EXPECT_EQ(ops().memory_count(backend, &req, sink.get(), &err), MNEMO_OK) << err.message;
-    EXPECT_TRUE(sink.out.count.has_value());
-    return sink.out.count.value_or(mnemo_memory_count_result{});
+    Rows out = sink.out();
+    EXPECT_EQ(out.order, "C") << "the counts, always";
+    return out.memory_count;
 }
 
-MemoryAnswers MemoriesTest::sweep(int64_t at_us, int64_t limit, int64_t purge_before_us) {
+Rows MemoriesTest::sweep(int64_t at_us, int64_t limit, int64_t purge_before_us) {
     mnemo_sweep_req req{at_us, limit, purge_before_us, 0, 0};
-    MemorySink sink;
+    Recorder sink;
     mnemo_error err{};
     EXPECT_EQ(ops().sweep_step(backend, &req, sink.get(), &err), MNEMO_OK) << err.message;
-    return sink.out;
+    return sink.out();
 }
 
 }  // namespace mnemo::memories_test

@@ -1,6 +1,6 @@
 // memories_fixture.h -- drives the long-term memory operations of a storage
-// plugin through its ops table, with a sink that keeps owned copies of every
-// memory callback and builders for write items and filters. Written once
+// plugin through its ops table, with builders for write items and filters;
+// answers are backend_test::Rows. Written once
 // against the ABI: unit_memory, unit_sqlite and unit_mysql compile these
 // tests, each opening its own plugin (lifecycle_fixture.h's
 // make_backend_host()).
@@ -9,7 +9,6 @@
 #include "lifecycle/lifecycle_fixture.h"
 
 #include <cstring>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,42 +28,9 @@ inline mnemo_str absent() {
     return mnemo_str{nullptr, 0};
 }
 
-struct MemoryRow {
-    int64_t key = 0;
-    std::string app, user, id, name_space, text, metadata;
-    Opt session_id, model;
-    int embedding = 0;
-    std::vector<float> vector;
-    bool has_vector = false;
-    int64_t text_version = 0, created_at_us = 0, updated_at_us = 0, expires_at_us = 0, change_seq = 0;
-    int64_t removed_at_us = 0;
-    bool has_text = false;
-};
-
-// Owned copies of every memory callback, in arrival order.
-struct MemoryAnswers {
-    std::vector<MemoryRow> rows;    // memory() and memory_written() rows
-    std::vector<int> created;       // memory_written(): created, per item
-    std::vector<size_t> indexes;    // memory_written(): index, per item
-    std::vector<double> relevance;  // memory_hit(), with its row in rows
-    std::vector<int64_t> keys;      // memory_key()
-    std::optional<mnemo_memory_feed_result> feed;
-    int64_t embedded = -1;
-    std::optional<mnemo_memory_count_result> count;
-    std::map<std::string, int64_t> counts;
-
-    std::vector<std::string> ids() const;
-};
-
-class MemorySink {
-public:
-    MemorySink();
-    const mnemo_sink* get() const { return &sink_; }
-    MemoryAnswers out;
-
-private:
-    mnemo_sink sink_;
-};
+using backend_test::Recorder;
+using backend_test::Rows;
+using storage::MemoryRow;
 
 // A memory to write; fields left unset are absent.
 struct Item {
@@ -94,26 +60,26 @@ struct Filter {
 class MemoriesTest : public lifecycle_test::LifecycleTest {
 protected:
     // The status of a write of items by user (at `now` unless at_us), its answers in *answers.
-    int write_status(const char* user, const std::vector<Item>& items, MemoryAnswers* answers = nullptr,
+    int write_status(const char* user, const std::vector<Item>& items, Rows* answers = nullptr,
                      mnemo_error* err = nullptr, int64_t at_us = 0);
-    MemoryAnswers write(const char* user, const std::vector<Item>& items, int64_t at_us = 0);
+    Rows write(const char* user, const std::vector<Item>& items, int64_t at_us = 0);
     // The row of (user, id), or nullopt when absent.
     std::optional<MemoryRow> get(const char* user, const std::string& id, int64_t at_us = 0, bool with_vector = false);
-    int patch_status(const char* user, const std::string& id, const Item& fields, MemoryAnswers* answers = nullptr,
+    int patch_status(const char* user, const std::string& id, const Item& fields, Rows* answers = nullptr,
                      mnemo_error* err = nullptr, int64_t at_us = 0);
     int remove(const char* user, const std::string& id, int64_t at_us = 0);
-    MemoryAnswers list(const char* user, int64_t limit, int64_t cursor_updated = 0, const std::string& cursor_id = "",
-                       Opt name_space = std::nullopt, Opt session_id = std::nullopt, int64_t at_us = 0);
-    MemoryAnswers search(const Filter& filter, const std::string& q, int64_t limit = 10, int64_t at_us = 0);
-    MemoryAnswers keys(const Filter& filter, const std::vector<int64_t>& keys, int64_t at_us = 0);
-    MemoryAnswers candidates(const Filter& filter, int64_t limit, int64_t at_us = 0);
-    MemoryAnswers changes(int64_t after_seq, int64_t limit = 100);
-    MemoryAnswers embed(const std::vector<mnemo_embedding_update>& items, int64_t at_us = 0);
-    MemoryAnswers pending(int64_t after_key, int64_t limit, int64_t at_us = 0);
+    Rows list(const char* user, int64_t limit, int64_t cursor_updated = 0, const std::string& cursor_id = "",
+              Opt name_space = std::nullopt, Opt session_id = std::nullopt, int64_t at_us = 0);
+    Rows search(const Filter& filter, const std::string& q, int64_t limit = 10, int64_t at_us = 0);
+    Rows keys(const Filter& filter, const std::vector<int64_t>& keys, int64_t at_us = 0);
+    Rows candidates(const Filter& filter, int64_t limit, int64_t at_us = 0);
+    Rows changes(int64_t after_seq, int64_t limit = 100);
+    Rows embed(const std::vector<mnemo_embedding_update>& items, int64_t at_us = 0);
+    Rows pending(int64_t after_key, int64_t limit, int64_t at_us = 0);
     // new_dimensions > 0: the app moves to a model of that dimension.
-    MemoryAnswers reembed(const char* app_name, int64_t at_us = 0, int64_t new_dimensions = 0);
+    Rows reembed(const char* app_name, int64_t at_us = 0, int64_t new_dimensions = 0);
     mnemo_memory_count_result count(const char* app_name, const char* user, int64_t at_us = 0);
-    MemoryAnswers sweep(int64_t at_us, int64_t limit = 100, int64_t purge_before_us = 0);
+    Rows sweep(int64_t at_us, int64_t limit = 100, int64_t purge_before_us = 0);
 
     int embedder = 0;        // memory_write/patch: an embedder is configured
     int64_t dimensions = 0;  // memory.dimensions

@@ -14,25 +14,26 @@ TEST_F(MemoryReads, ListPagesNewestUpdatedFirstThenIdDescending) {
     write("u1", {text("d").with_id("d")}, now + 3);
     write("u2", {text("other user").with_id("z")}, now + 4);
 
-    MemoryAnswers page = list("u1", 2, 0, "", std::nullopt, std::nullopt, now + 5);
-    EXPECT_EQ(page.ids(), (std::vector<std::string>{"d", "c"}));
-    EXPECT_EQ(page.counts["has_more"], 1);
-    const MemoryRow& last = page.rows.back();
+    Rows page = list("u1", 2, 0, "", std::nullopt, std::nullopt, now + 5);
+    EXPECT_EQ(page.memory_ids(), (std::vector<std::string>{"d", "c"}));
+    EXPECT_TRUE(page.has_more);
+    const MemoryRow& last = page.memories.back();
     page = list("u1", 2, last.updated_at_us, last.id, std::nullopt, std::nullopt, now + 5);
-    EXPECT_EQ(page.ids(), (std::vector<std::string>{"b", "a"}));
-    EXPECT_EQ(page.counts.count("has_more"), 0u);
-    EXPECT_FALSE(page.rows[0].has_vector);
+    EXPECT_EQ(page.memory_ids(), (std::vector<std::string>{"b", "a"}));
+    EXPECT_FALSE(page.has_more);
+    EXPECT_TRUE(page.memories[0].vector.empty());
 }
 
 TEST_F(MemoryReads, ListFiltersByNamespaceAndSessionAndSkipsExpired) {
     write("u1", {text("default").with_id("d")});
     write("u1", {text("work").with_id("w").in("work").session("s1")});
     write("u1", {text("gone").with_id("g").in("work").ttl(5)});
-    EXPECT_EQ(list("u1", 10, 0, "", std::string("work")).ids(), (std::vector<std::string>{"w", "g"}));
-    EXPECT_EQ(list("u1", 10, 0, "", std::string("work"), std::nullopt, now + 5).ids(), std::vector<std::string>{"w"});
-    EXPECT_EQ(list("u1", 10, 0, "", std::string("")).ids(), std::vector<std::string>{"d"})
+    EXPECT_EQ(list("u1", 10, 0, "", std::string("work")).memory_ids(), (std::vector<std::string>{"w", "g"}));
+    EXPECT_EQ(list("u1", 10, 0, "", std::string("work"), std::nullopt, now + 5).memory_ids(),
+              std::vector<std::string>{"w"});
+    EXPECT_EQ(list("u1", 10, 0, "", std::string("")).memory_ids(), std::vector<std::string>{"d"})
         << "an empty namespace selects the default one";
-    EXPECT_EQ(list("u1", 10, 0, "", std::nullopt, std::string("s1")).ids(), std::vector<std::string>{"w"});
+    EXPECT_EQ(list("u1", 10, 0, "", std::nullopt, std::string("s1")).memory_ids(), std::vector<std::string>{"w"});
 }
 
 TEST_F(MemoryReads, ListRefusesALimitBelowOne) {
@@ -43,22 +44,22 @@ TEST_F(MemoryReads, ListRefusesALimitBelowOne) {
 }
 
 TEST_F(MemoryReads, KeysReturnsOnlyLiveMemoriesThatPassTheFilter) {
-    MemoryAnswers mine = write("u1", {text("one").vec({1, 0}), text("two").in("x"), text("brief").ttl(5)});
-    MemoryAnswers theirs = write("u2", {text("theirs")});
+    Rows mine = write("u1", {text("one").vec({1, 0}), text("two").in("x"), text("brief").ttl(5)});
+    Rows theirs = write("u2", {text("theirs")});
     app = "other";
-    MemoryAnswers elsewhere = write("u1", {text("other app")});
-    std::vector<int64_t> all{mine.rows[0].key,   mine.rows[1].key,      mine.rows[2].key,
-                             theirs.rows[0].key, elsewhere.rows[0].key, 999};
+    Rows elsewhere = write("u1", {text("other app")});
+    std::vector<int64_t> all{mine.written[0].memory.key,   mine.written[1].memory.key,      mine.written[2].memory.key,
+                             theirs.written[0].memory.key, elsewhere.written[0].memory.key, 999};
     Filter u1;
     u1.user = "u1";
-    MemoryAnswers got = keys(u1, all, now + 5);
-    EXPECT_EQ(got.ids(), (std::vector<std::string>{mine.rows[0].id, mine.rows[1].id}));
-    EXPECT_TRUE(got.rows[0].has_vector);
+    Rows got = keys(u1, all, now + 5);
+    EXPECT_EQ(got.memory_ids(), (std::vector<std::string>{mine.written[0].memory.id, mine.written[1].memory.id}));
+    EXPECT_FALSE(got.memories[0].vector.empty());
     Filter whole_app;
-    EXPECT_EQ(keys(whole_app, all).rows.size(), 4u) << "no user: the app's users, never another app";
+    EXPECT_EQ(keys(whole_app, all).memories.size(), 4u) << "no user: the app's users, never another app";
     Filter in_x = u1;
     in_x.name_space = "x";
-    EXPECT_EQ(keys(in_x, all).ids(), std::vector<std::string>{mine.rows[1].id});
+    EXPECT_EQ(keys(in_x, all).memory_ids(), std::vector<std::string>{mine.written[1].memory.id});
 }
 
 TEST_F(MemoryReads, MetadataFiltersCompareByJsonValue) {
@@ -67,15 +68,15 @@ TEST_F(MemoryReads, MetadataFiltersCompareByJsonValue) {
     Filter filter;
     filter.user = "u1";
     filter.metadata = {{"n", "1"}, {"tag", R"("x")"}};
-    MemoryAnswers got = candidates(filter, 10);
-    EXPECT_TRUE(got.keys.empty()) << "candidates need a vector";
+    Rows got = candidates(filter, 10);
+    EXPECT_TRUE(got.memory_keys.empty()) << "candidates need a vector";
     got = search(filter, "one");
-    EXPECT_EQ(got.ids(), std::vector<std::string>{"one"});
+    EXPECT_EQ(got.hit_ids(), std::vector<std::string>{"one"});
     filter.metadata = {{"tag", R"("x")"}};
-    EXPECT_EQ(search(filter, "one").ids(), std::vector<std::string>{"one"});
-    EXPECT_EQ(search(filter, "two").ids(), std::vector<std::string>{"two"});
+    EXPECT_EQ(search(filter, "one").hit_ids(), std::vector<std::string>{"one"});
+    EXPECT_EQ(search(filter, "two").hit_ids(), std::vector<std::string>{"two"});
     filter.metadata = {{"missing", "1"}};
-    EXPECT_TRUE(search(filter, "one").rows.empty());
+    EXPECT_TRUE(search(filter, "one").memory_hits.empty());
 }
 
 TEST_F(MemoryReads, CreatedBoundsAreStrict) {
@@ -84,10 +85,10 @@ TEST_F(MemoryReads, CreatedBoundsAreStrict) {
     Filter filter;
     filter.user = "u1";
     filter.created_after_us = now + 10;
-    EXPECT_EQ(search(filter, "note", 10, now + 30).ids(), std::vector<std::string>{"l"});
+    EXPECT_EQ(search(filter, "note", 10, now + 30).hit_ids(), std::vector<std::string>{"l"});
     filter.created_after_us = 0;
     filter.created_before_us = now + 20;
-    EXPECT_EQ(search(filter, "note", 10, now + 30).ids(), std::vector<std::string>{"e"});
+    EXPECT_EQ(search(filter, "note", 10, now + 30).hit_ids(), std::vector<std::string>{"e"});
 }
 
 TEST_F(MemoryReads, CandidatesAreKeysWithVectorsUpToLimitPlusOne) {
@@ -95,10 +96,10 @@ TEST_F(MemoryReads, CandidatesAreKeysWithVectorsUpToLimitPlusOne) {
     write("u2", {text("d").vec({1, 0})});
     Filter u1;
     u1.user = "u1";
-    EXPECT_EQ(candidates(u1, 10).keys.size(), 3u);
-    EXPECT_EQ(candidates(u1, 1).keys.size(), 2u) << "limit + 1 tells mnemod the set is larger";
+    EXPECT_EQ(candidates(u1, 10).memory_keys.size(), 3u);
+    EXPECT_EQ(candidates(u1, 1).memory_keys.size(), 2u) << "limit + 1 tells mnemod the set is larger";
     Filter whole_app;
-    EXPECT_EQ(candidates(whole_app, 10).keys.size(), 4u);
+    EXPECT_EQ(candidates(whole_app, 10).memory_keys.size(), 4u);
 }
 
 TEST_F(MemoryReads, CountsLiveMemoriesByStatus) {

@@ -25,13 +25,13 @@ protected:
         written =
             write("u1", {text("a").with_id("a").vec(kOld), text("b").with_id("b").vec(kOld), text("c").with_id("c")});
         ASSERT_EQ(count("shop", nullptr).dimension, 4);
-        MemoryAnswers marked = reembed("shop", 0, 6);
-        ASSERT_TRUE(marked.count);
-        ASSERT_EQ(marked.count->total, 3);
+        Rows marked = reembed("shop", 0, 6);
+        ASSERT_EQ(marked.order, "C") << "the count, always";
+        ASSERT_EQ(marked.memory_count.total, 3);
     }
-    int64_t key(size_t index) const { return written.rows.at(index).key; }
+    int64_t key(size_t index) const { return written.written.at(index).memory.key; }
 
-    MemoryAnswers written;
+    Rows written;
 };
 
 TEST_F(MemoryReembedTo6, TheAppsDimensionMovesAndOldVectorsStayUntilReplaced) {
@@ -43,16 +43,16 @@ TEST_F(MemoryReembedTo6, TheAppsDimensionMovesAndOldVectorsStayUntilReplaced) {
     EXPECT_EQ(a->embedding, MNEMO_EMBEDDING_PENDING);
     EXPECT_EQ(a->vector, kOld) << "the old vector serves recall until the new one is stored";
     Filter filter;
-    EXPECT_EQ(candidates(filter, 10).keys.size(), 2u) << "pending memories with their old vector stay candidates";
+    EXPECT_EQ(candidates(filter, 10).memory_keys.size(), 2u) << "pending memories with their old vector stay candidates";
 
     EXPECT_EQ(embed({ready(key(0), kNew), ready(key(2), kNew)}).embedded, 2);
     a = get("u1", "a", 0, true);
     EXPECT_EQ(a->embedding, MNEMO_EMBEDDING_READY) << "a vector of the new dimension is taken";
     EXPECT_EQ(a->vector, kNew);
     EXPECT_EQ(count("shop", nullptr).stale, 1);
-    MemoryAnswers feed = changes(0);
+    Rows feed = changes(0);
     size_t old_vectors = 0, new_vectors = 0;
-    for (const MemoryRow& row : feed.rows) (row.vector.size() == 4 ? old_vectors : new_vectors) += row.has_vector;
+    for (const MemoryRow& row : feed.memories) (row.vector.size() == 4 ? old_vectors : new_vectors) += row.has_vector;
     EXPECT_EQ(old_vectors, 1u) << "the feed shows each row with the vector it holds";
     EXPECT_EQ(new_vectors, 2u);
 }
@@ -78,8 +78,8 @@ TEST_F(MemoryReembedTo6, ClientVectorsOfTheOldDimensionAreRefusedDuringAndAfter)
         << err.message;
     EXPECT_EQ(get("u1", "a", 0, true)->vector, kOld) << "a refused patch changes nothing";
 
-    MemoryAnswers d = write("u1", {text("d").with_id("d").vec(kNew)});
-    EXPECT_EQ(d.rows.at(0).embedding, MNEMO_EMBEDDING_READY) << "the new dimension is taken from the client too";
+    Rows d = write("u1", {text("d").with_id("d").vec(kNew)});
+    EXPECT_EQ(d.written.at(0).memory.embedding, MNEMO_EMBEDDING_READY) << "the new dimension is taken from the client too";
     ASSERT_EQ(patch_status("u1", "a", text("a").vec(kNew)), MNEMO_OK);
     EXPECT_EQ(embed({ready(key(1), kNew), ready(key(2), kNew)}).embedded, 2);
     ASSERT_EQ(count("shop", nullptr).stale, 0) << "every memory moved";
@@ -100,7 +100,7 @@ TEST_F(MemoryReembedTo6, TheNewDimensionIsDurable) {
 
 TEST_F(MemoryReembed, WithoutADimensionTheAppKeepsItsOwn) {
     write("u1", {text("a").with_id("a").vec(kOld)});
-    ASSERT_EQ(reembed("shop").count->total, 1);
+    ASSERT_EQ(reembed("shop").memory_count.total, 1);
     mnemo_memory_count_result counted = count("shop", nullptr);
     EXPECT_EQ(counted.dimension, 4);
     EXPECT_EQ(counted.stale, 0);
@@ -112,7 +112,7 @@ TEST_F(MemoryReembed, ADimensionFixesAnAppWithoutVectorsAndTouchesNoOtherApp) {
     app = "other";
     write("u1", {text("x").vec(kOld)});
     app = "shop";
-    ASSERT_EQ(reembed("shop", 0, 6).count->total, 1);
+    ASSERT_EQ(reembed("shop", 0, 6).memory_count.total, 1);
     EXPECT_EQ(count("shop", nullptr).dimension, 6);
     EXPECT_EQ(count("other", nullptr).dimension, 4);
     EXPECT_EQ(count(nullptr, nullptr).stale, 0);

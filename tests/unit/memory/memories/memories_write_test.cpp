@@ -8,8 +8,8 @@ namespace {
 using MemoryWrites = MemoriesTest;
 
 TEST_F(MemoryWrites, NewMemoryHasTheDefaultsOfAnAbsentField) {
-    MemoryAnswers out = write("u1", {text("Prefers aisle seats").with_id("m-1")});
-    ASSERT_EQ(out.created, std::vector<int>{1});
+    Rows out = write("u1", {text("Prefers aisle seats").with_id("m-1")});
+    ASSERT_EQ(out.created(), std::vector<int>{1});
     std::optional<MemoryRow> row = get("u1", "m-1");
     ASSERT_TRUE(row);
     EXPECT_GT(row->key, 0);
@@ -17,57 +17,58 @@ TEST_F(MemoryWrites, NewMemoryHasTheDefaultsOfAnAbsentField) {
     EXPECT_EQ(row->user, "u1");
     EXPECT_EQ(row->text, "Prefers aisle seats");
     EXPECT_EQ(row->name_space, "");
-    EXPECT_EQ(row->metadata, "{}");
+    EXPECT_EQ(row->metadata_json, "{}");
     EXPECT_FALSE(row->session_id);
     EXPECT_EQ(row->embedding, MNEMO_EMBEDDING_NONE);
     EXPECT_EQ(row->text_version, 1);
     EXPECT_EQ(row->created_at_us, now);
     EXPECT_EQ(row->updated_at_us, now);
     EXPECT_EQ(row->expires_at_us, 0);
-    EXPECT_FALSE(row->has_vector);
+    EXPECT_TRUE(row->vector.empty());
 }
 
 TEST_F(MemoryWrites, StatusIsReadyWithAVectorPendingWithAnEmbedderElseNone) {
     embedder = 1;
     Item with_vector = text("has a vector").vec({1, 0});
     with_vector.model = "m1";
-    MemoryAnswers out = write("u1", {with_vector, text("waits for the embedder")});
-    ASSERT_EQ(out.rows.size(), 2u);
-    EXPECT_EQ(out.rows[0].embedding, MNEMO_EMBEDDING_READY);
-    EXPECT_EQ(out.rows[0].model, Opt("m1"));
-    EXPECT_FALSE(out.rows[0].has_vector) << "written rows carry no vector";
-    EXPECT_EQ(out.rows[1].embedding, MNEMO_EMBEDDING_PENDING);
-    std::optional<MemoryRow> stored = get("u1", out.rows[0].id, 0, true);
+    Rows out = write("u1", {with_vector, text("waits for the embedder")});
+    ASSERT_EQ(out.written.size(), 2u);
+    EXPECT_EQ(out.written[0].memory.embedding, MNEMO_EMBEDDING_READY);
+    EXPECT_EQ(out.written[0].memory.embedding_model, Opt("m1"));
+    EXPECT_TRUE(out.written[0].memory.vector.empty()) << "written rows carry no vector";
+    EXPECT_EQ(out.written[1].memory.embedding, MNEMO_EMBEDDING_PENDING);
+    std::optional<MemoryRow> stored = get("u1", out.written[0].memory.id, 0, true);
     ASSERT_TRUE(stored);
     EXPECT_EQ(stored->vector, (std::vector<float>{1, 0}));
 }
 
 TEST_F(MemoryWrites, SameIdWithEqualFieldsIsARetryThatChangesNothing) {
     write("u1", {text("likes tea").with_id("m").meta(R"({"a":1})").ttl(1000)});
-    MemoryAnswers again = write("u1", {text("likes tea").with_id("m").meta(R"({"a":1})").ttl(5000)}, now + 10);
-    EXPECT_EQ(again.created, std::vector<int>{0});
-    MemoryAnswers absent_fields = write("u1", {no_text().with_id("m").vec({3, 4}).session("s9")}, now + 20);
-    EXPECT_EQ(absent_fields.created, std::vector<int>{0}) << "absent fields count as equal; vector and session do not";
+    Rows again = write("u1", {text("likes tea").with_id("m").meta(R"({"a":1})").ttl(5000)}, now + 10);
+    EXPECT_EQ(again.created(), std::vector<int>{0});
+    Rows absent_fields = write("u1", {no_text().with_id("m").vec({3, 4}).session("s9")}, now + 20);
+    EXPECT_EQ(absent_fields.created(), std::vector<int>{0})
+        << "absent fields count as equal; vector and session do not";
     std::optional<MemoryRow> row = get("u1", "m", now + 20, true);
     ASSERT_TRUE(row);
     EXPECT_EQ(row->updated_at_us, now);
     EXPECT_EQ(row->expires_at_us, now + 1000) << "a retry does not refresh the TTL";
-    EXPECT_FALSE(row->has_vector);
+    EXPECT_TRUE(row->vector.empty());
     EXPECT_FALSE(row->session_id);
 }
 
 TEST_F(MemoryWrites, SameIdWithOtherFieldsUpdatesThatMemory) {
     embedder = 1;
     write("u1", {text("likes tea").with_id("m").meta(R"({"a":1})").vec({1, 0})});
-    MemoryAnswers out = write("u1", {text("likes coffee").with_id("m").ttl(500)}, now + 10);
-    EXPECT_EQ(out.created, std::vector<int>{0});
+    Rows out = write("u1", {text("likes coffee").with_id("m").ttl(500)}, now + 10);
+    EXPECT_EQ(out.created(), std::vector<int>{0});
     std::optional<MemoryRow> row = get("u1", "m", now + 10, true);
     ASSERT_TRUE(row);
     EXPECT_EQ(row->text, "likes coffee");
     EXPECT_EQ(row->text_version, 2);
     EXPECT_EQ(row->embedding, MNEMO_EMBEDDING_PENDING) << "a text change drops the vector";
-    EXPECT_FALSE(row->has_vector);
-    EXPECT_EQ(row->metadata, R"({"a":1})") << "absent metadata keeps its value";
+    EXPECT_TRUE(row->vector.empty());
+    EXPECT_EQ(row->metadata_json, R"({"a":1})") << "absent metadata keeps its value";
     EXPECT_EQ(row->created_at_us, now);
     EXPECT_EQ(row->updated_at_us, now + 10);
     EXPECT_EQ(row->expires_at_us, now + 10 + 500);
@@ -90,44 +91,44 @@ TEST_F(MemoryWrites, TextChangeWithANewVectorStaysReady) {
 }
 
 TEST_F(MemoryWrites, FoldedTextEqualInTheSameNamespaceAnswersTheStoredMemory) {
-    MemoryAnswers first = write("u1", {text("Prefers  aisle seats").ttl(100)});
-    MemoryAnswers again = write("u1", {text("prefers aisle SEATS ").ttl(100)}, now + 50);
-    ASSERT_EQ(again.created, std::vector<int>{0});
-    EXPECT_EQ(again.rows[0].id, first.rows[0].id);
-    EXPECT_EQ(again.rows[0].key, first.rows[0].key);
-    EXPECT_EQ(again.rows[0].text, "Prefers  aisle seats") << "only updated_at and TTL move";
-    EXPECT_EQ(again.rows[0].updated_at_us, now + 50);
-    EXPECT_EQ(again.rows[0].expires_at_us, now + 150);
-    EXPECT_EQ(write("u1", {text("prefers aisle seats").in("travel")}).created, std::vector<int>{1})
+    Rows first = write("u1", {text("Prefers  aisle seats").ttl(100)});
+    Rows again = write("u1", {text("prefers aisle SEATS ").ttl(100)}, now + 50);
+    ASSERT_EQ(again.created(), std::vector<int>{0});
+    EXPECT_EQ(again.written[0].memory.id, first.written[0].memory.id);
+    EXPECT_EQ(again.written[0].memory.key, first.written[0].memory.key);
+    EXPECT_EQ(again.written[0].memory.text, "Prefers  aisle seats") << "only updated_at and TTL move";
+    EXPECT_EQ(again.written[0].memory.updated_at_us, now + 50);
+    EXPECT_EQ(again.written[0].memory.expires_at_us, now + 150);
+    EXPECT_EQ(write("u1", {text("prefers aisle seats").in("travel")}).created(), std::vector<int>{1})
         << "another namespace is another memory";
-    EXPECT_EQ(write("u2", {text("prefers aisle seats")}).created, std::vector<int>{1}) << "another user too";
+    EXPECT_EQ(write("u2", {text("prefers aisle seats")}).created(), std::vector<int>{1}) << "another user too";
 }
 
 TEST_F(MemoryWrites, DedupeAppliesInsideOneBatch) {
-    MemoryAnswers out = write("u1", {text("Same words"), text("same   WORDS"), text("other words")});
-    EXPECT_EQ(out.created, (std::vector<int>{1, 0, 1}));
-    EXPECT_EQ(out.indexes, (std::vector<size_t>{0, 1, 2}));
-    EXPECT_EQ(out.rows[1].key, out.rows[0].key);
+    Rows out = write("u1", {text("Same words"), text("same   WORDS"), text("other words")});
+    EXPECT_EQ(out.created(), (std::vector<int>{1, 0, 1}));
+    EXPECT_EQ(out.indexes(), (std::vector<size_t>{0, 1, 2}));
+    EXPECT_EQ(out.written[1].memory.key, out.written[0].memory.key);
 }
 
 TEST_F(MemoryWrites, DedupeNeverMatchesAnExpiredOrDeletedMemory) {
-    MemoryAnswers expiring = write("u1", {text("short lived").ttl(10)});
-    MemoryAnswers later = write("u1", {text("short lived")}, now + 10);
-    EXPECT_EQ(later.created, std::vector<int>{1});
-    EXPECT_NE(later.rows[0].key, expiring.rows[0].key);
-    ASSERT_EQ(remove("u1", later.rows[0].id, now + 10), MNEMO_OK);
-    EXPECT_EQ(write("u1", {text("short lived")}, now + 10).created, std::vector<int>{1});
+    Rows expiring = write("u1", {text("short lived").ttl(10)});
+    Rows later = write("u1", {text("short lived")}, now + 10);
+    EXPECT_EQ(later.created(), std::vector<int>{1});
+    EXPECT_NE(later.written[0].memory.key, expiring.written[0].memory.key);
+    ASSERT_EQ(remove("u1", later.written[0].memory.id, now + 10), MNEMO_OK);
+    EXPECT_EQ(write("u1", {text("short lived")}, now + 10).created(), std::vector<int>{1});
 }
 
 TEST_F(MemoryWrites, ABatchWithOneBadItemStoresNothingAndNamesTheItem) {
     mnemo_error err{};
-    MemoryAnswers out;
+    Rows out;
     int rc = write_status("u1", {text("fine").with_id("a").vec({1, 2}), text("bad").vec({1, 2, 3})}, &out, &err);
     EXPECT_EQ(rc, MNEMO_E_INVALID);
     EXPECT_NE(std::string(err.message).find("memories[1].embedding has 3 dimensions"), std::string::npos)
         << err.message;
     EXPECT_NE(std::string(err.message).find("stores 2"), std::string::npos) << err.message;
-    EXPECT_TRUE(out.rows.empty());
+    EXPECT_TRUE(out.written.empty());
     EXPECT_FALSE(get("u1", "a"));
     EXPECT_EQ(write_status("u1", {text("3 dims now").vec({1, 2, 3})}), MNEMO_OK)
         << "the refused batch fixed no dimension";
@@ -163,23 +164,23 @@ TEST_F(MemoryWrites, ANewMemoryNeedsAText) {
 }
 
 TEST_F(MemoryWrites, DeleteRemovesAtOnceAndTheIdIsCreatedAfresh) {
-    MemoryAnswers first = write("u1", {text("to forget").with_id("m")});
+    Rows first = write("u1", {text("to forget").with_id("m")});
     EXPECT_EQ(remove("u1", "m"), MNEMO_OK);
     EXPECT_FALSE(get("u1", "m"));
     EXPECT_EQ(remove("u1", "m"), MNEMO_E_NOT_FOUND);
-    MemoryAnswers again = write("u1", {text("to forget").with_id("m")});
-    EXPECT_EQ(again.created, std::vector<int>{1});
-    EXPECT_GT(again.rows[0].key, first.rows[0].key) << "a new memory gets a new key";
+    Rows again = write("u1", {text("to forget").with_id("m")});
+    EXPECT_EQ(again.created(), std::vector<int>{1});
+    EXPECT_GT(again.written[0].memory.key, first.written[0].memory.key) << "a new memory gets a new key";
 }
 
 TEST_F(MemoryWrites, ExpiredMemoriesAreAbsentAndTheirIdIsCreatedAfresh) {
-    MemoryAnswers first = write("u1", {text("brief").with_id("m").ttl(100)});
+    Rows first = write("u1", {text("brief").with_id("m").ttl(100)});
     EXPECT_TRUE(get("u1", "m", now + 99));
     EXPECT_FALSE(get("u1", "m", now + 100));
     EXPECT_EQ(remove("u1", "m", now + 100), MNEMO_E_NOT_FOUND);
-    MemoryAnswers again = write("u1", {text("brief").with_id("m")}, now + 100);
-    EXPECT_EQ(again.created, std::vector<int>{1}) << "an expired memory is no retry target";
-    EXPECT_NE(again.rows[0].key, first.rows[0].key);
+    Rows again = write("u1", {text("brief").with_id("m")}, now + 100);
+    EXPECT_EQ(again.created(), std::vector<int>{1}) << "an expired memory is no retry target";
+    EXPECT_NE(again.written[0].memory.key, first.written[0].memory.key);
     EXPECT_EQ(get("u1", "m", now + 200)->created_at_us, now + 100);
 }
 
@@ -192,23 +193,23 @@ TEST_F(MemoryWrites, WritesRefreshTheTtl) {
 
 TEST_F(MemoryWrites, PatchReplacesGivenFieldsWholeAndAlwaysMovesUpdatedAt) {
     write("u1", {text("likes tea").with_id("m").meta(R"({"a":1,"b":2})").vec({1, 0})});
-    MemoryAnswers out;
+    Rows out;
     ASSERT_EQ(patch_status("u1", "m", no_text().meta(R"({"c":3})").ttl(50), &out, nullptr, now + 5), MNEMO_OK);
-    ASSERT_EQ(out.rows.size(), 1u);
-    EXPECT_EQ(out.rows[0].metadata, R"({"c":3})") << "no merge";
-    EXPECT_EQ(out.rows[0].text, "likes tea");
-    EXPECT_EQ(out.rows[0].embedding, MNEMO_EMBEDDING_READY);
-    EXPECT_EQ(out.rows[0].updated_at_us, now + 5);
-    EXPECT_EQ(out.rows[0].expires_at_us, now + 55);
+    ASSERT_EQ(out.memories.size(), 1u);
+    EXPECT_EQ(out.memories[0].metadata_json, R"({"c":3})") << "no merge";
+    EXPECT_EQ(out.memories[0].text, "likes tea");
+    EXPECT_EQ(out.memories[0].embedding, MNEMO_EMBEDDING_READY);
+    EXPECT_EQ(out.memories[0].updated_at_us, now + 5);
+    EXPECT_EQ(out.memories[0].expires_at_us, now + 55);
 
     ASSERT_EQ(patch_status("u1", "m", no_text(), &out, nullptr, now + 6), MNEMO_OK);
-    EXPECT_EQ(out.rows[0].updated_at_us, now + 6) << "a patch is never a retry";
-    EXPECT_EQ(out.rows[0].expires_at_us, 0) << "no ttl given: never expires";
+    EXPECT_EQ(out.memories[0].updated_at_us, now + 6) << "a patch is never a retry";
+    EXPECT_EQ(out.memories[0].expires_at_us, 0) << "no ttl given: never expires";
 
     ASSERT_EQ(patch_status("u1", "m", text("likes green tea"), &out, nullptr, now + 7), MNEMO_OK);
-    EXPECT_EQ(out.rows[0].text_version, 2);
-    EXPECT_EQ(out.rows[0].embedding, MNEMO_EMBEDDING_NONE) << "no embedder: the dropped vector leaves none";
-    EXPECT_FALSE(get("u1", "m", now + 7, true)->has_vector);
+    EXPECT_EQ(out.memories[0].text_version, 2);
+    EXPECT_EQ(out.memories[0].embedding, MNEMO_EMBEDDING_NONE) << "no embedder: the dropped vector leaves none";
+    EXPECT_TRUE(get("u1", "m", now + 7, true)->vector.empty());
 }
 
 TEST_F(MemoryWrites, PatchOfAnAbsentMemoryOrWithAWrongDimensionIsRefused) {
@@ -237,17 +238,17 @@ TEST_F(MemoryWrites, AGeneratedIdThatNamesAStoredMemoryIsRefused) {
 
 TEST_F(MemoryWrites, MemoriesSurviveReopenAndKeysAreNeverReusedWhenThePluginPersists) {
     if (!persistent()) GTEST_SKIP() << "the plugin keeps nothing across close";
-    MemoryAnswers kept = write("u1", {text("kept").with_id("k").vec({1, 0})});
-    MemoryAnswers newest = write("u1", {text("newest").with_id("n")});
+    Rows kept = write("u1", {text("kept").with_id("k").vec({1, 0})});
+    Rows newest = write("u1", {text("newest").with_id("n")});
     ASSERT_EQ(remove("u1", "n"), MNEMO_OK);
     reopen();
     std::optional<MemoryRow> row = get("u1", "k", 0, true);
     ASSERT_TRUE(row);
-    EXPECT_EQ(row->key, kept.rows[0].key);
+    EXPECT_EQ(row->key, kept.written[0].memory.key);
     EXPECT_EQ(row->vector, (std::vector<float>{1, 0}));
-    MemoryAnswers after = write("u1", {text("after reopen").with_id("a")});
-    EXPECT_GT(after.rows[0].key, newest.rows[0].key) << "the removed newest key is not given again";
-    EXPECT_GT(after.rows[0].change_seq, kept.rows[0].change_seq) << "the feed goes on where it was";
+    Rows after = write("u1", {text("after reopen").with_id("a")});
+    EXPECT_GT(after.written[0].memory.key, newest.written[0].memory.key) << "the removed newest key is not given again";
+    EXPECT_GT(after.written[0].memory.change_seq, kept.written[0].memory.change_seq) << "the feed goes on where it was";
 }
 
 }  // namespace
