@@ -33,7 +33,8 @@ std::variant<std::vector<float>, VectorError> unit_vector(std::span<const float>
 VectorIndex::VectorIndex(const VectorIndexOptions& options)
     : options_(options),
       graph_(std::make_unique<HnswGraph>(
-          GraphShape{options.dimension, options.links, options.ef_construction, options.seed}, 0)) {}
+          GraphShape{options.dimension, options.links, options.ef_construction, options.seed}, 0)),
+      tail_(options.dimension) {}
 
 VectorIndex::~VectorIndex() = default;
 
@@ -79,7 +80,7 @@ void VectorIndex::set_ref(Entry& entry, Ref ref) {
 VectorIndex::Ref VectorIndex::append_to_tail(uint64_t key, const float* unit_vector) {
     auto row = static_cast<Ref>(tail_.size());
     tail_.keys.push_back(key);
-    tail_.vectors.insert(tail_.vectors.end(), unit_vector, unit_vector + options_.dimension);
+    tail_.vectors.push_back(unit_vector);
     return row | kTailBit;
 }
 
@@ -88,22 +89,19 @@ void VectorIndex::remove_tail_row(uint32_t row) {
     if (row != last) {
         size_t dimension = options_.dimension;
         tail_.keys[row] = tail_.keys[last];
-        std::memcpy(&tail_.vectors[row * dimension], &tail_.vectors[last * dimension], dimension * sizeof(float));
+        std::memcpy(tail_.vectors.row(row), tail_.vectors.row(last), dimension * sizeof(float));
         set_ref(entries_.at(tail_.keys[row]), row | kTailBit);
     }
     tail_.keys.pop_back();
-    tail_.vectors.resize(last * options_.dimension);
+    tail_.vectors.truncate(last);
     release_tail_memory();
 }
 
-// A tail that held a bulk load gives its memory back as it drains, so built
-// vectors are not held twice.
+// The tail's vectors go back block by block as it drains (RowBlocks); its
+// keys, 8 bytes a row, once they fill a quarter of what they hold.
 void VectorIndex::release_tail_memory() {
-    constexpr size_t kKeepFloats = 1 << 16;
-    if (tail_.vectors.capacity() > 4 * tail_.vectors.size() + kKeepFloats) {
-        tail_.vectors.shrink_to_fit();
-        tail_.keys.shrink_to_fit();
-    }
+    constexpr size_t kKeepKeys = 1 << 14;
+    if (tail_.keys.capacity() > 4 * tail_.keys.size() + kKeepKeys) tail_.keys.shrink_to_fit();
 }
 
 std::optional<VectorError> VectorIndex::put(uint64_t key, std::string_view user, std::span<const float> vector) {
@@ -123,7 +121,7 @@ std::optional<VectorError> VectorIndex::put(uint64_t key, std::string_view user,
     }
     if (entry.ref & kTailBit) {
         size_t row = entry.ref & ~kTailBit;
-        std::memcpy(&tail_.vectors[row * options_.dimension], values, options_.dimension * sizeof(float));
+        std::memcpy(tail_.vectors.row(row), values, options_.dimension * sizeof(float));
     } else {
         // The old element stays in the graph, deleted; building the key again revives it in place.
         graph_->mark_deleted(entry.ref);
@@ -169,13 +167,12 @@ size_t VectorIndex::build_chunk(size_t count, unsigned threads) {
     size_t n = std::min(count, tail_.size());
     if (n == 0) return 0;
     size_t first = tail_.size() - n;
-    size_t dimension = options_.dimension;
     graph_->reserve(graph_->element_count() + n);
     std::vector<uint32_t> ids(n);
     std::atomic<size_t> next{0};
     auto insert_some = [&] {
         for (size_t i = next++; i < n; i = next++) {
-            ids[i] = graph_->add(&tail_.vectors[(first + i) * dimension], tail_.keys[first + i]);
+            ids[i] = graph_->add(tail_.vectors.row(first + i), tail_.keys[first + i]);
         }
     };
     std::vector<std::thread> helpers;
@@ -184,7 +181,7 @@ size_t VectorIndex::build_chunk(size_t count, unsigned threads) {
     for (auto& helper : helpers) helper.join();
     for (size_t i = 0; i < n; ++i) set_ref(entries_.at(tail_.keys[first + i]), ids[i]);
     tail_.keys.resize(first);
-    tail_.vectors.resize(first * dimension);
+    tail_.vectors.truncate(first);
     release_tail_memory();
     return n;
 }
@@ -209,7 +206,7 @@ VectorIndexStats VectorIndex::stats() const {
 }
 
 const float* VectorIndex::vector_of(Ref ref) const {
-    if (ref & kTailBit) return &tail_.vectors[static_cast<size_t>(ref & ~kTailBit) * options_.dimension];
+    if (ref & kTailBit) return tail_.vectors.row(ref & ~kTailBit);
     return graph_->vector(ref);
 }
 

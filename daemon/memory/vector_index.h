@@ -27,6 +27,7 @@
 #pragma once
 
 #include "memory/hnsw_graph.h"
+#include "memory/row_blocks.h"
 #include "memory/writer_first_mutex.h"
 
 #include <cstddef>
@@ -152,8 +153,9 @@ private:
         std::vector<Ref> members;
     };
     struct Tail {
+        explicit Tail(size_t dimension) : vectors(dimension) {}
         std::vector<uint64_t> keys;
-        std::vector<float> vectors;  // rows of `dimension`
+        RowBlocks vectors;  // rows of `dimension`
         size_t size() const { return keys.size(); }
     };
     class Collector;

@@ -37,7 +37,8 @@ void VectorIndex::write_sections(CheckedWriter& out) const {
     out.write_pod(static_cast<uint64_t>(tail_.size()));
     out.write(tail_.keys.data(), tail_.keys.size() * sizeof(uint64_t));
     out.write(tail_users.data(), tail_users.size() * sizeof(uint32_t));
-    out.write(tail_.vectors.data(), tail_.vectors.size() * sizeof(float));
+    tail_.vectors.for_each_run(
+        [&](const float* rows, size_t count) { out.write(rows, count * options_.dimension * sizeof(float)); });
 }
 
 std::optional<VectorError> VectorIndex::save(const std::string& path, uint64_t cursor) const {
@@ -92,11 +93,15 @@ std::optional<std::string> VectorIndex::read_sections(CheckedReader& in) {
     if (!in.read_pod(tail_count) || tail_count > in.remaining() / row_bytes) return "the tail section is damaged";
     std::vector<uint32_t> tail_users(tail_count);
     tail_.keys.resize(tail_count);
-    tail_.vectors.resize(tail_count * options_.dimension);
     if (!in.read(tail_.keys.data(), tail_count * sizeof(uint64_t)) ||
-        !in.read(tail_users.data(), tail_count * sizeof(uint32_t)) ||
-        !in.read(tail_.vectors.data(), tail_.vectors.size() * sizeof(float))) {
+        !in.read(tail_users.data(), tail_count * sizeof(uint32_t))) {
         return "the tail section is cut short";
+    }
+    std::vector<float> vector(options_.dimension);
+    tail_.vectors.truncate(0);
+    for (uint64_t row = 0; row < tail_count; ++row) {
+        if (!in.read(vector.data(), vector.size() * sizeof(float))) return "the tail section is cut short";
+        tail_.vectors.push_back(vector.data());
     }
     for (uint32_t row = 0; row < tail_count; ++row) {
         if (tail_users[row] >= users_.size()) return fmt::format("tail row {} has no valid user", row);

@@ -70,7 +70,7 @@ void VectorIndex::scan_tail(const float* query, const Allowed& allowed, Collecto
     for (size_t row = 0; row < tail_.size(); ++row) {
         uint64_t key = tail_.keys[row];
         if (allowed && !allowed(key)) continue;
-        best.offer(key, graph_->similarity(query, &tail_.vectors[row * options_.dimension]));
+        best.offer(key, graph_->similarity(query, tail_.vectors.row(row)));
     }
 }
 

@@ -321,8 +321,22 @@ inline const Migration kSchemaExtractCursor{
     "SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = DATABASE() "
     "AND table_name = 'sessions' AND column_name = 'extracted_seq'"};
 
-inline const std::array<const Migration*, 6> kMigrations{&kSchemaV1, &kSchemaV2,       &kSchemaV3,
-                                                         &kSchemaV4, &kSchemaMemories, &kSchemaExtractCursor};
+// The step that lets a user's recall read an index alone: the scope of
+// kMemoryUserScopeSql (app, user, expiry) and the BM25 totals over it
+// (COUNT, SUM(word_count)) are all in memories_scope, where memories_source
+// sent every memory of the user to its clustered row. Skipped when the
+// index exists (a crash after the CREATE and before the version row).
+inline constexpr int kMemoryScopeVersion = 7;
+inline const Migration kSchemaMemoryScope{
+    kMemoryScopeVersion,
+    {
+        "CREATE INDEX memories_scope ON memories (app, user, expires_at, word_count)",
+    },
+    "SELECT COUNT(*) FROM information_schema.statistics WHERE table_schema = DATABASE() "
+    "AND table_name = 'memories' AND index_name = 'memories_scope'"};
+
+inline const std::array<const Migration*, 7> kMigrations{
+    &kSchemaV1, &kSchemaV2, &kSchemaV3, &kSchemaV4, &kSchemaMemories, &kSchemaExtractCursor, &kSchemaMemoryScope};
 inline const int kSchemaVersion = kMigrations.back()->version;
 
 // The bookkeeping table itself is not a migration: it must exist to read the

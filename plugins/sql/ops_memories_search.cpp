@@ -19,6 +19,7 @@
 #include "keyword_recall.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace mnemo::sqlcore {
 namespace {
@@ -57,7 +58,10 @@ void for_each_candidate(Db& db, const mnemo_memory_filter& filter, const std::ve
     while (query.step()) fn(memory_row(query));
 }
 
-host::Bm25Corpus corpus_of(Db& db, const mnemo_memory_filter& filter, const host::RecallQuery& query) {
+// known_df: the document frequency of a one-word query's word when the
+// candidate pass already counted it (its candidates were that word's).
+host::Bm25Corpus corpus_of(Db& db, const mnemo_memory_filter& filter, const host::RecallQuery& query,
+                           std::optional<double> known_df) {
     host::Bm25Corpus corpus;
     Query totals(db,
                  std::string("SELECT COUNT(*), COALESCE(SUM(word_count), 0) FROM memories WHERE ") + scope_sql(filter));
@@ -65,6 +69,10 @@ host::Bm25Corpus corpus_of(Db& db, const mnemo_memory_filter& filter, const host
     if (totals.step()) {
         corpus.documents = static_cast<double>(totals.i64(0));
         corpus.total_words = static_cast<double>(totals.i64(1));
+    }
+    if (known_df) {
+        corpus.document_frequency.push_back(*known_df);
+        return corpus;
     }
     for (const std::string& word : query.words) {
         double df = 0;
@@ -95,11 +103,21 @@ void memory_search(Db& db, const mnemo_memory_search_req& req, Output& out) {
     const host::RecallQuery query = host::read_recall_query(view(req.q));
     if (query.empty()) return;
     std::vector<Hit> hits;
-    for_each_candidate(db, req.filter, narrowing_words(query), [&](const MemoryRow& row) {
+    // A one-word query's candidates are the scope's memories that may hold
+    // the word: the pass counts its document frequency on the way, sparing
+    // corpus_of a second walk of the same posting list.
+    const std::vector<std::string> narrowing = narrowing_words(query);
+    const bool counts_df = query.words.size() == 1 && narrowing == query.words;
+    double df = 0;
+    for_each_candidate(db, req.filter, narrowing, [&](const MemoryRow& row) {
+        if (counts_df) {
+            uint32_t words = 0;
+            if (host::term_frequency(host::count_terms(row.text, &words), query.words[0]) > 0) ++df;
+        }
         if (passes(req.filter, row) && host::matches(query.parsed, row.text)) hits.push_back(Hit{row, 0});
     });
     if (hits.empty()) return;
-    const host::Bm25Corpus corpus = corpus_of(db, req.filter, query);
+    const host::Bm25Corpus corpus = corpus_of(db, req.filter, query, counts_df ? std::optional<double>(df) : std::nullopt);
     for (Hit& hit : hits) {
         uint32_t words = 0;
         // Counted first: an argument list would leave the order of reading `words` open.

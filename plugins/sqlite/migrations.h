@@ -533,7 +533,17 @@ ALTER TABLE sessions ADD COLUMN extracted_seq INTEGER NOT NULL DEFAULT 0;
 )sql";
 inline constexpr int kExtractCursorVersion = 12;
 
-inline constexpr std::array<Migration, 12> kMigrations{{{1, kSchemaV1},
+// The step that lets a user's recall read an index alone: the scope of
+// kMemoryUserScopeSql (app, user, expiry) and the BM25 totals over it
+// (COUNT, SUM(word_count)) are all in memories_scope, where through
+// memories_source every memory of the user cost a table row read, vector
+// and all (at 1,000 memories a user, most of a hybrid recall's time).
+inline constexpr const char* kSchemaMemoryScope = R"sql(
+CREATE INDEX IF NOT EXISTS memories_scope ON memories (app, user, expires_at, word_count);
+)sql";
+inline constexpr int kMemoryScopeVersion = 13;
+
+inline constexpr std::array<Migration, 13> kMigrations{{{1, kSchemaV1},
                                                         {2, kSchemaV2},
                                                         {3, kSchemaV3},
                                                         {4, kSchemaV4},
@@ -544,7 +554,8 @@ inline constexpr std::array<Migration, 12> kMigrations{{{1, kSchemaV1},
                                                         {9, kSchemaV9},
                                                         {10, kSchemaV10},
                                                         {kMemoriesVersion, kSchemaMemories},
-                                                        {kExtractCursorVersion, kSchemaExtractCursor}}};
+                                                        {kExtractCursorVersion, kSchemaExtractCursor},
+                                                        {kMemoryScopeVersion, kSchemaMemoryScope}}};
 inline constexpr int kSchemaVersion = kMigrations.back().version;
 
 // The bookkeeping table itself is not a migration: it must exist to read the

@@ -3,6 +3,7 @@
 // values in place of the parameters) over a few thousand rows shows the
 // intended index and never a full scan (type ALL) of the table.
 #include "hot_queries.h"
+#include "memory_sql.h"
 #include "search_sql.h"
 #include "mysql_backend.h"
 
@@ -189,6 +190,17 @@ TEST_F(QueryPlanTest, SearchCandidatesComeFromTheFulltextIndex) {
     EXPECT_EQ(rows[1].table, "s") << describe(rows);
     EXPECT_EQ(rows[1].type, "eq_ref") << describe(rows);
     EXPECT_EQ(rows[1].key, "PRIMARY") << describe(rows);
+}
+
+// A user's BM25 totals read memories_scope alone ("Using index"), not the
+// clustered row (vector and all) of every memory of the user.
+TEST_F(QueryPlanTest, AUsersRecallTotalsReadTheScopeIndexAlone) {
+    std::vector<PlanRow> rows =
+        plan(bound(std::string("SELECT COUNT(*), SUM(word_count) FROM memories WHERE ") + sqlcore::kMemoryUserScopeSql,
+                   {"'shop'", "'u1'", "5"}));
+    ASSERT_EQ(rows.size(), 1u) << describe(rows);
+    EXPECT_EQ(rows[0].key, "memories_scope") << describe(rows);
+    EXPECT_NE(rows[0].extra.find("Using index"), std::string::npos) << describe(rows);
 }
 
 TEST_F(QueryPlanTest, SearchContextAndRecentSessionsUseTheirIndexes) {

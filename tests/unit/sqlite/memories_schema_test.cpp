@@ -2,7 +2,8 @@
 // mnemod left behind: a file of the step before the memories gains them
 // with its data intact, and that step cut off after its DDL (a crash before
 // its version row) finishes at the next open; a file of the step before the
-// extraction cursor gains sessions.extracted_seq at 0. The operations
+// extraction cursor gains sessions.extracted_seq at 0, and one of the step
+// before the scope index gains memories_scope. The operations
 // themselves are the shared tests of tests/unit/memory/memories/.
 #include "sqlite_fixture.h"
 #include "core/plugin_host.h"
@@ -117,6 +118,21 @@ TEST(SqliteExtractCursorMigration, AFileOfThePreviousStepGainsTheCursorAtZero) {
     EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
     EXPECT_EQ(migrated.number("SELECT extracted_seq FROM sessions WHERE sid = 7"), 2);
     EXPECT_EQ(migrated.number("SELECT version FROM sessions WHERE sid = 7"), 4) << "the cursor is no client write";
+}
+
+TEST(SqliteMemoryScopeMigration, AFileOfThePreviousStepGainsTheScopeIndex) {
+    TempDir dir;
+    const std::string path = dir.file("old.db");
+    write_previous_file(path, index_of(kMemoryScopeVersion));
+    mnemo_backend* first = open_file(path);
+    ASSERT_NE(first, nullptr);
+    const int64_t key = write_memory(first, "m1");
+    plugin().ops->close(first);
+    RawDb migrated(path);
+    EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
+    EXPECT_EQ(migrated.number("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'memories_scope'"), 1);
+    EXPECT_EQ(migrated.number("SELECT row_key FROM memories INDEXED BY memories_scope WHERE app = 'shop' AND user = 'u1'"),
+              key);
 }
 
 }  // namespace

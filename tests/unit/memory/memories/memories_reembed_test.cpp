@@ -52,7 +52,7 @@ TEST_F(MemoryReembedTo6, TheAppsDimensionMovesAndOldVectorsStayUntilReplaced) {
     EXPECT_EQ(count("shop", nullptr).stale, 1);
     Rows feed = changes(0);
     size_t old_vectors = 0, new_vectors = 0;
-    for (const MemoryRow& row : feed.memories) (row.vector.size() == 4 ? old_vectors : new_vectors) += row.has_vector;
+    for (const MemoryRow& row : feed.memories) (row.vector.size() == 4 ? old_vectors : new_vectors) += row.vector.empty() ? 0 : 1;
     EXPECT_EQ(old_vectors, 1u) << "the feed shows each row with the vector it holds";
     EXPECT_EQ(new_vectors, 2u);
 }
