@@ -1,0 +1,343 @@
+"""Google ADK services backed by mnemod: ``MnemoSessionService`` and ``MnemoMemoryService``.
+
+Written for google-adk 1.4 (``BaseSessionService`` and ``BaseMemoryService``
+as published in google/adk-python). ADK's interfaces are async; each call
+runs the synchronous client in a worker thread (``asyncio.to_thread``).
+
+An ADK event is stored as one mnemod event: its id, author, invocation id and
+timestamp as themselves, ``actions.state_delta`` as the event's
+``state_delta`` (so ``app:``, ``user:`` and ``temp:`` keys get mnemod's scope
+rules, the same as ADK's), and the whole event in ``content.adk`` with its
+text in ``content.text`` (so transcript search and memory capture see it).
+Events written by other clients are read back as text events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as _dt
+import hashlib
+import re
+from typing import Any, Dict, List, Optional
+
+from ..client import Client
+from ..errors import NotFound
+from ._adk_models import (
+    BaseMemoryService,
+    BaseSessionService,
+    Event,
+    GetSessionConfig,
+    ListSessionsResponse,
+    MemoryEntry,
+    SearchMemoryResponse,
+    Session,
+)
+
+_NAME = re.compile(r"^[A-Za-z0-9._:@-]{1,128}$")
+TEMP_PREFIX = "temp:"
+
+
+def _name(value: str, prefix: str) -> str:
+    """``value`` when it is a valid mnemod name, else a stable name derived from it."""
+    if _NAME.match(value) and value not in (".", ".."):
+        return value
+    return prefix + hashlib.sha256(value.encode("utf-8")).hexdigest()[:40]
+
+
+def _seconds(rfc3339: str) -> float:
+    return _dt.datetime.fromisoformat(rfc3339.replace("Z", "+00:00")).timestamp()
+
+
+def _iso(seconds: float) -> str:
+    return _dt.datetime.fromtimestamp(seconds, _dt.timezone.utc).isoformat()
+
+
+def content_text(content: Any) -> str:
+    """The text parts of an ADK content (as JSON), joined by newlines."""
+    if not isinstance(content, dict):
+        return ""
+    parts = content.get("parts") or []
+    return "\n".join(p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str) and p["text"])
+
+
+def _role(dump: Dict[str, Any]) -> str:
+    if dump.get("author") == "user":
+        return "user"
+    parts = (dump.get("content") or {}).get("parts") or []
+    if any(isinstance(p, dict) and p.get("function_response") for p in parts):
+        return "tool"
+    return "assistant"
+
+
+def _usage(dump: Dict[str, Any]) -> Optional[Dict[str, int]]:
+    meta = dump.get("usage_metadata")
+    if not isinstance(meta, dict):
+        return None
+    names = {
+        "prompt_token_count": "input_tokens",
+        "candidates_token_count": "output_tokens",
+        "cached_content_token_count": "cache_read_tokens",
+        "total_token_count": "total_tokens",
+    }
+    usage = {ours: meta[theirs] for theirs, ours in names.items() if isinstance(meta.get(theirs), int)}
+    return usage or None
+
+
+def to_mnemo_event(event: Event) -> Dict[str, Any]:
+    """The mnemod event that stores one ADK event."""
+    dump = event.model_dump(mode="json", exclude_none=True)
+    actions = dict(dump.get("actions") or {})
+    delta = actions.pop("state_delta", None) or {}
+    stored = dict(dump, actions=actions)
+    content: Dict[str, Any] = {}
+    text = content_text(dump.get("content"))
+    if text:
+        content["text"] = text
+    content["adk"] = stored
+    out: Dict[str, Any] = {
+        "id": _name(dump["id"], "adk-"),
+        "author": dump["author"],
+        "role": _role(dump),
+        "content": content,
+        "timestamp": dump["timestamp"],
+    }
+    if dump.get("invocation_id"):
+        out["invocation_id"] = dump["invocation_id"]
+    if delta:
+        out["state_delta"] = delta
+    usage = _usage(dump)
+    if usage:
+        out["usage"] = usage
+    return out
+
+
+def from_mnemo_event(stored: Dict[str, Any]) -> Event:
+    """The ADK event a stored mnemod event holds (a text event when another client wrote it)."""
+    content = stored.get("content")
+    delta = stored.get("state_delta") or {}
+    if isinstance(content, dict) and isinstance(content.get("adk"), dict):
+        dump = dict(content["adk"])
+        dump["actions"] = dict(dump.get("actions") or {}, state_delta=delta)
+        return Event.model_validate(dump)
+    text = content.get("text") if isinstance(content, dict) else content
+    dump = {
+        "id": stored["id"],
+        "author": stored.get("author", "user"),
+        "invocation_id": stored.get("invocation_id", ""),
+        "timestamp": _seconds(stored["timestamp"]),
+        "actions": {"state_delta": delta},
+    }
+    if isinstance(text, str) and text:
+        role = "user" if stored.get("role") == "user" else "model"
+        dump["content"] = {"role": role, "parts": [{"text": text}]}
+    return Event.model_validate(dump)
+
+
+def _without_temp(state: Dict[str, Any]) -> Dict[str, Any]:
+    return {key: value for key, value in state.items() if not key.startswith(TEMP_PREFIX)}
+
+
+class MnemoSessionService(BaseSessionService):
+    """ADK sessions, events and app/user/session state kept in mnemod.
+
+    ``hard_delete`` purges a deleted session at once instead of leaving it to
+    mnemod's soft-delete sweep.
+    """
+
+    def __init__(self, client: Client, *, hard_delete: bool = False) -> None:
+        super().__init__()
+        self.client = client
+        self.hard_delete = hard_delete
+
+    def _session(self, app_name: str, user_id: str, view: Dict[str, Any], events: List[Event]) -> Session:
+        session = view["session"] if "session" in view else view
+        return Session(
+            id=session["id"],
+            app_name=app_name,
+            user_id=user_id,
+            state=_without_temp(session.get("state") or {}),
+            events=events,
+            last_update_time=_seconds(session["updated_at"]),
+        )
+
+    async def create_session(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        state: Optional[Dict[str, Any]] = None,
+        session_id: Optional[str] = None,
+    ) -> Session:
+        """Creates the session; ``app:`` and ``user:`` keys of ``state`` go to those scopes, ``temp:`` keys nowhere.
+
+        An id already in use raises :class:`mnemo.AlreadyExists`.
+        """
+        given = session_id.strip() if session_id and session_id.strip() else None
+        created = await asyncio.to_thread(
+            self.client.create_session, app_name, user_id, id=given, state=state or None
+        )
+        return self._session(app_name, user_id, created, [])
+
+    async def get_session(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        config: Optional[GetSessionConfig] = None,
+    ) -> Optional[Session]:
+        """The session with its events, or None when it does not exist.
+
+        ``config.num_recent_events`` keeps the newest N events;
+        ``config.after_timestamp`` keeps events at or after that time (as
+        ADK's database service does).
+        """
+        recent = config.num_recent_events if config and config.num_recent_events else None
+        after = config.after_timestamp if config and config.after_timestamp else None
+        try:
+            view = await asyncio.to_thread(
+                self.client.get_session,
+                app_name,
+                user_id,
+                session_id,
+                num_recent_events=recent,
+                # mnemod's `after` is strict and in microseconds: one below keeps an event at the instant itself.
+                after=None if after is None else f"{after - 1e-6:.6f}",
+            )
+        except NotFound:
+            return None
+        events = [from_mnemo_event(stored) for stored in view["events"]]
+        if after is not None:
+            events = [event for event in events if event.timestamp >= after]
+        return self._session(app_name, user_id, dict(view), events)
+
+    async def list_sessions(self, *, app_name: str, user_id: Optional[str] = None) -> ListSessionsResponse:
+        """Every session of the user (of the whole app when ``user_id`` is None), without events or state."""
+
+        def collect() -> List[Dict[str, Any]]:
+            return list(self.client.iter_sessions(app_name, user_id, page_size=1000))
+
+        listed = await asyncio.to_thread(collect)
+        sessions = [
+            Session(
+                id=s["id"],
+                app_name=app_name,
+                user_id=s["user"],
+                state={},
+                events=[],
+                last_update_time=_seconds(s["updated_at"]),
+            )
+            for s in listed
+        ]
+        return ListSessionsResponse(sessions=sessions)
+
+    async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
+        """Deletes the session; deleting an absent one does nothing."""
+        try:
+            await asyncio.to_thread(
+                self.client.delete_session, app_name, user_id, session_id, hard=self.hard_delete
+            )
+        except NotFound:
+            pass
+
+    async def append_event(self, session: Session, event: Event) -> Event:
+        """Stores the event (a partial one is not stored), then updates ``session`` as ADK's base does.
+
+        The event and its state delta are one atomic write; the event's id is
+        its client id, so a retry after a lost answer stores it once. A
+        session that no longer exists raises :class:`mnemo.NotFound`.
+        """
+        if event.partial:
+            return event
+        await asyncio.to_thread(
+            self.client.append_event, session.app_name, session.user_id, session.id, to_mnemo_event(event)
+        )
+        await super().append_event(session, event)
+        session.last_update_time = event.timestamp
+        return event
+
+
+def _memory_id(session_id: str, event_id: str) -> str:
+    return _name(f"{session_id}.{event_id}", "adk-")
+
+
+class MnemoMemoryService(BaseMemoryService):
+    """ADK memory over mnemod memories: each text event of a session becomes one memory.
+
+    Memories are written in ``namespace`` (``adk`` by default) with ids made of
+    the session and event ids, so adding a session again only adds its new
+    events. ``search_memory`` recalls the user's memories in
+    ``search_namespace`` (None: every namespace, so memories from other
+    sources are found too), hybrid when the daemon has an embedder, else by
+    words.
+    """
+
+    def __init__(
+        self,
+        client: Client,
+        *,
+        namespace: str = "adk",
+        search_namespace: Optional[str] = None,
+        limit: int = 10,
+        batch: int = 256,
+    ) -> None:
+        super().__init__()
+        self.client = client
+        self.namespace = namespace
+        self.search_namespace = search_namespace
+        self.limit = limit
+        self.batch = batch
+
+    async def add_session_to_memory(self, session: Session) -> None:
+        items = []
+        for event in session.events:
+            dump = event.model_dump(mode="json", exclude_none=True)
+            text = content_text(dump.get("content"))
+            if not text:
+                continue
+            items.append(
+                {
+                    "id": _memory_id(session.id, dump["id"]),
+                    "text": text,
+                    "namespace": self.namespace,
+                    "session_id": _name(session.id, "adk-"),
+                    "metadata": {
+                        "author": dump["author"],
+                        "timestamp": _iso(dump["timestamp"]),
+                        "event_id": dump["id"],
+                    },
+                }
+            )
+
+        def write() -> None:
+            for start in range(0, len(items), self.batch):
+                self.client.write_memories(session.app_name, session.user_id, items[start : start + self.batch])
+
+        await asyncio.to_thread(write)
+
+    async def search_memory(self, *, app_name: str, user_id: str, query: str) -> SearchMemoryResponse:
+        if not query.strip():
+            return SearchMemoryResponse(memories=[])
+        recall = await asyncio.to_thread(
+            self.client.recall,
+            app_name,
+            query,
+            user=user_id,
+            namespace=self.search_namespace,
+            limit=self.limit,
+        )
+        entries = []
+        for memory in recall["memories"]:
+            metadata = memory.get("metadata") or {}
+            author = metadata.get("author") if isinstance(metadata.get("author"), str) else None
+            role = "user" if author == "user" else "model"
+            entries.append(
+                MemoryEntry.model_validate(
+                    {
+                        "content": {"role": role, "parts": [{"text": memory["text"]}]},
+                        "author": author,
+                        "timestamp": metadata.get("timestamp") or memory.get("created_at"),
+                    }
+                )
+            )
+        return SearchMemoryResponse(memories=entries)
