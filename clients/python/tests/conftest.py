@@ -101,15 +101,24 @@ class Daemon:
         assert self.process is not None
         self.process.send_signal(signum)
 
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+    def stop(self) -> str:
+        """Stops the daemon and removes its folder; answers why it was not a clean exit 0, or ""."""
+        problem = ""
+        if self.process is not None:
+            if self.process.poll() is None:
+                self.process.send_signal(signal.SIGTERM)
+                try:
+                    self.process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    self.process.kill()
+                    self.process.wait()
+                    problem = "did not exit within 20 s of SIGTERM"
+            if not problem and self.process.returncode != 0:
+                problem = f"exited with {self.process.returncode}"
+        if problem:
+            problem = f"mnemod ({self.backend}) {problem}; its log:\n{self.log()}"
         shutil.rmtree(self.dir, ignore_errors=True)
+        return problem
 
 
 class Sleeps:
@@ -143,8 +152,10 @@ def start_daemon(request: pytest.FixtureRequest) -> Iterator[Callable[..., Daemo
         return daemon.start()
 
     yield start
-    for daemon in started:
-        daemon.stop()
+    # A crash or a sanitizer report at exit fails the test that ran the daemon.
+    problems = [problem for problem in (daemon.stop() for daemon in started) if problem]
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
 
 
 @pytest.fixture(params=BACKENDS)
