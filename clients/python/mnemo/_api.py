@@ -6,6 +6,7 @@ import datetime as _dt
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, TypeVar, Union
 from urllib.parse import quote
 
+from .errors import NotFound
 from .transport import QueryValue, Transport
 
 T = TypeVar("T")
@@ -87,3 +88,11 @@ class ApiBase:
         return self._transport.request(
             method, path, query=query, body=body, idempotent=idempotent, timeout=timeout
         ).body
+
+    def _delete(self, path: str, query: Optional[Mapping[str, QueryValue]] = None) -> None:
+        """A DELETE that is retried; NotFound on a retry means the lost first attempt did it."""
+        try:
+            self._call("DELETE", path, query=query, idempotent=True)
+        except NotFound as exc:
+            if exc.attempts == 1:
+                raise

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any, Dict, Iterator, List, Optional, Sequence, cast
 
 from ._api import ApiBase, Timestamp, app_path, seg, timestamp, token_pages, user_path, without_none
-from .errors import NotFound
 from .types import JSON, Memory, MemoryIn, MemoryPage, MemoryWritten, Recall
 
 
@@ -75,12 +74,7 @@ class MemoriesApi(ApiBase):
         return cast(Memory, self._call("PATCH", path, body=fields, idempotent=True))
 
     def delete_memory(self, app: str, user: str, memory_id: str) -> None:
-        path = f"{user_path(app, user)}/memories/{seg(memory_id)}"
-        try:
-            self._call("DELETE", path, idempotent=True)
-        except NotFound as exc:
-            if exc.attempts == 1:
-                raise  # on a retry, NotFound means the lost first attempt deleted it
+        self._delete(f"{user_path(app, user)}/memories/{seg(memory_id)}")
 
     def recall(
         self,

@@ -17,7 +17,7 @@ from ._api import (
     app_path,
     without_none,
 )
-from .errors import AlreadyExists, NotFound
+from .errors import AlreadyExists
 from .ids import uuid7
 from .types import (
     JSON,
@@ -141,11 +141,7 @@ class SessionsApi(ApiBase):
 
     def delete_session(self, app: str, user: str, session: str, *, hard: bool = False) -> None:
         """Deletes a session (``hard=True`` purges it now). An absent session raises :class:`NotFound`."""
-        try:
-            self._call("DELETE", session_path(app, user, session), query={"hard": hard or None}, idempotent=True)
-        except NotFound as exc:
-            if exc.attempts == 1:
-                raise  # on a retry, NotFound means the lost first attempt deleted it
+        self._delete(session_path(app, user, session), query={"hard": hard or None})
 
     def purge_user(self, app: str, user: str) -> PurgeCounts:
         """Removes everything of one user in one app at once and answers what was removed."""

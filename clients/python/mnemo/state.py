@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any, Dict, Optional, cast
 
 from ._api import ApiBase, app_path, seg, session_path, user_path
-from .errors import NotFound
 from .types import State, StateWrite
 
 
@@ -33,7 +32,7 @@ class StateApi(ApiBase):
         return cast(State, answer["state"])
 
     def delete_app_state_key(self, app: str, key: str) -> None:
-        self._delete_key(f"{app_path(app)}/state/{seg(key)}")
+        self._delete(f"{app_path(app)}/state/{seg(key)}")
 
     def get_user_state(self, app: str, user: str) -> State:
         return cast(State, self._call("GET", f"{user_path(app, user)}/state", idempotent=True)["state"])
@@ -43,11 +42,4 @@ class StateApi(ApiBase):
         return cast(State, self._call("PATCH", path, body={"state_delta": state_delta}, idempotent=True)["state"])
 
     def delete_user_state_key(self, app: str, user: str, key: str) -> None:
-        self._delete_key(f"{user_path(app, user)}/state/{seg(key)}")
-
-    def _delete_key(self, path: str) -> None:
-        try:
-            self._call("DELETE", path, idempotent=True)
-        except NotFound as exc:
-            if exc.attempts == 1:
-                raise  # on a retry, NotFound means the lost first attempt deleted it
+        self._delete(f"{user_path(app, user)}/state/{seg(key)}")

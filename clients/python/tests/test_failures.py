@@ -5,7 +5,9 @@ from __future__ import annotations
 import http.client
 import signal
 import socket
+import threading
 import time
+from typing import Iterator
 
 import pytest
 from conftest import Sleeps, free_port
@@ -91,6 +93,16 @@ def test_draining_daemon_refuses_with_typed_errors(start_daemon) -> None:
     assert daemon.process.wait(timeout=20) == 0
 
 
+def test_daemons_503_is_retried_after_its_retry_after_then_raised(daemon) -> None:
+    client, sleeps = client_for(daemon.url, retries=2)
+    client.create_session(APP, USER, id="s1")
+    client.append_event(APP, USER, "s1", {"author": "user", "content": "x"})
+    with pytest.raises(mnemo.Unavailable) as raised:  # no summarizer is registered
+        client.summarize(APP, USER, "s1", wait=True)
+    assert raised.value.status == 503 and raised.value.attempts == 3 and sleeps.waits == [1.0, 1.0]
+    assert "summarizer" in raised.value.message
+
+
 def test_unavailable_503_is_retried_after_retry_after_then_raised() -> None:
     error = {"error": {"code": "unavailable", "message": "storage unreachable", "details": {}}}
     server = ScriptedServer([(503, {"Retry-After": "2"}, error)])
@@ -124,66 +136,89 @@ def test_an_error_without_the_api_body_is_classified_by_status() -> None:
         server.close()
 
 
-def test_append_retried_after_a_lost_answer_is_stored_once(daemon) -> None:
-    proxy = Proxy(daemon.port)
-    try:
-        client, sleeps = client_for(proxy.url)
-        client.create_session(APP, USER, id="s1")
-        proxy.lose_answers = 1
-        result = client.append_events(
-            APP,
-            USER,
-            "s1",
-            [{"author": "user", "content": {"text": "once"}}, {"author": "bot", "content": "only once"}],
-        )
-        assert [a["seq"] for a in result["appended"]] == [1, 2] and result["version"] == 2
-        assert len(sleeps.waits) == 1
-        appends = [line for line in proxy.request_lines() if line.startswith("POST") and "/events " in line]
-        assert len(appends) == 2  # the lost attempt and its retry reached the daemon
-        events = client.get_session(APP, USER, "s1")["events"]
-        assert [e["content"] for e in events] == [{"text": "once"}, "only once"]
-        assert [e["id"] for e in events] == [a["id"] for a in result["appended"]]
-    finally:
-        proxy.close()
+@pytest.fixture
+def proxy(daemon) -> Iterator[Proxy]:
+    front = Proxy(daemon.port)
+    yield front
+    front.close()
 
 
-def test_create_retried_after_a_lost_answer_answers_the_created_session(daemon) -> None:
-    proxy = Proxy(daemon.port)
-    try:
-        client, _ = client_for(proxy.url)
-        proxy.lose_answers = 1
-        created = client.create_session(APP, USER, state={"k": 1})
-        assert created["state"] == {"k": 1}
-        assert [s["id"] for s in client.iter_sessions(APP, USER)] == [created["id"]]
-    finally:
-        proxy.close()
+def test_append_retried_after_a_lost_answer_is_stored_once(proxy: Proxy) -> None:
+    client, sleeps = client_for(proxy.url)
+    client.create_session(APP, USER, id="s1")
+    proxy.lose_answers = 1
+    result = client.append_events(
+        APP,
+        USER,
+        "s1",
+        [{"author": "user", "content": {"text": "once"}}, {"author": "bot", "content": "only once"}],
+    )
+    assert [a["seq"] for a in result["appended"]] == [1, 2] and result["version"] == 2
+    assert len(sleeps.waits) == 1
+    appends = [line for line in proxy.request_lines() if line.startswith("POST") and "/events " in line]
+    assert len(appends) == 2  # the lost attempt and its retry reached the daemon
+    events = client.get_session(APP, USER, "s1")["events"]
+    assert [e["content"] for e in events] == [{"text": "once"}, "only once"]
+    assert [e["id"] for e in events] == [a["id"] for a in result["appended"]]
 
 
-def test_a_lost_answer_to_a_write_without_client_id_is_not_sent_again(daemon) -> None:
-    proxy = Proxy(daemon.port)
-    try:
-        client, sleeps = client_for(proxy.url)
-        client.create_session(APP, USER, id="s1")
-        proxy.lose_answers = 1
-        with pytest.raises(mnemo.ConnectionFailed) as raised:
-            client.append_track(APP, USER, "s1", "log", {"n": 1})
-        assert raised.value.attempts == 1 and sleeps.waits == []
-        assert [t["payload"] for t in client.list_track(APP, USER, "s1", "log")] == [{"n": 1}]
-    finally:
-        proxy.close()
+def test_create_retried_after_a_lost_answer_answers_the_created_session(proxy: Proxy) -> None:
+    client, _ = client_for(proxy.url)
+    proxy.lose_answers = 1
+    created = client.create_session(APP, USER, state={"k": 1})
+    assert created["state"] == {"k": 1}
+    assert [s["id"] for s in client.iter_sessions(APP, USER)] == [created["id"]]
 
 
-def test_connections_are_kept_alive_and_reused(daemon) -> None:
-    proxy = Proxy(daemon.port)
-    try:
-        client, _ = client_for(proxy.url)
-        client.create_session(APP, USER, id="s1")
-        for i in range(5):
-            client.append_event(APP, USER, "s1", {"author": "user", "content": {"text": f"m{i}"}})
-        assert client.get_session(APP, USER, "s1")["session"]["event_count"] == 5
-        assert proxy.connections == 1
-    finally:
-        proxy.close()
+def test_a_delete_retried_after_a_lost_answer_succeeds(proxy: Proxy) -> None:
+    client, _ = client_for(proxy.url)
+    client.create_session(APP, USER, id="s1")
+    client.write_memory(APP, USER, "to forget", id="m1")
+    proxy.lose_answers = 2
+    client.delete_session(APP, USER, "s1")
+    client.delete_memory(APP, USER, "m1")
+    deletes = [line for line in proxy.request_lines() if line.startswith("DELETE")]
+    assert len(deletes) == 4  # each sent twice; the retries answered 404, which means done
+    with pytest.raises(mnemo.NotFound):
+        client.delete_session(APP, USER, "s1")
+
+
+def test_a_lost_answer_to_a_write_without_client_id_is_not_sent_again(proxy: Proxy) -> None:
+    client, sleeps = client_for(proxy.url)
+    client.create_session(APP, USER, id="s1")
+    proxy.lose_answers = 1
+    with pytest.raises(mnemo.ConnectionFailed) as raised:
+        client.append_track(APP, USER, "s1", "log", {"n": 1})
+    assert raised.value.attempts == 1 and sleeps.waits == []
+    assert [t["payload"] for t in client.list_track(APP, USER, "s1", "log")] == [{"n": 1}]
+
+
+def test_connections_are_kept_alive_and_reused(proxy: Proxy) -> None:
+    client, _ = client_for(proxy.url)
+    client.create_session(APP, USER, id="s1")
+    for i in range(5):
+        client.append_event(APP, USER, "s1", {"author": "user", "content": {"text": f"m{i}"}})
+    assert client.get_session(APP, USER, "s1")["session"]["event_count"] == 5
+    assert proxy.connections == 1
+
+
+def test_one_client_shared_by_threads(proxy: Proxy) -> None:
+    client, _ = client_for(proxy.url, max_idle_connections=4)
+    client.create_session(APP, USER, id="s1")
+
+    def writer(n: int) -> None:
+        for i in range(10):
+            client.append_event(APP, USER, "s1", {"author": f"w{n}", "content": {"text": f"{n}-{i}"}})
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    events = list(client.iter_events(APP, USER, "s1"))
+    assert sorted(e["content"]["text"] for e in events) == sorted(f"{n}-{i}" for n in range(4) for i in range(10))
+    assert [e["seq"] for e in events] == list(range(1, 41))
+    assert proxy.connections <= 4
 
 
 def test_a_connection_the_daemon_closed_when_idle_is_not_reused(start_daemon) -> None:

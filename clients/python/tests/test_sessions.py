@@ -143,14 +143,6 @@ def test_summaries_and_checkpoint_reads(client: Client) -> None:
     assert view["summary"]["text"] == "a and b" and [e["seq"] for e in view["events"]] == [3]
 
 
-def test_summarize_without_a_summarizer_is_unavailable(daemon, client: Client) -> None:
-    client.create_session(APP, USER, id="s1")
-    client.append_event(APP, USER, "s1", text("a"))
-    with pytest.raises(mnemo.Unavailable) as raised:
-        Client(daemon.url, retries=0).summarize(APP, USER, "s1", force=True, wait=True)
-    assert "summarizer" in raised.value.message
-
-
 def test_tracks(client: Client) -> None:
     client.create_session(APP, USER, id="s1")
     for i in range(3):
