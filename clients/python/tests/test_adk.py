@@ -13,7 +13,7 @@ import pytest
 
 import mnemo
 from mnemo import Client
-from mnemo.adapters._adk_models import ADK_INSTALLED, Event, GetSessionConfig
+from mnemo.adapters._adk_models import BaseMemoryService, BaseSessionService, Event, GetSessionConfig
 from mnemo.adapters.adk import MnemoMemoryService, MnemoSessionService
 
 APP, USER = "adk_app", "alice"
@@ -35,8 +35,10 @@ def service(client: Client) -> MnemoSessionService:
     return MnemoSessionService(client)
 
 
-def test_adk_is_not_installed_here_so_the_stand_ins_are_tested() -> None:
-    assert ADK_INSTALLED is False
+def test_the_services_are_adks_base_services(service: MnemoSessionService, client: Client) -> None:
+    # ADK's Runner and InvocationContext type-check these bases when google-adk is installed.
+    assert isinstance(service, BaseSessionService)
+    assert isinstance(MnemoMemoryService(client), BaseMemoryService)
 
 
 def test_create_session_splits_state_by_prefix(service: MnemoSessionService, client: Client) -> None:
@@ -70,6 +72,15 @@ def test_append_event_and_read_it_back_whole(service: MnemoSessionService) -> No
     read = run(service.get_session(app_name=APP, user_id=USER, session_id="s1"))
     assert read is not None and len(read.events) == 1
     assert read.events[0].model_dump() == sent.model_dump()
+
+
+def test_an_event_id_mnemod_cannot_take_is_kept_for_adk(service: MnemoSessionService, client: Client) -> None:
+    session = run(service.create_session(app_name=APP, user_id=USER, session_id="s1"))
+    odd = adk_event("hi", id="tool call #1/2")
+    run(service.append_event(session, odd))
+    run(service.append_event(session, odd))  # the same event again is stored once
+    assert run(service.get_session(app_name=APP, user_id=USER, session_id="s1")).events[0].id == "tool call #1/2"
+    assert len(client.get_session(APP, USER, "s1")["events"]) == 1
 
 
 def test_append_event_applies_app_user_and_temp_state(service: MnemoSessionService, client: Client) -> None:
