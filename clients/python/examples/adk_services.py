@@ -10,6 +10,7 @@ stand-in classes.  python3 examples/adk_services.py
 """
 
 import asyncio
+from typing import Any
 
 from mnemo import Client
 from mnemo.adapters._adk_models import Event, GetSessionConfig
@@ -18,7 +19,7 @@ from mnemo.adapters.adk import MnemoMemoryService, MnemoSessionService
 APP, USER = "adk_example", "ann"
 
 
-def message(author: str, text: str, **fields) -> Event:
+def message(author: str, text: str, **fields: Any) -> Event:
     role = "user" if author == "user" else "model"
     return Event.model_validate({"author": author, "content": {"role": role, "parts": [{"text": text}]}, **fields})
 
@@ -39,6 +40,7 @@ async def main() -> None:
     read = await sessions.get_session(
         app_name=APP, user_id=USER, session_id=session.id, config=GetSessionConfig(num_recent_events=1)
     )
+    assert read is not None
     print("newest event:", read.events[-1].author, read.events[-1].content.parts[0].text)
 
     await memory.add_session_to_memory(session)

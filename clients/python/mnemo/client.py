@@ -96,7 +96,7 @@ class Client(SessionsApi, StateApi, LanesApi, MemoriesApi):
 
     def healthz(self) -> bool:
         """True while the daemon process serves."""
-        return self._call("GET", "/healthz", idempotent=True).get("status") == "ok"
+        return bool(self._call("GET", "/healthz", idempotent=True).get("status") == "ok")
 
     def ready(self) -> bool:
         """True when storage answers and the daemon is not draining (asked once, never retried).

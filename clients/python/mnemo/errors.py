@@ -192,7 +192,7 @@ def error_from_answer(
         code = ""
         message = f"HTTP {status} without an error body"
         details = {}
-    cls = _BY_CODE.get(code) or _BY_STATUS.get(status, ApiError)
+    cls: Type[ApiError] = _BY_CODE.get(code) or _BY_STATUS.get(status) or ApiError
     return cls(
         message,
         status=status,

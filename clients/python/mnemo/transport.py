@@ -50,7 +50,7 @@ class RetryPolicy:
     def delay(self, retry_number: int, retry_after: Optional[float]) -> float:
         if retry_after is not None:
             return min(max(retry_after, 0.0), self.max_retry_after)
-        ceiling = min(self.backoff * (2 ** (retry_number - 1)), self.max_backoff)
+        ceiling = min(self.backoff * 2.0 ** (retry_number - 1), self.max_backoff)
         return ceiling / 2 + random.uniform(0, ceiling / 2)
 
 
@@ -293,7 +293,7 @@ class Transport:
         if 200 <= status < 300:
             return Answer(status, self._decode(data, status, raw, request_id), request_id)
         retry_after = _retry_after(response.getheader("Retry-After"))
-        error = error_from_answer(
+        refusal = error_from_answer(
             status,
             self._decode_error(data),
             request_id=request_id,
@@ -301,8 +301,8 @@ class Transport:
             attempts=attempt,
         )
         if status in (429, 503) or (status == 408 and idempotent):
-            raise _AttemptFailed(error, retry_after)
-        raise error
+            raise _AttemptFailed(refusal, retry_after)
+        raise refusal
 
     def _connection_error(
         self, method: str, target: str, exc: BaseException, sent: bool, attempt: int

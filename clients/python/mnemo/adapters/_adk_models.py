@@ -22,15 +22,15 @@ from typing import Any, Dict, List, Optional, Type, TypeVar
 M = TypeVar("M", bound="_Model")
 
 try:  # pragma: no cover - exercised only where google-adk is installed
-    from google.adk.events.event import Event
-    from google.adk.memory.base_memory_service import BaseMemoryService, SearchMemoryResponse
-    from google.adk.memory.memory_entry import MemoryEntry
-    from google.adk.sessions.base_session_service import (
+    from google.adk.events.event import Event  # type: ignore[import]
+    from google.adk.memory.base_memory_service import BaseMemoryService, SearchMemoryResponse  # type: ignore[import]
+    from google.adk.memory.memory_entry import MemoryEntry  # type: ignore[import]
+    from google.adk.sessions.base_session_service import (  # type: ignore[import]
         BaseSessionService,
         GetSessionConfig,
         ListSessionsResponse,
     )
-    from google.adk.sessions.session import Session
+    from google.adk.sessions.session import Session  # type: ignore[import]
 
     ADK_INSTALLED = True
 except ImportError:
@@ -53,7 +53,7 @@ except ImportError:
 
         def model_dump(self, mode: str = "json", exclude_none: bool = True) -> Dict[str, Any]:
             out = {}
-            for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            for f in dataclasses.fields(self):
                 value = getattr(self, f.name)
                 if value is None and exclude_none:
                     continue

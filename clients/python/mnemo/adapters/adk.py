@@ -18,10 +18,12 @@ import asyncio
 import datetime as _dt
 import hashlib
 import re
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Mapping, Optional, cast
 
 from ..client import Client
 from ..errors import NotFound
+from ..types import EventIn, MemoryIn, Usage
+from ..types import Session as MnemoSession
 from ._adk_models import (
     BaseMemoryService,
     BaseSessionService,
@@ -69,7 +71,7 @@ def _role(dump: Dict[str, Any]) -> str:
     return "assistant"
 
 
-def _usage(dump: Dict[str, Any]) -> Optional[Dict[str, int]]:
+def _usage(dump: Dict[str, Any]) -> Optional[Usage]:
     meta = dump.get("usage_metadata")
     if not isinstance(meta, dict):
         return None
@@ -80,10 +82,10 @@ def _usage(dump: Dict[str, Any]) -> Optional[Dict[str, int]]:
         "total_token_count": "total_tokens",
     }
     usage = {ours: meta[theirs] for theirs, ours in names.items() if isinstance(meta.get(theirs), int)}
-    return usage or None
+    return cast(Usage, usage) if usage else None
 
 
-def to_mnemo_event(event: Event) -> Dict[str, Any]:
+def to_mnemo_event(event: Event) -> EventIn:
     """The mnemod event that stores one ADK event."""
     dump = event.model_dump(mode="json", exclude_none=True)
     actions = dict(dump.get("actions") or {})
@@ -94,7 +96,7 @@ def to_mnemo_event(event: Event) -> Dict[str, Any]:
     if text:
         content["text"] = text
     content["adk"] = stored
-    out: Dict[str, Any] = {
+    out: EventIn = {
         "id": _name(dump["id"], "adk-"),
         "author": dump["author"],
         "role": _role(dump),
@@ -111,7 +113,7 @@ def to_mnemo_event(event: Event) -> Dict[str, Any]:
     return out
 
 
-def from_mnemo_event(stored: Dict[str, Any]) -> Event:
+def from_mnemo_event(stored: Mapping[str, Any]) -> Event:
     """The ADK event a stored mnemod event holds (a text event when another client wrote it)."""
     content = stored.get("content")
     delta = stored.get("state_delta") or {}
@@ -137,7 +139,7 @@ def _without_temp(state: Dict[str, Any]) -> Dict[str, Any]:
     return {key: value for key, value in state.items() if not key.startswith(TEMP_PREFIX)}
 
 
-class MnemoSessionService(BaseSessionService):
+class MnemoSessionService(BaseSessionService):  # type: ignore[misc]
     """ADK sessions, events and app/user/session state kept in mnemod.
 
     ``hard_delete`` purges a deleted session at once instead of leaving it to
@@ -149,7 +151,7 @@ class MnemoSessionService(BaseSessionService):
         self.client = client
         self.hard_delete = hard_delete
 
-    def _session(self, app_name: str, user_id: str, view: Dict[str, Any], events: List[Event]) -> Session:
+    def _session(self, app_name: str, user_id: str, view: Mapping[str, Any], events: List[Event]) -> Session:
         session = view["session"] if "session" in view else view
         return Session(
             id=session["id"],
@@ -214,7 +216,7 @@ class MnemoSessionService(BaseSessionService):
     async def list_sessions(self, *, app_name: str, user_id: Optional[str] = None) -> ListSessionsResponse:
         """Every session of the user (of the whole app when ``user_id`` is None), without events or state."""
 
-        def collect() -> List[Dict[str, Any]]:
+        def collect() -> List[MnemoSession]:
             return list(self.client.iter_sessions(app_name, user_id, page_size=1000))
 
         listed = await asyncio.to_thread(collect)
@@ -261,7 +263,7 @@ def _memory_id(session_id: str, event_id: str) -> str:
     return _name(f"{session_id}.{event_id}", "adk-")
 
 
-class MnemoMemoryService(BaseMemoryService):
+class MnemoMemoryService(BaseMemoryService):  # type: ignore[misc]
     """ADK memory over mnemod memories: each text event of a session becomes one memory.
 
     Memories are written in ``namespace`` (``adk`` by default) with ids made of
@@ -289,7 +291,7 @@ class MnemoMemoryService(BaseMemoryService):
         self.batch = batch
 
     async def add_session_to_memory(self, session: Session) -> None:
-        items = []
+        items: List[MemoryIn] = []
         for event in session.events:
             dump = event.model_dump(mode="json", exclude_none=True)
             text = content_text(dump.get("content"))

@@ -15,11 +15,12 @@ once.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, cast
 
 from ..client import Client
 from ..errors import Conflict, NotFound
 from ..ids import uuid7
+from ..types import EventIn
 
 Item = Dict[str, Any]
 
@@ -61,7 +62,7 @@ def _author_and_role(item: Item) -> Tuple[str, str]:
     return "assistant", "assistant"
 
 
-def to_mnemo_event(item: Item) -> Dict[str, Any]:
+def to_mnemo_event(item: Item) -> EventIn:
     author, role = _author_and_role(item)
     content: Dict[str, Any] = {}
     text = item_text(item)
@@ -71,10 +72,10 @@ def to_mnemo_event(item: Item) -> Dict[str, Any]:
     return {"id": uuid7(), "author": author, "role": role, "content": content}
 
 
-def _item_of(stored: Dict[str, Any]) -> Item:
+def _item_of(stored: Mapping[str, Any]) -> Item:
     content = stored.get("content")
     if isinstance(content, dict) and isinstance(content.get("item"), dict):
-        return content["item"]
+        return cast(Item, content["item"])
     # Written by another client: a plain message, like the SDK's easy input form.
     text = content.get("text") if isinstance(content, dict) else content
     if not isinstance(text, str):
@@ -173,14 +174,14 @@ class MnemoSession:
             code="conflict",
         )
 
-    def _remove_last(self, events: List[Dict[str, Any]], version: int) -> None:
+    def _remove_last(self, events: Sequence[Mapping[str, Any]], version: int) -> None:
         if len(events) == 1:
             self.client.delete_session(self.app, self.user, self.session_id)
         elif events[-1].get("role") == "user" and len(events) > self.batch:
             # Too long to rewrite in one batch; rewinding one user turn removes exactly the last event.
             self.client.rewind(self.app, self.user, self.session_id, 1)
         else:
-            kept = [{k: e[k] for k in _EVENT_KEYS if k in e} for e in events[:-1]]
+            kept = [cast(EventIn, {k: e[k] for k in _EVENT_KEYS if k in e}) for e in events[:-1]]
             self.client.rewrite_events(self.app, self.user, self.session_id, kept, expected_version=version)
 
     async def clear_session(self) -> None:
