@@ -123,6 +123,10 @@ def _closed_by_peer(conn: http.client.HTTPConnection) -> bool:
     if sock is None:
         return True
     try:
+        if hasattr(select, "poll"):  # no FD_SETSIZE limit, unlike select()
+            poller = select.poll()
+            poller.register(sock, select.POLLIN)
+            return bool(poller.poll(0))
         readable, _, _ = select.select([sock], [], [], 0)
     except (OSError, ValueError):
         return True
