@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import datetime as _dt
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, TypeVar, Union
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Union
 from urllib.parse import quote
 
 from .errors import NotFound
 from .transport import QueryValue, Transport
 
-T = TypeVar("T")
 Timestamp = Union[str, int, float, _dt.datetime]
 
 
@@ -30,7 +29,7 @@ def session_path(app: str, user: str, session: str) -> str:
     return f"{user_path(app, user)}/sessions/{seg(session)}"
 
 
-def timestamp(value: Optional[Timestamp]) -> Optional[Union[str, int, float]]:
+def encode_timestamp(value: Optional[Timestamp]) -> Optional[Union[str, int, float]]:
     """A request timestamp: RFC 3339 for datetimes (naive ones are taken as UTC), else as given."""
     if value is None or isinstance(value, (str, int, float)):
         return value

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List, Optional, Sequence, cast
 
-from ._api import ApiBase, Timestamp, app_path, seg, timestamp, token_pages, user_path, without_none
+from ._api import ApiBase, Timestamp, app_path, encode_timestamp, seg, token_pages, user_path, without_none
 from .types import JSON, Memory, MemoryIn, MemoryPage, MemoryWritten, Recall
 
 
@@ -104,8 +104,8 @@ class MemoriesApi(ApiBase):
                 "namespace": namespace,
                 "session_id": session_id,
                 "metadata": metadata,
-                "created_after": timestamp(created_after),
-                "created_before": timestamp(created_before),
+                "created_after": encode_timestamp(created_after),
+                "created_before": encode_timestamp(created_before),
                 "mode": mode,
                 "limit": limit,
                 "min_similarity": min_similarity,

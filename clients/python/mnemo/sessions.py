@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Union, cast
 
-from ._api import timestamp as encode_timestamp
 from ._api import (
     ApiBase,
     Timestamp,
+    app_path,
     comma_list,
-    seq_pages,
+    encode_timestamp,
     seg,
+    seq_pages,
     session_path,
     token_pages,
     user_path,
-    app_path,
     without_none,
 )
 from .errors import AlreadyExists

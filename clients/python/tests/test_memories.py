@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
+
 import pytest
 
 import mnemo
@@ -73,3 +75,19 @@ def test_semantic_recall_with_client_vectors(client: Client) -> None:
     assert found["mode"] == "semantic" and [m["id"] for m in found["memories"]] == ["north"]
     with pytest.raises(mnemo.InvalidArgument):
         client.write_memory(APP, USER, "wrong size", embedding=[1.0, 0.0])
+
+
+def test_recall_filters_by_metadata_and_creation_time(client: Client) -> None:
+    client.write_memory(APP, USER, "tea at five", metadata={"topic": "food"})
+    client.write_memory(APP, USER, "tea ceremony", metadata={"topic": "culture"})
+    now = datetime.now(timezone.utc)
+    found = client.recall(
+        APP,
+        "tea",
+        user=USER,
+        metadata={"topic": "food"},
+        created_after=now - timedelta(minutes=5),
+        created_before=now + timedelta(minutes=5),
+    )
+    assert [m["text"] for m in found["memories"]] == ["tea at five"]
+    assert client.recall(APP, "tea", user=USER, created_after=now + timedelta(minutes=5))["memories"] == []
