@@ -162,6 +162,15 @@ def test_append_retried_after_a_lost_answer_is_stored_once(proxy: Proxy) -> None
     assert [e["id"] for e in events] == [a["id"] for a in result["appended"]]
 
 
+def test_a_conditional_append_retried_after_a_lost_answer_is_not_a_conflict(proxy: Proxy) -> None:
+    client, _ = client_for(proxy.url)
+    client.create_session(APP, USER, id="s1")
+    proxy.lose_answers = 1
+    result = client.append_event(APP, USER, "s1", {"author": "user", "content": "x"}, expected_version=1)
+    assert result["version"] == 2 and result["appended"][0]["seq"] == 1
+    assert client.get_session(APP, USER, "s1")["session"]["event_count"] == 1
+
+
 def test_create_retried_after_a_lost_answer_answers_the_created_session(proxy: Proxy) -> None:
     client, _ = client_for(proxy.url)
     proxy.lose_answers = 1

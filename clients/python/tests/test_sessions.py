@@ -64,6 +64,14 @@ def test_append_gives_client_ids_and_a_retry_is_stored_once(client: Client) -> N
     assert [e["id"] for e in stored] == ids and [e["role"] for e in stored] == ["user", "assistant"]
 
 
+def test_a_client_id_reused_for_other_content_is_a_conflict(client: Client) -> None:
+    client.create_session(APP, USER, id="s1")
+    client.append_event(APP, USER, "s1", dict(text("first"), id="e1"))
+    with pytest.raises(mnemo.Conflict):
+        client.append_event(APP, USER, "s1", dict(text("second"), id="e1"))
+    assert [e["content"] for e in client.get_session(APP, USER, "s1")["events"]] == [{"text": "first"}]
+
+
 def test_stale_expected_version_raises_conflict_with_current_version(client: Client) -> None:
     client.create_session(APP, USER, id="s1")
     client.append_event(APP, USER, "s1", text("one"))
