@@ -104,6 +104,25 @@ def test_append_event_partial_is_not_stored(service: MnemoSessionService) -> Non
     assert run(service.get_session(app_name=APP, user_id=USER, session_id="s1")).events == []
 
 
+def test_append_event_to_a_stale_copy_raises_value_error(service: MnemoSessionService, client: Client) -> None:
+    run(service.create_session(app_name=APP, user_id=USER, session_id="s1"))
+    first = run(service.get_session(app_name=APP, user_id=USER, session_id="s1"))
+    second = run(service.get_session(app_name=APP, user_id=USER, session_id="s1"))
+    run(service.append_event(first, adk_event("from the first copy")))
+    run(service.append_event(first, adk_event("and again")))  # the copy that wrote stays current
+    with pytest.raises(ValueError, match="stale"):
+        run(service.append_event(second, adk_event("from the stale copy")))
+    assert second.events == []
+    fresh = run(service.get_session(app_name=APP, user_id=USER, session_id="s1"))
+    assert [e.content.parts[0].text for e in fresh.events] == ["from the first copy", "and again"]
+    client.append_event(APP, USER, "s1", {"author": "user", "content": {"text": "another writer"}})
+    with pytest.raises(ValueError, match="stale"):
+        run(service.append_event(fresh, adk_event("after another writer")))
+    # A session object this service did not hand out appends unconditionally.
+    run(MnemoSessionService(client).append_event(fresh, adk_event("from elsewhere")))
+    assert client.get_session(APP, USER, "s1")["session"]["event_count"] == 4
+
+
 def test_append_event_to_a_deleted_session_raises_not_found(service: MnemoSessionService) -> None:
     session = run(service.create_session(app_name=APP, user_id=USER, session_id="s1"))
     run(service.delete_session(app_name=APP, user_id=USER, session_id="s1"))

@@ -18,10 +18,11 @@ import asyncio
 import datetime as _dt
 import hashlib
 import re
-from typing import Any, Dict, List, Mapping, Optional, cast
+from collections import OrderedDict
+from typing import Any, Dict, List, Mapping, Optional, Tuple, cast
 
 from ..client import Client
-from ..errors import NotFound
+from ..errors import Conflict, NotFound
 from ..types import EventIn, MemoryIn, Usage
 from ..types import Session as MnemoSession
 from ._adk_models import (
@@ -139,6 +140,46 @@ def _without_temp(state: Dict[str, Any]) -> Dict[str, Any]:
     return {key: value for key, value in state.items() if not key.startswith(TEMP_PREFIX)}
 
 
+class _SeenVersions:
+    """The mnemod version each session object this service handed out reflects, by its last_update_time.
+
+    An append is conditional on that version, so a write by anyone in between
+    makes the object stale, as ADK's database service refuses a session whose
+    ``last_update_time`` is older than the stored one. An object this service
+    never handed out appends unconditionally. Bounded: the least recently
+    used sessions, and all but the latest few objects of each, are forgotten.
+    """
+
+    def __init__(self, sessions: int = 10000, per_session: int = 16) -> None:
+        self._sessions = sessions
+        self._per_session = per_session
+        self._seen: "OrderedDict[Tuple[str, str, str], Dict[float, int]]" = OrderedDict()
+
+    def remember(self, session: Session, version: int) -> None:
+        key = (session.app_name, session.user_id, session.id)
+        versions = self._seen.setdefault(key, {})
+        versions[session.last_update_time] = version
+        while len(versions) > self._per_session:
+            del versions[next(iter(versions))]
+        self._seen.move_to_end(key)
+        while len(self._seen) > self._sessions:
+            self._seen.popitem(last=False)
+
+    def expected_version(self, session: Session) -> Optional[int]:
+        versions = self._seen.get((session.app_name, session.user_id, session.id), {})
+        return versions.get(session.last_update_time)
+
+    def forget(self, app_name: str, user_id: str, session_id: str) -> None:
+        self._seen.pop((app_name, user_id, session_id), None)
+
+
+def _stale(session: Session) -> ValueError:
+    return ValueError(
+        f"session {session.user_id}/{session.id} of app {session.app_name} was written since this session "
+        "object was read; it is stale: read it again with get_session and append to that"
+    )
+
+
 class MnemoSessionService(BaseSessionService):  # type: ignore[misc]
     """ADK sessions, events and app/user/session state kept in mnemod.
 
@@ -150,17 +191,20 @@ class MnemoSessionService(BaseSessionService):  # type: ignore[misc]
         super().__init__()
         self.client = client
         self.hard_delete = hard_delete
+        self._versions = _SeenVersions()
 
     def _session(self, app_name: str, user_id: str, view: Mapping[str, Any], events: List[Event]) -> Session:
-        session = view["session"] if "session" in view else view
-        return Session(
-            id=session["id"],
+        stored = view["session"] if "session" in view else view
+        session = Session(
+            id=stored["id"],
             app_name=app_name,
             user_id=user_id,
-            state=_without_temp(session.get("state") or {}),
+            state=_without_temp(stored.get("state") or {}),
             events=events,
-            last_update_time=_seconds(session["updated_at"]),
+            last_update_time=_seconds(stored["updated_at"]),
         )
+        self._versions.remember(session, stored["version"])
+        return session
 
     async def create_session(
         self,
@@ -235,6 +279,7 @@ class MnemoSessionService(BaseSessionService):  # type: ignore[misc]
 
     async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
         """Deletes the session; deleting an absent one does nothing."""
+        self._versions.forget(app_name, user_id, session_id)
         try:
             await asyncio.to_thread(
                 self.client.delete_session, app_name, user_id, session_id, hard=self.hard_delete
@@ -247,15 +292,29 @@ class MnemoSessionService(BaseSessionService):  # type: ignore[misc]
 
         The event and its state delta are one atomic write; the event's id is
         its client id, so a retry after a lost answer stores it once. A
-        session that no longer exists raises :class:`mnemo.NotFound`.
+        session that no longer exists raises :class:`mnemo.NotFound`; a
+        session object written through another one since this service handed
+        it out raises ValueError (stale), as ADK's database service does.
         """
         if event.partial:
             return event
-        await asyncio.to_thread(
-            self.client.append_event, session.app_name, session.user_id, session.id, to_mnemo_event(event)
-        )
+        expected = self._versions.expected_version(session)
+        try:
+            result = await asyncio.to_thread(
+                self.client.append_event,
+                session.app_name,
+                session.user_id,
+                session.id,
+                to_mnemo_event(event),
+                expected_version=expected,
+            )
+        except Conflict as conflict:
+            if conflict.current_version is None:
+                raise  # the event id was used before for another event
+            raise _stale(session) from conflict
         await super().append_event(session, event)
         session.last_update_time = event.timestamp
+        self._versions.remember(session, result["version"])
         return event
 
 
