@@ -1,6 +1,6 @@
 """Google ADK services backed by mnemod: ``MnemoSessionService`` and ``MnemoMemoryService``.
 
-Written for google-adk 1.4 (``BaseSessionService`` and ``BaseMemoryService``
+Written for google-adk 1.4.2 (``BaseSessionService`` and ``BaseMemoryService``
 as published in google/adk-python). ADK's interfaces are async; each call
 runs the synchronous client in a worker thread (``asyncio.to_thread``).
 
@@ -9,7 +9,9 @@ timestamp as themselves, ``actions.state_delta`` as the event's
 ``state_delta`` (so ``app:``, ``user:`` and ``temp:`` keys get mnemod's scope
 rules, the same as ADK's), and the whole event in ``content.adk`` with its
 text in ``content.text`` (so transcript search and memory capture see it).
-Events written by other clients are read back as text events.
+An event id that is not a valid mnemod name is stored under a name derived
+from it (ADK still sees its own id). Events written by other clients are
+read back as text events.
 """
 
 from __future__ import annotations

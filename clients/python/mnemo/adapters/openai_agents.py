@@ -1,6 +1,6 @@
 """An OpenAI Agents SDK ``Session`` backed by mnemod: ``MnemoSession``.
 
-Written for openai-agents 0.2x (the ``Session`` protocol of
+Written for openai-agents 0.22.0 (the ``Session`` protocol of
 openai/openai-agents-python: ``session_id``, ``session_settings``,
 ``get_items(limit)``, ``add_items``, ``pop_item``, ``clear_session``). The SDK
 checks the protocol structurally, so nothing of it is imported here. Each
