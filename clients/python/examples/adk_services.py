@@ -35,13 +35,14 @@ async def main() -> None:
         session,
         message("chef", "Mushroom risotto it is", actions={"state_delta": {"dish": "risotto", "temp:step": 1}}),
     )
-    print("state after the turn:", session.state)
+    print("state after the turn:", session.state)  # temp: keys live for the invocation only
 
     read = await sessions.get_session(
         app_name=APP, user_id=USER, session_id=session.id, config=GetSessionConfig(num_recent_events=1)
     )
     assert read is not None
     print("newest event:", read.events[-1].author, read.events[-1].content.parts[0].text)
+    print("stored state:", read.state)
 
     await memory.add_session_to_memory(session)
     found = await memory.search_memory(app_name=APP, user_id=USER, query="vegetarian")

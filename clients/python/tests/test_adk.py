@@ -13,7 +13,13 @@ import pytest
 
 import mnemo
 from mnemo import Client
-from mnemo.adapters._adk_models import BaseMemoryService, BaseSessionService, Event, GetSessionConfig
+from mnemo.adapters._adk_models import (
+    BaseMemoryService,
+    BaseSessionService,
+    Event,
+    GetSessionConfig,
+    MemoryEntry,
+)
 from mnemo.adapters.adk import MnemoMemoryService, MnemoSessionService
 
 APP, USER = "adk_app", "alice"
@@ -86,8 +92,10 @@ def test_an_event_id_mnemod_cannot_take_is_kept_for_adk(service: MnemoSessionSer
 def test_append_event_applies_app_user_and_temp_state(service: MnemoSessionService, client: Client) -> None:
     session = run(service.create_session(app_name=APP, user_id=USER, session_id="s1"))
     delta = {"step": 2, "app:count": 7, "user:name": "Al", "temp:scratch": "tmp"}
-    run(service.append_event(session, adk_event("go", author="agent", actions={"state_delta": delta})))
-    assert session.state == {"step": 2, "app:count": 7, "user:name": "Al"}
+    event = adk_event("go", author="agent", actions={"state_delta": delta})
+    run(service.append_event(session, event))
+    # ADK keeps temp: values on the session object for the invocation, never in storage.
+    assert session.state == delta and "temp:scratch" not in event.actions.state_delta
     read = run(service.get_session(app_name=APP, user_id=USER, session_id="s1"))
     assert read.state == {"step": 2, "app:count": 7, "user:name": "Al"}
     assert read.events[0].actions.state_delta == {"step": 2, "app:count": 7, "user:name": "Al"}
@@ -164,6 +172,22 @@ def test_list_sessions_without_events_or_state(service: MnemoSessionService) -> 
     assert run(service.list_sessions(app_name="empty_app", user_id=USER)).sessions == []
 
 
+def test_list_sessions_in_pages(service: MnemoSessionService) -> None:
+    for i in range(5):
+        run(service.create_session(app_name=APP, user_id=USER, session_id=f"p{i}"))
+    first = run(service.list_sessions(app_name=APP, user_id=USER, page_size=2))
+    assert len(first.sessions) == 2 and first.next_page_token
+    seen = [s.id for s in first.sessions]
+    token = first.next_page_token
+    while token:
+        page = run(service.list_sessions(app_name=APP, user_id=USER, page_size=2, page_token=token))
+        seen += [s.id for s in page.sessions]
+        token = page.next_page_token
+    assert sorted(seen) == [f"p{i}" for i in range(5)]
+    whole = run(service.list_sessions(app_name=APP, user_id=USER))
+    assert len(whole.sessions) == 5 and whole.next_page_token is None
+
+
 def test_delete_session_and_deleting_an_absent_one(service: MnemoSessionService) -> None:
     run(service.create_session(app_name=APP, user_id=USER, session_id="s1"))
     run(service.delete_session(app_name=APP, user_id=USER, session_id="s1"))
@@ -211,3 +235,42 @@ def test_adding_a_session_again_stores_only_its_new_events(
 
 def test_search_memory_with_a_blank_query_is_empty(memory: MnemoMemoryService) -> None:
     assert run(memory.search_memory(app_name=APP, user_id=USER, query="  ")).memories == []
+
+
+def test_add_events_to_memory_adds_a_delta_with_custom_metadata(memory: MnemoMemoryService, client: Client) -> None:
+    first = [adk_event("I moved to Oslo"), adk_event("", author="helper")]
+    run(memory.add_events_to_memory(app_name=APP, user_id=USER, events=first, session_id="s7",
+                                    custom_metadata={"source": "turn"}))
+    later = [first[0], adk_event("I work at the port")]  # overlapping deltas store each event once
+    run(memory.add_events_to_memory(app_name=APP, user_id=USER, events=later, session_id="s7",
+                                    custom_metadata={"source": "turn"}))
+    stored = sorted((m["text"], m["session_id"], m["metadata"]["source"]) for m in client.iter_memories(APP, USER))
+    assert stored == [("I moved to Oslo", "s7", "turn"), ("I work at the port", "s7", "turn")]
+
+
+def test_add_memory_search_and_delete_by_id(memory: MnemoMemoryService, client: Client) -> None:
+    entries = [
+        MemoryEntry.model_validate({"id": "fav-color", "content": {"parts": [{"text": "Favourite colour: teal"}]},
+                                    "custom_metadata": {"kind": "pref"}}),
+        MemoryEntry.model_validate({"content": {"parts": [{"text": "Teal car, bought 2024"}]}, "author": "user"}),
+    ]
+    run(memory.add_memory(app_name=APP, user_id=USER, memories=entries, custom_metadata={"via": "tool"}))
+    found = run(memory.search_memory(app_name=APP, user_id=USER, query="teal")).memories
+    by_text = {m.content.parts[0].text: m for m in found}
+    assert set(by_text) == {"Favourite colour: teal", "Teal car, bought 2024"}
+    assert by_text["Favourite colour: teal"].id == "fav-color"
+    assert by_text["Favourite colour: teal"].custom_metadata == {"via": "tool", "kind": "pref"}
+    assert by_text["Teal car, bought 2024"].author == "user"
+    run(memory.delete_memory(app_name=APP, user_id=USER, memory_id="fav-color"))
+    run(memory.delete_memory(app_name=APP, user_id=USER, memory_id="fav-color"))  # missing: a no-op
+    assert [m["text"] for m in client.iter_memories(APP, USER)] == ["Teal car, bought 2024"]
+
+
+def test_delete_memories_forgets_all_of_one_user(memory: MnemoMemoryService, client: Client) -> None:
+    client.write_memories(APP, USER, [{"text": f"fact {i}"} for i in range(3)])
+    client.write_memory(APP, "bob", "bob's fact")
+    client.create_session(APP, USER, id="kept")
+    run(memory.delete_memories(app_name=APP, user_id=USER))
+    assert list(client.iter_memories(APP, USER)) == []
+    assert [m["text"] for m in client.iter_memories(APP, "bob")] == ["bob's fact"]
+    assert client.get_session(APP, USER, "kept")["session"]["id"] == "kept"

@@ -16,7 +16,8 @@ EXAMPLES = {
         "recalled: ['Prefers window seats']",
     ],
     "adk_services.py": [
-        "state after the turn: {'user:name': 'Ann', 'dish': 'risotto'}",
+        "state after the turn: {'user:name': 'Ann', 'dish': 'risotto', 'temp:step': 1}",
+        "stored state: {'dish': 'risotto', 'user:name': 'Ann'}",
         'memory says: ["I\'m vegetarian, plan a dinner"]',
     ],
     "openai_agents_session.py": ["history before: []", "items left: 3", "after clear: []"],

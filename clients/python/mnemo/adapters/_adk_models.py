@@ -1,6 +1,6 @@
 """Google ADK's classes when google-adk is installed, else small stand-ins with the same shape.
 
-The adapters only use what ADK 1.x documents: the fields of ``Session``,
+The adapters only use what ADK 1.4 to 1.38 document: the fields of ``Session``,
 ``Event``, ``GetSessionConfig``, ``ListSessionsResponse``, ``MemoryEntry`` and
 ``SearchMemoryResponse``, pydantic's ``model_dump(mode="json",
 exclude_none=True)`` and ``model_validate``, and the base services' default
@@ -134,10 +134,13 @@ except ImportError:
     @dataclasses.dataclass
     class ListSessionsResponse(_Model):  # type: ignore[no-redef]
         sessions: List[Session] = dataclasses.field(default_factory=list)
+        next_page_token: Optional[str] = None
 
     @dataclasses.dataclass
     class MemoryEntry(_Model):  # type: ignore[no-redef]
         content: Content
+        custom_metadata: Dict[str, Any] = dataclasses.field(default_factory=dict)
+        id: Optional[str] = None
         author: Optional[str] = None
         timestamp: Optional[str] = None
         _nested = {"content": Content}
@@ -147,14 +150,18 @@ except ImportError:
         memories: List[MemoryEntry] = dataclasses.field(default_factory=list)
 
     class BaseSessionService(abc.ABC):  # type: ignore[no-redef]
-        """ADK 1.4's base: its default ``append_event`` is what subclasses call after storing."""
+        """ADK 1.38's base: its default ``append_event`` is what subclasses call after storing.
+
+        ``temp:`` keys reach the session object's state for the invocation
+        but are trimmed from the event, so they are never persisted.
+        """
 
         async def append_event(self, session: Session, event: Event) -> Event:
             if event.partial:
                 return event
-            for key, value in (event.actions.state_delta or {}).items():
-                if not key.startswith("temp:"):
-                    session.state[key] = value
+            delta = event.actions.state_delta or {}
+            event.actions.state_delta = {k: v for k, v in delta.items() if not k.startswith("temp:")}
+            session.state.update(delta)
             session.events.append(event)
             return event
 

@@ -1,8 +1,10 @@
 """Google ADK services backed by mnemod: ``MnemoSessionService`` and ``MnemoMemoryService``.
 
-Written for google-adk 1.4.2 (``BaseSessionService`` and ``BaseMemoryService``
-as published in google/adk-python). ADK's interfaces are async; each call
-runs the synchronous client in a worker thread (``asyncio.to_thread``).
+Written for google-adk 1.38 (``BaseSessionService`` and ``BaseMemoryService``
+as published in google/adk-python, including the paged ``list_sessions`` and
+the optional memory methods) and compatible with 1.4.2's smaller interface.
+ADK's interfaces are async; each call runs the synchronous client in a worker
+thread (``asyncio.to_thread``).
 
 An ADK event is stored as one mnemod event: its id, author, invocation id and
 timestamp as themselves, ``actions.state_delta`` as the event's
@@ -21,7 +23,7 @@ import datetime as _dt
 import hashlib
 import re
 from collections import OrderedDict
-from typing import Any, Dict, List, Mapping, Optional, Tuple, cast
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, cast
 
 from ..client import Client
 from ..errors import Conflict, NotFound
@@ -259,13 +261,29 @@ class MnemoSessionService(BaseSessionService):  # type: ignore[misc]
             events = [event for event in events if event.timestamp >= after]
         return self._session(app_name, user_id, dict(view), events)
 
-    async def list_sessions(self, *, app_name: str, user_id: Optional[str] = None) -> ListSessionsResponse:
-        """Every session of the user (of the whole app when ``user_id`` is None), without events or state."""
+    async def list_sessions(
+        self,
+        *,
+        app_name: str,
+        user_id: Optional[str] = None,
+        page_size: Optional[int] = None,
+        page_token: Optional[str] = None,
+    ) -> ListSessionsResponse:
+        """Sessions without events or state, newest first; of the whole app when ``user_id`` is None.
 
-        def collect() -> List[MnemoSession]:
-            return list(self.client.iter_sessions(app_name, user_id, page_size=1000))
+        With ``page_size`` or ``page_token`` (ADK 1.38), one page of at most
+        ``page_size`` (default 20, at most 100) and the next page's token;
+        without them (ADK 1.4), every session.
+        """
 
-        listed = await asyncio.to_thread(collect)
+        def collect() -> Tuple[List[MnemoSession], Optional[str]]:
+            if page_size is None and page_token is None:
+                return list(self.client.iter_sessions(app_name, user_id, page_size=1000)), None
+            size = max(1, min(page_size or 20, 100))
+            page = self.client.list_sessions(app_name, user_id, limit=size, page_token=page_token or None)
+            return page["sessions"], page["next_page_token"]
+
+        listed, next_token = await asyncio.to_thread(collect)
         sessions = [
             Session(
                 id=s["id"],
@@ -277,7 +295,7 @@ class MnemoSessionService(BaseSessionService):  # type: ignore[misc]
             )
             for s in listed
         ]
-        return ListSessionsResponse(sessions=sessions)
+        return ListSessionsResponse(sessions=sessions, next_page_token=next_token)
 
     async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
         """Deletes the session; deleting an absent one does nothing."""
@@ -320,19 +338,22 @@ class MnemoSessionService(BaseSessionService):  # type: ignore[misc]
         return event
 
 
-def _memory_id(session_id: str, event_id: str) -> str:
-    return _name(f"{session_id}.{event_id}", "adk-")
+def _memory_id(session_id: Optional[str], event_id: str) -> str:
+    return _name(f"{session_id}.{event_id}" if session_id else event_id, "adk-")
 
 
 class MnemoMemoryService(BaseMemoryService):  # type: ignore[misc]
     """ADK memory over mnemod memories: each text event of a session becomes one memory.
 
     Memories are written in ``namespace`` (``adk`` by default) with ids made of
-    the session and event ids, so adding a session again only adds its new
-    events. ``search_memory`` recalls the user's memories in
+    the session and event ids, so adding a session (or events) again only
+    adds what is new. ``search_memory`` recalls the user's memories in
     ``search_namespace`` (None: every namespace, so memories from other
     sources are found too), hybrid when the daemon has an embedder, else by
-    words.
+    words; each entry's ``id`` is the mnemod memory id and its
+    ``custom_metadata`` the memory's metadata. The optional methods of ADK
+    1.38 (``add_events_to_memory``, ``add_memory``, ``delete_memory``,
+    ``delete_memories``) are implemented too.
     """
 
     def __init__(
@@ -351,32 +372,92 @@ class MnemoMemoryService(BaseMemoryService):  # type: ignore[misc]
         self.limit = limit
         self.batch = batch
 
+    def _memory_of(
+        self, session_id: Optional[str], event: Event, extra: Optional[Mapping[str, object]]
+    ) -> Optional[MemoryIn]:
+        dump = event.model_dump(mode="json", exclude_none=True)
+        text = content_text(dump.get("content"))
+        if not text:
+            return None
+        metadata: Dict[str, Any] = dict(extra or {})
+        metadata.update({"author": dump["author"], "timestamp": _iso(dump["timestamp"]), "event_id": dump["id"]})
+        memory: MemoryIn = {
+            "id": _memory_id(session_id, dump["id"]),
+            "text": text,
+            "namespace": self.namespace,
+            "metadata": metadata,
+        }
+        if session_id:
+            memory["session_id"] = _name(session_id, "adk-")
+        return memory
+
+    async def _write(self, app_name: str, user_id: str, items: List[MemoryIn]) -> None:
+        def write() -> None:
+            for start in range(0, len(items), self.batch):
+                self.client.write_memories(app_name, user_id, items[start : start + self.batch])
+
+        await asyncio.to_thread(write)
+
     async def add_session_to_memory(self, session: Session) -> None:
+        """Each text event of the session becomes a memory; adding the session again adds only new events."""
+        items = [self._memory_of(session.id, event, None) for event in session.events]
+        await self._write(session.app_name, session.user_id, [item for item in items if item])
+
+    async def add_events_to_memory(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        events: Sequence[Event],
+        session_id: Optional[str] = None,
+        custom_metadata: Optional[Mapping[str, object]] = None,
+    ) -> None:
+        """ADK 1.38: the text events given (a delta) become memories; ``custom_metadata`` joins their metadata."""
+        items = [self._memory_of(session_id, event, custom_metadata) for event in events]
+        await self._write(app_name, user_id, [item for item in items if item])
+
+    async def add_memory(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        memories: Sequence[MemoryEntry],
+        custom_metadata: Optional[Mapping[str, object]] = None,
+    ) -> None:
+        """ADK 1.38: writes memory entries directly (their text parts; their ``id`` when it is a valid name)."""
         items: List[MemoryIn] = []
-        for event in session.events:
-            dump = event.model_dump(mode="json", exclude_none=True)
+        for entry in memories:
+            dump = entry.model_dump(mode="json", exclude_none=True)
             text = content_text(dump.get("content"))
             if not text:
                 continue
-            items.append(
-                {
-                    "id": _memory_id(session.id, dump["id"]),
-                    "text": text,
-                    "namespace": self.namespace,
-                    "session_id": _name(session.id, "adk-"),
-                    "metadata": {
-                        "author": dump["author"],
-                        "timestamp": _iso(dump["timestamp"]),
-                        "event_id": dump["id"],
-                    },
-                }
-            )
+            metadata: Dict[str, Any] = dict(custom_metadata or {})
+            metadata.update(dump.get("custom_metadata") or {})
+            metadata.update({k: dump[k] for k in ("author", "timestamp") if k in dump})
+            item: MemoryIn = {"text": text, "namespace": self.namespace, "metadata": metadata}
+            if dump.get("id"):
+                item["id"] = _name(dump["id"], "adk-")
+            items.append(item)
+        await self._write(app_name, user_id, items)
 
-        def write() -> None:
-            for start in range(0, len(items), self.batch):
-                self.client.write_memories(session.app_name, session.user_id, items[start : start + self.batch])
+    async def delete_memory(self, *, app_name: str, user_id: str, memory_id: str) -> None:
+        """ADK 1.38: forgets one memory by the ``id`` search_memory answered; a missing one is a no-op."""
+        try:
+            await asyncio.to_thread(self.client.delete_memory, app_name, user_id, memory_id)
+        except NotFound:
+            pass
 
-        await asyncio.to_thread(write)
+    async def delete_memories(self, *, app_name: str, user_id: str) -> None:
+        """ADK 1.38: forgets every memory of the user in the app (sessions and state stay)."""
+
+        def delete_all() -> None:
+            for memory in list(self.client.iter_memories(app_name, user_id, page_size=1000)):
+                try:
+                    self.client.delete_memory(app_name, user_id, memory["id"])
+                except NotFound:
+                    pass  # expired or deleted meanwhile
+
+        await asyncio.to_thread(delete_all)
 
     async def search_memory(self, *, app_name: str, user_id: str, query: str) -> SearchMemoryResponse:
         if not query.strip():
@@ -397,7 +478,9 @@ class MnemoMemoryService(BaseMemoryService):  # type: ignore[misc]
             entries.append(
                 MemoryEntry.model_validate(
                     {
+                        "id": memory["id"],
                         "content": {"role": role, "parts": [{"text": memory["text"]}]},
+                        "custom_metadata": metadata,
                         "author": author,
                         "timestamp": metadata.get("timestamp") or memory.get("created_at"),
                     }
