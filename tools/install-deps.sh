@@ -12,6 +12,7 @@ runtime_and_build=(
 test_only=(
   libgtest-dev libgmock-dev libbenchmark-dev mariadb-server wrk redis-server
   tmux util-linux python3 systemd dpkg-dev
+  python3-pytest python3-setuptools python3-wheel python3-venv mypy  # the Python client: tests, offline install, types
 )
 packages=("${runtime_and_build[@]}")
 if [ "${1:-}" = "--test" ]; then packages+=("${test_only[@]}"); fi
