@@ -104,7 +104,18 @@ void after_checkpoint(Api& api, CallPtr call, const SummarizeInput& in, core::Ou
     if (scripting == nullptr)
         return api.fail(*call, core::Error{core::ErrorCode::Unavailable, "summaries are not running", "{}"});
     Checkpoint checkpoint = read_checkpoint(read.body);
-    if (!in.force && !checkpoint.has_events) {
+    if (!checkpoint.has_events) {
+        // A summary covers from the seq after the previous one's up_to_seq:
+        // with every event covered, even force has no range to summarize.
+        if (checkpoint.summary_json != "null" && in.force) {
+            return api.fail(*call,
+                            core::Error{core::ErrorCode::Conflict,
+                                        fmt::format("session {}/{} of app {}: the latest summary already covers every "
+                                                    "event, so there is nothing to summarize, even with force; append "
+                                                    "events first (GET .../summaries shows the summary)",
+                                                    in.ref.user, in.ref.id, in.ref.app),
+                                        "{}"});
+        }
         if (checkpoint.summary_json != "null") {
             return api.reply(*call, net::Response{200, {}, std::move(checkpoint.summary_json), "application/json"});
         }

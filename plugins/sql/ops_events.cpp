@@ -23,7 +23,7 @@ void reject_duplicate_ids(const mnemo_append_req& req) {
 SessionMeta session_for_append(Db& db, const mnemo_append_req& req, AppendOutcome& outcome) {
     std::optional<SessionMeta> found = find_session(db, req.key);
     if (found && found->live(req.now_us)) return *found;
-    if (!req.create_if_missing) throw StoreError(MNEMO_E_NOT_FOUND, describe(req.key) + " not found");
+    if (!req.create_if_missing) throw StoreError(MNEMO_E_NOT_FOUND, session_not_found(req.key));
     outcome.created = true;
     NewSession fresh{req.key, str(""), mnemo_str{nullptr, 0}, str("{}"), req.new_session_ttl_us, req.now_us};
     try {

@@ -18,7 +18,7 @@ struct Recorded {
 
 Recorded record_outcome(Db& db, const mnemo_key& key, bool succeeded, int64_t max_attempts, int64_t now_us) {
     std::optional<SessionMeta> meta = find_session(db, key);
-    if (!meta) return Recorded{-MNEMO_E_NOT_FOUND, describe(key) + " not found"};
+    if (!meta) return Recorded{-MNEMO_E_NOT_FOUND, session_not_found(key)};
     FinalizeState state = load_finalize(db, meta->sid);
     if (state.reason == 0) return Recorded{-MNEMO_E_INVALID, describe(key) + " is not marked for finalize"};
     if (state.pending() && !succeeded) state.attempts += 1;

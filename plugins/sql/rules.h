@@ -48,4 +48,9 @@ inline std::string describe(const mnemo_key& key) {
     return "session " + text(key.user) + "/" + text(key.session_id) + " in app " + text(key.app);
 }
 
+// The absent session's message, worded as the memory plugin and the core word it.
+inline std::string session_not_found(const mnemo_key& key) {
+    return "session " + text(key.user) + "/" + text(key.session_id) + " not found in app " + text(key.app);
+}
+
 }  // namespace mnemo::sqlcore

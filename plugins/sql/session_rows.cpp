@@ -91,7 +91,7 @@ std::optional<SessionMeta> find_session(Db& db, const mnemo_key& key) {
 
 SessionMeta require_live(Db& db, const mnemo_key& key, int64_t now_us) {
     std::optional<SessionMeta> meta = find_session(db, key);
-    if (!meta || !meta->live(now_us)) throw StoreError(MNEMO_E_NOT_FOUND, describe(key) + " not found");
+    if (!meta || !meta->live(now_us)) throw StoreError(MNEMO_E_NOT_FOUND, session_not_found(key));
     return *meta;
 }
 

@@ -165,6 +165,23 @@ TEST_F(ScriptingSummary, NothingNewAnswersTheLatestSummaryAndWaitFalseIs202) {
     EXPECT_EQ(json_raw(again.body, ""), stored);
 }
 
+// With force, a summary is written even when no trigger fired; but once the
+// latest summary covers every event there is no range left (a summary starts
+// after the previous one's up_to_seq): 409 saying so, not the old summary.
+TEST_F(ScriptingSummary, ForceSummarizesFewEventsAndIs409WhenEveryEventIsCovered) {
+    start_daemon(command_config(kCountingCommand, "  trigger: {any: {events: 1000}}\n"));
+    append("c8", append_body("a"));
+    auto forced = summarize("c8", R"({"wait":true,"force":true})");
+    ASSERT_EQ(forced.status, 200) << forced.body;
+    EXPECT_EQ(json_string(forced.body, "/text"), "1 events, previous=None by c8");
+    auto again = summarize("c8", R"({"wait":true,"force":true})");
+    EXPECT_EQ(again.status, 409) << again.body;
+    EXPECT_THAT(json_string(again.body, "/error/message").value_or(""),
+                HasSubstr("the latest summary already covers every event"));
+    auto list = call("GET", session_path("c8") + "/summaries");
+    EXPECT_FALSE(json_raw(list.body, "/summaries/1")) << "nothing more was written: " << list.body;
+}
+
 TEST_F(ScriptingSummary, LuaSummarizerWithoutASummarizeHookIs503) {
     start_daemon(config());
     append("c6", append_body("a"));

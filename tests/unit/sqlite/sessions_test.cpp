@@ -54,7 +54,7 @@ TEST_F(SessionsTest, ExpiredSessionIsGoneTheMomentItsExpiryPasses) {
     EXPECT_EQ(get("s1", kNow + 10 * kSecond - 1).rc, MNEMO_OK);
     Answer gone = get("s1", kNow + 10 * kSecond);
     EXPECT_EQ(gone.rc, MNEMO_E_NOT_FOUND);
-    EXPECT_STREQ(gone.err.message, "session u1/s1 in app shop not found");
+    EXPECT_STREQ(gone.err.message, "session u1/s1 not found in app shop");
     EXPECT_EQ(append("s1", {EventSpec{}}, {.now = kNow + 11 * kSecond}).rc, MNEMO_E_NOT_FOUND);
     options.now = kNow + 11 * kSecond;
     EXPECT_EQ(create("s1", options).rc, MNEMO_OK) << "an expired id can be created again";
