@@ -87,6 +87,12 @@ public:
         if (c->type != Captured::Type::String) fail(name, "expected a string or null");
         return c->text;
     }
+    // Absent or null: fallback (a field newer exports carry).
+    int64_t optional_integer(std::string_view name, int64_t fallback) {
+        const Captured* c = find(name, false);
+        if (!c || c->type == Captured::Type::Null) return fallback;
+        return integer(name);
+    }
     int64_t integer(std::string_view name) {
         const Captured* c = find(name, true);
         int64_t out = 0;
@@ -201,6 +207,9 @@ void read_session(FieldReader& f, JsonlRecord& r) {
     s.version = f.integer("version");
     s.event_count = f.integer("event_count");
     s.last_seq = f.integer("last_seq");
+    s.extracted_seq = f.optional_integer("extracted_seq", 0);
+    if (s.extracted_seq < 0 || s.extracted_seq > s.last_seq)
+        f.reject("extracted_seq", "expected 0 up to last_seq (" + std::to_string(s.last_seq) + ")");
     s.usage = f.usage("usage");
 }
 
@@ -445,6 +454,7 @@ mnemo_session session_view(const storage::SessionRow& s) {
     v.event_count = s.event_count;
     v.last_seq = s.last_seq;
     v.usage = s.usage;
+    v.extracted_seq = s.extracted_seq;
     return v;
 }
 

@@ -51,6 +51,8 @@ void session(JsonWriter& w, const mnemo_session& s) {
     w.field("created_at_us", s.created_at_us).field("updated_at_us", s.updated_at_us);
     w.field("expires_at_us", s.expires_at_us).field("ttl_us", s.ttl_us);
     w.field("version", s.version).field("event_count", s.event_count).field("last_seq", s.last_seq);
+    // Only when extraction ran: an import without it starts at 0, as before the cursor existed.
+    if (s.extracted_seq > 0) w.field("extracted_seq", s.extracted_seq);
     usage(w, "usage", s.usage);
 }
 

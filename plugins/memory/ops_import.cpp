@@ -97,6 +97,7 @@ void fill_session(SessionRec& session, const mnemo_session& row) {
     session.ttl_us = row.ttl_us;
     session.version = row.version;
     session.last_seq = row.last_seq;
+    session.extracted_seq = row.extracted_seq;
     session.usage = row.usage;
 }
 

@@ -32,11 +32,11 @@ void import_session(Db& db, const mnemo_session& s, int64_t now_us) {
           "UPDATE sessions SET title = ?, parent_id = ?, metadata = ?, created_at = ?, updated_at = ?, "
           "expires_at = ?, ttl_us = ?, version = ?, event_count = ?, last_seq = ?, input_tokens = ?, "
           "output_tokens = ?, cache_read_tokens = ?, cache_write_tokens = ?, total_tokens = ?, "
-          "cost_usd = ? WHERE app = ? AND user = ? AND id = ?")
+          "cost_usd = ?, extracted_seq = ? WHERE app = ? AND user = ? AND id = ?")
         .args(s.title.ptr ? s.title : str(""), s.parent_id, s.metadata_json.ptr ? s.metadata_json : str("{}"),
               s.created_at_us, s.updated_at_us, s.expires_at_us, s.ttl_us, s.version, s.event_count, s.last_seq,
               s.usage.input_tokens, s.usage.output_tokens, s.usage.cache_read_tokens, s.usage.cache_write_tokens,
-              s.usage.total_tokens, s.usage.cost_usd, s.app, s.user, s.id)
+              s.usage.total_tokens, s.usage.cost_usd, s.extracted_seq, s.app, s.user, s.id)
         .run();
 }
 

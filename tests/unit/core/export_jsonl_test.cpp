@@ -107,6 +107,38 @@ TEST(ExportJsonl, StateAndLaneKeepNullsAndFlags) {
     EXPECT_EQ(back.lane.version, 9);
 }
 
+// The extraction cursor travels with its session; an export from before it
+// (no field) imports at 0; a cursor past last_seq is refused by name.
+TEST(ExportJsonl, ASessionCarriesItsExtractionCursor) {
+    mnemo_session session{};
+    session.app = s("shop");
+    session.user = s("u1");
+    session.id = s("s1");
+    session.metadata_json = s("{}");
+    session.last_seq = 9;
+    session.event_count = 9;
+    session.extracted_seq = 6;
+    mnemo_record record{};
+    record.kind = MNEMO_RECORD_SESSION;
+    record.key = mnemo_key{session.app, session.user, session.id};
+    record.session = &session;
+    std::string line = encode_record(record);
+    JsonlRecord back;
+    ASSERT_EQ(decode_record(line, back), std::nullopt) << line;
+    EXPECT_EQ(back.session.extracted_seq, 6);
+
+    session.extracted_seq = 0;
+    line = encode_record(record);
+    EXPECT_EQ(line.find("extracted_seq"), std::string::npos) << "written only once extraction ran: " << line;
+    ASSERT_EQ(decode_record(line, back), std::nullopt) << line;
+    EXPECT_EQ(back.session.extracted_seq, 0);
+
+    session.extracted_seq = 6;
+    line = encode_record(record);
+    line.replace(line.find("\"extracted_seq\":6"), 17, "\"extracted_seq\":10");
+    EXPECT_EQ(decode_record(line, back), "field \"extracted_seq\": expected 0 up to last_seq (9)");
+}
+
 TEST(ExportJsonl, ErrorsNameTheField) {
     JsonlRecord out;
     std::string line = R"({"kind":"track","app":"a","user":"u","session_id":"s","track":"t","seq":1.5,"payload":1,)"

@@ -88,5 +88,32 @@ TEST_F(ExtractCursor, EventsAfterARewindTakeSeqsAboveTheCursor) {
     EXPECT_EQ(session.last_seq, 5) << "the new event is after the cursor, so it is extracted";
 }
 
+// An imported session keeps its cursor (an export carries it), so a moved
+// or restored store does not hand the same events to the extractor again.
+TEST_F(ExtractCursor, AnImportedSessionKeepsItsCursor) {
+    ASSERT_NE(ops().import_records, nullptr);
+    std::string app = "shop", user = "u1", id = "moved", metadata = "{}";
+    mnemo_session session{};
+    session.app = s(app);
+    session.user = s(user);
+    session.id = s(id);
+    session.metadata_json = s(metadata);
+    session.created_at_us = kNow;
+    session.updated_at_us = kNow;
+    session.version = 3;
+    session.last_seq = 4;
+    session.event_count = 0;
+    session.extracted_seq = 3;
+    mnemo_record record{};
+    record.kind = MNEMO_RECORD_SESSION;
+    record.key = mnemo_key{session.app, session.user, session.id};
+    record.session = &session;
+    mnemo_import_req req{kNow, &record, 1, 0};
+    mnemo_error err{};
+    ASSERT_EQ(ops().import_records(backend, &req, &err), MNEMO_OK) << err.message;
+    EXPECT_EQ(stored("moved").extracted_seq, 3);
+    EXPECT_EQ(extracted("moved", 3, 4), MNEMO_OK) << "the cursor moves on from where the export left it";
+}
+
 }  // namespace
 }  // namespace mnemo::memories_test
