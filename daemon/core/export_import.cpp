@@ -81,14 +81,34 @@ struct ExportFile {
     std::string last_user, last_id;  // the last session written: the next step's cursor
     int64_t last_key = 0;            // the last memory written: the next memory step's cursor
     bool memory_step = false;        // the step asked for memories only
+    int64_t app_dimension = 0;       // the exported app's stored dimension; 0: none fixed
     bool other_kind = false;         // ...and got something else
     bool more = false;
     bool write_failed = false;
 };
 
+// A memory still holding its old model's vector while its app moves to
+// another dimension (memories.reembed{dimensions=}) is written pending,
+// without that vector: a file holds one length per app, so the import
+// takes it, and its embedder embeds the memory with the new model.
+std::string encode_for_export(const mnemo_record& record, int64_t app_dimension) {
+    const mnemo_memory* memory = record.kind == MNEMO_RECORD_MEMORY ? record.memory : nullptr;
+    if (memory == nullptr || app_dimension <= 0 || memory->vector.values == nullptr ||
+        static_cast<int64_t>(memory->vector.dims) == app_dimension) {
+        return encode_record(record);
+    }
+    mnemo_memory pending = *memory;
+    pending.vector = mnemo_vector{nullptr, 0};
+    pending.embedding = MNEMO_EMBEDDING_PENDING;
+    pending.embedding_model = storage::absent();
+    mnemo_record changed = record;
+    changed.memory = &pending;
+    return encode_record(changed);
+}
+
 void on_record(void* ctx, const mnemo_record* record) {
     auto& out = *static_cast<ExportFile*>(ctx);
-    std::string line = encode_record(*record);
+    std::string line = encode_for_export(*record, out.app_dimension);
     line.push_back('\n');
     if (std::fwrite(line.data(), 1, line.size(), out.file) != line.size()) out.write_failed = true;
     add_count(out.counts, record->kind);
@@ -125,6 +145,14 @@ std::optional<Error> export_memory_pages(const Env& env, mnemo_export_req req, E
     req.memories = 1;
     req.limit = kExportMemoryPage;
     out.memory_step = true;
+    const mnemo_memory_count_req count_req{req.app, storage::absent(), req.now_us};
+    storage::Collector counted;
+    if (auto failure = run(env, call, [&](mnemo_error* err) {
+            return env.backend.ops().memory_count(env.backend.handle(), &count_req, counted.sink(), err);
+        })) {
+        return from_storage(*failure);
+    }
+    out.app_dimension = counted.result().memory_count.dimension;
     for (bool first = true; first || out.more; first = false) {
         req.cursor_key = out.last_key;
         if (auto error = export_step(env, req, out, path, call)) return error;

@@ -186,6 +186,46 @@ TEST_F(MemoriesReembedTest, TheNewIndexSurvivesARestartInTheMiddle) {
     EXPECT_EQ(json_int(after.body, "/memories/0/vector_rank"), 1) << after.body;
 }
 
+// An export during the move: memories already moved carry the new model's
+// vectors, the others go pending without their old one (a file holds one
+// length per app), so a fresh daemon imports the file whole and its
+// embedder embeds the rest with the new model.
+TEST_F(MemoriesReembedTest, AnExportDuringTheMoveImportsWholeIntoAFreshDaemon) {
+    {
+        FakeEmbedderServer at4({"--dimensions", "4"});
+        write_at_4(at4);
+    }
+    FakeEmbedderServer slow({"--dimensions", "6", "--latency", "1"});
+    restart_with(config_with_embedder(slow.url(), "fake-6"));
+    EXPECT_EQ(value(R"(return memories.reembed{app = "shop", dimensions = 6})"), std::to_string(kWritten));
+    std::string queue = queue_until([](const std::string& q) { return json_int(q, "/reembedding/0/moved") >= 1; });
+    ASSERT_GT(json_int(queue, "/reembedding/0/remaining").value_or(0), 0) << "still moving: " << queue;
+    std::string file = daemon_->dir() + "/shop.jsonl";
+    std::string exported = value("return export('shop', '" + file + "')");
+    EXPECT_EQ(json_int(exported, "/memories"), kWritten) << exported;
+
+    FakeEmbedderServer at6({"--dimensions", "6"});
+    DaemonProcess target(config_with_embedder(at6.url(), "fake-6"));
+    std::string error;
+    ASSERT_TRUE(target.start(&error)) << error;
+    ConsoleClient console;
+    ASSERT_TRUE(console.connect(target.dir() + "/admin.sock", &error)) << error;
+    ConsoleReply imported = console.run("return import('" + file + "')");
+    ASSERT_EQ(imported.type, "result") << imported.payload << target.log();
+    EXPECT_EQ(json_int(first_result(imported), "/memories"), kWritten) << imported.payload;
+    std::string counted;
+    for (int round = 0; round < 400; ++round) {
+        counted = first_result(console.run("return memories.queue()"));
+        if (json_int(counted, "/memories/ready") == kWritten) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+    EXPECT_EQ(json_int(counted, "/memories/ready"), kWritten) << "the pending ones embedded by the new model: " << counted;
+    EXPECT_EQ(json_int(counted, "/memories/stale"), 0) << counted;
+    auto by_vector = http_once(target.port(), "POST", kRecall, recall_by_vector("green tea", 6));
+    ASSERT_TRUE(by_vector.has_value());
+    EXPECT_EQ(json_string(by_vector->body, "/memories/0/id"), "tea") << by_vector->body;
+}
+
 TEST_F(MemoriesReembedTest, AConfiguredDimensionOfAnotherSizeRefusesTheCall) {
     FakeEmbedderServer at4({"--dimensions", "4"});
     start_daemon(config_with_embedder(at4.url(), "fake-4", 4));
