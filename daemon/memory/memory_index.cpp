@@ -5,6 +5,7 @@
 #include "storage/rows.h"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -155,6 +156,52 @@ std::optional<std::string> write_manifest(const std::filesystem::path& dir, cons
     return std::nullopt;
 }
 
+// Whether a change waiting beside `index` (see State::side) replaces or
+// removes the index's copy of its key: a row without a vector leaves both
+// indexes; a row of the index's dimension replaces it; a row of another
+// dimension leaves the incoming index but not the serving one, which keeps
+// a re-embedded memory's old vector until the switch.
+bool side_hides(const FeedRow& row, size_t dimension, bool serving) {
+    return row.vector.empty() || row.vector.size() == dimension || !serving;
+}
+
+// A search of an index being saved: the index answers for the keys the side
+// does not hide, the side's rows of the index's dimension are scanned
+// exactly, the two lists merged best first.
+std::variant<std::vector<VectorHit>, VectorError> search_beside(const VectorIndex& index, bool serving,
+                                                                const std::map<uint64_t, FeedRow>& side,
+                                                                std::span<const float> query, size_t k,
+                                                                const VectorFilter& filter) {
+    const size_t dimension = index.options().dimension;
+    VectorFilter past = filter;
+    past.accept = [&](uint64_t key) {
+        auto found = side.find(key);
+        if (found != side.end() && side_hides(found->second, dimension, serving)) return false;
+        return !filter.accept || filter.accept(key);
+    };
+    auto answer = index.search(query, k, past);
+    if (std::holds_alternative<VectorError>(answer)) return answer;
+    auto hits = std::get<std::vector<VectorHit>>(std::move(answer));
+    auto unit_query = std::get<std::vector<float>>(unit_vector(query, dimension));  // index.search took it
+    for (const auto& [key, row] : side) {
+        if (row.vector.size() != dimension || (filter.user && row.user != *filter.user)) continue;
+        if ((filter.candidates && !filter.candidates->contains(key)) || (filter.accept && !filter.accept(key)))
+            continue;
+        auto unit = unit_vector(row.vector, dimension);
+        if (!std::holds_alternative<std::vector<float>>(unit)) continue;  // put() refuses it too
+        const auto& values = std::get<std::vector<float>>(unit);
+        float similarity = 0;
+        for (size_t i = 0; i < dimension; ++i) similarity += unit_query[i] * values[i];
+        if (filter.min_similarity && similarity < *filter.min_similarity) continue;
+        hits.push_back(VectorHit{key, similarity});
+    }
+    std::sort(hits.begin(), hits.end(), [](const VectorHit& a, const VectorHit& b) {
+        return a.similarity > b.similarity || (a.similarity == b.similarity && a.key > b.key);
+    });
+    if (hits.size() > k) hits.resize(k);
+    return hits;
+}
+
 }  // namespace
 
 // The indexes of one app: the one recall uses, and while the app's memories
@@ -201,12 +248,28 @@ struct MemoryIndex::State {
     const storage::Backend& backend;
     const MemoryIndexOptions options;
 
-    // Feed reads and applying them; the lock order is catch_up_mutex, then apps_mutex.
+    // Feed reads and applying them; the lock order is catch_up_mutex, then
+    // apps_mutex, then side_mutex.
     std::mutex catch_up_mutex;
     // The map of apps: shared while an index is used, exclusive to add or
-    // swap an app's index or drop all.
+    // swap an app's index or drop all. A checkpoint saves an app's indexes
+    // without it: std::map keeps the app's node in place, and nothing of that
+    // app changes while it is saved (its changes wait in `side`).
     mutable std::shared_mutex apps_mutex;
     std::map<std::string, AppIndexes, std::less<>> apps;
+
+    // A checkpoint writes one app's indexes at a time, holding each index's
+    // read lock for as long as the file takes (seconds at a million
+    // memories). Meanwhile that app's changes wait here (the latest row of
+    // each key) instead of waiting for the lock, so neither the feed nor a
+    // search waits; searches of the app look past the index's copy of these
+    // keys and scan these rows exactly; the checkpoint applies them once the
+    // file is written. `saving` is written under catch_up_mutex and
+    // side_mutex; `drop_after_saving` under catch_up_mutex.
+    mutable std::shared_mutex side_mutex;
+    std::string saving;  // the app being saved; "" when none
+    std::map<uint64_t, FeedRow> side;
+    bool drop_after_saving = false;
     std::atomic<int64_t> cursor{0};
     std::atomic<size_t> changes_since_checkpoint{0};
 
@@ -249,6 +312,8 @@ struct MemoryIndex::State {
     void add_dimension(const FeedRow& row);
     void settle(const std::string& app);
     void drop_everything();
+    std::array<const VectorIndex*, 2> begin_saving(const std::string& app);
+    bool end_saving();
     std::optional<VectorError> catch_up();
     bool build_step(unsigned threads);
     void checkpoint();
@@ -298,6 +363,12 @@ void MemoryIndex::State::put(VectorIndex& index, const FeedRow& row) {
 // the serving index until the switch.
 void MemoryIndex::State::apply(const FeedRow& row) {
     auto key = static_cast<uint64_t>(row.key);
+    // Under catch_up_mutex, like begin_saving and end_saving: `saving` cannot change meanwhile.
+    if (!saving.empty() && row.app == saving) {
+        std::unique_lock lock(side_mutex);
+        side.insert_or_assign(key, row);
+        return;
+    }
     {
         std::shared_lock lock(apps_mutex);
         auto found = apps.find(row.app);
@@ -409,9 +480,50 @@ void MemoryIndex::State::settle(const std::string& name) {
 }
 
 void MemoryIndex::State::drop_everything() {
+    cursor = 0;
+    if (!saving.empty()) {
+        // The app being saved is in use without the map's lock: the drop
+        // waits for end_saving; meanwhile the feed is read again from 0.
+        drop_after_saving = true;
+        std::unique_lock lock(side_mutex);
+        side.clear();
+        return;
+    }
     std::unique_lock lock(apps_mutex);
     apps.clear();
-    cursor = 0;
+}
+
+// Under catch_up_mutex: every change before this one is in the app's indexes
+// (and may be in its file), every later one goes to the side.
+std::array<const VectorIndex*, 2> MemoryIndex::State::begin_saving(const std::string& app) {
+    std::lock_guard feed(catch_up_mutex);
+    {
+        std::unique_lock lock(side_mutex);
+        saving = app;
+    }
+    std::shared_lock lock(apps_mutex);
+    auto found = apps.find(app);
+    if (found == apps.end()) return {nullptr, nullptr};
+    return {found->second.serving.get(), found->second.incoming.get()};
+}
+
+// The changes that waited beside the saved app go into its indexes; true when
+// the feed was read again from 0 meanwhile (every index dropped now).
+bool MemoryIndex::State::end_saving() {
+    std::lock_guard feed(catch_up_mutex);
+    std::map<uint64_t, FeedRow> rows;
+    {
+        std::unique_lock lock(side_mutex);
+        saving.clear();
+        rows.swap(side);
+    }
+    if (drop_after_saving) {
+        drop_after_saving = false;
+        drop_everything();
+        return true;
+    }
+    for (const auto& [key, row] : rows) apply(row);
+    return false;
 }
 
 std::optional<VectorError> MemoryIndex::State::catch_up() {
@@ -467,20 +579,30 @@ void MemoryIndex::State::checkpoint() {
     // Every change up to the cursor is in the indexes before any is saved; a
     // file may hold later ones too, which replaying the feed from the cursor
     // applies again without harm.
-    std::shared_lock lock(apps_mutex);
     Manifest manifest;
-    manifest.cursor = cursor.load();
-    size_t changes = changes_since_checkpoint.exchange(0);
-    for (const auto& [name, app] : apps) {
+    size_t changes = 0;
+    std::vector<std::string> names;
+    {
+        std::lock_guard feed(catch_up_mutex);
+        manifest.cursor = cursor.load();
+        changes = changes_since_checkpoint.exchange(0);
+        std::shared_lock lock(apps_mutex);
+        for (const auto& [name, app] : apps) names.push_back(name);
+    }
+    for (const std::string& name : names) {
+        std::array<const VectorIndex*, 2> indexes = begin_saving(name);
+        std::optional<VectorError> failure;
         for (bool incoming : {false, true}) {
-            const VectorIndex* index = incoming ? app.incoming.get() : app.serving.get();
-            if (index == nullptr) continue;
-            auto path = (dir / file_name_of(name, incoming)).string();
-            if (auto failure = index->save(path, static_cast<uint64_t>(manifest.cursor))) {
-                changes_since_checkpoint += changes;
-                return note_error(failure->message);
-            }
-            manifest.apps.push_back(ManifestApp{name, index->options().dimension, incoming});
+            const VectorIndex* index = indexes[incoming ? 1 : 0];
+            if (index == nullptr || failure) continue;
+            failure = index->save((dir / file_name_of(name, incoming)).string(), static_cast<uint64_t>(manifest.cursor));
+            if (!failure) manifest.apps.push_back(ManifestApp{name, index->options().dimension, incoming});
+        }
+        bool dropped = end_saving();
+        if (failure || dropped) {
+            changes_since_checkpoint += changes;
+            if (failure) note_error(failure->message);
+            return;  // dropped: the indexes are being built again; the next checkpoint saves them
         }
     }
     if (auto failure = write_manifest(dir, manifest)) {
@@ -615,7 +737,16 @@ std::variant<std::vector<VectorHit>, VectorError> MemoryIndex::search(std::strin
     if (found == state_->apps.end()) return std::vector<VectorHit>{};
     // The old dimension searches the old, complete index; the new one (the
     // embedder's new model) the memories re-embedded so far.
-    if (VectorIndex* index = found->second.of(query.size())) return index->search(query, k, filter);
+    if (VectorIndex* index = found->second.of(query.size())) {
+        {
+            std::shared_lock side_lock(state_->side_mutex);
+            if (state_->saving == app && !state_->side.empty()) {
+                return search_beside(*index, index == found->second.serving.get(), state_->side, query, k, filter);
+            }
+        }
+        // Whatever the catch-up above applied is in the index: the side holds only later changes.
+        return index->search(query, k, filter);
+    }
     const AppIndexes& indexes = found->second;
     size_t dimension = indexes.serving->options().dimension;
     if (indexes.incoming) {

@@ -1,16 +1,23 @@
 // MemoryIndex against the in-memory storage plugin: the indexes follow the
-// memory change feed (writes, vector changes, deletes, horizon resets) and a
-// search sees every write answered before it.
+// memory change feed (writes, vector changes, deletes, horizon resets), a
+// search sees every write answered before it, and a checkpoint being written
+// holds up neither.
 #include "memory/memory_index.h"
 
 #include "core/plugin_host.h"
+#include "index_fixture.h"
 #include "storage/backend.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <future>
 #include <string>
 #include <thread>
 #include <vector>
@@ -420,6 +427,69 @@ TEST_F(ReembedIndexTest, ACheckpointInTheMiddleKeepsBothIndexes) {
     EXPECT_EQ(keys_of(second.search("shop", new_query, 5, {})).size(), 3u);
     EXPECT_FALSE(second.transition("shop"));
     second.stop();
+}
+
+// The checkpoint writes the app's file into a FIFO that the test drains only
+// at the end, so the save holds the index's read lock until then. Meanwhile a
+// write, a vector change and a delete are followed and searched (for a user
+// and app-wide); once the file is let go the index holds them itself.
+TEST_F(MemoryIndexTest, SearchesAndTheFeedGoOnWhileACheckpointIsWritten) {
+    TempDir dir;
+    MemoryIndexOptions opts = options();
+    opts.checkpoint_dir = dir.path;
+    opts.checkpoint_interval = std::chrono::seconds(0);
+    opts.checkpoint_min_changes = 1;
+    // Enough memories that the file outgrows the pipe: the save blocks inside it.
+    std::vector<uint64_t> keys;
+    for (int i = 0; i < 300; ++i) {
+        keys.push_back(static_cast<uint64_t>(
+            write("shop", "u" + std::to_string(i % 3), "m" + std::to_string(i), {0.01f * float(i), 1, 0})));
+    }
+    std::string temp = dir.path + "/app-73686f70.vidx.tmp";  // "shop" in hex, as the checkpoint names it
+    ASSERT_EQ(::mkfifo(temp.c_str(), 0600), 0);
+    int reader = ::open(temp.c_str(), O_RDONLY | O_NONBLOCK);
+    ASSERT_GE(reader, 0);
+    ::fcntl(reader, F_SETPIPE_SZ, 4096);
+    MemoryIndex index(*backend_, opts);
+    index.start();
+    pollfd ready{reader, POLLIN, 0};
+    ASSERT_EQ(::poll(&ready, 1, 30'000), 1) << "the checkpoint never began";  // its first bytes: it is saving
+
+    auto added = static_cast<uint64_t>(write("shop", "u1", "added", {0, 0, 1}, kNow + 1));
+    write("shop", "u1", "m1", {0, 0.6f, 0.8f}, kNow + 2, "m1 moved");  // a new vector for an indexed memory
+    remove("shop", "u2", "m299", kNow + 3);
+    std::vector<float> up{0, 0, 1}, along{1, 0, 0};
+    auto searches = std::async(std::launch::async, [&] {
+        return std::vector<std::vector<uint64_t>>{keys_of(index.search("shop", up, 2, testing::for_user("u1"))),
+                                                  keys_of(index.search("shop", up, 2, {})),
+                                                  keys_of(index.search("shop", along, 1, {}))};
+    });
+    // Bounded only so that a search stuck behind the save fails the test instead of hanging it.
+    bool answered = searches.wait_for(std::chrono::seconds(30)) == std::future_status::ready;
+    std::thread drain([reader] {
+        char buffer[65536];
+        for (int round = 0; round < 600; ++round) {
+            pollfd more{reader, POLLIN, 0};
+            if (::poll(&more, 1, 100) > 0 && ::read(reader, buffer, sizeof buffer) == 0) return;  // the writer closed
+        }
+    });
+    EXPECT_TRUE(answered) << "a search waited for the checkpoint to be written";
+    std::vector<std::vector<uint64_t>> expected{{added, keys[1]}, {added, keys[1]}, {keys[298]}};
+    if (answered) {
+        EXPECT_EQ(searches.get(), expected);
+    }
+    drain.join();
+    ::close(reader);
+
+    // The save failed (a FIFO cannot be renamed into place whole); what waited beside it is in the index now.
+    for (int round = 0; round < 2000 && index.stats().last_error.empty(); ++round) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    EXPECT_NE(index.stats().last_error.find("cannot"), std::string::npos) << index.stats().last_error;
+    EXPECT_EQ(keys_of(index.search("shop", up, 2, testing::for_user("u1"))), expected[0]);
+    EXPECT_EQ(keys_of(index.search("shop", along, 1, {})), expected[2]);
+    EXPECT_EQ(index.stats().memories, 300u);
+    index.stop();
 }
 
 }  // namespace
