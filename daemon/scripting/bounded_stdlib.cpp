@@ -590,10 +590,7 @@ int sort_charged(lua_State* L) {
         lua_settop(L, 1);
         lua_pushcfunction(L, charged_less_than);
     }
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, 0);
-    return 0;
+    return call_wrapped(L, 0);
 }
 
 // The steps of the calls that shift, move or walk a whole table or string in place, without allocating.
@@ -616,10 +613,7 @@ int64_t move_steps(lua_State* L) {  // table.move(a1, f, e, t [, a2])
 template <int64_t (*steps)(lua_State*)>
 int charged(lua_State* L) {
     charge_steps(L, steps(L));
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-    return lua_gettop(L);
+    return call_wrapped(L);
 }
 
 void wrap(lua_State* L, int library, const char* name, lua_CFunction wrapper) {
@@ -646,6 +640,13 @@ void install_bounded_stdlib(lua_State* L, int string_index, int table_index, int
     wrap(L, table_index, "move", charged<move_steps>);
     wrap(L, utf8_index, "len", charged<length_of_first>);
     wrap(L, utf8_index, "offset", charged<length_of_first>);
+}
+
+int call_wrapped(lua_State* L, int nresults) {
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, nresults);
+    return lua_gettop(L);
 }
 
 }  // namespace mnemo::scripting

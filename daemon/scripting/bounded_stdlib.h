@@ -42,4 +42,8 @@ inline constexpr int64_t kPatternStepsPerInstruction = 16;
 // library at `table_index` and len and offset of the utf8 library at `utf8_index`.
 void install_bounded_stdlib(lua_State* L, int string_index, int table_index, int utf8_index);
 
+// For a C closure wrapping a library function held in its upvalue 1: calls that function with the
+// arguments on the stack and returns how many results it left (all of them, or `nresults`).
+int call_wrapped(lua_State* L, int nresults = LUA_MULTRET);
+
 }  // namespace mnemo::scripting

@@ -57,10 +57,7 @@ int load_text_only(lua_State* L) {
     lua_settop(L, std::max(given, 3));
     lua_pushliteral(L, "t");
     lua_replace(L, 3);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-    return lua_gettop(L);
+    return call_wrapped(L);
 }
 
 void copy_field(lua_State* L, int from, int to, const char* name) {
@@ -79,10 +76,7 @@ int setmetatable_without_gc(lua_State* L) {
         }
         lua_pop(L, 1);
     }
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, 1);
-    return 1;
+    return call_wrapped(L, 1);
 }
 
 // Pushes the registry's table of read-only tables (-> their names), made on first use.
@@ -130,10 +124,7 @@ int locked_newindex(lua_State* L) {
 // rawset(t, k, v), refusing the read-only tables, whose proxies a raw field would otherwise shadow.
 int rawset_unless_locked(lua_State* L) {
     if (const char* name = locked_name(L, 1)) return refuse_locked(L, name);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, 1);
-    return 1;
+    return call_wrapped(L, 1);
 }
 
 // __pairs of a proxy: iterates the library table behind it.
