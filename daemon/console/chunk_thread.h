@@ -5,7 +5,8 @@
  * the thread owns the connection's ConsoleState, takes the frames in order
  * and answers each with exactly one frame (result or error; names), sent
  * back through the loop. Closing the Inbox (client gone, drain) stops the
- * running chunk at its next instruction tick and ends the thread.
+ * running chunk at its next bounds check (between instructions, or inside a
+ * pattern match) and ends the thread.
  */
 #pragma once
 

@@ -15,21 +15,6 @@ namespace {
 
 const char kStateKey = 0;  // its address keys the ConsoleState in the registry
 
-// ScriptState's bounds hook (instruction limit), as each state installs it.
-std::atomic<lua_Hook> bounds_hook{nullptr};
-// The closing flag of the connection whose chunk this thread runs (one state per thread).
-thread_local const std::atomic<bool>* closing_flag = nullptr;
-
-// Stops a chunk whose connection closed (a drain, a client gone), then applies the bounds.
-void console_hook(lua_State* L, lua_Debug* ar) {
-    if (closing_flag != nullptr && closing_flag->load(std::memory_order_relaxed)) {
-        lua_sethook(L, console_hook, LUA_MASKCOUNT, 1);  // keep raising until the chunk has unwound
-        luaL_error(L, "chunk stopped: the console connection closed");
-        return;
-    }
-    bounds_hook.load(std::memory_order_relaxed)(L, ar);
-}
-
 // print(...): one print frame, arguments separated by tabs as Lua's print writes them.
 int console_print(lua_State* L) {
     int n = lua_gettop(L);
@@ -59,6 +44,18 @@ void append_result(lua_State* L, int index, std::string& out) {
     lua_pop(L, 1);
 }
 
+// Pushes the table whose fields the table on top shows: a read-only library's own table, else itself.
+void push_members(lua_State* L) {
+    if (lua_getmetatable(L, -1)) {
+        if (lua_getfield(L, -1, "__index") == LUA_TTABLE) {
+            lua_remove(L, -2);
+            return;
+        }
+        lua_pop(L, 2);
+    }
+    lua_pushvalue(L, -1);
+}
+
 // Collects callable globals into `names`: functions, and functions one table deep.
 void collect_names(lua_State* L, std::vector<std::string>& names) {
     lua_pushglobaltable(L);
@@ -68,6 +65,7 @@ void collect_names(lua_State* L, std::vector<std::string>& names) {
             const char* name = lua_tostring(L, -2);
             if (lua_type(L, -1) == LUA_TFUNCTION) names.emplace_back(name);
             if (lua_type(L, -1) == LUA_TTABLE && std::string_view(name) != "_G") {
+                push_members(L);
                 lua_pushnil(L);
                 while (lua_next(L, -2) != 0) {
                     if (lua_type(L, -2) == LUA_TSTRING && lua_type(L, -1) == LUA_TFUNCTION) {
@@ -75,6 +73,7 @@ void collect_names(lua_State* L, std::vector<std::string>& names) {
                     }
                     lua_pop(L, 1);
                 }
+                lua_pop(L, 1);
             }
         }
         lua_pop(L, 1);
@@ -101,14 +100,13 @@ std::vector<std::filesystem::path> admin_script_files(const std::string& scripts
 ConsoleState::ConsoleState(std::shared_ptr<const config::Config> config, Admin& admin, Printer print,
                            const std::atomic<bool>& cancel)
     : lua_(console_bounds(config->scripts), config), print_(std::move(print)), cancel_(cancel) {
-    closing_flag = &cancel_;
+    lua_.set_cancel(&cancel_, "chunk stopped: the console connection closed");
     open_error_ = lua_.open_error();
     if (!open_error_) open_error_ = install(admin);
     if (!open_error_) load_admin_scripts(config->scripts.dir);
 }
 
 std::optional<std::string> ConsoleState::install(Admin& admin) {
-    bounds_hook.store(lua_gethook(lua_.lua()), std::memory_order_relaxed);
     return lua_.protect([this, &admin](lua_State* L) {
         admin.bind(L);
         scripting::keep_key_order(L);  // rows print with API.md's field order
@@ -143,7 +141,6 @@ void ConsoleState::load_admin_scripts(const std::string& scripts_dir) {
 std::optional<std::string> ConsoleState::run_source(const std::string& chunkname, bool keep_results) {
     results_.clear();
     return lua_.bounded([this, &chunkname, keep_results](lua_State* L) {
-        lua_sethook(L, console_hook, LUA_MASKCOUNT, lua_gethookcount(L));
         if (luaL_loadbufferx(L, source_.data(), source_.size(), chunkname.c_str(), "t") != LUA_OK) return lua_error(L);
         lua_call(L, 0, keep_results ? LUA_MULTRET : 0);
         results_.push_back('[');

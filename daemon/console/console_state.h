@@ -6,8 +6,8 @@
  * the functions of the .lua files in scripts.dir/admin loaded in name order. Globals
  * persist between chunks. Each chunk runs under scripts.instruction_limit
  * and scripts.memory_limit (no timeout: a console chunk may wait on
- * storage), and stops at once when its connection closes. Used only by its
- * connection's chunk thread.
+ * storage), pattern matching included, and stops at once when its
+ * connection closes. Used only by its connection's chunk thread.
  */
 #pragma once
 

@@ -8,6 +8,7 @@
 #include "scripting/hook_calls.h"
 #include "scripting/hook_chain.h"
 #include "scripting/lua_json.h"
+#include "scripting/sandbox.h"
 
 #include <fmt/format.h>
 
@@ -174,6 +175,7 @@ void push_metatable(lua_State* L, int& ref, void (*fill)(lua_State*)) {
     if (ref == LUA_NOREF) {
         lua_newtable(L);
         fill(L);
+        seal_metatable(L, -1, "the metatable of ctx.event and ctx.session");
         ref = luaL_ref(L, LUA_REGISTRYINDEX);
     }
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);

@@ -8,24 +8,14 @@
 
 namespace mnemo::scripting {
 
-ScriptState* WorkerLua::prepare(const WorkerSnapshot& snapshot, const WorkerKind& kind) {
+ScriptState* WorkerLua::prepare(const WorkerSnapshot& snapshot, const WorkerKind& kind, const std::string& app) {
     std::optional<Bounds> bounds = kind.lua_bounds(*snapshot.config);
     if (!bounds) return nullptr;
-    if (!state_ || generation_ != snapshot.generation) {
-        generation_ = snapshot.generation;
-        auto fresh = std::make_unique<ScriptState>(bounds_of(snapshot.config->scripts), snapshot.config);
-        auto error = fresh->open_error();
-        if (!error && snapshot.scripts) error = load_scripts(*fresh, *snapshot.scripts);
-        if (error) {
-            log::error("{} worker: cannot load the scripts ({}); keeping the previous ones", kind_, *error);
-        } else {
-            state_ = std::move(fresh);
-        }
-    }
-    if (!state_) return nullptr;
-    state_->set_config(snapshot.config);
-    state_->set_bounds(*bounds);
-    return state_.get();
+    states_.use(snapshot.scripts, snapshot.config);
+    std::string error;
+    ScriptState* state = states_.get(app, *bounds, &error);
+    if (state == nullptr) log::error("{} worker: {}", kind_, error);
+    return state;
 }
 
 void block_sigpipe_on_this_thread() {

@@ -2,10 +2,10 @@
  * scripting/job_workers.h -- worker threads for one kind of job, and their queue.
  *
  * A pool of threads pulling jobs of one kind (summaries, memory
- * extractions) from one bounded queue. Each worker owns its own
- * ScriptState, loaded from the current ScriptSet (and reloaded before its
- * next job when the set changed), so Lua run by a job never touches the
- * loop's state. A job runs through the kind's `run` on the worker thread;
+ * extractions) from one bounded queue. Each worker owns its own Lua
+ * states, one per app (AppStates), loaded from the current ScriptSet (and
+ * made again when the set changed), so Lua run by a job never touches the
+ * loop's states. A job runs through the kind's `run` on the worker thread;
  * its outcome is handed to `deliver` there, and the loop side (Summaries,
  * Extractions) takes it from there.
  */
@@ -13,6 +13,7 @@
 
 #include "core/clock.h"
 #include "core/service.h"
+#include "scripting/app_states.h"
 #include "scripting/script_set.h"
 #include "scripting/script_state.h"
 #include "storage/backend.h"
@@ -49,20 +50,19 @@ struct WorkerKind {
 struct WorkerSnapshot {
     std::shared_ptr<const ScriptSet> scripts;
     std::shared_ptr<const config::Config> config;
-    uint64_t generation = 0;  // moves when the script set changes
 };
 
-// One worker's Lua state, rebuilt when the script set changes.
+// One worker's Lua states, one per app, made again when the script set changes.
 class WorkerLua {
 public:
     explicit WorkerLua(std::string_view kind) : kind_(kind) {}
-    // The state to run a job of `snapshot` with, bounded as `kind` says; null when none is wanted or loadable.
-    ScriptState* prepare(const WorkerSnapshot& snapshot, const WorkerKind& kind);
+    // The state to run a job of `app` under `snapshot` with, bounded as `kind` says; null when none is
+    // wanted or loadable.
+    ScriptState* prepare(const WorkerSnapshot& snapshot, const WorkerKind& kind, const std::string& app);
 
 private:
     std::string_view kind_;
-    std::unique_ptr<ScriptState> state_;
-    uint64_t generation_ = 0;
+    AppStates states_;
 };
 
 // A command run by a job that exits without reading its stdin must not kill mnemod: writes get EPIPE instead.
@@ -92,7 +92,6 @@ public:
     // Jobs taken after this call use these scripts and this config.
     void update(std::shared_ptr<const ScriptSet> scripts, std::shared_ptr<const config::Config> config) {
         std::lock_guard lock(mutex_);
-        if (scripts != current_.scripts) ++current_.generation;
         current_.scripts = std::move(scripts);
         current_.config = std::move(config);
     }
@@ -150,7 +149,7 @@ private:
         while (auto next = next_job()) {
             auto& [job, snapshot] = *next;
             core::Env env{backend_, snapshot.config, clock_};
-            JobContext context{env, lua.prepare(snapshot, kind_), stopping_};
+            JobContext context{env, lua.prepare(snapshot, kind_, job.ref.app), stopping_};
             deliver_(run_(job, context));
         }
     }

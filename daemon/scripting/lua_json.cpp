@@ -14,6 +14,10 @@ namespace {
 namespace dom = simdjson::dom;
 
 constexpr int kMaxDepth = 64;
+// The JSON text of a table that shares subtables ({t, t} nested 30 deep) grows
+// exponentially while Lua holds a few tables: it is capped by the state's
+// scripts.memory_limit, or this when that is 0 (unlimited).
+constexpr size_t kMaxTextWithoutLimit = size_t{1} << 30;
 
 dom::parser& thread_parser() {
     thread_local dom::parser parser;
@@ -91,6 +95,7 @@ void push_element(lua_State* L, dom::element element, int depth) {
 struct Encoder {
     lua_State* L;
     std::string& out;
+    size_t max_size;
     const char* encode(int index, int depth);
     const char* number(int index);
     const char* table(int index, int depth);
@@ -171,6 +176,7 @@ lua_Integer Encoder::sequence_length(int index) {
 }
 
 const char* Encoder::table(int index, int depth) {
+    if (out.size() > max_size) return "cannot encode: the JSON text would be larger than scripts.memory_limit";
     if (depth >= kMaxDepth) return "cannot encode a table nested deeper than 64 levels (a cycle?) as JSON";
     if (!lua_checkstack(L, 6)) return "cannot encode: Lua stack exhausted";
     index = lua_absindex(L, index);
@@ -278,8 +284,13 @@ void push_json(lua_State* L, std::string_view json) {
 }
 
 const char* encode_json(lua_State* L, int index, std::string& out) {
-    Encoder encoder{L, out};
-    return encoder.encode(lua_absindex(L, index), 0);
+    uint64_t limit = ScriptState::of(L).memory_limit();
+    Encoder encoder{L, out, out.size() + (limit != 0 ? static_cast<size_t>(limit) : kMaxTextWithoutLimit)};
+    const char* error = encoder.encode(lua_absindex(L, index), 0);
+    if (error == nullptr && out.size() > encoder.max_size) {
+        return "cannot encode: the JSON text would be larger than scripts.memory_limit";
+    }
+    return error;
 }
 
 void push_null(lua_State* L) {
@@ -317,6 +328,7 @@ int lua_json_encode(lua_State* L) {
     state.scratch.clear();
     if (const char* error = encode_json(L, 1, state.scratch)) return luaL_error(L, "%s", error);
     lua_pushlstring(L, state.scratch.data(), state.scratch.size());
+    if (state.scratch.capacity() > (size_t{1} << 20)) std::string().swap(state.scratch);  // not kept per state
     return 1;
 }
 

@@ -96,10 +96,12 @@ void create_json_markers(lua_State* L) {
     lua_newtable(L);
     lua_pushliteral(L, "json.array");
     lua_setfield(L, -2, "__name");
+    seal_metatable(L, -1, "the JSON array metatable");
     state.array_mt = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_newtable(L);
     lua_pushliteral(L, "json.object");
     lua_setfield(L, -2, "__name");
+    seal_metatable(L, -1, "the JSON object metatable");
     state.object_mt = luaL_ref(L, LUA_REGISTRYINDEX);
 }
 

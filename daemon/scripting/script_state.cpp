@@ -12,6 +12,8 @@ namespace {
 
 // Instructions between two checks of the bounds.
 constexpr int kTickInstructions = 1000;
+// Bytes a bounded call may allocate between two reads of the clock.
+constexpr size_t kGrowthBetweenClockChecks = 1 << 20;
 
 constexpr std::array<std::string_view, kHookKinds> kHookNames = {"append",   "get",   "should_summarize", "summarize",
                                                                  "finalize", "reset", "extract"};
@@ -46,6 +48,7 @@ ScriptState::ScriptState(Bounds bounds, std::shared_ptr<const config::Config> co
     open_error_ = protect([this](lua_State* L) {
         install_sandbox(L);
         install_mnemo(L);
+        lock_libraries(L);
         for (auto& ref : chain_refs_) {
             lua_newtable(L);
             ref = luaL_ref(L, LUA_REGISTRYINDEX);
@@ -80,35 +83,69 @@ void* ScriptState::allocate(void* ud, void* ptr, size_t old_size, size_t new_siz
         self->memory_refused_ = true;
         return nullptr;
     }
+    if (self->armed_ && new_size > old_bytes && self->past_deadline_while_growing(new_size - old_bytes)) {
+        return nullptr;
+    }
     void* block = std::realloc(ptr, new_size);
     if (block == nullptr) return nullptr;
     self->used_ = self->used_ - old_bytes + new_size;
     return block;
 }
 
+// One instruction may copy a string as large as the memory limit (`s .. "x"`, string.rep), and the
+// hook only runs between instructions: so growth is timed too. Past the deadline, growth is refused
+// (Lua raises "not enough memory", reported as the timeout) and the next instruction raises.
+bool ScriptState::past_deadline_while_growing(size_t bytes) {
+    grown_ += bytes;
+    if (trip_message_.empty() && grown_ >= kGrowthBetweenClockChecks) {
+        grown_ = 0;
+        if (bounds_.timeout_us > 0 && std::chrono::steady_clock::now() > deadline_) trip_message_ = timeout_message();
+    }
+    if (trip_message_.empty()) return false;
+    lua_sethook(L_, &ScriptState::count_hook, LUA_MASKCOUNT, 1);
+    return true;
+}
+
+std::string ScriptState::timeout_message() const {
+    return fmt::format("script exceeded scripts.timeout ({} ms)", static_cast<double>(bounds_.timeout_us) / 1000);
+}
+
 void ScriptState::count_hook(lua_State* L, lua_Debug*) {
     ScriptState& self = of(L);
     if (!self.armed_) return;
-    ++self.ticks_;
-    if (self.trip_message_.empty()) {
-        int64_t limit = self.bounds_.instruction_limit;
-        if (limit > 0 && self.ticks_ * kTickInstructions > limit) {
-            self.trip_message_ = fmt::format("script exceeded scripts.instruction_limit ({} instructions)", limit);
-        } else if (self.bounds_.timeout_us > 0 && std::chrono::steady_clock::now() > self.deadline_) {
-            self.trip_message_ = fmt::format("script exceeded scripts.timeout ({} ms)",
-                                             static_cast<double>(self.bounds_.timeout_us) / 1000);
+    self.spent_ += kTickInstructions;
+    self.enforce(L);
+}
+
+void ScriptState::charge(lua_State* L, int64_t instructions) {
+    ScriptState& self = of(L);
+    if (!self.armed_) return;
+    self.spent_ += instructions;
+    self.enforce(L);
+}
+
+void ScriptState::enforce(lua_State* L) {
+    if (trip_message_.empty()) {
+        int64_t limit = bounds_.instruction_limit;
+        if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) {
+            trip_message_ = cancel_message_;
+        } else if (limit > 0 && spent_ > limit) {
+            trip_message_ = fmt::format("script exceeded scripts.instruction_limit ({} instructions)", limit);
+        } else if (bounds_.timeout_us > 0 && std::chrono::steady_clock::now() > deadline_) {
+            trip_message_ = timeout_message();
         }
-        if (self.trip_message_.empty()) return;
+        if (trip_message_.empty()) return;
     }
     // From now on every instruction raises, so a pcall in the script cannot keep it running.
     lua_sethook(L, &ScriptState::count_hook, LUA_MASKCOUNT, 1);
-    luaL_error(L, "%s", self.trip_message_.c_str());
+    luaL_error(L, "%s", trip_message_.c_str());
 }
 
 void ScriptState::arm() {
     armed_ = true;
     memory_refused_ = false;
-    ticks_ = 0;
+    spent_ = 0;
+    grown_ = 0;
     trip_message_.clear();
     deadline_ = std::chrono::steady_clock::now() + std::chrono::microseconds(bounds_.timeout_us);
 }

@@ -5,11 +5,16 @@
  * the allow-list environment of SCRIPTING.md, the `mnemo` table, the hook
  * chains registered through mnemo.on (held as registry references), and the
  * per-call bounds: an instruction-count hook that checks
- * scripts.instruction_limit and a steady-clock deadline (scripts.timeout).
- * Once a bound trips, every later hook tick raises again until the call has
- * unwound, so a script's own pcall cannot swallow it. Every host-side Lua
- * call runs protected, so an out-of-memory error never aborts the daemon.
- * A state belongs to one thread: the loop's, or one summary worker's.
+ * scripts.instruction_limit, a steady-clock deadline (scripts.timeout) and
+ * an optional cancellation flag (a console connection that closed). C
+ * functions that can run long inside one call (bounded_stdlib.h) report
+ * their work through charge(), so the same bounds fire there, and the
+ * allocator reads the clock every MiB a call allocates (one instruction
+ * can copy a string as large as the memory limit). Once a bound trips, every later hook tick raises again
+ * until the call has unwound, so a script's own pcall cannot swallow it.
+ * Every host-side Lua call runs protected, so an out-of-memory error never
+ * aborts the daemon. A state belongs to one thread: the loop's, or one
+ * worker's.
  */
 #pragma once
 
@@ -18,6 +23,7 @@
 #include <lua.hpp>
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -77,6 +83,15 @@ public:
     void set_config(std::shared_ptr<const config::Config> config);
     const std::shared_ptr<const config::Config>& config() const { return config_; }
     void set_bounds(Bounds bounds) { bounds_ = bounds; }
+    uint64_t memory_limit() const { return bounds_.memory_limit; }
+    // While `flag` is set, a bounded call stops with `message` at its next check.
+    void set_cancel(const std::atomic<bool>* flag, std::string message) {
+        cancel_ = flag;
+        cancel_message_ = std::move(message);
+    }
+    // Counts `instructions` of work done inside a C function against the running
+    // call's bounds; raises the bound's Lua error when one is passed.
+    static void charge(lua_State* L, int64_t instructions);
 
     // Hook chains (mnemo.on). Functions are also kept in order in a Lua table per hook.
     void add_hook(Hook hook, int ref, std::string script);
@@ -110,6 +125,9 @@ private:
     }
     static void* allocate(void* ud, void* ptr, size_t old_size, size_t new_size);
     static void count_hook(lua_State* L, lua_Debug* ar);
+    void enforce(lua_State* L);
+    bool past_deadline_while_growing(size_t bytes);
+    std::string timeout_message() const;
     void arm();
     void disarm();
     std::optional<std::string> run_protected(Body body, void* data);
@@ -125,9 +143,12 @@ private:
     // Per bounded call.
     bool armed_ = false;
     bool memory_refused_ = false;
-    int64_t ticks_ = 0;
+    int64_t spent_ = 0;  // instructions, counted by ticks and charges
+    size_t grown_ = 0;   // bytes allocated since the clock was last read
     std::chrono::steady_clock::time_point deadline_{};
     std::string trip_message_;
+    const std::atomic<bool>* cancel_ = nullptr;
+    std::string cancel_message_;
 };
 
 }  // namespace mnemo::scripting

@@ -73,6 +73,7 @@ std::optional<std::string> Scripting::load(const std::shared_ptr<const config::C
     if (auto error = load_scripts(*state, *scripts)) return error;
     state_ = std::move(state);
     scripts_ = std::move(scripts);
+    apps_.use(scripts_, config);
     std::vector<std::string> names;
     for (const auto& file : scripts_->files) names.push_back(file.name);
     log::info("scripts loaded from {}: {}", config->scripts.dir,
@@ -97,6 +98,7 @@ std::optional<std::string> Scripting::reload(std::shared_ptr<const config::Confi
     auto error = load(config);
     if (error) {
         state_->set_config(config);  // limits and mnemo.config follow the new config; the scripts stay
+        apps_.use(scripts_, config);
     }
     summaries_.update(scripts_, config_);
     extractions_.update(scripts_, config_);
@@ -111,8 +113,25 @@ void Scripting::shutdown() {
     uv_close(reinterpret_cast<uv_handle_t*>(&moves_async_), nullptr);
 }
 
+ScriptState* Scripting::app_state(const std::string& app, std::string* error) {
+    ScriptState* state = apps_.get(app, bounds_of(config_->scripts), error);
+    if (state == nullptr) log::error("{}", *error);
+    return state;
+}
+
+namespace {
+
+core::Error unloadable(std::string message) {
+    return core::Error{core::ErrorCode::Internal, std::move(message), "{}"};
+}
+
+}  // namespace
+
 std::optional<core::Error> Scripting::append_hooks(core::AppendInput& in, const config::LimitsConfig& limits) {
-    auto error = run_append_hooks(*state_, in, limits);
+    std::string failed;
+    ScriptState* state = app_state(in.ref.app, &failed);
+    if (state == nullptr) return unloadable(std::move(failed));
+    auto error = run_append_hooks(*state, in, limits);
     if (error)
         log::warn("append hook rejected a batch for session {}/{}/{}: {}", in.ref.app, in.ref.user, in.ref.id,
                   error->message);
@@ -120,7 +139,10 @@ std::optional<core::Error> Scripting::append_hooks(core::AppendInput& in, const 
 }
 
 std::optional<core::Error> Scripting::get_hooks(const core::GetSessionInput& in, std::string& body) {
-    auto error = run_get_hooks(*state_, in, body);
+    std::string failed;
+    ScriptState* state = app_state(in.ref.app, &failed);
+    if (state == nullptr) return unloadable(std::move(failed));
+    auto error = run_get_hooks(*state, in, body);
     if (error) log::error("{} (session {}/{}/{})", error->message, in.ref.app, in.ref.user, in.ref.id);
     return error;
 }
@@ -128,7 +150,10 @@ std::optional<core::Error> Scripting::get_hooks(const core::GetSessionInput& in,
 bool Scripting::should_summarize(const core::SessionRef& ref, const TriggerStats& stats) {
     if (!has(Hook::ShouldSummarize)) return trigger_met(config_->summary.trigger, stats);
     TriggerCall call{&ref, &config_->summary.trigger, &stats};
-    if (auto error = state_->bounded([&call](lua_State* L) { return call_should_summarize(L, call); })) {
+    std::string failed;
+    ScriptState* state = app_state(ref.app, &failed);
+    if (state == nullptr) return false;
+    if (auto error = state->bounded([&call](lua_State* L) { return call_should_summarize(L, call); })) {
         log::error("should_summarize hook failed for session {}/{}/{}: {}", ref.app, ref.user, ref.id, *error);
         return false;
     }
@@ -178,7 +203,9 @@ bool Scripting::enqueue_summary(SummaryJob job, Summaries::Done done) {
 
 bool Scripting::finalize(const storage::SessionRow& session, core::FinalizeReason reason) {
     if (!has(Hook::Finalize)) return true;
-    auto error = run_finalize_hooks(*state_, session, reason);
+    std::string failed;
+    ScriptState* state = app_state(session.app, &failed);
+    auto error = state != nullptr ? run_finalize_hooks(*state, session, reason) : std::optional(failed);
     if (!error) return true;
     log::error("finalize hook failed for session {}/{}/{} ({}): {}", session.app, session.user, session.id,
                core::finalize_reason_name(reason), *error);
@@ -201,7 +228,10 @@ void Scripting::run_lane_moves() {
     }
     for (const auto& move : moves) {
         if (!has(Hook::Reset)) break;
-        if (auto error = run_reset_hooks(*state_, move)) {
+        std::string failed;
+        ScriptState* state = app_state(move.lane.app, &failed);
+        if (state == nullptr) continue;
+        if (auto error = run_reset_hooks(*state, move)) {
             log::error("reset hook failed for lane {} of app {}: {}", move.lane.lane, move.lane.app, *error);
         }
     }

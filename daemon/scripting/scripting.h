@@ -1,8 +1,10 @@
 /*
  * scripting/scripting.h -- the Lua runtime of mnemod (SCRIPTING.md).
  *
- * Owns the loop thread's sandboxed Lua state and the scripts loaded into it
- * (hooks/NAME.lua in name order, then summarize.lua), their reload on SIGHUP
+ * Owns the scripts (hooks/NAME.lua in name order, then summarize.lua), the
+ * loop thread's sandboxed Lua states they run in (one per app: AppStates;
+ * and one that loads them first to check them and to know which hooks are
+ * registered), their reload on SIGHUP
  * (a script that fails to load leaves the old ones running), and every hook
  * call point the rest of the daemon reaches through this facade: append and
  * get (the API, on the loop), finalize (lifecycle's sweep), reset (lane
@@ -19,6 +21,7 @@
 #include "core/lanes.h"
 #include "core/service.h"
 #include "observability/metrics.h"
+#include "scripting/app_states.h"
 #include "scripting/extractions.h"
 #include "scripting/script_set.h"
 #include "scripting/script_state.h"
@@ -52,6 +55,7 @@ public:
     void shutdown();
 
     bool has(Hook hook) const { return state_ && state_->has(hook); }
+    // The state the scripts were checked in: which hooks are registered, by which file.
     const ScriptState* state() const { return state_.get(); }
 
     // API call points (loop thread).
@@ -79,12 +83,15 @@ private:
     bool should_summarize(const core::SessionRef& ref, const TriggerStats& stats);
     void run_lane_moves();
     std::optional<std::string> load(const std::shared_ptr<const config::Config>& config);
+    // The app's state for a hook call; null with *error (logged) when the scripts cannot load in it.
+    ScriptState* app_state(const std::string& app, std::string* error);
 
     uv_loop_t* loop_;
     const core::Clock& clock_;
     metrics::Registry& metrics_;
     std::shared_ptr<const config::Config> config_;
     std::unique_ptr<ScriptState> state_;
+    AppStates apps_;
     std::shared_ptr<const ScriptSet> scripts_;
     Summaries summaries_;
     TriggerTracker tracker_;

@@ -97,5 +97,91 @@ TEST(Sandbox, HooksAreRecordedWithTheirScript) {
     EXPECT_FALSE(state->has(Hook::Get));
 }
 
+TEST(Sandbox, AMetatableWithGcIsRefused) {
+    auto state = make_state();
+    auto error = run_chunk(*state, "setmetatable({}, {__gc = function() while true do end end})");
+    ASSERT_TRUE(error);
+    EXPECT_THAT(*error, HasSubstr("test.lua:1: setmetatable: __gc metamethods are not allowed in scripts"));
+    EXPECT_EQ(run_chunk(*state, "local t = setmetatable({}, {__index = {x = 1}}) assert(t.x == 1)"), std::nullopt);
+}
+
+TEST(Sandbox, GcAddedAfterSetmetatableNeverRuns) {
+    // Lua marks an object for finalization at setmetatable only; a loop here would hang the test.
+    auto state = make_state();
+    EXPECT_EQ(run_chunk(*state, R"(
+        local mt = {}
+        local t = setmetatable({}, mt)
+        mt.__gc = function() while true do end end
+        t = nil
+        for i = 1, 200000 do local garbage = {i} end
+    )"),
+              std::nullopt);
+}
+
+TEST(Sandbox, SharedMetatablesTakeNoNewFields) {
+    // Every table decoded later gets this metatable: a __gc added here would be a finalizer on each of them.
+    auto state = make_state();
+    EXPECT_EQ(run_chunk(*state, R"(
+        local mt = getmetatable(mnemo.json.decode('[1]'))
+        assert(mt ~= nil)
+        local ok, err = pcall(function() mt.__gc = function() while true do end end end)
+        assert(not ok and err:find('the JSON array metatable.__gc'), err)
+        assert(not pcall(rawset, mt, '__gc', print))
+        assert(not pcall(rawset, getmetatable(mnemo.json.decode('{}')), '__index', print))
+        assert(getmetatable(mt) == false)
+        assert(mnemo.json.encode(mnemo.json.decode('[]')) == '[]')
+    )"),
+              std::nullopt);
+}
+
+TEST(Sandbox, LibraryTablesAreReadOnly) {
+    auto state = make_state();
+    for (const char* write :
+         {"string.upper = nil", "table.insert = print", "math.pi = 3", "os.time = nil", "coroutine.wrap = nil",
+          "utf8.char = nil", "mnemo.on = nil", "mnemo.json.encode = nil", "mnemo.log.info = nil", "string.extra = 1",
+          "rawset(string, 'upper', print)", "rawset(mnemo.json, 'decode', print)"}) {
+        auto error = run_chunk(*state, write);
+        ASSERT_TRUE(error) << write;
+        EXPECT_THAT(*error, HasSubstr("read-only to scripts")) << write;
+    }
+    EXPECT_EQ(run_chunk(*state, R"(
+        assert(('a'):upper() == 'A' and string.upper('b') == 'B' and type(table.insert) == 'function')
+        assert(math.pi > 3.14 and type(mnemo.json.encode) == 'function')
+        local t = {} rawset(t, 'x', 1) assert(t.x == 1)
+    )"),
+              std::nullopt);
+}
+
+TEST(Sandbox, TheStringMetatableIsHidden) {
+    auto state = make_state();
+    EXPECT_EQ(run_chunk(*state, R"(
+        assert(getmetatable('') == false)
+        assert(not pcall(setmetatable, string, {}))
+        assert(('x'):rep(3) == 'xxx')
+    )"),
+              std::nullopt);
+}
+
+TEST(Sandbox, ALibraryCanStillBeIterated) {
+    auto state = make_state();
+    EXPECT_EQ(run_chunk(*state, R"(
+        local names = {}
+        for name, fn in pairs(string) do names[name] = type(fn) end
+        assert(names.upper == 'function' and names.gsub == 'function')
+    )"),
+              std::nullopt);
+}
+
+TEST(Sandbox, ACallCannotChangeTheLibrariesForALaterOne) {
+    auto state = make_state();
+    EXPECT_EQ(run_chunk(*state, R"(
+        pcall(function() string.upper = function() return 'patched' end end)
+        pcall(function() getmetatable('').__index = {upper = function() return 'patched' end} end)
+        pcall(rawset, string, 'upper', function() return 'patched' end)
+    )"),
+              std::nullopt);
+    EXPECT_EQ(run_chunk(*state, "assert(('a'):upper() == 'A' and string.upper('a') == 'A')"), std::nullopt);
+}
+
 }  // namespace
 }  // namespace mnemo::scripting::testing
