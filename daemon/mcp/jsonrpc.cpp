@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <cstdint>
 
 namespace mnemo::mcp {
@@ -20,23 +19,15 @@ struct Members {
     std::optional<DecodeError> problem;  // the first member of a wrong type
 };
 
-bool is_integer_text(std::string_view raw) {
-    int64_t value = 0;
-    auto [end, ec] = std::from_chars(raw.data(), raw.data() + raw.size(), value);
-    return ec == std::errc() && end == raw.data() + raw.size();
-}
-
 std::optional<std::string> read_id(od::value& value, std::string* problem) {
-    // type() only peeks; raw_value() consumes the value, so it comes second.
     od::json_type type;
     if (value.type().get(type) != simdjson::SUCCESS) type = od::json_type::null;
-    std::optional<std::string_view> raw = core::raw_value(value);
-    if (!raw) {
-        *problem = "id: expected a string or an integer";
-        return std::nullopt;
+    if (type == od::json_type::string) {
+        if (auto raw = core::raw_value(value)) return std::string(*raw);
+    } else if (type == od::json_type::number) {
+        core::Error ignored;
+        if (auto number = core::read_int(value, "id", &ignored)) return std::to_string(*number);
     }
-    if (type == od::json_type::string) return std::string(*raw);
-    if (type == od::json_type::number && is_integer_text(*raw)) return std::string(*raw);
     *problem = type == od::json_type::null ? "id: must not be null; use a string or an integer"
                                            : "id: expected a string or an integer";
     return std::nullopt;

@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <set>
 
 namespace mnemo::mcp {
@@ -60,12 +59,6 @@ std::string_view expected(ArgType type) {
     return "a string";
 }
 
-bool is_integer_text(std::string_view raw) {
-    int64_t value = 0;
-    auto [end, ec] = std::from_chars(raw.data(), raw.data() + raw.size(), value);
-    return ec == std::errc() && end == raw.data() + raw.size();
-}
-
 std::string names_of(std::span<const ArgSpec> specs) {
     std::string names;
     for (const ArgSpec& spec : specs) names += (names.empty() ? "" : ", ") + std::string(spec.name);
@@ -81,9 +74,10 @@ std::optional<std::string> read_typed(od::value& value, od::json_type type, ArgT
             return std::string(text);
         }
         case ArgType::Integer: {
-            auto raw = type == od::json_type::number ? core::raw_value(value) : std::nullopt;
-            if (!raw || !is_integer_text(*raw)) return std::nullopt;
-            return std::string(*raw);
+            core::Error ignored;
+            auto number = type == od::json_type::number ? core::read_int(value, "", &ignored) : std::nullopt;
+            if (!number) return std::nullopt;
+            return std::to_string(*number);
         }
         case ArgType::Boolean: {
             bool flag = false;
