@@ -45,6 +45,13 @@ std::optional<std::string> origin_host(std::string_view origin) {
     return lower(rest);
 }
 
+// A header value as an error message may quote it: printable ASCII, not too long.
+std::string shown(std::string_view value) {
+    bool printable =
+        value.size() <= 128 && std::all_of(value.begin(), value.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
+    return printable ? std::string(value) : std::string("(not printable)");
+}
+
 bool is_loopback_name(std::string_view host) {
     return host == "localhost" || host == "127.0.0.1" || host == "::1";
 }
@@ -191,12 +198,12 @@ std::optional<core::Error> Endpoint::refuse_headers(const api::Call& call) const
         return core::Error{core::ErrorCode::PermissionDenied,
                            fmt::format("Origin {} may not use this MCP endpoint; add its host to "
                                        "server.mcp_allowed_origins to allow it",
-                                       *origin),
+                                       shown(*origin)),
                            "{}"};
     }
     const std::string* version = call.request.header("mcp-protocol-version");
     if (version != nullptr && !supported_protocol_version(*version)) {
-        return core::invalid(fmt::format("MCP-Protocol-Version {} is not supported; use {}, {} or {}", *version,
+        return core::invalid(fmt::format("MCP-Protocol-Version {} is not supported; use {}, {} or {}", shown(*version),
                                          kLatestProtocolVersion, kOtherVersions[0], kOtherVersions[1]));
     }
     return std::nullopt;
@@ -215,7 +222,7 @@ std::optional<core::Error> Endpoint::use_session(const api::Call& call) {
         return core::not_found(
             fmt::format("MCP session {} is not known here (ended, idle too long, or opened "
                         "with another token or user); send initialize for a new one",
-                        *id));
+                        shown(*id)));
     }
     return std::nullopt;
 }
@@ -294,7 +301,7 @@ void Endpoint::end_session(CallPtr call) {
     bool closed = sessions_.close(*id, owner_of(*call), steady_now_us(), limits_of(*call));
     api_.metrics().set_mcp_sessions(static_cast<int64_t>(sessions_.size()));
     if (!closed) {
-        return api_.fail(*call, core::not_found(fmt::format("MCP session {} is not known here", *id)));
+        return api_.fail(*call, core::not_found(fmt::format("MCP session {} is not known here", shown(*id))));
     }
     api_.reply(*call, net::Response{204, {}, {}, ""});
 }
