@@ -5,6 +5,7 @@
 // and the same tools on the sqlite backend.
 #include "fixture.h"
 
+#include <csignal>
 #include <string>
 
 namespace mnemo::integration {
@@ -24,6 +25,14 @@ Headers json_headers(const std::string& session = "") {
 class McpTest : public DaemonTest {
 protected:
     void SetUp() override { start_daemon(base_config()); }
+    // A clean exit on SIGTERM: under ASan a leak or an error on these paths fails the test.
+    void TearDown() override {
+        if (daemon_) {
+            daemon_->send_signal(SIGTERM);
+            EXPECT_EQ(daemon_->wait_exit(std::chrono::seconds(30)), 0) << daemon_->log();
+        }
+        DaemonTest::TearDown();
+    }
 
     // A new session's id, checked.
     std::string initialize(const Headers& extra = {}) {

@@ -53,8 +53,9 @@ export async function startDaemon(extra = '') {
     log,
     // The MCP endpoint of one user of one app.
     url: (app = 'shop', user = 'u1') => new URL(`${base}/v1/apps/${app}/users/${user}/mcp`),
+    // SIGTERM; resolves to how it exited ("exit 0" when clean: a sanitizer report or a crash is not).
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         const killer = setTimeout(() => child.kill('SIGKILL'), 15000);
@@ -62,6 +63,7 @@ export async function startDaemon(extra = '') {
         clearTimeout(killer);
       }
       rmSync(dir, { recursive: true, force: true });
+      return child.signalCode ? `signal ${child.signalCode}` : `exit ${child.exitCode}`;
     },
   };
 }

@@ -15,7 +15,9 @@ before(async () => {
   daemon = await startDaemon();
 });
 after(async () => {
-  await daemon?.stop();
+  if (!daemon) return;
+  const exit = await daemon.stop();
+  assert.equal(exit, 'exit 0', `mnemod did not stop cleanly:\n${daemon.log()}`);
 });
 
 // A test whose failure shows what the daemon logged.
