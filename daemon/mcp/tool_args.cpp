@@ -12,18 +12,23 @@ namespace {
 
 namespace od = simdjson::ondemand;
 
-std::string_view type_name(ArgType type) {
+// How each type is named: in the JSON Schema, and in an error to the model.
+struct TypeWords {
+    std::string_view schema, expected;
+};
+
+TypeWords words(ArgType type) {
     switch (type) {
         case ArgType::String:
-            return "string";
+            return {"string", "a string"};
         case ArgType::Integer:
-            return "integer";
+            return {"integer", "an integer"};
         case ArgType::Boolean:
-            return "boolean";
+            return {"boolean", "true or false"};
         case ArgType::Object:
-            return "object";
+            return {"object", "a JSON object"};
     }
-    return "string";
+    return {"string", "a string"};
 }
 
 std::string_view json_type_name(od::json_type type) {
@@ -43,20 +48,6 @@ std::string_view json_type_name(od::json_type type) {
         default:
             return "another value";
     }
-}
-
-std::string_view expected(ArgType type) {
-    switch (type) {
-        case ArgType::String:
-            return "a string";
-        case ArgType::Integer:
-            return "an integer";
-        case ArgType::Boolean:
-            return "true or false";
-        case ArgType::Object:
-            return "a JSON object";
-    }
-    return "a string";
 }
 
 std::string names_of(std::span<const ArgSpec> specs) {
@@ -106,7 +97,7 @@ std::string input_schema(std::span<const ArgSpec> specs) {
     core::JsonWriter w(out);
     w.begin_object().field("type", "object").key("properties").begin_object();
     for (const ArgSpec& spec : specs) {
-        w.key(spec.name).begin_object().field("type", type_name(spec.type)).field("description", spec.description);
+        w.key(spec.name).begin_object().field("type", words(spec.type).schema).field("description", spec.description);
         if (!spec.choices.empty()) {
             w.key("enum").begin_array();
             for (std::string_view choice : spec.choices) w.string(choice);
@@ -151,7 +142,7 @@ std::optional<std::string> check_arguments(const std::optional<std::string>& arg
             if (type == od::json_type::null) continue;
             auto typed = read_typed(value, type, spec->type);
             if (!typed) {
-                return fmt::format("argument '{}': expected {}, got {}", key, expected(spec->type),
+                return fmt::format("argument '{}': expected {}, got {}", key, words(spec->type).expected,
                                    json_type_name(type));
             }
             out.set(spec->name, std::move(*typed));
