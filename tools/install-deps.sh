@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Installs every Debian 12 package mnemod needs to build, run and test.
-# Usage: tools/install-deps.sh [--test]   (--test adds the test-only servers and tools)
+# Usage: tools/install-deps.sh [--test] [--fuzz]
+#   --test adds the test-only servers and tools; --fuzz adds clang and its
+#   libFuzzer runtime (tests/fuzz/run.sh). The MCP tests also need Node >= 20
+#   with its npm, which come with these machines, never from Debian (its
+#   nodejs is too old); tests/mcp/install.sh checks the version.
 set -euo pipefail
 runtime_and_build=(
   build-essential cmake pkg-config ca-certificates curl
@@ -14,8 +18,15 @@ test_only=(
   tmux util-linux python3 systemd dpkg-dev
   python3-pytest python3-setuptools python3-wheel python3-venv mypy  # the Python client: tests, offline install, types
 )
+fuzz_only=(clang libclang-rt-14-dev)
 packages=("${runtime_and_build[@]}")
-if [ "${1:-}" = "--test" ]; then packages+=("${test_only[@]}"); fi
+for arg in "$@"; do
+  case "$arg" in
+    --test) packages+=("${test_only[@]}") ;;
+    --fuzz) packages+=("${fuzz_only[@]}") ;;
+    *) echo "install-deps.sh: unknown option $arg (use --test, --fuzz)" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -77,9 +77,16 @@ Api::Api(uv_loop_t* loop, storage::Backend& backend, std::shared_ptr<const confi
 }
 
 void Api::route(std::string_view method, std::string_view pattern, HandlerFn handler, bool per_app) {
+    bool open = handler == handlers::healthz || handler == handlers::readyz;
     int index = router_.add(method, pattern);
     handlers_.resize(static_cast<size_t>(index) + 1);
-    handlers_[static_cast<size_t>(index)] = {handler, per_app};
+    handlers_[static_cast<size_t>(index)] = {handler, per_app, open};
+}
+
+void Api::add_route(std::string_view method, std::string_view pattern, Handler handler, bool per_app) {
+    int index = router_.add(method, pattern);
+    handlers_.resize(static_cast<size_t>(index) + 1);
+    handlers_[static_cast<size_t>(index)] = {std::move(handler), per_app, false};
 }
 
 void Api::register_routes() {
@@ -188,13 +195,12 @@ void Api::handle(net::Request&& request, net::Responder respond) {
             break;
     }
     call->params = std::move(match.params);
-    auto [handler, per_app] = handlers_[static_cast<size_t>(match.route_index)];
-    bool open_route = handler == handlers::healthz || handler == handlers::readyz;
-    if (!open_route) {
-        if (auto error = authorize(*call, per_app)) return fail(*call, std::move(*error));
+    const Route& entry = handlers_[static_cast<size_t>(match.route_index)];
+    if (!entry.open) {
+        if (auto error = authorize(*call, entry.per_app)) return fail(*call, std::move(*error));
     }
     if (auto error = Query::parse(call->request.query, call->query)) return fail(*call, std::move(*error));
-    handler(*this, std::move(call));
+    entry.handler(*this, std::move(call));
 }
 
 void Api::run(std::shared_ptr<Call> call, Executor::Job job) {
@@ -223,16 +229,20 @@ void Api::fail(Call& call, core::Error error) {
     net::Response response{
         status, {}, error_body(core::code_name(error.code), error.message, error.details_json), "application/json"};
     if (status == 429 || status == 503) response.headers.emplace_back("Retry-After", "1");
-    if (status >= 500) {
-        if (error.failed_part == core::FailedPart::Embedder) {
-            metrics_.add_embedder_error();
-        } else {
-            metrics_.add_storage_error();
-        }
-        log::error("request {} {} {} failed with {}: {}", call.request.request_id, call.request.method,
-                   call.request.path, status, error.message);
-    }
+    note_failure(call, error);
     reply(call, std::move(response));
+}
+
+void Api::note_failure(const Call& call, const core::Error& error) {
+    int status = http_status(error.code);
+    if (status < 500) return;
+    if (error.failed_part == core::FailedPart::Embedder) {
+        metrics_.add_embedder_error();
+    } else {
+        metrics_.add_storage_error();
+    }
+    log::error("request {} {} {} failed with {}: {}", call.request.request_id, call.request.method, call.request.path,
+               status, error.message);
 }
 
 void Api::reply(Call& call, net::Response&& response) {

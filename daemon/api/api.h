@@ -24,6 +24,7 @@
 #include <uv.h>
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -47,6 +48,11 @@ public:
         const core::Clock& clock, metrics::Registry& metrics);
 
     void handle(net::Request&& request, net::Responder respond);
+    // A route served by a module above the API (the MCP endpoint): the same
+    // routing, auth (per_app: the token must be valid for {app}), query
+    // parsing and per-route metrics as the built-in routes.
+    using Handler = std::function<void(Api& api, std::shared_ptr<Call> call)>;
+    void add_route(std::string_view method, std::string_view pattern, Handler handler, bool per_app);
     // The body net uses for errors it answers itself.
     net::Response error_response(int status, std::string_view code, std::string_view message) const;
 
@@ -75,6 +81,9 @@ public:
     void run_on_worker(std::shared_ptr<Call> call, Executor::Job job);
     void finish(Call& call, core::Outcome&& outcome);
     void fail(Call& call, core::Error error);
+    // What fail() does beside answering: counts and logs a 5xx (storage or
+    // embedder) failure; for doors that answer errors in their own shape.
+    void note_failure(const Call& call, const core::Error& error);
     void reply(Call& call, net::Response&& response);
     const storage::Backend& backend() const { return backend_; }
     metrics::Registry& metrics() { return metrics_; }
@@ -95,7 +104,12 @@ private:
     metrics::Registry& metrics_;
     Executor executor_;
     Router router_;
-    std::vector<std::pair<HandlerFn, bool>> handlers_;           // by route index: handler, needs {app} auth
+    struct Route {
+        Handler handler;
+        bool per_app = false;  // needs a token valid for {app}
+        bool open = false;     // needs no token at all (health probes)
+    };
+    std::vector<Route> handlers_;                                // by route index
     std::map<std::string, std::string, std::less<>> token_app_;  // token -> app ("" for admin)
     bool draining_ = false;
     core::FinalizeInbox* finalize_inbox_ = nullptr;

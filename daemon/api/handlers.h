@@ -6,6 +6,7 @@
 #pragma once
 
 #include "api/api.h"
+#include "core/search.h"
 
 namespace mnemo::api::handlers {
 
@@ -73,5 +74,16 @@ void info(Api& api, CallPtr call);
 
 // The session a route names.
 core::SessionRef session_ref(const Call& call);
+
+// The query rules of the read routes, shared with the MCP tools, which hand
+// their arguments over as a Query: GET /v1/apps/{app}/search (in.app set by
+// the caller), GET .../sessions (in.app and in.user set by the caller), GET
+// .../sessions/{session} (in.ref set by the caller).
+std::optional<core::Error> decode_search(const Query& q, core::SearchInput& in);
+std::optional<core::Error> decode_list_sessions(const Query& q, core::ListSessionsInput& in);
+std::optional<core::Error> decode_get_session(const Query& q, core::GetSessionInput& in);
+// Reads a session as GET .../sessions/{session} does, Get hooks included;
+// done runs on the loop with the answer.
+void read_session(Api& api, const Call& call, core::GetSessionInput in, Executor::Done done);
 
 }  // namespace mnemo::api::handlers

@@ -38,6 +38,8 @@ std::optional<core::Error> read_count(const Query& q, std::string_view param, in
     return std::nullopt;
 }
 
+}  // namespace
+
 std::optional<core::Error> decode_search(const Query& q, core::SearchInput& in) {
     in.q = q.get("q").value_or("");
     std::optional<core::Error> error = core::check_search_query(in.q);
@@ -53,8 +55,6 @@ std::optional<core::Error> decode_search(const Query& q, core::SearchInput& in) 
         return core::invalid("channel: must not be empty; leave it out to search every channel");
     return std::nullopt;
 }
-
-}  // namespace
 
 void search(Api& api, CallPtr call) {
     core::SearchInput in;

@@ -18,30 +18,50 @@ void create_session(Api& api, CallPtr call) {
     api.run(call, [env = api.env(*call), in = std::move(in)] { return core::create_session(env, in); });
 }
 
-void get_session(Api& api, CallPtr call) {
-    core::GetSessionInput in;
-    in.ref = session_ref(*call);
-    const auto& q = call->query;
+std::optional<core::Error> decode_get_session(const Query& q, core::GetSessionInput& in) {
     std::optional<core::Error> error = q.non_negative("num_recent_events", in.num_recent_events);
     if (!error) error = q.timestamp("after", in.after_ts_us);
     if (!error) error = q.flag("from_checkpoint", in.from_checkpoint);
-    if (error) return api.fail(*call, std::move(*error));
+    if (error) return error;
     in.filter_key = q.get("filter_key");
+    return std::nullopt;
+}
+
+void read_session(Api& api, const Call& call, core::GetSessionInput in, Executor::Done done) {
     scripting::Scripting* scripting = api.scripting();
     if (scripting == nullptr || !scripting->has(scripting::Hook::Get)) {
-        return api.run(call, [env = api.env(*call), in = std::move(in)] { return core::get_session(env, in); });
+        return api.executor().run([env = api.env(call), in = std::move(in)] { return core::get_session(env, in); },
+                                  std::move(done));
     }
     // Get hooks run on the loop, on the answer the storage read produced.
     auto shared = std::make_shared<core::GetSessionInput>(std::move(in));
-    api.executor().run([env = api.env(*call), shared] { return core::get_session(env, *shared); },
-                       [&api, call, shared, scripting](core::Outcome&& outcome) {
+    api.executor().run([env = api.env(call), shared] { return core::get_session(env, *shared); },
+                       [shared, scripting, done = std::move(done)](core::Outcome&& outcome) {
                            if (!outcome.error) {
                                if (auto error = scripting->get_hooks(*shared, outcome.body)) {
                                    outcome = core::Outcome::fail(std::move(*error));
                                }
                            }
-                           api.finish(*call, std::move(outcome));
+                           done(std::move(outcome));
                        });
+}
+
+void get_session(Api& api, CallPtr call) {
+    core::GetSessionInput in;
+    in.ref = session_ref(*call);
+    if (auto error = decode_get_session(call->query, in)) return api.fail(*call, std::move(*error));
+    read_session(api, *call, std::move(in),
+                 [&api, call](core::Outcome&& outcome) { api.finish(*call, std::move(outcome)); });
+}
+
+std::optional<core::Error> decode_list_sessions(const Query& q, core::ListSessionsInput& in) {
+    std::optional<int64_t> active_within;
+    std::optional<core::Error> error = q.limit(50, 1000, in.limit);
+    if (!error) error = q.non_negative("active_within", active_within);
+    if (error) return error;
+    in.active_within_us = core::seconds_us(active_within.value_or(0));
+    in.page_token = q.get("page_token");
+    return std::nullopt;
 }
 
 namespace {
@@ -50,13 +70,7 @@ void list_sessions(Api& api, CallPtr call, std::optional<std::string> user) {
     core::ListSessionsInput in;
     in.app = call->params.get("app");
     in.user = std::move(user);
-    const auto& q = call->query;
-    std::optional<int64_t> active_within;
-    std::optional<core::Error> error = q.limit(50, 1000, in.limit);
-    if (!error) error = q.non_negative("active_within", active_within);
-    if (error) return api.fail(*call, std::move(*error));
-    in.active_within_us = core::seconds_us(active_within.value_or(0));
-    in.page_token = q.get("page_token");
+    if (auto error = decode_list_sessions(call->query, in)) return api.fail(*call, std::move(*error));
     api.run(call, [env = api.env(*call), in = std::move(in)] { return core::list_sessions(env, in); });
 }
 

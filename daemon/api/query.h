@@ -21,6 +21,9 @@ public:
     // Parses `raw`; a bad percent escape is an error.
     static std::optional<core::Error> parse(std::string_view raw, Query& out);
     std::optional<std::string> get(std::string_view name) const;
+    // One more parameter, already decoded: how another door (an MCP tool's
+    // arguments) hands its values to the same rules.
+    void add(std::string name, std::string value) { values_.emplace_back(std::move(name), std::move(value)); }
 
     std::optional<core::Error> limit(int64_t fallback, int64_t maximum, int64_t& out) const;
     std::optional<core::Error> non_negative(std::string_view name, std::optional<int64_t>& out) const;

@@ -38,6 +38,9 @@ struct ServerConfig {
     uint32_t max_connections = 0;
     int64_t idle_timeout_us = 0;
     int64_t drain_timeout_us = 0;
+    // Origin hosts (or whole origins, "https://app.example") the MCP endpoint
+    // accepts besides the listeners' own: its DNS-rebinding protection.
+    std::vector<std::string> mcp_allowed_origins;
 };
 
 struct AuthConfig {
@@ -63,6 +66,7 @@ struct LimitsConfig {
     uint64_t max_event_bytes = 0;
     uint32_t max_batch_events = 0;
     uint64_t max_state_bytes = 0;
+    uint32_t max_mcp_sessions = 0;  // global only: apps.<app>.limits does not take it
 };
 
 struct TtlConfig {  // 0 = never expires

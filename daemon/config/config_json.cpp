@@ -28,6 +28,7 @@ Json server_json(const ServerConfig& server) {
     json.set("max_connections", static_cast<int64_t>(server.max_connections));
     json.set("idle_timeout", Json::seconds(server.idle_timeout_us));
     json.set("drain_timeout", Json::seconds(server.drain_timeout_us));
+    json.set("mcp_allowed_origins", Json::strings(server.mcp_allowed_origins));
     return json;
 }
 
@@ -55,6 +56,12 @@ Json limits_json(const LimitsConfig& limits) {
     json.set("max_event_bytes", limits.max_event_bytes);
     json.set("max_batch_events", static_cast<int64_t>(limits.max_batch_events));
     json.set("max_state_bytes", limits.max_state_bytes);
+    return json;
+}
+
+Json global_limits_json(const LimitsConfig& limits) {
+    Json json = limits_json(limits);
+    json.set("max_mcp_sessions", static_cast<int64_t>(limits.max_mcp_sessions));
     return json;
 }
 
@@ -229,7 +236,7 @@ Json to_json(const Config& config) {
     return Json(Json::Object{{"server", server_json(config.server)},
                              {"auth", auth_json(config.auth)},
                              {"storage", storage_json(config.storage)},
-                             {"limits", limits_json(config.limits)},
+                             {"limits", global_limits_json(config.limits)},
                              {"ttl", ttl_json(config.ttl)},
                              {"sweep", sweep_json(config.sweep)},
                              {"reset", reset_json(config.reset)},

@@ -20,6 +20,7 @@ ServerConfig default_server() {
     server.max_connections = 10000;
     server.idle_timeout_us = 60 * kSecond;
     server.drain_timeout_us = 10 * kSecond;
+    server.mcp_allowed_origins = {};
     return server;
 }
 
@@ -62,7 +63,7 @@ Config default_config() {
     config.server = default_server();
     config.auth = {AuthConfig::Required::Auto, {}, false};
     config.storage = {"sqlite", "", true, "{}"};
-    config.limits = {1000, 256 * kKiB, 256, 1 * kMiB};
+    config.limits = {1000, 256 * kKiB, 256, 1 * kMiB, 10000};
     config.ttl = {0, 0, 0};
     config.sweep = {60 * kSecond, 5000, 1000, 7 * kDay, 0, 3};
     config.reset = {"local", {ResetPolicy::Mode::Both, 4, 1440, true}, {}};

@@ -49,6 +49,8 @@ std::vector<Field> server_fields(LoadState& state);
 std::vector<Field> auth_fields(LoadState& state);
 std::vector<Field> storage_fields(LoadState& state);
 std::vector<Field> limits_fields(Context& ctx, LimitsConfig& limits);
+// The top-level limits: section, which also takes the daemon-wide keys (max_mcp_sessions).
+std::vector<Field> global_limits_fields(Context& ctx, LimitsConfig& limits);
 std::vector<Field> ttl_fields(Context& ctx, TtlConfig& ttl);
 std::vector<Field> sweep_fields(Context& ctx, SweepConfig& sweep);
 std::vector<Field> recovery_fields(Context& ctx, RecoveryConfig& recovery);

@@ -13,6 +13,12 @@ std::vector<Field> limits_fields(Context& ctx, LimitsConfig& limits) {
     };
 }
 
+std::vector<Field> global_limits_fields(Context& ctx, LimitsConfig& limits) {
+    std::vector<Field> fields = limits_fields(ctx, limits);
+    fields.push_back({"max_mcp_sessions", number_field(ctx, limits.max_mcp_sessions, 1)});
+    return fields;
+}
+
 std::vector<Field> ttl_fields(Context& ctx, TtlConfig& ttl) {
     return {
         {"session", duration_field(ctx, ttl.session_us)},

@@ -41,7 +41,7 @@ std::vector<Field> top_level_fields(LoadState& state) {
         {"server", section(server_fields(state))},
         {"auth", section(auth_fields(state))},
         {"storage", section(storage_fields(state))},
-        {"limits", section(limits_fields(ctx, config.limits))},
+        {"limits", section(global_limits_fields(ctx, config.limits))},
         {"ttl", section(ttl_fields(ctx, config.ttl))},
         {"sweep", section(sweep_fields(ctx, config.sweep))},
         {"reset", section(reset_fields(state))},

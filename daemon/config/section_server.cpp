@@ -82,6 +82,10 @@ std::vector<Field> server_fields(LoadState& state) {
         {"max_connections", number_field(ctx, server.max_connections, 1)},
         {"idle_timeout", duration_field(ctx, server.idle_timeout_us, true)},
         {"drain_timeout", duration_field(ctx, server.drain_timeout_us)},
+        {"mcp_allowed_origins",
+         [&ctx, &server](const YAML::Node& n, const Place& p) {
+             if (auto origins = read_string_list(ctx, n, p)) server.mcp_allowed_origins = std::move(*origins);
+         }},
     };
 }
 

@@ -106,12 +106,6 @@ void write_results(JsonWriter& w, std::vector<Group>& groups) {
     w.end_array().end_object();
 }
 
-bool has_search_op(const storage::Backend& backend) {
-    const mnemo_storage_ops& ops = backend.ops();
-    bool in_table = ops.ops_size >= offsetof(mnemo_storage_ops, search) + sizeof(ops.search);
-    return (backend.descriptor().capabilities & MNEMO_CAP_SEARCH) != 0 && in_table && ops.search != nullptr;
-}
-
 mnemo_str opt_arg(const std::optional<std::string>& value) {
     return value ? storage::str(*value) : storage::absent();
 }
@@ -139,6 +133,12 @@ size_t step_chars(std::string_view text, size_t pos, size_t chars, bool back, si
 }
 
 }  // namespace
+
+bool has_search_op(const storage::Backend& backend) {
+    const mnemo_storage_ops& ops = backend.ops();
+    bool in_table = ops.ops_size >= offsetof(mnemo_storage_ops, search) + sizeof(ops.search);
+    return (backend.descriptor().capabilities & MNEMO_CAP_SEARCH) != 0 && in_table && ops.search != nullptr;
+}
 
 std::string excerpt(std::string_view text, size_t begin, size_t length) {
     begin = std::min(begin, text.size());

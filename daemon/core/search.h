@@ -63,6 +63,9 @@ inline constexpr size_t kExcerptChars = 200;
 // The q rules: at most kSearchMaxQueryChars characters, no control characters.
 std::optional<Error> check_search_query(std::string_view q);
 
+// Whether the storage plugin searches transcripts (MNEMO_CAP_SEARCH and the op).
+bool has_search_op(const storage::Backend& backend);
+
 // A backend whose plugin lacks the op (or MNEMO_CAP_SEARCH) answers 400
 // invalid_argument naming the plugin: the request cannot be served by this
 // daemon's configuration, and retrying will not help (so not 503).

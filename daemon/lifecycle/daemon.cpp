@@ -80,6 +80,7 @@ Daemon::~Daemon() {
     // the Api; let them finish before it and the backend go away.
     while (api_ && api_->executor().in_flight() > 0) uv_run(&loop_, UV_RUN_ONCE);
     if (scripting_) scripting_->shutdown();  // summary workers joined before the Api they answer into goes
+    mcp_.reset();
     api_.reset();
     scripting_.reset();
     sweeper_.reset();
@@ -131,6 +132,7 @@ int Daemon::start(std::string* error) {
     if (!recover(error)) return kExitRuntime;
     api_ = std::make_unique<api::Api>(&loop_, *backend_, config_, clock_, metrics_);
     api_->set_finalize_inbox(&finalize_inbox_);
+    mcp_ = std::make_unique<mcp::Endpoint>(*api_);
     start_memory_index();
     if (int code = start_scripting(error); code != kExitOk) return code;
     server_ = std::make_unique<net::Server>(

@@ -26,6 +26,7 @@
 #include "lifecycle/loop_meter.h"
 #include "lifecycle/notify.h"
 #include "lifecycle/sweeper.h"
+#include "mcp/endpoint.h"
 #include "memory/embed_pipeline.h"
 #include "memory/memory_index.h"
 #include "memory/memory_service.h"
@@ -93,6 +94,7 @@ private:
     std::unique_ptr<memory::EmbedPipeline> embed_pipeline_;  // null: no embedder (or no memories)
     memory::MemoryLinks memory_links_;                       // what the memory routes use beside storage
     std::unique_ptr<api::Api> api_;
+    std::unique_ptr<mcp::Endpoint> mcp_;               // routes of api_; goes before it
     std::unique_ptr<scripting::Scripting> scripting_;  // hooks and summaries; after api_ so it outlives it
     std::unique_ptr<net::Server> server_;
     core::FinalizeInbox finalize_inbox_;

@@ -86,6 +86,15 @@ std::string render_memory(const storage::MemoryRow& memory, bool with_vector) {
     return body;
 }
 
+std::string render_written_memory(const storage::MemoryWritten& written) {
+    std::string body;
+    JsonWriter w(body);
+    w.begin_object();
+    write_members(w, written.memory, false);
+    w.field("created", written.created).end_object();
+    return body;
+}
+
 std::string render_written(const std::vector<storage::MemoryWritten>& written) {
     std::string body;
     JsonWriter w(body);

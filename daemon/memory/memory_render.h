@@ -26,6 +26,8 @@ void write_memory(core::JsonWriter& w, const storage::MemoryRow& memory, bool wi
 std::string render_memory(const storage::MemoryRow& memory, bool with_vector);
 
 std::string render_written(const std::vector<storage::MemoryWritten>& written);
+// One written memory whole: the Memory object plus "created" (MCP's remember).
+std::string render_written_memory(const storage::MemoryWritten& written);
 std::string render_page(const std::vector<storage::MemoryRow>& memories,
                         const std::optional<std::string>& next_page_token);
 

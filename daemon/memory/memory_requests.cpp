@@ -165,33 +165,6 @@ std::optional<Error> decode_items(od::value& v, const MemoryRequestLimits& limit
     return std::nullopt;
 }
 
-// One extracted item, read from its own copy of the text so that an item
-// that breaks the rules leaves the rest of the answer readable.
-std::optional<Error> decode_extracted_item(std::string text, size_t index, const MemoryRequestLimits& limits,
-                                           MemoryItemInput& out) {
-    std::string prefix = fmt::format("[{}]", index);
-    core::ParsedBody parsed;
-    if (core::parse_body(text, parsed)) return core::type_error(prefix, "an object");
-    od::object object;
-    if (parsed.document.get_object().get(object) != simdjson::SUCCESS) return core::type_error(prefix, "an object");
-    std::optional<std::string> item_text;
-    std::optional<std::vector<float>> ignored_vector;
-    std::optional<std::string> ignored_model;
-    std::optional<int64_t> ignored_ttl;
-    CommonFields fields{&item_text, &out.name_space, &out.metadata_json, &ignored_vector, &ignored_model, &ignored_ttl};
-    for (auto field : object) {
-        std::string_view key;
-        od::value v;
-        if (field.unescaped_key().get(key) || field.value().get(v)) return core::type_error(prefix, "an object");
-        if (key != "text" && key != "namespace" && key != "metadata") continue;
-        bool handled = false;
-        if (auto error = read_common_field(key, v, prefix, limits, fields, &handled)) return error;
-    }
-    if (!item_text) return invalid(fmt::format("{}.text: required; every memory needs its text", prefix));
-    out.text = std::move(*item_text);
-    return std::nullopt;
-}
-
 std::optional<Error> decode_metadata_filter(od::value& v, std::vector<MetadataCondition>& out) {
     if (core::is_null(v)) return std::nullopt;
     od::object object;
@@ -305,6 +278,34 @@ std::optional<RecallMode> parse_mode(std::string_view name) {
     return std::nullopt;
 }
 
+std::optional<Error> decode_text_item(std::string json, std::string_view prefix, const MemoryRequestLimits& limits,
+                                      MemoryItemInput& out) {
+    std::string whole = prefix.empty() ? std::string("the memory") : std::string(prefix);
+    auto field_path = [prefix](std::string_view name) {
+        return prefix.empty() ? std::string(name) : fmt::format("{}.{}", prefix, name);
+    };
+    core::ParsedBody parsed;
+    if (core::parse_body(json, parsed)) return core::type_error(whole, "an object");
+    od::object object;
+    if (parsed.document.get_object().get(object) != simdjson::SUCCESS) return core::type_error(whole, "an object");
+    std::optional<std::string> item_text;
+    std::optional<std::vector<float>> ignored_vector;
+    std::optional<std::string> ignored_model;
+    std::optional<int64_t> ignored_ttl;
+    CommonFields fields{&item_text, &out.name_space, &out.metadata_json, &ignored_vector, &ignored_model, &ignored_ttl};
+    for (auto field : object) {
+        std::string_view key;
+        od::value v;
+        if (field.unescaped_key().get(key) || field.value().get(v)) return core::type_error(whole, "an object");
+        if (key != "text" && key != "namespace" && key != "metadata") continue;
+        bool handled = false;
+        if (auto error = read_common_field(key, v, prefix, limits, fields, &handled)) return error;
+    }
+    if (!item_text) return invalid(fmt::format("{}: required; every memory needs its text", field_path("text")));
+    out.text = std::move(*item_text);
+    return std::nullopt;
+}
+
 std::optional<Error> decode_memory_write(std::string& body, const MemoryRequestLimits& limits, MemoryWriteInput& out) {
     bool has_memories = false;
     auto error = core::for_each_field(body, [&](std::string_view key, od::value& v) -> std::optional<Error> {
@@ -346,7 +347,8 @@ std::optional<Error> decode_extracted(std::string& json, const MemoryRequestLimi
         if (index >= limits.max_batch) {
             out.skipped.emplace_back(
                 index, fmt::format("more than limits.max_batch_events ({}) items in one answer", limits.max_batch));
-        } else if (auto error = decode_extracted_item(std::move(raw_items[index]), index, limits, memory)) {
+        } else if (auto error =
+                       decode_text_item(std::move(raw_items[index]), fmt::format("[{}]", index), limits, memory)) {
             out.skipped.emplace_back(index, error->message);
         } else {
             out.items.push_back(std::move(memory));

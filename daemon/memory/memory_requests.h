@@ -100,6 +100,13 @@ std::optional<core::Error> decode_memory_patch(std::string& body, const MemoryRe
 // POST /v1/apps/{app}/memories/search. Neither query nor embedding: 400.
 std::optional<core::Error> decode_recall(std::string& body, RecallInput& out);
 
+// One memory given as {text, namespace?, metadata?} (an extractor's item,
+// an MCP remember call), read from its own copy of the JSON by the write
+// rules; other fields are ignored. `prefix` names it in errors: "[2]" gives
+// "[2].text: ...", "" gives "text: ...".
+std::optional<core::Error> decode_text_item(std::string json, std::string_view prefix,
+                                            const MemoryRequestLimits& limits, MemoryItemInput& out);
+
 // An extractor's answer (MEMORY.md, memory.capture: extract): a JSON array
 // of {text, namespace?, metadata?}; other fields are ignored. Each item is
 // checked alone by the write rules: one that breaks them is left out, with

@@ -25,6 +25,13 @@ void Registry::observe_request(std::string_view route, std::string_view method, 
     it->second.observe(seconds);
 }
 
+void Registry::observe_mcp_tool(std::string_view tool, bool ok, double seconds) {
+    ++mcp_calls_[{std::string(tool), ok}];
+    auto it = mcp_latency_.find(tool);
+    if (it == mcp_latency_.end()) it = mcp_latency_.emplace(std::string(tool), Histogram{}).first;
+    it->second.observe(seconds);
+}
+
 namespace {
 
 // labels: "" or `route="...",` (with the trailing comma the le label follows).
@@ -139,6 +146,22 @@ std::string Registry::render(const Gauges& gauges) const {
                    "# HELP mnemo_loop_busy_max_seconds The longest event loop turn since start.\n"
                    "# TYPE mnemo_loop_busy_max_seconds gauge\nmnemo_loop_busy_max_seconds {}\n",
                    loop_busy_max_);
+    fmt::format_to(put,
+                   "# HELP mnemo_mcp_sessions Live MCP sessions.\n# TYPE mnemo_mcp_sessions gauge\n"
+                   "mnemo_mcp_sessions {}\n"
+                   "# HELP mnemo_mcp_tool_calls_total MCP tool calls by tool and result (ok, or error: "
+                   "answered isError).\n# TYPE mnemo_mcp_tool_calls_total counter\n",
+                   mcp_sessions_);
+    for (const auto& [key, n] : mcp_calls_) {
+        fmt::format_to(put, "mnemo_mcp_tool_calls_total{{tool=\"{}\",result=\"{}\"}} {}\n", key.first,
+                       key.second ? "ok" : "error", n);
+    }
+    fmt::format_to(put,
+                   "# HELP mnemo_mcp_tool_duration_seconds MCP tool call latency by tool.\n"
+                   "# TYPE mnemo_mcp_tool_duration_seconds histogram\n");
+    for (const auto& [tool, h] : mcp_latency_) {
+        write_histogram(out, "mnemo_mcp_tool_duration_seconds", fmt::format("tool=\"{}\",", tool), h);
+    }
     write_memory_extract(out, extract_);
     if (memory_embed_) write_memory_embed(out, *memory_embed_);
     if (memory_index_) write_memory_index(out, *memory_index_);

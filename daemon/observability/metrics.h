@@ -1,7 +1,8 @@
 /*
  * observability/metrics.h -- the metrics registry behind GET /metrics.
  *
- * Owns request counters and latency histograms by route pattern, plus the
+ * Owns request counters and latency histograms by route pattern (and by
+ * MCP tool, mnemo_mcp_tool_*), plus the
  * daemon-wide counters (sweeps, summary queue, storage and embedder errors). Updated on
  * the loop thread only, so no atomics on the hot path; render() writes
  * Prometheus text format 0.0.4.
@@ -96,6 +97,10 @@ public:
     // Set when the backend keeps memories; the mnemo_memory_index_* lines are rendered from then on.
     void set_memory_index(const MemoryIndexGauges& index) { memory_index_ = index; }
 
+    // One MCP tools/call: ok is false when it answered isError.
+    void observe_mcp_tool(std::string_view tool, bool ok, double seconds);
+    void set_mcp_sessions(int64_t live) { mcp_sessions_ = live; }
+
     uint64_t requests_total() const { return requests_total_; }
     uint64_t sweeps_total() const { return sweeps_; }
     std::string render(const Gauges& gauges) const;
@@ -113,6 +118,9 @@ private:
     double loop_busy_max_ = 0;
     int64_t summary_queue_depth_ = 0;
     ExtractMetrics extract_;
+    std::map<std::pair<std::string, bool>, uint64_t> mcp_calls_;  // (tool, ok) -> calls
+    std::map<std::string, Histogram, std::less<>> mcp_latency_;
+    int64_t mcp_sessions_ = 0;
     std::optional<EmbedMetrics> memory_embed_;
     std::optional<MemoryIndexGauges> memory_index_;
 };
