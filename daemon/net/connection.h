@@ -92,6 +92,7 @@ private:
     void start_linger();
     void update_deadlines();
     void update_send_deadline();
+    bool writable_now();
     void queue_internal_error(uint64_t seq);
     void release_admission();
 

@@ -1,5 +1,7 @@
 // Connection: from handler answers to bytes written, and the end of the connection.
 
+#include <poll.h>
+
 #include <string>
 
 #include "net/connection.h"
@@ -71,11 +73,20 @@ void Connection::update_send_deadline() {
     deadlines.add(send_deadline_);
 }
 
+bool Connection::writable_now() {
+    uv_os_fd_t fd;
+    if (uv_fileno(&handle_.handle, &fd) != 0) return false;
+    pollfd check{fd, POLLOUT, 0};
+    return ::poll(&check, 1, 0) == 1 && check.revents == POLLOUT;
+}
+
 void Connection::send_deadline_passed() {
     if (closing_ || !writing_ || !core_) return;
-    // Nothing queued: the write is done and its callback not yet run (the loop was busy).
+    // Nothing queued: the write is done and its callback not yet run. Writable:
+    // the peer took bytes the loop has not written after yet. Both happen when
+    // the loop was busy past the deadline.
     size_t queued = stream()->write_queue_size;
-    if (queued == 0 || queued < send_mark_) {
+    if (queued == 0 || queued < send_mark_ || writable_now()) {
         update_send_deadline();
         return;
     }
