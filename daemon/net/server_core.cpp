@@ -13,7 +13,7 @@ namespace {
 // A connection that held at least this much output, once closed, makes the
 // server hand free heap pages back to the system: glibc keeps them otherwise,
 // so RSS would stay at the high-water mark of a slow-reader attack.
-constexpr size_t kTrimAfterBytes = 1 << 20;
+constexpr size_t kTrimAfterBytes = 256 * 1024;
 // Closes come in bursts; one trim shortly after covers them all.
 constexpr uint64_t kTrimDelayMs = 100;
 

@@ -187,7 +187,7 @@ TEST_F(Backpressure, SlowReadersPipeliningLargeAnswersStayWithinTheOutputLimit) 
     clients.clear();
     auto settle = Clock::now() + std::chrono::seconds(5);
     uint64_t after = rss_bytes(daemon_->pid());
-    while (Clock::now() < settle && after > baseline + 32 * kMiB) {
+    while (Clock::now() < settle && after > baseline + 4 * kMiB) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
         after = rss_bytes(daemon_->pid());
     }
