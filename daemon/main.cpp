@@ -1,6 +1,7 @@
 // mnemod: argv, the config path, exit codes (0, 1 runtime error, 78 config error).
 #include "config/config.h"
 #include "lifecycle/daemon.h"
+#include "lifecycle/preflight.h"
 #include "observability/log.h"
 
 #include <CLI/CLI.hpp>
@@ -36,6 +37,13 @@ int main(int argc, char** argv) {
         return mnemo::lifecycle::kExitConfig;
     }
     if (check_only) {
+        auto problems = mnemo::lifecycle::preflight(*loaded.config);
+        for (const auto& problem : problems) {
+            std::fprintf(stderr, "%s: %s\n",
+                         loaded.config->source_path.empty() ? "zero-config" : loaded.config->source_path.c_str(),
+                         problem.c_str());
+        }
+        if (!problems.empty()) return mnemo::lifecycle::kExitConfig;
         std::printf("%s: configuration is valid\n",
                     loaded.config->source_path.empty() ? "zero-config" : loaded.config->source_path.c_str());
         return mnemo::lifecycle::kExitOk;

@@ -2,6 +2,7 @@
 
 #include "api/handlers.h"
 #include "core/json_writer.h"
+#include "core/utf8.h"
 #include "observability/log.h"
 
 #include <fmt/format.h>
@@ -44,10 +45,17 @@ int http_status(core::ErrorCode code) {
     return 500;
 }
 
+// Messages may echo a client's bytes (a path segment, a query value): the
+// body stays valid JSON text whatever those were.
 std::string error_body(std::string_view code, std::string_view message, std::string_view details_json) {
     std::string body;
     core::JsonWriter w(body);
-    w.begin_object().key("error").begin_object().field("code", code).field("message", message);
+    w.begin_object().key("error").begin_object().field("code", code);
+    if (core::is_valid_utf8(message)) {
+        w.field("message", message);
+    } else {
+        w.field("message", core::with_valid_utf8(message));
+    }
     w.raw_field("details", details_json).end_object().end_object();
     return body;
 }

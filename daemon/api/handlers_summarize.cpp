@@ -32,11 +32,13 @@ std::optional<core::Error> decode_summarize(std::string& body, SummarizeInput& o
     if (auto error = core::parse_body(body, parsed)) return error;
     od::object object;
     if (parsed.document.get_object().get(object)) return core::invalid("request body must be a JSON object");
+    core::KeysOnce keys;
     for (auto field : object) {
         std::string_view key;
         od::value value;
         if (field.unescaped_key().get(key) || field.value().get(value))
             return core::invalid("request body is not valid JSON");
+        if (auto error = keys.check("", key)) return error;
         std::optional<core::Error> error;
         if (key == "filter_key") {
             core::Error type_error;

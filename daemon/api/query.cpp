@@ -2,6 +2,7 @@
 
 #include "api/router.h"
 #include "core/timefmt.h"
+#include "core/utf8.h"
 
 #include <charconv>
 #include <fmt/format.h>
@@ -29,6 +30,10 @@ std::optional<core::Error> Query::parse(std::string_view raw, Query& out) {
             bool ok = percent_decode(part.substr(0, eq), key, true);
             if (eq != std::string_view::npos) ok = ok && percent_decode(part.substr(eq + 1), value, true);
             if (!ok) return core::invalid(fmt::format("query parameter '{}' has a bad percent escape", part));
+            if (!core::is_valid_utf8(key) || !core::is_valid_utf8(value)) {
+                return core::invalid(fmt::format("query parameter '{}' is not valid UTF-8 once percent-decoded",
+                                                 core::with_valid_utf8(key)));
+            }
             out.values_.emplace_back(std::move(key), std::move(value));
         }
         if (amp == std::string_view::npos) break;

@@ -37,6 +37,9 @@ struct ServerConfig {
     uint64_t max_body_bytes = 0;
     uint32_t max_connections = 0;
     int64_t idle_timeout_us = 0;
+    int64_t request_timeout_us = 0;
+    uint64_t output_limit = 0;
+    int64_t send_timeout_us = 0;
     int64_t drain_timeout_us = 0;
     // Origin hosts (or whole origins, "https://app.example") the MCP endpoint
     // accepts besides the listeners' own: its DNS-rebinding protection.

@@ -27,6 +27,9 @@ Json server_json(const ServerConfig& server) {
     json.set("max_body_bytes", server.max_body_bytes);
     json.set("max_connections", static_cast<int64_t>(server.max_connections));
     json.set("idle_timeout", Json::seconds(server.idle_timeout_us));
+    json.set("request_timeout", Json::seconds(server.request_timeout_us));
+    json.set("output_limit", server.output_limit);
+    json.set("send_timeout", Json::seconds(server.send_timeout_us));
     json.set("drain_timeout", Json::seconds(server.drain_timeout_us));
     json.set("mcp_allowed_origins", Json::strings(server.mcp_allowed_origins));
     return json;

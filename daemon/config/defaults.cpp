@@ -19,6 +19,9 @@ ServerConfig default_server() {
     server.max_body_bytes = 4 * kMiB;
     server.max_connections = 10000;
     server.idle_timeout_us = 60 * kSecond;
+    server.request_timeout_us = 30 * kSecond;
+    server.output_limit = 4 * kMiB;
+    server.send_timeout_us = 60 * kSecond;
     server.drain_timeout_us = 10 * kSecond;
     server.mcp_allowed_origins = {};
     return server;

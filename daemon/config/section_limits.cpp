@@ -21,9 +21,9 @@ std::vector<Field> global_limits_fields(Context& ctx, LimitsConfig& limits) {
 
 std::vector<Field> ttl_fields(Context& ctx, TtlConfig& ttl) {
     return {
-        {"session", duration_field(ctx, ttl.session_us)},
-        {"app_state", duration_field(ctx, ttl.app_state_us)},
-        {"user_state", duration_field(ctx, ttl.user_state_us)},
+        {"session", ttl_field(ctx, ttl.session_us)},
+        {"app_state", ttl_field(ctx, ttl.app_state_us)},
+        {"user_state", ttl_field(ctx, ttl.user_state_us)},
     };
 }
 

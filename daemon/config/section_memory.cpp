@@ -73,7 +73,7 @@ std::vector<Field> capture_fields(Context& ctx, MemoryConfig& memory, std::optio
     FieldReader capture =
         enum_field(ctx, memory.capture, Choices<C>{{"none", C::None}, {"events", C::Events}, {"extract", C::Extract}});
     return {
-        {"ttl", duration_field(ctx, memory.ttl_us)},
+        {"ttl", ttl_field(ctx, memory.ttl_us)},
         {"capture", placed(capture_place, std::move(capture))},
         {"capture_roles", roles_field(ctx, memory.capture_roles)},
         {"capture_namespace", namespace_field(ctx, memory.capture_namespace)},

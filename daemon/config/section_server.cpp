@@ -81,6 +81,9 @@ std::vector<Field> server_fields(LoadState& state) {
         {"max_body_bytes", size_field(ctx, server.max_body_bytes)},
         {"max_connections", number_field(ctx, server.max_connections, 1)},
         {"idle_timeout", duration_field(ctx, server.idle_timeout_us, true)},
+        {"request_timeout", duration_field(ctx, server.request_timeout_us, true)},
+        {"output_limit", size_field(ctx, server.output_limit)},
+        {"send_timeout", duration_field(ctx, server.send_timeout_us, true)},
         {"drain_timeout", duration_field(ctx, server.drain_timeout_us)},
         {"mcp_allowed_origins",
          [&ctx, &server](const YAML::Node& n, const Place& p) {

@@ -205,6 +205,20 @@ FieldReader duration_field(Context& ctx, int64_t& target_us, bool positive) {
     };
 }
 
+FieldReader ttl_field(Context& ctx, int64_t& target_us) {
+    // Past it, an expiry could leave the years RFC 3339 can write.
+    constexpr int64_t kMaxTtlSeconds = 3'155'760'000;
+    return [&ctx, &target_us](const YAML::Node& value, const Place& place) {
+        auto duration = read_duration(ctx, value, place, false);
+        if (!duration) return;
+        if (*duration / 1'000'000 > kMaxTtlSeconds) {
+            return ctx.error(place, "a TTL is at most 100 years (" + std::to_string(kMaxTtlSeconds) + "s), got \"" +
+                                        value.Scalar() + "\"");
+        }
+        target_us = *duration;
+    };
+}
+
 FieldReader size_field(Context& ctx, uint64_t& target, bool positive) {
     return [&ctx, &target, positive](const YAML::Node& value, const Place& place) {
         if (auto size = read_size(ctx, value, place, positive)) target = *size;

@@ -88,6 +88,8 @@ std::optional<E> read_enum(Context& ctx, const YAML::Node& node, const Place& pl
 FieldReader string_field(Context& ctx, std::string& target);
 FieldReader bool_field(Context& ctx, bool& target);
 FieldReader duration_field(Context& ctx, int64_t& target_us, bool positive = false);
+// A TTL: a duration of 0 (never expires) up to 100 years, the bound of the API's ttl_seconds.
+FieldReader ttl_field(Context& ctx, int64_t& target_us);
 FieldReader size_field(Context& ctx, uint64_t& target, bool positive = true);
 FieldReader string_list_field(Context& ctx, std::vector<std::string>& target);
 

@@ -71,9 +71,11 @@ std::optional<Error> decode_usage(od::value& v, std::string_view path, EventInpu
     if (object.raw_json().get(raw) != simdjson::SUCCESS || object.reset().error()) return type_error(path, "an object");
     out.usage_json = std::string(raw);
     bool has_total = false;
+    KeysOnce keys;
     for (auto field : object) {
         std::string_view key;
         if (field.unescaped_key().get(key)) return type_error(path, "an object");
+        if (auto error = keys.check(path, key)) return error;
         od::value value = field.value();
         if (auto error = read_usage_field(key, value, sub(path, key), out.usage, has_total)) return error;
     }
@@ -205,9 +207,11 @@ std::optional<Error> decode_event(od::value& value, std::string_view path, const
             fmt::format("{} is {} bytes, over limits.max_event_bytes ({})", path, raw.size(), limits.max_event_bytes));
     }
     bool has_role = false;
+    KeysOnce keys;
     for (auto field : object) {
         std::string_view key;
         if (field.unescaped_key().get(key) != simdjson::SUCCESS) return type_error(path, "an event object");
+        if (auto error = keys.check(path, key)) return error;
         od::value v = field.value();
         if (auto error = decode_field(key, v, path, out, has_role)) return error;
     }

@@ -22,6 +22,11 @@ od::parser& reading_parser() {
     return parser;
 }
 
+Error repeated(std::string_view path, std::string_view key) {
+    std::string where = path.empty() ? std::string(key) : fmt::format("{}.{}", path, key);
+    return invalid(fmt::format("{}: the key appears more than once in its object; send each key once", where));
+}
+
 }  // namespace
 
 Error type_error(std::string_view path, std::string_view expected) {
@@ -65,9 +70,11 @@ std::optional<Error> for_each_field(std::string& body, const FieldFn& on_field, 
     if (parsed.document.get_object().get(object) != simdjson::SUCCESS) {
         return invalid("request body must be a JSON object");
     }
+    KeysOnce keys;
     for (auto field : object) {
         std::string_view key;
         if (field.unescaped_key().get(key) != simdjson::SUCCESS) return invalid("request body is not valid JSON");
+        if (auto error = keys.check("", key)) return error;
         od::value value = field.value();
         if (auto error = on_field(key, value)) return error;
     }
@@ -137,6 +144,35 @@ std::optional<int64_t> read_timestamp(od::value& value, std::string_view path, E
     }
     if (!out) *error = type_error(path, "an RFC 3339 timestamp or Unix seconds");
     return out;
+}
+
+std::optional<Error> read_ttl_seconds(od::value& value, std::string_view path, std::optional<int64_t>& out) {
+    if (is_null(value)) return std::nullopt;
+    Error error;
+    auto ttl = read_int(value, path, &error);
+    if (!ttl) return error;
+    if (*ttl < 0) return invalid(fmt::format("{}: must be 0 (never expires) or more", path));
+    if (*ttl > kMaxTtlSeconds) {
+        return invalid(
+            fmt::format("{}: {} is over the maximum of {} (100 years); use 0 for never", path, *ttl, kMaxTtlSeconds));
+    }
+    out = *ttl;
+    return std::nullopt;
+}
+
+std::optional<Error> KeysOnce::check(std::string_view path, std::string_view key) {
+    // Request objects have a handful of keys; a hash set only for big ones (state deltas).
+    constexpr size_t kLinear = 16;
+    if (many_.empty() && seen_.size() < kLinear) {
+        for (std::string_view seen : seen_) {
+            if (seen == key) return repeated(path, key);
+        }
+        seen_.push_back(key);
+        return std::nullopt;
+    }
+    if (many_.empty()) many_.insert(seen_.begin(), seen_.end());
+    if (!many_.insert(key).second) return repeated(path, key);
+    return std::nullopt;
 }
 
 }  // namespace mnemo::core

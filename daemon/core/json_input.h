@@ -17,6 +17,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
+#include <vector>
 
 namespace mnemo::core {
 
@@ -56,5 +58,24 @@ bool is_null(od::value& value);
 
 // A request timestamp: RFC 3339 string, or Unix seconds as number/decimal string.
 std::optional<int64_t> read_timestamp(od::value& value, std::string_view path, Error* error);
+
+// 100 years: the longest ttl_seconds a session or memory may ask for.
+inline constexpr int64_t kMaxTtlSeconds = 3'155'760'000;
+// ttl_seconds: null leaves out unset, else an integer 0 (never expires) ..kMaxTtlSeconds.
+std::optional<Error> read_ttl_seconds(od::value& value, std::string_view path, std::optional<int64_t>& out);
+
+// The keys of one object of mnemod's own request fields, each allowed once:
+// with a repeated key, which value counts would be a guess. (Values stored
+// byte for byte, such as content and metadata, are not looked into.)
+class KeysOnce {
+public:
+    // An error naming path.key when key was already seen in this object.
+    std::optional<Error> check(std::string_view path, std::string_view key);
+
+private:
+    // Views into the parser's string buffer, alive with the document.
+    std::vector<std::string_view> seen_;
+    std::unordered_set<std::string_view> many_;
+};
 
 }  // namespace mnemo::core

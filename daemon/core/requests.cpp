@@ -89,11 +89,7 @@ std::optional<Error> decode_create_session(std::string& body, CreateSessionInput
                 if (is_null(v)) return std::nullopt;
                 return decode_delta(v, "state", true, MNEMO_SCOPE_SESSION, out.state);
             } else if (key == "ttl_seconds") {
-                if (is_null(v)) return std::nullopt;
-                auto ttl = read_int(v, "ttl_seconds", &error);
-                if (!ttl) return error;
-                if (*ttl < 0) return invalid("ttl_seconds: must be 0 (never expires) or more");
-                out.ttl_seconds = *ttl;
+                return read_ttl_seconds(v, "ttl_seconds", out.ttl_seconds);
             }
             return std::nullopt;
         },

@@ -47,9 +47,11 @@ std::optional<Error> decode_delta(od::value& value, std::string_view path, bool 
     if (object.reset().error() != simdjson::SUCCESS) return type_error(path, "an object");
     std::vector<std::pair<std::string, std::string>> kept;  // stored keys (original text) and raw values
     bool stripped = false;
+    KeysOnce keys;
     for (auto field : object) {
         std::string_view key;
         if (field.unescaped_key().get(key) != simdjson::SUCCESS) return type_error(path, "an object");
+        if (auto error = keys.check(path, key)) return error;
         if (key.empty()) return invalid(fmt::format("{}: state keys must not be empty", path));
         StateChange change;
         if (split_prefixes) {

@@ -16,6 +16,12 @@ int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
     return era * 146097 + static_cast<int64_t>(doe) - 719468;
 }
 
+int days_in_month(int year, int month) {
+    static constexpr int kDays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    return month == 2 && leap ? 29 : kDays[month - 1];
+}
+
 bool read_digits(std::string_view s, size_t& pos, size_t n, int& out) {
     if (pos + n > s.size()) return false;
     int v = 0;
@@ -46,7 +52,9 @@ std::optional<int64_t> parse_rfc3339(std::string_view s) {
         !read_digits(s, pos, 2, second)) {
         return std::nullopt;
     }
-    if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) {
+    // A date that does not exist (2026-02-30) is refused, not rolled over into the next month.
+    if (month < 1 || month > 12 || day < 1 || day > days_in_month(year, month) || hour > 23 || minute > 59 ||
+        second > 60) {
         return std::nullopt;
     }
     int64_t micros = 0;
@@ -69,6 +77,7 @@ std::optional<int64_t> parse_rfc3339(std::string_view s) {
         ++pos;
         int oh = 0, om = 0;
         if (!read_digits(s, pos, 2, oh) || !expect(s, pos, ':') || !read_digits(s, pos, 2, om)) return std::nullopt;
+        if (oh > 23 || om > 59) return std::nullopt;
         offset_s = sign * (oh * 3600 + om * 60);
     } else {
         return std::nullopt;

@@ -1,5 +1,6 @@
 #include "lifecycle/daemon.h"
 
+#include "lifecycle/preflight.h"
 #include "lifecycle/recovery.h"
 #include "lifecycle/socket_activation.h"
 #include "core/plugin_host.h"
@@ -13,28 +14,21 @@
 namespace mnemo::lifecycle {
 namespace {
 
-net::ServerOptions server_options(const config::Config& config) {
+net::ServerOptions server_options(const config::Config& config, metrics::Registry& metrics) {
     net::ServerOptions options;
     options.max_body_bytes = config.server.max_body_bytes;
     options.max_connections = config.server.max_connections;
     options.idle_timeout_us = config.server.idle_timeout_us;
+    options.request_timeout_us = config.server.request_timeout_us;
+    options.output_limit = config.server.output_limit;
+    options.send_timeout_us = config.server.send_timeout_us;
     options.on_log = [](std::string_view line) { log::warn("{}", line); };
+    options.on_dropped = [&metrics](std::string_view reason) { metrics.add_connection_dropped(reason); };
     return options;
 }
 
 log::Format log_format(const config::Config& config) {
     return config.log.format == config::LogConfig::Format::Json ? log::Format::Json : log::Format::Text;
-}
-
-// Settings this daemon or the plugin's declared capabilities cannot honour (a config error, exit 78).
-std::optional<std::string> refuse_capabilities(const config::Config& config, const storage::LoadedPlugin& plugin) {
-    if (config.storage.soft_delete && (plugin.descriptor->capabilities & MNEMO_CAP_SOFT_DELETE) == 0) {
-        return fmt::format(
-            "storage.soft_delete is true (the default), but storage plugin {} ({}) does not declare the "
-            "soft_delete capability; set storage.soft_delete: false or use a plugin that honours soft deletes",
-            plugin.descriptor->name, plugin.path);
-    }
-    return std::nullopt;
 }
 
 // Extraction (MEMORY.md "extract") keeps its cursor in storage: refuse a
@@ -110,18 +104,10 @@ void Daemon::close_loop() {
 }
 
 int Daemon::start(std::string* error) {
-    auto loaded = storage::load_plugin(config_->storage.plugin, config_->storage.plugin_dir);
-    if (!loaded.plugin) {
-        *error = loaded.error;
-        return kExitConfig;
-    }
-    if (auto refusal = refuse_capabilities(*config_, *loaded.plugin)) {
-        *error = *refusal;
-        return kExitConfig;
-    }
-    std::string plugin_path = loaded.plugin->path;
-    backend_ =
-        storage::Backend::open(std::move(loaded.plugin), core::plugin_host(), config_->storage.options_json, error);
+    auto plugin = load_storage_plugin(*config_, error);
+    if (!plugin) return kExitConfig;
+    std::string plugin_path = plugin->path;
+    backend_ = storage::Backend::open(std::move(plugin), core::plugin_host(), config_->storage.options_json, error);
     if (!backend_) return kExitRuntime;
     if (auto refusal = refuse_extraction(*config_, *backend_)) {
         *error = *refusal;
@@ -143,7 +129,7 @@ int Daemon::start(std::string* error) {
         [this](int status, std::string_view code, std::string_view message) {
             return api_->error_response(status, code, message);
         },
-        server_options(*config_));
+        server_options(*config_, metrics_));
     console_ = std::make_unique<console::ConsoleServer>(&loop_, static_cast<console::AdminHost&>(*this));
     if (auto console_error = console_->start(*config_)) {
         *error = *console_error;
@@ -342,7 +328,7 @@ void Daemon::apply_config(std::shared_ptr<const config::Config> next) {
     config_ = std::move(next);
     log::init(config_->log.level, log_format(*config_));
     api_->set_config(config_);
-    server_->set_options(server_options(*config_));
+    server_->set_options(server_options(*config_, metrics_));
     sweeper_->set_config(config_);
     if (embed_pipeline_) embed_pipeline_->apply(config_->memory.embedder);
 }

@@ -61,8 +61,10 @@ int adopt_passed(net::Server& server, const std::vector<PassedListener>& passed,
 }
 
 int bind_configured(net::Server& server, const config::Config& config, std::string* error) {
-    for (const auto& listen : config.server.listen) {
+    for (size_t i = 0; i < config.server.listen.size(); ++i) {
+        const auto& listen = config.server.listen[i];
         if (!server.listen(listen.kind == config::Listen::Kind::Unix ? "unix:" + listen.path : listen.text, error)) {
+            *error = fmt::format("server.listen[{}]: {}", i, *error);
             return kExitRuntime;
         }
         log::info("listening on {}", listen.text);

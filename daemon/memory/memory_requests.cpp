@@ -56,16 +56,6 @@ std::optional<Error> read_vector(od::value& v, std::string_view path, std::optio
     return std::nullopt;
 }
 
-std::optional<Error> read_ttl(od::value& v, std::string_view path, std::optional<int64_t>& out) {
-    if (core::is_null(v)) return std::nullopt;
-    Error error;
-    auto ttl = core::read_int(v, path, &error);
-    if (!ttl) return error;
-    if (*ttl < 0) return invalid(fmt::format("{}: must be 0 (never expires) or more", path));
-    out = *ttl;
-    return std::nullopt;
-}
-
 std::optional<Error> check_text(std::string_view text, std::string_view path, const MemoryRequestLimits& limits) {
     if (text.empty()) return invalid(fmt::format("{}: the text is empty; a memory needs 1 byte of text or more", path));
     if (text.size() > limits.max_text_bytes) {
@@ -103,7 +93,7 @@ std::optional<Error> read_common_field(std::string_view key, od::value& v, std::
     if (key == "metadata") return read_metadata(v, path("metadata"), *fields.metadata_json);
     if (key == "embedding") return read_vector(v, path("embedding"), *fields.embedding);
     if (key == "embedding_model") return read_optional_string(v, path("embedding_model"), *fields.embedding_model);
-    if (key == "ttl_seconds") return read_ttl(v, path("ttl_seconds"), *fields.ttl_seconds);
+    if (key == "ttl_seconds") return core::read_ttl_seconds(v, path("ttl_seconds"), *fields.ttl_seconds);
     *handled = false;
     return std::nullopt;
 }
@@ -116,10 +106,12 @@ std::optional<Error> decode_item(od::value& item, size_t index, const MemoryRequ
     std::optional<std::string> text;
     CommonFields fields{&text,          &out.name_space,      &out.metadata_json,
                         &out.embedding, &out.embedding_model, &out.ttl_seconds};
+    core::KeysOnce keys;
     for (auto field : object) {
         std::string_view key;
         od::value v;
         if (field.unescaped_key().get(key) || field.value().get(v)) return core::type_error(prefix, "an object");
+        if (auto error = keys.check(prefix, key)) return error;
         bool handled = false;
         if (auto error = read_common_field(key, v, prefix, limits, fields, &handled)) return error;
         if (handled) continue;
@@ -170,11 +162,13 @@ std::optional<Error> decode_metadata_filter(od::value& v, std::vector<MetadataCo
     od::object object;
     if (v.get_object().get(object) != simdjson::SUCCESS)
         return core::type_error("metadata", "an object of {key: scalar}");
+    core::KeysOnce keys;
     for (auto field : object) {
         std::string_view key;
         od::value value;
         if (field.unescaped_key().get(key) || field.value().get(value))
             return core::type_error("metadata", "an object of {key: scalar}");
+        if (auto error = keys.check("metadata", key)) return error;
         std::string path = fmt::format("metadata.{}", key);
         od::json_type type;
         if (value.type().get(type) != simdjson::SUCCESS) return core::type_error(path, "a scalar");
@@ -293,10 +287,12 @@ std::optional<Error> decode_text_item(std::string json, std::string_view prefix,
     std::optional<std::string> ignored_model;
     std::optional<int64_t> ignored_ttl;
     CommonFields fields{&item_text, &out.name_space, &out.metadata_json, &ignored_vector, &ignored_model, &ignored_ttl};
+    core::KeysOnce keys;
     for (auto field : object) {
         std::string_view key;
         od::value v;
         if (field.unescaped_key().get(key) || field.value().get(v)) return core::type_error(whole, "an object");
+        if (auto error = keys.check(prefix, key)) return error;
         if (key != "text" && key != "namespace" && key != "metadata") continue;
         bool handled = false;
         if (auto error = read_common_field(key, v, prefix, limits, fields, &handled)) return error;

@@ -15,6 +15,8 @@ Connection::Connection(ServerCore& core, bool unix_socket) : core_(&core), codec
     handle_.handle.data = this;
     write_request_.data = this;
     shutdown_request_.data = this;
+    request_deadline_.connection = this;
+    send_deadline_.connection = this;
 }
 
 void Connection::start() {
@@ -24,7 +26,7 @@ void Connection::start() {
     responder_key_ = register_connection(*this);
     registered_ = true;
     start_reading();
-    update_idle();
+    update_deadlines();
 }
 
 void Connection::refuse(const Response& answer) {
@@ -39,7 +41,11 @@ void Connection::refuse(const Response& answer) {
 void Connection::close() {
     if (closing_) return;
     closing_ = true;
-    if (core_) core_->idle().remove(*this);
+    if (core_) {
+        core_->idle().remove(*this);
+        core_->request_deadlines().remove(request_deadline_);
+        core_->send_deadlines().remove(send_deadline_);
+    }
     if (registered_) {
         unregister_connection(responder_key_);
         registered_ = false;

@@ -1,8 +1,10 @@
 #pragma once
 // One accepted HTTP/1.1 connection: reads into the codec, hands each request
 // to the handler with a Responder, writes the answers back in request order,
-// and decides when the connection ends (Connection: close, errors, idle,
-// drain, peer gone). Internal to net/; the Server creates and owns them.
+// holds back a client that does not read its answers (output limit, send
+// timeout), and decides when the connection ends (Connection: close, errors,
+// idle, request timeout, drain, peer gone). Internal to net/; the Server
+// creates and owns them.
 
 #include <uv.h>
 
@@ -17,14 +19,23 @@
 
 namespace mnemo::net {
 
+class Connection;
 class ServerCore;
+
+// One of a connection's deadlines beside the idle one (request, send), kept
+// in the core's reapers.
+struct ConnectionDeadline : IdleEntry {
+    Connection* connection = nullptr;
+};
 
 class Connection : public IdleEntry {
 public:
-    // Pipelined requests awaiting their answer; more are left unread until some are answered.
-    static constexpr size_t kMaxInFlight = 128;
-    // Answered bytes the peer has not taken yet; beyond this, reading pauses too.
-    static constexpr size_t kMaxQueuedOutput = 4 << 20;
+    // Pipelined requests handed to the handler at once. An answer is only
+    // known in size once made, so each request in flight may add a large one
+    // to the unsent output: few at once keep a connection's memory near
+    // server.output_limit. The worker pool runs other connections' work
+    // meanwhile, so a deeper pipeline would not answer sooner.
+    static constexpr size_t kMaxInFlight = 4;
 
     Connection(ServerCore& core, bool unix_socket);
     Connection(const Connection&) = delete;
@@ -39,8 +50,12 @@ public:
     void complete(uint64_t seq, Response&& response);  // a handler's answer, via the Responder
     void begin_drain();                                // finish what is in flight, accept no new request
     void set_limits(const CodecLimits& limits) { codec_.set_limits(limits); }
-    void close();   // now; pending answers are dropped
-    void detach();  // the core is going away: close and never call it again
+    void close();                 // now; pending answers are dropped
+    void detach();                // the core is going away: close and never call it again
+    void request_timed_out();     // the request deadline passed: 408, then close
+    void send_deadline_passed();  // closes unless the peer took some output since the deadline was set
+    // The most output this connection held at once (answers not yet taken by the peer).
+    size_t peak_output() const { return peak_output_; }
 
 private:
     union Handle {
@@ -63,7 +78,8 @@ private:
     void dispatch(Request&& request);
     void on_codec_stopped();
     void resume_input();
-    size_t request_room() const;
+    bool room_for_request() const;
+    size_t unsent_bytes() const;
     void start_reading();
     void stop_reading();
     void send_continue_if_asked();
@@ -74,20 +90,28 @@ private:
     void after_progress();
     void finish();
     void start_linger();
-    void update_idle();
+    void update_deadlines();
+    void update_send_deadline();
+    bool writable_now();
     void queue_internal_error(uint64_t seq);
+    void release_admission();
 
     ServerCore* core_;
     Handle handle_;
     HttpCodec codec_;
     std::vector<Request> parsed_;  // reused between reads
     SlotQueue slots_;
-    std::string backlog_;      // read but unparsed: held while kMaxInFlight requests wait
+    std::string backlog_;      // read but unparsed: held while requests wait for room
     std::string out_pending_;  // answers queued behind the write in progress
     std::string out_writing_;  // the bytes of the write in progress
     uv_write_t write_request_;
     uv_shutdown_t shutdown_request_;
     ResponderKey responder_key_;
+    ConnectionDeadline request_deadline_;
+    ConnectionDeadline send_deadline_;
+    size_t send_mark_ = 0;       // bytes libuv still had to write when the send deadline was set
+    size_t largest_answer_ = 0;  // biggest answer body on this connection so far
+    size_t peak_output_ = 0;
     uint64_t lingered_bytes_ = 0;
     bool admitted_ = false;
     bool registered_ = false;

@@ -1,6 +1,7 @@
 // Connection: from bytes read to requests handed to the handler.
 
 #include "net/connection.h"
+#include "net/request_id.h"
 #include "net/response_writer.h"
 #include "net/server_core.h"
 
@@ -17,8 +18,9 @@ void Connection::on_data(const char* data, size_t length) {
         if (lingered_bytes_ > kMaxLingerBytes) close();
         return;
     }
+    // Bytes alone restart no clock: a request that trickles in is bounded by
+    // the request deadline, bytes between requests by the idle one.
     if (input_done_) return;
-    core_->idle().touch(*this);
     in_input_ = true;
     size_t used = parse_and_dispatch(data, length);
     if (used < length && !input_done_ && !closing_) {
@@ -43,13 +45,14 @@ void Connection::on_eof() {
     after_progress();
 }
 
+// One request at a time, so an answer made inline by the handler counts
+// against the room of the next one.
 size_t Connection::parse_and_dispatch(const char* data, size_t length) {
     size_t used = 0;
     while (used < length && !input_done_ && !closing_) {
-        size_t room = request_room();
-        if (room == 0) break;
+        if (!room_for_request()) break;
         parsed_.clear();
-        size_t consumed = codec_.feed({data + used, length - used}, parsed_, room);
+        size_t consumed = codec_.feed({data + used, length - used}, parsed_, 1);
         used += consumed;
         for (Request& request : parsed_) {
             dispatch(std::move(request));
@@ -72,6 +75,7 @@ void Connection::dispatch(Request&& request) {
     slot.announce_keep_alive = request.keep_alive && request.http_minor == 0;
     slot.head = request.method == "HEAD";
     core_->idle().remove(*this);
+    core_->request_deadlines().remove(request_deadline_);  // whole in time; the next request has its own
     core_->count_request();
     try {
         core_->handler()(std::move(request), make_responder(responder_key_, seq));
@@ -106,8 +110,8 @@ void Connection::on_codec_stopped() {
 
 void Connection::resume_input() {
     if (input_done_ || closing_ || in_input_ || lingering_) return;
+    if (!room_for_request()) return;
     if (!backlog_.empty()) {
-        if (request_room() == 0) return;
         in_input_ = true;
         size_t used = parse_and_dispatch(backlog_.data(), backlog_.size());
         in_input_ = false;
@@ -128,11 +132,44 @@ void Connection::resume_input() {
     if (!eof_) start_reading();
 }
 
-size_t Connection::request_room() const {
-    if (draining_) return 1;  // only the request begun before the drain
-    size_t queued = out_pending_.size() + out_writing_.size();
-    if (slots_.size() >= kMaxInFlight || queued >= kMaxQueuedOutput) return 0;
-    return kMaxInFlight - slots_.size();
+// Backpressure: while the peer has not taken server.output_limit bytes of
+// answers, its next requests are neither read nor run. Requests in flight may
+// each bring an answer as large as the largest one so far, so they count too;
+// one request alone is always allowed, else an answer larger than the limit
+// could never be asked for.
+bool Connection::room_for_request() const {
+    if (draining_) return true;  // only the request begun before the drain reaches the handler
+    if (slots_.size() >= kMaxInFlight) return false;
+    size_t limit = core_->output_limit();
+    size_t unsent = unsent_bytes();
+    if (unsent >= limit) return false;
+    if (slots_.empty()) return true;
+    return unsent + (slots_.size() + 1) * largest_answer_ <= limit;
+}
+
+size_t Connection::unsent_bytes() const {
+    return out_pending_.size() + out_writing_.size() + slots_.answered_bytes();
+}
+
+// The deadline passed with a request still incomplete: it is answered 408
+// after what is in flight and the connection ends; whatever else the peer
+// sends is discarded.
+void Connection::request_timed_out() {
+    if (closing_ || input_done_ || !core_) return;
+    core_->count_dropped("request_timeout");
+    input_done_ = true;
+    backlog_.clear();
+    ResponseSlot& slot = slots_.push_back();
+    slot.response = core_->error_response(408, "request_timeout",
+                                          "the request was not complete within server.request_timeout (" +
+                                              core_->request_timeout_text() + "); send each request whole within it");
+    std::string request_id = generate_request_id();
+    slot.set_request_id(request_id);
+    slot.close = true;
+    linger_ = true;
+    flush_ready();
+    start_write();
+    after_progress();
 }
 
 // "100 Continue" goes out only when every earlier answer is already queued,

@@ -1,5 +1,9 @@
 // Connection: from handler answers to bytes written, and the end of the connection.
 
+#include <poll.h>
+
+#include <string>
+
 #include "net/connection.h"
 #include "net/response_writer.h"
 #include "net/server_core.h"
@@ -21,6 +25,7 @@ void Connection::complete(uint64_t seq, Response&& response) {
         return;
     }
     slot->response = std::move(response);
+    if (slot->response->body.size() > largest_answer_) largest_answer_ = slot->response->body.size();
     flush_ready();
     // Inside an input pass the pass writes once at its end. Otherwise write
     // now; reading more input waits for the write callback, so a Responder
@@ -46,6 +51,8 @@ void Connection::flush_ready() {
 void Connection::start_write() {
     if (writing_ || closing_ || out_pending_.empty()) return;
     out_writing_.swap(out_pending_);
+    size_t unsent = unsent_bytes();
+    if (unsent > peak_output_) peak_output_ = unsent;
     uv_buf_t buffer = uv_buf_init(out_writing_.data(), static_cast<unsigned>(out_writing_.size()));
     if (uv_write(&write_request_, stream(), &buffer, 1, &Connection::on_write) != 0) {
         close();
@@ -53,6 +60,40 @@ void Connection::start_write() {
     }
     writing_ = true;
     core_->idle().remove(*this);
+    update_send_deadline();
+}
+
+// Each write that starts (the one before it done) restarts the wait; the
+// deadline itself looks at what libuv still has to write before closing.
+void Connection::update_send_deadline() {
+    IdleReaper& deadlines = core_->send_deadlines();
+    deadlines.remove(send_deadline_);
+    if (!writing_) return;
+    send_mark_ = stream()->write_queue_size;
+    deadlines.add(send_deadline_);
+}
+
+bool Connection::writable_now() {
+    uv_os_fd_t fd;
+    if (uv_fileno(&handle_.handle, &fd) != 0) return false;
+    pollfd check{fd, POLLOUT, 0};
+    return ::poll(&check, 1, 0) == 1 && check.revents == POLLOUT;
+}
+
+void Connection::send_deadline_passed() {
+    if (closing_ || !writing_ || !core_) return;
+    // Nothing queued: the write is done and its callback not yet run. Writable:
+    // the peer took bytes the loop has not written after yet. Both happen when
+    // the loop was busy past the deadline.
+    size_t queued = stream()->write_queue_size;
+    if (queued == 0 || queued < send_mark_ || writable_now()) {
+        update_send_deadline();
+        return;
+    }
+    core_->count_dropped("send_timeout");
+    core_->log("closed a connection whose peer took none of its " + std::to_string(unsent_bytes()) +
+               " unsent bytes within server.send_timeout");
+    close();
 }
 
 void Connection::on_write(uv_write_t* request, int status) {
@@ -66,6 +107,7 @@ void Connection::on_write(uv_write_t* request, int status) {
     connection->out_writing_.clear();
     if (connection->out_writing_.capacity() > kKeepBufferBytes) std::string().swap(connection->out_writing_);
     connection->start_write();
+    if (!connection->writing_) connection->update_send_deadline();
     connection->after_progress();
 }
 
@@ -79,7 +121,7 @@ void Connection::after_progress() {
         finish();
         return;
     }
-    update_idle();
+    update_deadlines();
 }
 
 void Connection::finish() {
@@ -90,26 +132,45 @@ void Connection::finish() {
     }
 }
 
+// A lingering connection serves no request any more: it stops counting
+// against server.max_connections, so peers that never finish sending (and
+// got their 408) cannot keep new clients out.
+void Connection::release_admission() {
+    if (!admitted_ || !core_) return;
+    admitted_ = false;
+    core_->release_admission();
+}
+
 // Closing with unread input makes the kernel send a reset, which can destroy
 // the error answer before the client reads it. So: send FIN, discard what
 // still arrives, and close at the peer's EOF (or the idle timeout).
 void Connection::start_linger() {
     lingering_ = true;
+    release_admission();
     if (uv_shutdown(&shutdown_request_, stream(), &Connection::on_shutdown) != 0) {
         close();
         return;
     }
     start_reading();
-    update_idle();
+    update_deadlines();
 }
 
-void Connection::update_idle() {
+// Idle: nothing in flight, nothing to write and no request begun (or
+// lingering). The request deadline runs while a begun request waits for the
+// peer's bytes; a pause for room is the server's doing and stops it.
+void Connection::update_deadlines() {
     if (closing_ || !core_) return;
-    bool idle = slots_.empty() && !writing_ && out_pending_.empty();
+    bool receiving = !lingering_ && !input_done_ && reading_ && codec_.mid_request();
+    bool idle = lingering_ || (slots_.empty() && !writing_ && out_pending_.empty() && !receiving);
     if (idle) {
         core_->idle().add(*this);
     } else {
         core_->idle().remove(*this);
+    }
+    if (receiving) {
+        core_->request_deadlines().add(request_deadline_);
+    } else {
+        core_->request_deadlines().remove(request_deadline_);
     }
 }
 

@@ -115,7 +115,7 @@ bool HttpCodec::execute_once(std::string_view data, size_t& used) {
 void HttpCodec::count_head_bytes(size_t bytes) {
     head_bytes_ += bytes;
     if (head_bytes_ <= limits_.max_header_bytes) return;
-    fail(431, "invalid_argument",
+    fail(431, "headers_too_large",
          "request line and headers exceed server.max_header_bytes (" + std::to_string(limits_.max_header_bytes) +
              " bytes); send fewer or shorter headers");
 }
@@ -129,7 +129,7 @@ void HttpCodec::fail(int status, std::string_view code, std::string message) {
 
 void HttpCodec::fail_malformed(http_errno code) {
     if (code == HPE_HEADER_OVERFLOW) {
-        fail(431, "invalid_argument", "request line and headers are too large; send fewer or shorter headers");
+        fail(431, "headers_too_large", "request line and headers are too large; send fewer or shorter headers");
         return;
     }
     fail(400, "invalid_argument",
@@ -186,6 +186,12 @@ int HttpCodec::on_header_value(http_parser* parser, const char* at, size_t lengt
 int HttpCodec::on_headers_complete(http_parser* parser) {
     HttpCodec& codec = *self(parser);
     codec.finish_head();
+    if (parser->http_major != 1 || parser->http_minor > 1) {
+        codec.fail(505, "http_version_not_supported",
+                   "HTTP/" + std::to_string(parser->http_major) + "." + std::to_string(parser->http_minor) +
+                       " is not supported; send HTTP/1.1 or HTTP/1.0");
+        return -1;
+    }
     if ((parser->flags & F_CONTENTLENGTH) && !codec.body_fits(parser->content_length)) {
         codec.fail(413, "payload_too_large",
                    "request body of " + std::to_string(parser->content_length) +

@@ -26,7 +26,7 @@ struct CodecLimits {
 // A request the codec refuses: answered with `status` and then the connection closes.
 struct HttpError {
     int status = 400;
-    std::string code;  // API error code: invalid_argument, payload_too_large
+    std::string code;  // API error code: invalid_argument, payload_too_large, headers_too_large...
     std::string message;
     std::string request_id;  // the failing request's id; generated when its headers never completed
 };

@@ -1,6 +1,7 @@
 #pragma once
 // Closes connections that stayed idle for the idle timeout, with ONE timer for
-// the whole server instead of one per connection. Idle connections sit in an
+// the whole server instead of one per connection (the request and send
+// deadlines are reapers of their own, each with its one timeout). Idle connections sit in an
 // intrusive list ordered by when they became idle (all share one timeout, so
 // the list is also ordered by deadline). Becoming idle, activity and becoming
 // busy are O(1) pointer moves; the timer is re-armed only when it fires. So a

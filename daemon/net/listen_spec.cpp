@@ -1,8 +1,11 @@
 #include "net/listen_spec.h"
 
+#include <netdb.h>
 #include <sys/un.h>
 
 #include <charconv>
+#include <cstring>
+#include <string>
 
 namespace mnemo::net {
 
@@ -62,6 +65,20 @@ std::optional<ListenSpec> parse_listen_spec(std::string_view text, std::string* 
     bool ok = text.substr(0, 5) == "unix:" ? parse_unix(text, spec, error) : parse_tcp(text, spec, error);
     if (!ok) return std::nullopt;
     return spec;
+}
+
+int resolve_listen_address(const ListenSpec& spec, sockaddr_storage& address) {
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+    addrinfo* found = nullptr;
+    std::string port = std::to_string(spec.port);
+    int rc = ::getaddrinfo(spec.host.c_str(), port.c_str(), &hints, &found);
+    if (rc != 0) return rc;
+    std::memcpy(&address, found->ai_addr, found->ai_addrlen);
+    ::freeaddrinfo(found);
+    return 0;
 }
 
 }  // namespace mnemo::net

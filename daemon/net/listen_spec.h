@@ -1,6 +1,8 @@
 #pragma once
 // Parses a `server.listen` entry: "host:port", "[ipv6]:port" or "unix:/path".
 
+#include <sys/socket.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -18,5 +20,9 @@ struct ListenSpec {
 
 // nullopt with *error set ("listen \"x\": ...") when the text is not one of the three forms.
 std::optional<ListenSpec> parse_listen_spec(std::string_view text, std::string* error);
+
+// The address a TCP spec binds: literals and host names alike (a blocking
+// lookup, for start-up and --check-config). 0, or getaddrinfo's error code.
+int resolve_listen_address(const ListenSpec& spec, sockaddr_storage& address);
 
 }  // namespace mnemo::net

@@ -20,21 +20,6 @@ std::string uv_error_text(int status) {
     return std::string(uv_strerror(status)) + " (" + uv_err_name(status) + ")";
 }
 
-// Literals and host names alike; runs once at start-up, so a blocking lookup is fine.
-int resolve(const ListenSpec& spec, sockaddr_storage& address) {
-    addrinfo hints{};
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-    addrinfo* found = nullptr;
-    std::string port = std::to_string(spec.port);
-    int rc = ::getaddrinfo(spec.host.c_str(), port.c_str(), &hints, &found);
-    if (rc != 0) return rc;
-    std::memcpy(&address, found->ai_addr, found->ai_addrlen);
-    ::freeaddrinfo(found);
-    return 0;
-}
-
 }  // namespace
 
 Listener::Listener(ServerCore& core, bool unix_socket, std::string name)
@@ -75,7 +60,7 @@ Listener* Listener::adopt(ServerCore& core, int fd, std::string* error) {
 // libuv sets SO_REUSEADDR on TCP binds; an address in use may only show at listen().
 bool Listener::bind_tcp(const ListenSpec& spec, std::string* error) {
     sockaddr_storage address{};
-    if (int rc = resolve(spec, address); rc != 0) {
+    if (int rc = resolve_listen_address(spec, address); rc != 0) {
         if (error) *error = "listen \"" + name_ + "\": cannot resolve host \"" + spec.host + "\": " + gai_strerror(rc);
         return false;
     }

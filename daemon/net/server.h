@@ -3,11 +3,12 @@
 // sockets, adopted fds), connections with keep-alive and pipelining (answers
 // in request order), request parsing with http-parser (bodies with
 // Content-Length or chunked), the transport limits (body and header size,
-// connection count, idle timeout) and graceful drain. It knows nothing of
-// routes or the domain: each parsed Request goes to one Handler, whose
-// Response (sync or async, via a Responder) goes back on the wire. Errors the
-// transport answers itself (400, 413, 429, 431) get their body from an
-// ErrorResponder so they share the API's error shape.
+// connection count, idle, request and send timeouts, the output limit that
+// holds back clients not reading their answers) and graceful drain. It knows
+// nothing of routes or the domain: each parsed Request goes to one Handler,
+// whose Response (sync or async, via a Responder) goes back on the wire.
+// Errors the transport answers itself (400, 408, 413, 429, 431, 505) get their
+// body from an ErrorResponder so they share the API's error shape.
 
 #include <uv.h>
 

@@ -1,5 +1,7 @@
 #include "net/server_core.h"
 
+#include <malloc.h>
+
 #include <string>
 
 #include "net/connection.h"
@@ -7,6 +9,13 @@
 namespace mnemo::net {
 
 namespace {
+
+// A connection that held at least this much output, once closed, makes the
+// server hand free heap pages back to the system: glibc keeps them otherwise,
+// so RSS would stay at the high-water mark of a slow-reader attack.
+constexpr size_t kTrimAfterBytes = 256 * 1024;
+// Closes come in bursts; one trim shortly after covers them all.
+constexpr uint64_t kTrimDelayMs = 100;
 
 uint64_t microseconds_to_ms(int64_t microseconds) {
     return microseconds <= 0 ? 0 : static_cast<uint64_t>((microseconds + 999) / 1000);
@@ -52,10 +61,14 @@ ServerCore::ServerCore(uv_loop_t* loop, Handler handler, ErrorResponder error_re
       options_(std::move(options)),
       read_buffer_(new char[kReadBufferBytes]),
       idle_(loop, microseconds_to_ms(options_.idle_timeout_us), &ServerCore::expire_idle),
-      drain_timer_(loop, [this] {
-          close_all();
-          finish_drain_if_done();
-      }) {}
+      request_deadlines_(loop, microseconds_to_ms(options_.request_timeout_us), &ServerCore::expire_request),
+      send_deadlines_(loop, microseconds_to_ms(options_.send_timeout_us), &ServerCore::expire_send),
+      drain_timer_(loop,
+                   [this] {
+                       close_all();
+                       finish_drain_if_done();
+                   }),
+      trim_timer_(loop, [] { malloc_trim(0); }) {}
 
 ServerCore::~ServerCore() {
     for (Connection* connection : connections_) connection->detach();
@@ -68,11 +81,22 @@ CodecLimits ServerCore::codec_limits() const {
 void ServerCore::set_options(const ServerOptions& options) {
     options_ = options;
     idle_.set_timeout_ms(microseconds_to_ms(options_.idle_timeout_us));
+    request_deadlines_.set_timeout_ms(microseconds_to_ms(options_.request_timeout_us));
+    send_deadlines_.set_timeout_ms(microseconds_to_ms(options_.send_timeout_us));
     for (Connection* connection : connections_) connection->set_limits(codec_limits());
 }
 
 void ServerCore::log(std::string_view message) const {
     if (options_.on_log) options_.on_log(message);
+}
+
+void ServerCore::count_dropped(std::string_view reason) const {
+    if (options_.on_dropped) options_.on_dropped(reason);
+}
+
+std::string ServerCore::request_timeout_text() const {
+    int64_t ms = static_cast<int64_t>(microseconds_to_ms(options_.request_timeout_us));
+    return ms % 1000 == 0 ? std::to_string(ms / 1000) + "s" : std::to_string(ms) + "ms";
 }
 
 Response ServerCore::error_response(int status, std::string_view code, std::string_view message) const {
@@ -108,6 +132,7 @@ void ServerCore::connection_closed(Connection& connection) {
     connections_[index]->core_index = index;
     connections_.pop_back();
     if (connection.admitted()) --admitted_;
+    if (connection.peak_output() >= kTrimAfterBytes && !trim_timer_.active()) trim_timer_.start(kTrimDelayMs);
     finish_drain_if_done();
 }
 
@@ -121,6 +146,14 @@ void ServerCore::drain(int64_t timeout_us, std::function<void()> on_drained) {
 
 void ServerCore::expire_idle(IdleEntry& entry) {
     static_cast<Connection&>(entry).close();
+}
+
+void ServerCore::expire_request(IdleEntry& entry) {
+    static_cast<ConnectionDeadline&>(entry).connection->request_timed_out();
+}
+
+void ServerCore::expire_send(IdleEntry& entry) {
+    static_cast<ConnectionDeadline&>(entry).connection->send_deadline_passed();
 }
 
 void ServerCore::close_all() {

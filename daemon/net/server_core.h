@@ -1,12 +1,14 @@
 #pragma once
 // What the connections of one Server share: the handler, the options, the
-// read buffer, the idle reaper and the drain state. Internal to net/.
+// read buffer, the reapers of the idle, request and send deadlines, the
+// drain state, and giving freed buffers back to the system. Internal to net/.
 
 #include <uv.h>
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -35,6 +37,10 @@ public:
     uv_loop_t* loop() const { return loop_; }
     const Handler& handler() const { return handler_; }
     IdleReaper& idle() { return idle_; }
+    IdleReaper& request_deadlines() { return request_deadlines_; }
+    IdleReaper& send_deadlines() { return send_deadlines_; }
+    size_t output_limit() const { return options_.output_limit; }
+    std::string request_timeout_text() const;  // "30s", "250ms"
     char* read_buffer() { return read_buffer_.get(); }
     CodecLimits codec_limits() const;
     size_t connection_count() const { return admitted_; }
@@ -48,11 +54,15 @@ public:
 
     void accept(uv_stream_t* listener, bool unix_socket);
     void count_request() { ++requests_total_; }
+    void count_dropped(std::string_view reason) const;
+    void release_admission() { --admitted_; }  // a lingering connection serves no more requests
     void connection_closed(Connection& connection);
     void drain(int64_t timeout_us, std::function<void()> on_drained);
 
 private:
     static void expire_idle(IdleEntry& entry);
+    static void expire_request(IdleEntry& entry);
+    static void expire_send(IdleEntry& entry);
     void close_all();
     void finish_drain_if_done();
 
@@ -62,7 +72,10 @@ private:
     ServerOptions options_;
     std::unique_ptr<char[]> read_buffer_;
     IdleReaper idle_;
+    IdleReaper request_deadlines_;
+    IdleReaper send_deadlines_;
     LoopTimer drain_timer_;
+    LoopTimer trim_timer_;
     std::vector<Connection*> connections_;  // admitted and refused ones, until their handle closed
     size_t admitted_ = 0;
     uint64_t requests_total_ = 0;

@@ -60,6 +60,16 @@ public:
         ++front_seq_;
     }
 
+    // Body bytes of the answers waiting for an earlier one.
+    size_t answered_bytes() const {
+        size_t bytes = 0;
+        for (size_t i = 0; i < count_; ++i) {
+            const ResponseSlot& slot = ring_[(head_ + i) & (ring_.size() - 1)];
+            if (slot.response) bytes += slot.response->body.size();
+        }
+        return bytes;
+    }
+
     // The slot of request `seq`, nullptr when it already left (or never was).
     ResponseSlot* find(uint64_t seq) {
         if (seq < front_seq_ || seq - front_seq_ >= count_) return nullptr;

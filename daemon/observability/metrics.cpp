@@ -117,6 +117,15 @@ std::string Registry::render(const Gauges& gauges) const {
         write_histogram(out, "mnemo_http_request_duration_seconds", fmt::format("route=\"{}\",", route), h);
     }
     fmt::format_to(put,
+                   "# HELP mnemo_http_connections_dropped_total Connections the server closed, by reason: "
+                   "request_timeout (answered 408), send_timeout (the peer took no output).\n"
+                   "# TYPE mnemo_http_connections_dropped_total counter\n");
+    for (std::string_view reason : {"request_timeout", "send_timeout"}) {
+        auto found = dropped_.find(std::string(reason));
+        fmt::format_to(put, "mnemo_http_connections_dropped_total{{reason=\"{}\"}} {}\n", reason,
+                       found == dropped_.end() ? 0 : found->second);
+    }
+    fmt::format_to(put,
                    "# HELP mnemo_sessions Live sessions.\n# TYPE mnemo_sessions gauge\nmnemo_sessions {}\n"
                    "# HELP mnemo_events Visible events.\n# TYPE mnemo_events gauge\nmnemo_events {}\n"
                    "# HELP mnemo_lanes Lanes.\n# TYPE mnemo_lanes gauge\nmnemo_lanes {}\n",

@@ -69,6 +69,8 @@ public:
     // A request answered 503 because the embedder could not embed its query.
     void add_embedder_error() { ++embedder_errors_; }
     void add_sweep() { ++sweeps_; }
+    // A connection the server closed: "request_timeout" (408) or "send_timeout" (its peer took no output).
+    void add_connection_dropped(std::string_view reason) { ++dropped_[std::string(reason)]; }
     void add_swept(std::string_view kind, uint64_t n) { swept_[std::string(kind)] += n; }
     uint64_t swept(std::string_view kind) const {
         auto found = swept_.find(std::string(kind));
@@ -109,6 +111,7 @@ private:
     std::map<std::tuple<std::string, std::string, int>, uint64_t> requests_;
     std::map<std::string, Histogram, std::less<>> latency_;
     std::map<std::string, uint64_t> swept_;
+    std::map<std::string, uint64_t> dropped_;
     uint64_t requests_total_ = 0;
     uint64_t storage_errors_ = 0;
     uint64_t embedder_errors_ = 0;

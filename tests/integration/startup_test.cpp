@@ -51,6 +51,37 @@ TEST(Startup, CheckConfigRejectsAWrongTypeWithItsKeyPath) {
     EXPECT_THAT(result.err, HasSubstr("mnemod.yaml:6:16: limits.event_limit: "));
 }
 
+TEST(Startup, CheckConfigLoadsThePluginAndNamesTheKeyWhenItCannot) {
+    TempDir dir;
+    std::string missing = dir.path() + "/mnemo_nowhere.so";
+    auto result = run_mnemod({"--check-config", "--config", dir.write("mnemod.yaml", plugin_config(missing))});
+    EXPECT_EQ(result.exit_code, kExitConfig);
+    EXPECT_THAT(result.err, HasSubstr("storage.plugin: "));
+    EXPECT_THAT(result.err, HasSubstr(missing));
+    auto started = run_mnemod({"--config", dir.path() + "/mnemod.yaml"});
+    EXPECT_EQ(started.exit_code, kExitConfig);
+    EXPECT_THAT(started.err, HasSubstr("storage.plugin: "));
+}
+
+TEST(Startup, CheckConfigResolvesListenHostsAndNamesTheKeyWhenOneDoesNot) {
+    TempDir dir;
+    std::string config =
+        "server:\n"
+        "  listen: [\"127.0.0.1:" +
+        std::to_string(pick_free_port()) +
+        "\", \"no-such-host.invalid:7420\"]\n"
+        "storage:\n"
+        "  plugin: memory\n";
+    auto path = dir.write("mnemod.yaml", config);
+    auto result = run_mnemod({"--check-config", "--config", path});
+    EXPECT_EQ(result.exit_code, kExitConfig);
+    EXPECT_THAT(result.err, HasSubstr("server.listen[1]: "));
+    EXPECT_THAT(result.err, HasSubstr("no-such-host.invalid"));
+    auto started = run_mnemod({"--config", path});
+    EXPECT_NE(started.exit_code, 0);
+    EXPECT_THAT(started.err, HasSubstr("server.listen[1]: "));
+}
+
 TEST(Startup, PluginWithWrongAbiVersionExits78NamingFileAndBothVersions) {
     std::string plugin = build_plugin("bad_abi");
     if (!file_exists(plugin)) GTEST_SKIP() << "fake plugin not built: " << plugin;

@@ -24,6 +24,9 @@ TEST(Defaults, ServerAuthStorageMatchConfigMd) {
     EXPECT_EQ(config->server.max_body_bytes, 4u << 20);
     EXPECT_EQ(config->server.max_connections, 10000u);
     EXPECT_EQ(config->server.idle_timeout_us, 60 * kSecond);
+    EXPECT_EQ(config->server.request_timeout_us, 30 * kSecond);
+    EXPECT_EQ(config->server.output_limit, 4u << 20);
+    EXPECT_EQ(config->server.send_timeout_us, 60 * kSecond);
     EXPECT_EQ(config->server.drain_timeout_us, 10 * kSecond);
     EXPECT_EQ(config->auth.required, AuthConfig::Required::Auto);
     EXPECT_TRUE(config->auth.admin_tokens.empty());

@@ -53,6 +53,27 @@ TEST(Errors, ZeroWherePositiveIsRequired) {
                 ElementsAre("mnemod.yaml:2:13: sweep.interval: must be greater than 0, got \"0\""));
 }
 
+TEST(Errors, ServerTimeoutsAndOutputLimitAreCheckedLikeTheOtherKeys) {
+    EXPECT_THAT(errors_of("server:\n  request_timeout: 0\n"),
+                ElementsAre("mnemod.yaml:2:20: server.request_timeout: must be greater than 0, got \"0\""));
+    EXPECT_THAT(errors_of("server:\n  send_timeout: forever\n"),
+                ElementsAre("mnemod.yaml:2:17: server.send_timeout: expected a duration like 250ms, 30s, 5m, 24h, "
+                            "30d or whole seconds, got \"forever\""));
+    EXPECT_THAT(errors_of("server:\n  output_limit: 4MB\n"),
+                ElementsAre("mnemod.yaml:2:17: server.output_limit: expected a size like 512, 64KiB, 4MiB or 1GiB, "
+                            "got \"4MB\""));
+}
+
+TEST(Errors, TtlsAreAtMostAHundredYears) {
+    EXPECT_THAT(errors_of("ttl:\n  user_state: 36600d\n"),
+                ElementsAre("mnemod.yaml:2:15: ttl.user_state: a TTL is at most 100 years (3155760000s), got "
+                            "\"36600d\""));
+    EXPECT_THAT(errors_of("memory:\n  ttl: 3155760001\n"),
+                ElementsAre("mnemod.yaml:2:8: memory.ttl: a TTL is at most 100 years (3155760000s), got "
+                            "\"3155760001\""));
+    EXPECT_THAT(errors_of("ttl:\n  session: 36500d\n"), ElementsAre());
+}
+
 TEST(Errors, BadSize) {
     EXPECT_THAT(errors_of("limits:\n  max_event_bytes: 4MB\n"),
                 ElementsAre("mnemod.yaml:2:20: limits.max_event_bytes: expected a size like 512, 64KiB, 4MiB or "

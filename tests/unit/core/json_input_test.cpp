@@ -18,6 +18,21 @@ TEST(JsonInput, DepthSixtyFourAcceptedSixtyFiveRejected) {
     EXPECT_EQ(error->message, "request body nests deeper than 64 levels");
 }
 
+TEST(JsonInput, RepeatedKeysAreRefusedNamingTheKey) {
+    std::string body = R"({"a":1,"b":2,"a":3})";
+    auto error = for_each_field(body, [](std::string_view, od::value&) { return std::optional<Error>(); });
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->message, "a: the key appears more than once in its object; send each key once");
+    std::string many = "{";
+    for (int i = 0; i < 100; ++i) many += "\"k" + std::to_string(i) + "\":0,";
+    std::string unique = many.substr(0, many.size() - 1) + "}";
+    EXPECT_FALSE(for_each_field(unique, [](std::string_view, od::value&) { return std::optional<Error>(); }));
+    std::string repeated = many + "\"k57\":1}";
+    auto late = for_each_field(repeated, [](std::string_view, od::value&) { return std::optional<Error>(); });
+    ASSERT_TRUE(late);
+    EXPECT_EQ(late->message.substr(0, 5), "k57: ");
+}
+
 TEST(JsonInput, MalformedJsonNamesTheProblem) {
     auto error = validate_json(R"({"a": [1,,2]})");
     ASSERT_TRUE(error);

@@ -29,6 +29,18 @@ TEST(TimeFormat, RejectsGarbage) {
     EXPECT_FALSE(parse_timestamp_us("-5"));
 }
 
+TEST(TimeFormat, RejectsDatesAndOffsetsThatDoNotExist) {
+    EXPECT_FALSE(parse_timestamp_us("2026-02-30T00:00:00Z"));
+    EXPECT_FALSE(parse_timestamp_us("2026-02-29T00:00:00Z"));
+    EXPECT_FALSE(parse_timestamp_us("1900-02-29T00:00:00Z"));  // a century, not a leap year
+    EXPECT_FALSE(parse_timestamp_us("2026-06-31T00:00:00Z"));
+    EXPECT_FALSE(parse_timestamp_us("2026-03-01T00:00:00+25:00"));
+    EXPECT_FALSE(parse_timestamp_us("2026-03-01T00:00:00-00:60"));
+    EXPECT_TRUE(parse_timestamp_us("2000-02-29T00:00:00Z"));
+    EXPECT_TRUE(parse_timestamp_us("2024-02-29T00:00:00Z"));
+    EXPECT_TRUE(parse_timestamp_us("2026-12-31T23:59:59+23:59"));
+}
+
 TEST(TimeFormat, RoundTrips) {
     int64_t us = 1'790'123'456'654'321;
     EXPECT_EQ(parse_timestamp_us(format_rfc3339_us(us)), us);

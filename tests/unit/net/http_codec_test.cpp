@@ -125,7 +125,7 @@ TEST(HttpCodec, HeadersOverTheLimitAre431) {
     EXPECT_TRUE(out.empty());
     ASSERT_NE(codec.error(), nullptr);
     EXPECT_EQ(codec.error()->status, 431);
-    EXPECT_EQ(codec.error()->code, "invalid_argument");
+    EXPECT_EQ(codec.error()->code, "headers_too_large");
     EXPECT_NE(codec.error()->message.find("server.max_header_bytes (200 bytes)"), std::string::npos);
     EXPECT_TRUE(codec.stopped());
 }
@@ -141,6 +141,23 @@ TEST(HttpCodec, HeadersOverTheLimitAre431EvenWhenTrickledIn) {
     ASSERT_NE(codec.error(), nullptr);
     EXPECT_EQ(codec.error()->status, 431);
     EXPECT_EQ(codec.error()->request_id.size(), 16u);  // no headers completed: a generated id
+}
+
+TEST(HttpCodec, VersionsOtherThan10And11Are505) {
+    for (std::string_view version : {"HTTP/9.9", "HTTP/2.0", "HTTP/1.2", "HTTP/0.9"}) {
+        HttpCodec codec;
+        std::vector<Request> out;
+        codec.feed("GET / " + std::string(version) + "\r\nHost: x\r\n\r\n", out);
+        EXPECT_TRUE(out.empty()) << version;
+        ASSERT_NE(codec.error(), nullptr) << version;
+        EXPECT_EQ(codec.error()->status, 505) << version;
+        EXPECT_EQ(codec.error()->code, "http_version_not_supported");
+        EXPECT_NE(codec.error()->message.find(std::string(version.substr(5))), std::string::npos);
+    }
+    for (std::string_view version : {"HTTP/1.0", "HTTP/1.1"}) {
+        HttpCodec codec;
+        EXPECT_EQ(feed_all(codec, "GET / " + std::string(version) + "\r\nHost: x\r\n\r\n").size(), 1u);
+    }
 }
 
 TEST(HttpCodec, HeadersJustUnderTheLimitPass) {

@@ -1,0 +1,54 @@
+#include "lifecycle/preflight.h"
+
+#include "net/listen_spec.h"
+
+#include <fmt/format.h>
+#include <netdb.h>
+
+namespace mnemo::lifecycle {
+
+std::unique_ptr<storage::LoadedPlugin> load_storage_plugin(const config::Config& config, std::string* error) {
+    auto loaded = storage::load_plugin(config.storage.plugin, config.storage.plugin_dir);
+    if (!loaded.plugin) {
+        *error = "storage.plugin: " + loaded.error;
+        return nullptr;
+    }
+    const storage::LoadedPlugin& plugin = *loaded.plugin;
+    if (config.storage.soft_delete && (plugin.descriptor->capabilities & MNEMO_CAP_SOFT_DELETE) == 0) {
+        *error = fmt::format(
+            "storage.soft_delete: true (the default), but storage plugin {} ({}) does not declare the "
+            "soft_delete capability; set storage.soft_delete: false or use a plugin that honours soft deletes",
+            plugin.descriptor->name, plugin.path);
+        return nullptr;
+    }
+    return std::move(loaded.plugin);
+}
+
+std::vector<std::string> unresolved_listen_hosts(const config::Config& config) {
+    std::vector<std::string> problems;
+    for (size_t i = 0; i < config.server.listen.size(); ++i) {
+        const config::Listen& listen = config.server.listen[i];
+        if (listen.kind != config::Listen::Kind::Tcp) continue;
+        net::ListenSpec spec;
+        spec.host = listen.host;
+        spec.port = listen.port;
+        sockaddr_storage address{};
+        if (int rc = net::resolve_listen_address(spec, address); rc != 0) {
+            problems.push_back(
+                fmt::format("server.listen[{}]: \"{}\": host \"{}\" does not resolve ({}); use an "
+                            "address or a name this machine resolves",
+                            i, listen.text, listen.host, gai_strerror(rc)));
+        }
+    }
+    return problems;
+}
+
+std::vector<std::string> preflight(const config::Config& config) {
+    std::vector<std::string> problems;
+    std::string error;
+    if (!load_storage_plugin(config, &error)) problems.push_back(std::move(error));
+    for (auto& problem : unresolved_listen_hosts(config)) problems.push_back(std::move(problem));
+    return problems;
+}
+
+}  // namespace mnemo::lifecycle
