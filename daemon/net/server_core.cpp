@@ -2,6 +2,8 @@
 
 #include <malloc.h>
 
+#include <algorithm>
+
 #include <string>
 
 #include "net/connection.h"
@@ -118,7 +120,10 @@ void ServerCore::accept(uv_stream_t* listener, bool unix_socket) {
         Response answer = error_response(429, "overloaded",
                                          "too many open connections (server.max_connections is " +
                                              std::to_string(options_.max_connections) + "); retry later");
-        answer.headers.emplace_back("Retry-After", "1");
+        // The API's error responder already says when to retry; a bare server's does not.
+        bool says_when = std::any_of(answer.headers.begin(), answer.headers.end(),
+                                     [](const auto& header) { return header.first == "Retry-After"; });
+        if (!says_when) answer.headers.emplace_back("Retry-After", "1");
         connection->refuse(answer);
         return;
     }

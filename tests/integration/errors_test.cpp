@@ -2,6 +2,7 @@
 #include "fixture.h"
 
 #include <gmock/gmock.h>
+#include <strings.h>
 
 #include <thread>
 
@@ -188,6 +189,9 @@ TEST_F(ConnectionLimit, AThirdConnectionIsRefusedWith429OrClosed) {
     if (refused) {
         expect_error(*refused, 429, "overloaded");
         EXPECT_NE(refused->header("Retry-After"), nullptr);
+        size_t retry_afters = 0;
+        for (const auto& [name, value] : refused->headers) retry_afters += strcasecmp(name.c_str(), "Retry-After") == 0;
+        EXPECT_EQ(retry_afters, 1u) << "one Retry-After, not one from each layer";
     }
     EXPECT_TRUE(third.wait_closed(std::chrono::seconds(5)));
     // A freed slot serves again (the close reaches the daemon asynchronously: bounded retries).
