@@ -11,7 +11,8 @@ run_suite() {
   local dir=$1; shift
   cmake -S . -B "$dir" -DMNEMO_WERROR=ON "$@" >/dev/null
   cmake --build "$dir" -j"$jobs"
-  ctest --test-dir "$dir" --output-on-failure --timeout 600
+  # Test binaries share no port or file (each daemon and MariaDB gets its own); the .deb test runs alone.
+  ctest --test-dir "$dir" --output-on-failure --timeout 900 -j"$jobs"
 }
 
 echo "== release build (RelWithDebInfo, -Werror)"
