@@ -78,6 +78,17 @@ protected:
         EXPECT_EQ(reply.type, "error") << chunk << " -> " << reply.payload;
         return reply.payload;
     }
+    // Six memories at 4 dimensions, then a restart with `slow` (6 numbers, one
+    // memory at a time) and memories.reembed to 6; returns once one has moved.
+    std::string move_to_6_under_way(const FakeEmbedderServer& slow) {
+        {
+            FakeEmbedderServer at4({"--dimensions", "4"});
+            write_at_4(at4);
+        }
+        restart_with(config_with_embedder(slow.url(), "fake-6"));
+        EXPECT_EQ(value(R"(return memories.reembed{app = "shop", dimensions = 6})"), std::to_string(kWritten));
+        return queue_until([](const std::string& q) { return json_int(q, "/reembedding/0/moved") >= 1; });
+    }
     // Polls memories.queue() (bounded) until `done` holds for it; the last answer.
     template <typename Done>
     std::string queue_until(Done done) {
@@ -163,14 +174,8 @@ TEST_F(MemoriesReembedTest, AModelOfAnotherDimensionMovesRecallToANewIndex) {
 
 TEST_F(MemoriesReembedTest, TheNewIndexSurvivesARestartInTheMiddle) {
     {
-        FakeEmbedderServer at4({"--dimensions", "4"});
-        write_at_4(at4);
-    }
-    {
         FakeEmbedderServer slow({"--dimensions", "6", "--latency", "1"});
-        restart_with(config_with_embedder(slow.url(), "fake-6"));
-        EXPECT_EQ(value(R"(return memories.reembed{app = "shop", dimensions = 6})"), std::to_string(kWritten));
-        std::string queue = queue_until([](const std::string& q) { return json_int(q, "/reembedding/0/moved") >= 1; });
+        std::string queue = move_to_6_under_way(slow);
         ASSERT_EQ(json_int(queue, "/reembedding/0/to"), 6) << queue;
         console_.reset();
         daemon_->stop();  // a clean stop writes the index checkpoint, both indexes in it
@@ -191,14 +196,8 @@ TEST_F(MemoriesReembedTest, TheNewIndexSurvivesARestartInTheMiddle) {
 // length per app), so a fresh daemon imports the file whole and its
 // embedder embeds the rest with the new model.
 TEST_F(MemoriesReembedTest, AnExportDuringTheMoveImportsWholeIntoAFreshDaemon) {
-    {
-        FakeEmbedderServer at4({"--dimensions", "4"});
-        write_at_4(at4);
-    }
     FakeEmbedderServer slow({"--dimensions", "6", "--latency", "1"});
-    restart_with(config_with_embedder(slow.url(), "fake-6"));
-    EXPECT_EQ(value(R"(return memories.reembed{app = "shop", dimensions = 6})"), std::to_string(kWritten));
-    std::string queue = queue_until([](const std::string& q) { return json_int(q, "/reembedding/0/moved") >= 1; });
+    std::string queue = move_to_6_under_way(slow);
     ASSERT_GT(json_int(queue, "/reembedding/0/remaining").value_or(0), 0) << "still moving: " << queue;
     std::string file = daemon_->dir() + "/shop.jsonl";
     std::string exported = value("return export('shop', '" + file + "')");
