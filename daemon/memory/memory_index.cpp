@@ -591,6 +591,13 @@ void MemoryIndex::State::checkpoint() {
     }
     for (const std::string& name : names) {
         std::array<const VectorIndex*, 2> indexes = begin_saving(name);
+        if (indexes[0] == nullptr) {
+            // Apps are only ever dropped all at once: the feed is being read
+            // again from 0, and a manifest without this app would lose it.
+            end_saving();
+            changes_since_checkpoint += changes;
+            return;
+        }
         std::optional<VectorError> failure;
         for (bool incoming : {false, true}) {
             const VectorIndex* index = indexes[incoming ? 1 : 0];
