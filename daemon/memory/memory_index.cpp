@@ -602,7 +602,8 @@ void MemoryIndex::State::checkpoint() {
         for (bool incoming : {false, true}) {
             const VectorIndex* index = indexes[incoming ? 1 : 0];
             if (index == nullptr || failure) continue;
-            failure = index->save((dir / file_name_of(name, incoming)).string(), static_cast<uint64_t>(manifest.cursor));
+            failure =
+                index->save((dir / file_name_of(name, incoming)).string(), static_cast<uint64_t>(manifest.cursor));
             if (!failure) manifest.apps.push_back(ManifestApp{name, index->options().dimension, incoming});
         }
         bool dropped = end_saving();

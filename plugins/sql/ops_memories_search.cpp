@@ -117,7 +117,8 @@ void memory_search(Db& db, const mnemo_memory_search_req& req, Output& out) {
         if (passes(req.filter, row) && host::matches(query.parsed, row.text)) hits.push_back(Hit{row, 0});
     });
     if (hits.empty()) return;
-    const host::Bm25Corpus corpus = corpus_of(db, req.filter, query, counts_df ? std::optional<double>(df) : std::nullopt);
+    const host::Bm25Corpus corpus =
+        corpus_of(db, req.filter, query, counts_df ? std::optional<double>(df) : std::nullopt);
     for (Hit& hit : hits) {
         uint32_t words = 0;
         // Counted first: an argument list would leave the order of reading `words` open.

@@ -218,7 +218,8 @@ TEST_F(MemoriesReembedTest, AnExportDuringTheMoveImportsWholeIntoAFreshDaemon) {
         if (json_int(counted, "/memories/ready") == kWritten) break;
         std::this_thread::sleep_for(std::chrono::milliseconds(25));
     }
-    EXPECT_EQ(json_int(counted, "/memories/ready"), kWritten) << "the pending ones embedded by the new model: " << counted;
+    EXPECT_EQ(json_int(counted, "/memories/ready"), kWritten)
+        << "the pending ones embedded by the new model: " << counted;
     EXPECT_EQ(json_int(counted, "/memories/stale"), 0) << counted;
     auto by_vector = http_once(target.port(), "POST", kRecall, recall_by_vector("green tea", 6));
     ASSERT_TRUE(by_vector.has_value());

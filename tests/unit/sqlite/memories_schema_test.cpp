@@ -130,9 +130,11 @@ TEST(SqliteMemoryScopeMigration, AFileOfThePreviousStepGainsTheScopeIndex) {
     plugin().ops->close(first);
     RawDb migrated(path);
     EXPECT_EQ(migrated.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
-    EXPECT_EQ(migrated.number("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'memories_scope'"), 1);
-    EXPECT_EQ(migrated.number("SELECT row_key FROM memories INDEXED BY memories_scope WHERE app = 'shop' AND user = 'u1'"),
-              key);
+    EXPECT_EQ(migrated.number("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'memories_scope'"),
+              1);
+    EXPECT_EQ(
+        migrated.number("SELECT row_key FROM memories INDEXED BY memories_scope WHERE app = 'shop' AND user = 'u1'"),
+        key);
 }
 
 }  // namespace
