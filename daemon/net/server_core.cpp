@@ -104,6 +104,10 @@ std::string ServerCore::request_timeout_text() const {
 Response ServerCore::error_response(int status, std::string_view code, std::string_view message) const {
     Response response = error_responder_ ? error_responder_(status, code, message) : plain_error(status, code, message);
     response.status = status;
+    // Every 429 and 503 says when to retry, once, whoever shaped the body.
+    bool says_when = std::any_of(response.headers.begin(), response.headers.end(),
+                                 [](const auto& header) { return header.first == "Retry-After"; });
+    if ((status == 429 || status == 503) && !says_when) response.headers.emplace_back("Retry-After", "1");
     return response;
 }
 
@@ -120,10 +124,6 @@ void ServerCore::accept(uv_stream_t* listener, bool unix_socket) {
         Response answer = error_response(429, "overloaded",
                                          "too many open connections (server.max_connections is " +
                                              std::to_string(options_.max_connections) + "); retry later");
-        // The API's error responder already says when to retry; a bare server's does not.
-        bool says_when = std::any_of(answer.headers.begin(), answer.headers.end(),
-                                     [](const auto& header) { return header.first == "Retry-After"; });
-        if (!says_when) answer.headers.emplace_back("Retry-After", "1");
         connection->refuse(answer);
         return;
     }
