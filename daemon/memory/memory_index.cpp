@@ -190,8 +190,8 @@ std::variant<std::vector<VectorHit>, VectorError> search_beside(const VectorInde
         auto unit = unit_vector(row.vector, dimension);
         if (!std::holds_alternative<std::vector<float>>(unit)) continue;  // put() refuses it too
         const auto& values = std::get<std::vector<float>>(unit);
-        float similarity = 0;
-        for (size_t i = 0; i < dimension; ++i) similarity += unit_query[i] * values[i];
+        // The graph's own distance, so a side row ranks exactly as it will once applied.
+        float similarity = 1.0f - fastest_unit_distance().distance(unit_query.data(), values.data(), &dimension);
         if (filter.min_similarity && similarity < *filter.min_similarity) continue;
         hits.push_back(VectorHit{key, similarity});
     }
