@@ -19,16 +19,18 @@ async function freePort() {
   return port;
 }
 
-// Apps shop and bank, each with its own token; `extra` is more top-level YAML.
-export async function startDaemon(extra = '') {
+// Apps shop and bank, each with its own token; `extra` is more top-level YAML;
+// `storage` is the plugin (memory, or sqlite in the scratch folder).
+export async function startDaemon(extra = '', { storage = 'memory', maxBody = '64KiB' } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'mnemo-mcp-'));
   const port = await freePort();
   const config = join(dir, 'mnemod.yaml');
   writeFileSync(
     config,
-    `server:\n  listen: ["127.0.0.1:${port}"]\n  admin_socket: ${dir}/admin.sock\n  max_body_bytes: 64KiB\n` +
+    `server:\n  listen: ["127.0.0.1:${port}"]\n  admin_socket: ${dir}/admin.sock\n  max_body_bytes: ${maxBody}\n` +
       `auth:\n  required: true\n` +
-      `storage:\n  plugin: memory\n  plugin_dir: ${process.env.MNEMO_PLUGIN_DIR}\n` +
+      `storage:\n  plugin: ${storage}\n  plugin_dir: ${process.env.MNEMO_PLUGIN_DIR}\n` +
+      (storage === 'sqlite' ? `  options: {path: ${dir}/mnemo.db}\nmemory:\n  index_dir: ${dir}/memory-index\n` : '') +
       `apps:\n  shop:\n    tokens: [${SHOP_TOKEN}]\n  bank:\n    tokens: [${BANK_TOKEN}]\n` +
       extra,
   );
