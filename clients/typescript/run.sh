@@ -12,3 +12,5 @@ cd "$here"
 rm -rf dist
 npx tsc -p tsconfig.json
 node --test --test-concurrency=1 test/*.test.mjs
+# LangGraph's own conformance suite for checkpoint savers, under vitest (sqlite storage).
+MNEMO_TS_VALIDATE_STORAGE=sqlite npx vitest run

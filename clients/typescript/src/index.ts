@@ -3,3 +3,5 @@
 // adapters live in their own entry points, so that importing this one needs
 // only LangGraph's packages; `@mnemod/client/client` needs none.
 export * from './client-only.js';
+export { MnemoCheckpointSaver, type MnemoCheckpointSaverOptions } from './langgraph/saver.js';
+export { MnemoStore, type MnemoStoreOptions } from './langgraph/store.js';
