@@ -20,8 +20,10 @@ async function freePort() {
 }
 
 // Apps shop and bank, each with its own token; `extra` is more top-level YAML;
-// `storage` is the plugin (memory, or sqlite in the scratch folder).
-export async function startDaemon(extra = '', { storage = 'memory', maxBody = '64KiB' } = {}) {
+// `storage` is the plugin (memory, or sqlite in the scratch folder); `apps`
+// adds a line of settings to an app, e.g. {bank: 'limits: {event_limit: 8}'}.
+export async function startDaemon(extra = '', { storage = 'memory', maxBody = '64KiB', apps = {} } = {}) {
+  const settings = (app) => (apps[app] ? `    ${apps[app]}\n` : '');
   const dir = mkdtempSync(join(tmpdir(), 'mnemo-mcp-'));
   const port = await freePort();
   const config = join(dir, 'mnemod.yaml');
@@ -31,7 +33,7 @@ export async function startDaemon(extra = '', { storage = 'memory', maxBody = '6
       `auth:\n  required: true\n` +
       `storage:\n  plugin: ${storage}\n  plugin_dir: ${process.env.MNEMO_PLUGIN_DIR}\n` +
       (storage === 'sqlite' ? `  options: {path: ${dir}/mnemo.db}\nmemory:\n  index_dir: ${dir}/memory-index\n` : '') +
-      `apps:\n  shop:\n    tokens: [${SHOP_TOKEN}]\n  bank:\n    tokens: [${BANK_TOKEN}]\n` +
+      `apps:\n  shop:\n    tokens: [${SHOP_TOKEN}]\n${settings('shop')}  bank:\n    tokens: [${BANK_TOKEN}]\n${settings('bank')}` +
       extra,
   );
   const output = [];

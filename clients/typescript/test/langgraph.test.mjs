@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { emptyCheckpoint, uuid6 } from '@langchain/langgraph-checkpoint';
 
 import { MnemoCheckpointSaver, MnemoStore } from '../dist/index.js';
-import { SHOP_TOKEN, eachBackend, unique } from './harness.mjs';
+import { BANK_TOKEN, SHOP_TOKEN, eachBackend, unique } from './harness.mjs';
 
 const meta = (step) => ({ source: 'loop', step, parents: {} });
 
@@ -85,6 +85,19 @@ eachBackend('langgraph', (ctx) => {
     await chain(s, 't', 1);
     assert.equal(await s.prune('missing', { keepLast: 1 }), 0);
     await assert.rejects(s.prune('t', { keepLast: 0 }), /keepLast/);
+  });
+
+  test('saver: with an event limit, snapshotEvery keeps the newest checkpoints whole', async () => {
+    // App bank evicts beyond 8 events (see below); each step here is 2 events.
+    const unsafe = new MnemoCheckpointSaver({ url: ctx.daemon.base, token: BANK_TOKEN, app: 'bank', user: unique('lg') });
+    await chain(unsafe, 't', 8);
+    const lost = await unsafe.getTuple({ configurable: { thread_id: 't' } });
+    assert.deepEqual(lost.checkpoint.channel_values, { step: 7 }, 'messages was stored only in an evicted event');
+    const safe = new MnemoCheckpointSaver({ url: ctx.daemon.base, token: BANK_TOKEN, app: 'bank', user: unique('lg'), snapshotEvery: 3 });
+    await chain(safe, 't', 8);
+    const whole = await safe.getTuple({ configurable: { thread_id: 't' } });
+    assert.deepEqual(whole.checkpoint.channel_values, { messages: ['hi'], step: 7 });
+    assert.throws(() => saver(unique('lg'), { snapshotEvery: 0 }), /snapshotEvery/);
   });
 
   const store = (user = unique('st'), extra = {}) =>

@@ -43,6 +43,15 @@ export interface MnemoCheckpointSaverOptions extends ClientOptions {
    * app's configured session TTL; 0: never.
    */
   ttlSeconds?: number;
+  /**
+   * Every this many puts to a thread (counted per saver instance, starting
+   * with its first put to the thread), store the values of all channels, not
+   * only the changed ones. Needed when the app has an `event_limit`, which
+   * evicts the oldest events: a checkpoint must not read a value stored only
+   * in an evicted one. Keep it well below event_limit divided by the events
+   * per step (one per put and one per task's writes). Absent: never.
+   */
+  snapshotEvery?: number;
   serde?: SerializerProtocol;
 }
 
@@ -104,6 +113,9 @@ export class MnemoCheckpointSaver extends BaseCheckpointSaver {
   readonly app: string;
   readonly user: string;
   readonly ttlSeconds: number | undefined;
+  readonly snapshotEvery: number | undefined;
+  // Puts per thread since this instance's last snapshot of it.
+  private readonly sinceSnapshot = new Map<string, number>();
 
   constructor(options: MnemoCheckpointSaverOptions) {
     super(options.serde);
@@ -112,6 +124,10 @@ export class MnemoCheckpointSaver extends BaseCheckpointSaver {
     this.app = options.app;
     this.user = options.user;
     this.ttlSeconds = options.ttlSeconds;
+    this.snapshotEvery = options.snapshotEvery;
+    if (this.snapshotEvery !== undefined && !(Number.isInteger(this.snapshotEvery) && this.snapshotEvery >= 1)) {
+      throw new Error(`MnemoCheckpointSaver: snapshotEvery must be an integer >= 1, not ${this.snapshotEvery}`);
+    }
   }
 
   /** The mnemod session id that holds a thread. */
@@ -188,7 +204,20 @@ export class MnemoCheckpointSaver extends BaseCheckpointSaver {
     const values = stripped.channel_values ?? {};
     delete stripped.channel_values;
     const blobs: CheckpointContent['blobs'] = {};
-    for (const [channel, version] of Object.entries(newVersions)) {
+    let changed: ChannelVersions = newVersions;
+    if (this.snapshotEvery !== undefined) {
+      const key = JSON.stringify([thread, ns]);
+      const count = this.sinceSnapshot.get(key);
+      if (count === undefined || count + 1 >= this.snapshotEvery) {
+        // Only channels that have a value: an "empty" mark would hide the value stored for that version.
+        const held = Object.entries(stripped.channel_versions ?? {}).filter(([channel]) => Object.prototype.hasOwnProperty.call(values, channel));
+        changed = { ...Object.fromEntries(held), ...newVersions };
+        this.sinceSnapshot.set(key, 0);
+      } else {
+        this.sinceSnapshot.set(key, count + 1);
+      }
+    }
+    for (const [channel, version] of Object.entries(changed)) {
       const present = Object.prototype.hasOwnProperty.call(values, channel);
       blobs[channel] = [version, present ? await this.encode((values as Record<string, unknown>)[channel]) : { empty: true }];
     }
