@@ -67,7 +67,8 @@ function usageOf(event: AdkEvent): Usage | undefined {
 function adkEventOf(event: Event): AdkEvent {
   const content = event.content as { adk?: AdkEvent; text?: unknown } | string | null;
   if (content && typeof content === 'object' && content.adk) return content.adk;
-  const text = typeof content === 'string' ? content : typeof content?.text === 'string' ? content.text : JSON.stringify(content);
+  const text =
+    typeof content === 'string' ? content : typeof content?.text === 'string' ? content.text : JSON.stringify(content);
   return createEvent({
     id: event.id,
     invocationId: event.invocation_id ?? '',
@@ -103,7 +104,10 @@ export class MnemoSessionService extends BaseSessionService {
 
   async createSession({ appName, userId, state, sessionId }: CreateSessionRequest): Promise<AdkSession> {
     // app: and user: keys go to those scopes by mnemod's state rules, in the same write.
-    const created = await this.client.createSession(appName, userId, { id: sessionId ?? uuidv7(), state: withoutTemp(state) });
+    const created = await this.client.createSession(appName, userId, {
+      id: sessionId ?? uuidv7(),
+      state: withoutTemp(state),
+    });
     return this.sessionOf({ ...created, state: withoutTemp(created.state) }, []);
   }
 
@@ -121,16 +125,38 @@ export class MnemoSessionService extends BaseSessionService {
   }
 
   /** Sessions without events or state, as ADK specifies; without `userId`, the whole app. */
-  async listSessions({ appName, userId, limit, offset, page, order }: ListSessionsRequest): Promise<ListSessionsResponse> {
+  async listSessions({
+    appName,
+    userId,
+    limit,
+    offset,
+    page,
+    order,
+  }: ListSessionsRequest): Promise<ListSessionsResponse> {
     const all: AdkSession[] = [];
     for await (const s of this.client.iterSessions(appName, userId ?? null, { limit: 1000 })) {
-      all.push(createSession({ id: s.id, appName: s.app, userId: s.user, state: {}, events: [], lastUpdateTime: ms(s.updated_at) }));
+      all.push(
+        createSession({
+          id: s.id,
+          appName: s.app,
+          userId: s.user,
+          state: {},
+          events: [],
+          lastUpdateTime: ms(s.updated_at),
+        }),
+      );
     }
     if (order === 'asc') all.sort((a, b) => a.lastUpdateTime - b.lastUpdateTime || a.id.localeCompare(b.id));
     if (order === 'desc') all.sort((a, b) => b.lastUpdateTime - a.lastUpdateTime || a.id.localeCompare(b.id));
     const totalItems = all.length;
     if (limit === undefined) {
-      return { sessions: all.slice(offset ?? 0), page: 1, limit: totalItems, totalItems, totalPages: totalItems ? 1 : 0 };
+      return {
+        sessions: all.slice(offset ?? 0),
+        page: 1,
+        limit: totalItems,
+        totalItems,
+        totalPages: totalItems ? 1 : 0,
+      };
     }
     const start = page !== undefined ? (page - 1) * limit : (offset ?? 0);
     return {
@@ -209,7 +235,10 @@ export class MnemoMemoryService implements BaseMemoryService {
     this.limit = options.limit ?? 10;
   }
 
-  /** Each text event becomes a memory whose id comes from the session and event ids: adding a session again adds only its new events. */
+  /**
+   * Each text event becomes a memory whose id comes from the session and event
+   * ids: adding a session again adds only its new events.
+   */
   async addSessionToMemory(session: AdkSession): Promise<void> {
     const memories: NewMemory[] = [];
     for (const event of session.events) {
@@ -220,7 +249,12 @@ export class MnemoMemoryService implements BaseMemoryService {
         text,
         namespace: this.namespace,
         session_id: nameOf(session.id),
-        metadata: { author: event.author ?? '', timestamp: event.timestamp, event_id: event.id, session_id: session.id },
+        metadata: {
+          author: event.author ?? '',
+          timestamp: event.timestamp,
+          event_id: event.id,
+          session_id: session.id,
+        },
       });
     }
     for (let i = 0; i < memories.length; i += 256) {

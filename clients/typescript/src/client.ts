@@ -47,12 +47,24 @@ import type {
 export type ClientOptions = TransportOptions;
 
 const userPath = (app: string, user: string) => `/v1/apps/${seg(app)}/users/${seg(user)}`;
-const sessionPath = (app: string, user: string, session: string) =>
-  `${userPath(app, user)}/sessions/${seg(session)}`;
+const sessionPath = (app: string, user: string, session: string) => `${userPath(app, user)}/sessions/${seg(session)}`;
 const lanePath = (app: string, lane: string) => `/v1/apps/${seg(app)}/lanes/${seg(lane)}`;
 
 function withIds(events: NewEvent[]): NewEvent[] {
   return events.map((event) => (event.id === undefined ? { ...event, id: uuidv7() } : event));
+}
+
+// The items of every page of a listing that pages by token, fetched as they are consumed.
+async function* pages<T>(
+  first: string | undefined,
+  fetchPage: (pageToken: string | undefined) => Promise<[T[], string | null]>,
+): AsyncGenerator<T> {
+  let pageToken = first;
+  do {
+    const [items, next] = await fetchPage(pageToken);
+    yield* items;
+    pageToken = next ?? undefined;
+  } while (pageToken);
 }
 
 export class MnemoClient {
@@ -83,13 +95,11 @@ export class MnemoClient {
     return this.get(`${userPath(app, user)}/sessions`, { ...query });
   }
 
-  async *iterSessions(app: string, user: string | null, query: ListSessionsQuery = {}): AsyncGenerator<Session> {
-    let pageToken = query.page_token;
-    do {
-      const page = await this.listSessions(app, user, { ...query, page_token: pageToken });
-      yield* page.sessions;
-      pageToken = page.next_page_token ?? undefined;
-    } while (pageToken);
+  iterSessions(app: string, user: string | null, query: ListSessionsQuery = {}): AsyncGenerator<Session> {
+    return pages(query.page_token, async (page_token) => {
+      const page = await this.listSessions(app, user, { ...query, page_token });
+      return [page.sessions, page.next_page_token];
+    });
   }
 
   async deleteSession(app: string, user: string, session: string, options: { hard?: boolean } = {}): Promise<void> {
@@ -181,7 +191,10 @@ export class MnemoClient {
   }
 
   patchAppState(app: string, stateDelta: JsonObject): Promise<StateResult> {
-    return this.transport.request('PATCH', `/v1/apps/${seg(app)}/state`, { body: { state_delta: stateDelta }, safe: true });
+    return this.transport.request('PATCH', `/v1/apps/${seg(app)}/state`, {
+      body: { state_delta: stateDelta },
+      safe: true,
+    });
   }
 
   async deleteAppStateKey(app: string, key: string): Promise<void> {
@@ -193,7 +206,10 @@ export class MnemoClient {
   }
 
   patchUserState(app: string, user: string, stateDelta: JsonObject): Promise<StateResult> {
-    return this.transport.request('PATCH', `${userPath(app, user)}/state`, { body: { state_delta: stateDelta }, safe: true });
+    return this.transport.request('PATCH', `${userPath(app, user)}/state`, {
+      body: { state_delta: stateDelta },
+      safe: true,
+    });
   }
 
   async deleteUserStateKey(app: string, user: string, key: string): Promise<void> {
@@ -251,14 +267,19 @@ export class MnemoClient {
     track: string,
     query: { after_seq?: number; limit?: number } = {},
   ): Promise<TrackEvent[]> {
-    const answer = await this.get<{ events: TrackEvent[] }>(
-      `${sessionPath(app, user, session)}/tracks/${seg(track)}`,
-      { ...query },
-    );
+    const answer = await this.get<{ events: TrackEvent[] }>(`${sessionPath(app, user, session)}/tracks/${seg(track)}`, {
+      ...query,
+    });
     return answer.events;
   }
 
-  async *iterTrack(app: string, user: string, session: string, track: string, pageSize = 1000): AsyncGenerator<TrackEvent> {
+  async *iterTrack(
+    app: string,
+    user: string,
+    session: string,
+    track: string,
+    pageSize = 1000,
+  ): AsyncGenerator<TrackEvent> {
     let after = 0;
     for (;;) {
       const events = await this.listTrack(app, user, session, track, { after_seq: after, limit: pageSize });
@@ -276,25 +297,33 @@ export class MnemoClient {
 
   // ---- lanes
 
-  resolveLane(app: string, lane: string, request: ResolveLane): Promise<{ lane: Lane; session: Session; created: boolean }> {
-    return this.transport.request('POST', `${lanePath(app, lane)}/resolve`, { body: request, safe: !request.force_new });
+  resolveLane(
+    app: string,
+    lane: string,
+    request: ResolveLane,
+  ): Promise<{ lane: Lane; session: Session; created: boolean }> {
+    return this.transport.request('POST', `${lanePath(app, lane)}/resolve`, {
+      body: request,
+      safe: !request.force_new,
+    });
   }
 
   getLane(app: string, lane: string): Promise<Lane> {
     return this.get(lanePath(app, lane));
   }
 
-  listLanes(app: string, query: { active_within?: number; limit?: number; page_token?: string } = {}): Promise<LanePage> {
+  listLanes(
+    app: string,
+    query: { active_within?: number; limit?: number; page_token?: string } = {},
+  ): Promise<LanePage> {
     return this.get(`/v1/apps/${seg(app)}/lanes`, { ...query });
   }
 
-  async *iterLanes(app: string, query: { active_within?: number; limit?: number } = {}): AsyncGenerator<Lane> {
-    let pageToken: string | undefined;
-    do {
-      const page = await this.listLanes(app, { ...query, page_token: pageToken });
-      yield* page.lanes;
-      pageToken = page.next_page_token ?? undefined;
-    } while (pageToken);
+  iterLanes(app: string, query: { active_within?: number; limit?: number } = {}): AsyncGenerator<Lane> {
+    return pages(undefined, async (page_token) => {
+      const page = await this.listLanes(app, { ...query, page_token });
+      return [page.lanes, page.next_page_token];
+    });
   }
 
   resetLane(app: string, lane: string): Promise<{ lane: Lane; session: Session }> {
@@ -302,7 +331,10 @@ export class MnemoClient {
   }
 
   switchLane(app: string, lane: string, sessionId: string): Promise<{ lane: Lane; session: Session }> {
-    return this.transport.request('POST', `${lanePath(app, lane)}/switch`, { body: { session_id: sessionId }, safe: true });
+    return this.transport.request('POST', `${lanePath(app, lane)}/switch`, {
+      body: { session_id: sessionId },
+      safe: true,
+    });
   }
 
   suspendLane(app: string, lane: string): Promise<Lane> {
@@ -317,23 +349,42 @@ export class MnemoClient {
     return this.transport.request('POST', `${lanePath(app, lane)}/resume-pending`, { body: { reason }, safe: true });
   }
 
-  turnComplete(app: string, lane: string, tokens: { input_tokens?: number; output_tokens?: number } = {}): Promise<Lane> {
+  turnComplete(
+    app: string,
+    lane: string,
+    tokens: { input_tokens?: number; output_tokens?: number } = {},
+  ): Promise<Lane> {
     const counted = tokens.input_tokens !== undefined || tokens.output_tokens !== undefined;
     return this.transport.request('POST', `${lanePath(app, lane)}/turn-complete`, { body: tokens, safe: !counted });
   }
 
   // ---- memories
 
-  async writeMemories(app: string, user: string, memories: NewMemory[], options: { wait?: boolean } = {}): Promise<WrittenMemory[]> {
+  async writeMemories(
+    app: string,
+    user: string,
+    memories: NewMemory[],
+    options: { wait?: boolean } = {},
+  ): Promise<WrittenMemory[]> {
     // Safe to repeat: the same id with the same text is a retry, and text without an id is deduplicated.
-    const answer = await this.transport.request<{ memories: WrittenMemory[] }>('POST', `${userPath(app, user)}/memories`, {
-      body: { memories, ...options },
-      safe: true,
-    });
+    const answer = await this.transport.request<{ memories: WrittenMemory[] }>(
+      'POST',
+      `${userPath(app, user)}/memories`,
+      {
+        body: { memories, ...options },
+        safe: true,
+      },
+    );
     return answer.memories;
   }
 
-  async writeMemory(app: string, user: string, text: string, fields: Omit<NewMemory, 'text'> = {}, options: { wait?: boolean } = {}) {
+  async writeMemory(
+    app: string,
+    user: string,
+    text: string,
+    fields: Omit<NewMemory, 'text'> = {},
+    options: { wait?: boolean } = {},
+  ) {
     const [written] = await this.writeMemories(app, user, [{ ...fields, text }], options);
     return written!;
   }
@@ -342,13 +393,11 @@ export class MnemoClient {
     return this.get(`${userPath(app, user)}/memories`, { ...query });
   }
 
-  async *iterMemories(app: string, user: string, query: ListMemoriesQuery = {}): AsyncGenerator<Memory> {
-    let pageToken = query.page_token;
-    do {
-      const page = await this.listMemories(app, user, { ...query, page_token: pageToken });
-      yield* page.memories;
-      pageToken = page.next_page_token ?? undefined;
-    } while (pageToken);
+  iterMemories(app: string, user: string, query: ListMemoriesQuery = {}): AsyncGenerator<Memory> {
+    return pages(query.page_token, async (page_token) => {
+      const page = await this.listMemories(app, user, { ...query, page_token });
+      return [page.memories, page.next_page_token];
+    });
   }
 
   getMemory(app: string, user: string, id: string, options: { include_embedding?: boolean } = {}): Promise<Memory> {
@@ -369,7 +418,12 @@ export class MnemoClient {
   }
 
   /** The GET form of recall for one user. */
-  recallUser(app: string, user: string, q: string, query: { namespace?: string; mode?: RecallMode; limit?: number } = {}) {
+  recallUser(
+    app: string,
+    user: string,
+    q: string,
+    query: { namespace?: string; mode?: RecallMode; limit?: number } = {},
+  ) {
     return this.get<RecallResult>(`${userPath(app, user)}/memories/search`, { q, ...query });
   }
 

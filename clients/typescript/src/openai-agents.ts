@@ -97,7 +97,8 @@ export class MnemoSession implements Session {
       if (limit === undefined) {
         events = await this.allEvents();
       } else {
-        events = (await this.client.getSession(this.app, this.user, this.sessionId, { num_recent_events: limit })).events;
+        events = (await this.client.getSession(this.app, this.user, this.sessionId, { num_recent_events: limit }))
+          .events;
         if (events.length === limit && this.orphans(events)) events = this.withCalls(await this.allEvents(), limit);
       }
     } catch (error) {
@@ -112,7 +113,11 @@ export class MnemoSession implements Session {
     for (let start = 0; start < items.length; start += this.batch) {
       const events: NewEvent[] = items.slice(start, start + this.batch).map((item) => {
         const role = roleOf(item as AnyItem);
-        return { author: role === 'tool' ? 'tool' : role, role, content: { item: item as unknown as Json, text: textOf(item as AnyItem) } };
+        return {
+          author: role === 'tool' ? 'tool' : role,
+          role,
+          content: { item: item as unknown as Json, text: textOf(item as AnyItem) },
+        };
       });
       await this.client.appendEvents(this.app, this.user, this.sessionId, events, { create_if_missing: true });
     }
@@ -164,7 +169,8 @@ export class MnemoSession implements Session {
 
   private async allEvents(): Promise<Event[]> {
     const events: Event[] = [];
-    for await (const event of this.client.iterEvents(this.app, this.user, this.sessionId, { limit: 1000 })) events.push(event);
+    for await (const event of this.client.iterEvents(this.app, this.user, this.sessionId, { limit: 1000 }))
+      events.push(event);
     return events;
   }
 

@@ -121,7 +121,8 @@ export class Transport {
           continue;
         }
         const what = `${method} ${path}`;
-        if (timedOut) throw new Timeout(`${what}: no answer from mnemod at ${this.url} within ${this.timeoutMs} ms`, attempt);
+        if (timedOut)
+          throw new Timeout(`${what}: no answer from mnemod at ${this.url} within ${this.timeoutMs} ms`, attempt);
         const reason = (error as { cause?: Error }).cause?.message ?? (error as Error).message;
         throw new ConnectionFailed(`${what}: mnemod at ${this.url} could not be reached (${reason})`, attempt);
       }
@@ -150,7 +151,9 @@ export class Transport {
     let message = text.slice(0, 200) || response.statusText;
     let details: Record<string, unknown> = {};
     try {
-      const parsed = JSON.parse(text) as { error?: { code?: string; message?: string; details?: Record<string, unknown> } };
+      const parsed = JSON.parse(text) as {
+        error?: { code?: string; message?: string; details?: Record<string, unknown> };
+      };
       code = parsed.error?.code ?? '';
       message = parsed.error?.message ?? message;
       details = parsed.error?.details ?? {};

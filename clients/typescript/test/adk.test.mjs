@@ -30,7 +30,12 @@ class ScriptedLlm extends BaseLlm {
 }
 
 const describePart = (part) =>
-  part.text ?? (part.functionCall ? `call ${part.functionCall.name}` : part.functionResponse ? `result ${JSON.stringify(part.functionResponse.response)}` : '?');
+  part.text ??
+  (part.functionCall
+    ? `call ${part.functionCall.name}`
+    : part.functionResponse
+      ? `result ${JSON.stringify(part.functionResponse.response)}`
+      : '?');
 const describe = (contents) => contents.map((c) => `${c.role}: ${c.parts.map(describePart).join(' ')}`);
 const say = (text) => ({ role: 'user', parts: [{ text }] });
 
@@ -58,18 +63,35 @@ eachBackend('adk', (ctx) => {
       [{ text: 'It is sunny in Paris.' }],
       [{ text: 'You asked about Paris.' }],
     ]);
-    const agent = new LlmAgent({ name: 'helper', model, instruction: 'Be brief.', tools: [weather], outputKey: 'last_answer' });
+    const agent = new LlmAgent({
+      name: 'helper',
+      model,
+      instruction: 'Be brief.',
+      tools: [weather],
+      outputKey: 'last_answer',
+    });
     const first = services();
-    const session = await first.sessionService.createSession({ appName: 'shop', userId: user, state: { 'user:lang': 'de' } });
+    const session = await first.sessionService.createSession({
+      appName: 'shop',
+      userId: user,
+      state: { 'user:lang': 'de' },
+    });
     const runner = new Runner({ appName: 'shop', agent, ...first });
     const turn1 = await drain(
-      runner.runAsync({ userId: user, sessionId: session.id, newMessage: say('Weather in Paris?'), stateDelta: { 'app:promo': 'spring', 'temp:draft': 'x' } }),
+      runner.runAsync({
+        userId: user,
+        sessionId: session.id,
+        newMessage: say('Weather in Paris?'),
+        stateDelta: { 'app:promo': 'spring', 'temp:draft': 'x' },
+      }),
     );
     assert.equal(turn1.at(-1).content.parts[0].text, 'It is sunny in Paris.');
 
     const second = services();
     const runner2 = new Runner({ appName: 'shop', agent, ...second });
-    const turn2 = await drain(runner2.runAsync({ userId: user, sessionId: session.id, newMessage: say('Which city did I ask about?') }));
+    const turn2 = await drain(
+      runner2.runAsync({ userId: user, sessionId: session.id, newMessage: say('Which city did I ask about?') }),
+    );
     assert.equal(turn2.at(-1).content.parts[0].text, 'You asked about Paris.');
     assert.deepEqual(describe(model.requests[2]), [
       'user: Weather in Paris?',
@@ -87,13 +109,19 @@ eachBackend('adk', (ctx) => {
     assert.equal((await ctx.client.getUserState('shop', user)).state.lang, 'de');
     assert.equal(stored.events.length, 6); // two user messages, the call, its result, two answers
     const { events } = await ctx.client.getSession('shop', user, session.id);
-    assert.deepEqual(events.map((e) => e.id), stored.events.map((e) => e.id));
+    assert.deepEqual(
+      events.map((e) => e.id),
+      stored.events.map((e) => e.id),
+    );
     assert.equal(events[0].content.text, 'Weather in Paris?');
 
     await second.memoryService.addSessionToMemory(stored);
     await second.memoryService.addSessionToMemory(stored); // again: nothing new
     const found = await second.memoryService.searchMemory({ appName: 'shop', userId: user, query: 'sunny Paris' });
-    assert.deepEqual(found.memories.map((m) => m.content.parts[0].text), ['It is sunny in Paris.']);
+    assert.deepEqual(
+      found.memories.map((m) => m.content.parts[0].text),
+      ['It is sunny in Paris.'],
+    );
     assert.equal(found.memories[0].author, 'helper');
     const memories = await ctx.client.listMemories('shop', user);
     assert.equal(memories.memories.length, 4);
@@ -102,18 +130,33 @@ eachBackend('adk', (ctx) => {
   test('session service: create, get with filters, list, delete, stale and partial appends', async () => {
     const { sessionService } = services();
     const user = unique('bob');
-    const s = await sessionService.createSession({ appName: 'shop', userId: user, sessionId: 'chat', state: { step: 1, 'temp:x': 1 } });
+    const s = await sessionService.createSession({
+      appName: 'shop',
+      userId: user,
+      sessionId: 'chat',
+      state: { step: 1, 'temp:x': 1 },
+    });
     assert.equal(s.state.step, 1);
     assert.ok(!('temp:x' in s.state));
-    await assert.rejects(sessionService.createSession({ appName: 'shop', userId: user, sessionId: 'chat' }), /already_exists/);
+    await assert.rejects(
+      sessionService.createSession({ appName: 'shop', userId: user, sessionId: 'chat' }),
+      /already_exists/,
+    );
     const base = Date.now();
     for (let i = 0; i < 4; ++i) {
       await sessionService.appendEvent({
         session: s,
-        event: createEvent({ author: i % 2 ? 'helper' : 'user', content: { role: 'user', parts: [{ text: `m${i}` }] }, timestamp: base + i * 10 }),
+        event: createEvent({
+          author: i % 2 ? 'helper' : 'user',
+          content: { role: 'user', parts: [{ text: `m${i}` }] },
+          timestamp: base + i * 10,
+        }),
       });
     }
-    await sessionService.appendEvent({ session: s, event: createEvent({ author: 'helper', partial: true, content: { parts: [{ text: 'typing' }] } }) });
+    await sessionService.appendEvent({
+      session: s,
+      event: createEvent({ author: 'helper', partial: true, content: { parts: [{ text: 'typing' }] } }),
+    });
     const get = (config) => sessionService.getSession({ appName: 'shop', userId: user, sessionId: 'chat', config });
     const texts = (session) => session.events.map((e) => e.content.parts[0].text);
     assert.deepEqual(texts(await get()), ['m0', 'm1', 'm2', 'm3']);
@@ -123,9 +166,15 @@ eachBackend('adk', (ctx) => {
 
     // A write through another object makes `s` stale: its next append is refused and stores nothing.
     const other = await get();
-    await sessionService.appendEvent({ session: other, event: createEvent({ author: 'user', content: { parts: [{ text: 'elsewhere' }] } }) });
+    await sessionService.appendEvent({
+      session: other,
+      event: createEvent({ author: 'user', content: { parts: [{ text: 'elsewhere' }] } }),
+    });
     await assert.rejects(
-      sessionService.appendEvent({ session: s, event: createEvent({ author: 'user', content: { parts: [{ text: 'stale' }] } }) }),
+      sessionService.appendEvent({
+        session: s,
+        event: createEvent({ author: 'user', content: { parts: [{ text: 'stale' }] } }),
+      }),
       /changed since this session object was read/,
     );
     assert.deepEqual(texts(await get()), ['m0', 'm1', 'm2', 'm3', 'elsewhere']);
@@ -135,7 +184,8 @@ eachBackend('adk', (ctx) => {
     assert.deepEqual(listed.sessions.map((x) => x.id).sort(), ['chat', 'chat2']);
     assert.ok(listed.sessions.every((x) => x.events.length === 0 && Object.keys(x.state).length === 0));
     const paged = await sessionService.listSessions({ appName: 'shop', userId: user, limit: 1, page: 2, order: 'asc' });
-    assert.deepEqual([paged.sessions.map((x) => x.id), paged.totalItems, paged.totalPages], [['chat2'], 2, 2]); // chat2 was written last
+    // chat2 was written last.
+    assert.deepEqual([paged.sessions.map((x) => x.id), paged.totalItems, paged.totalPages], [['chat2'], 2, 2]);
     const appWide = await sessionService.listSessions({ appName: 'shop' });
     assert.ok(appWide.sessions.some((x) => x.userId === user));
     await sessionService.deleteSession({ appName: 'shop', userId: user, sessionId: 'chat' });

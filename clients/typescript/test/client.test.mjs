@@ -28,7 +28,12 @@ eachBackend('client', (ctx) => {
   test('sessions: create, get, list by pages, delete; errors by class', async () => {
     const { client } = ctx;
     const user = unique('u');
-    const created = await client.createSession('shop', user, { id: 's1', title: 'first', metadata: { platform: 'web' }, state: { cart: 1 } });
+    const created = await client.createSession('shop', user, {
+      id: 's1',
+      title: 'first',
+      metadata: { platform: 'web' },
+      state: { cart: 1 },
+    });
     assert.equal(created.version, 1);
     assert.deepEqual(created.state, { cart: 1 });
     await assert.rejects(client.createSession('shop', user, { id: 's1' }), AlreadyExists);
@@ -75,17 +80,29 @@ eachBackend('client', (ctx) => {
     await client.appendEvents('shop', user, 's', many);
     const events = await collect(client.iterEvents('shop', user, 's', { limit: 10 }));
     assert.equal(events.length, 27);
-    assert.deepEqual(events.map((e) => e.seq), Array.from({ length: 27 }, (_, i) => i + 1));
+    assert.deepEqual(
+      events.map((e) => e.seq),
+      Array.from({ length: 27 }, (_, i) => i + 1),
+    );
     const onlyUsers = await client.listEvents('shop', user, 's', { role: ['user'], limit: 1000 });
     assert.ok(onlyUsers.events.every((e) => e.role === 'user'));
     const rewound = await client.rewind('shop', user, 's', 1);
     assert.equal(rewound.target_text, 'm24');
     const rewritten = await client.rewriteEvents('shop', user, 's', [{ author: 'user', content: { text: 'only' } }]);
     assert.equal(rewritten.replaced, 26);
-    const created = await client.appendEvent('shop', user, 'fresh', { author: 'user', content: 'hi' }, { create_if_missing: true });
+    const created = await client.appendEvent(
+      'shop',
+      user,
+      'fresh',
+      { author: 'user', content: 'hi' },
+      { create_if_missing: true },
+    );
     assert.equal(created.appended[0].seq, 1);
     const session = await client.getSession('shop', user, 's', { num_recent_events: 5 });
-    assert.deepEqual(session.events.map((e) => e.content), [{ text: 'only' }]);
+    assert.deepEqual(
+      session.events.map((e) => e.content),
+      [{ text: 'only' }],
+    );
   });
 
   test('state at three scopes, summaries, tracks and search', async () => {
@@ -115,7 +132,10 @@ eachBackend('client', (ctx) => {
     assert.deepEqual(fromCheckpoint.events, []);
     for (let i = 0; i < 3; ++i) await client.appendTrack('shop', user, 's', 'tools', { call: i });
     const track = await collect(client.iterTrack('shop', user, 's', 'tools', 2));
-    assert.deepEqual(track.map((t) => t.payload), [{ call: 0 }, { call: 1 }, { call: 2 }]);
+    assert.deepEqual(
+      track.map((t) => t.payload),
+      [{ call: 0 }, { call: 1 }, { call: 2 }],
+    );
     const found = await client.search('shop', { q: 'git push --force', user });
     assert.equal(found.results[0].session.id, 's');
     assert.match(found.results[0].hits[0].excerpt, /git push --force/);
@@ -149,7 +169,10 @@ eachBackend('client', (ctx) => {
       { id: 'pref', text: 'Prefers aisle seats', namespace: 'prefs', metadata: { kind: 'seat' } },
       { text: 'Lives in Berlin', metadata: { kind: 'home' } },
     ]);
-    assert.deepEqual(written.map((m) => m.created), [true, true]);
+    assert.deepEqual(
+      written.map((m) => m.created),
+      [true, true],
+    );
     const dup = await client.writeMemory('shop', user, '  lives in   BERLIN ');
     assert.equal(dup.created, false);
     const listed = await collect(client.iterMemories('shop', user, { limit: 1 }));
@@ -159,7 +182,10 @@ eachBackend('client', (ctx) => {
     assert.equal(updated.text, 'Prefers window seats');
     const recalled = await client.recall('shop', { query: 'window seats', user, metadata: { kind: 'seat' } });
     assert.equal(recalled.mode, 'keyword');
-    assert.deepEqual(recalled.memories.map((m) => m.id), ['pref']);
+    assert.deepEqual(
+      recalled.memories.map((m) => m.id),
+      ['pref'],
+    );
     assert.equal(typeof recalled.memories[0].score, 'number');
     const none = await client.recall('shop', { query: 'window seats', user, metadata: { kind: 'home' } });
     assert.deepEqual(none.memories, []);
@@ -192,7 +218,10 @@ eachBackend('client', (ctx) => {
       await ctx.client.createSession('shop', user, { id: 's' });
       proxy.faults.push('lose');
       const answer = await client.appendEvents('shop', user, 's', [{ author: 'user', content: { text: 'once' } }]);
-      assert.deepEqual(answer.appended.map((a) => a.seq), [1]);
+      assert.deepEqual(
+        answer.appended.map((a) => a.seq),
+        [1],
+      );
       assert.equal(proxy.seen.filter((line) => line.startsWith('POST')).length, 2, proxy.seen.join('\n'));
       const { events } = await ctx.client.listEvents('shop', user, 's');
       assert.equal(events.length, 1);

@@ -72,6 +72,10 @@ export async function faultyProxy(target, match) {
     url: `http://127.0.0.1:${server.address().port}`,
     faults,
     seen,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(resolve);
+      }),
   };
 }

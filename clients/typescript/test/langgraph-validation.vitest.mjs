@@ -25,7 +25,12 @@ const initializer = {
     if (exit !== 'exit 0') throw new Error(`mnemod did not stop cleanly (${exit}):\n${daemon.log()}`);
   },
   createCheckpointer() {
-    return new MnemoCheckpointSaver({ url: daemon.base, token: SHOP_TOKEN, app: 'shop', user: `saver-${process.pid}-${++count}` });
+    return new MnemoCheckpointSaver({
+      url: daemon.base,
+      token: SHOP_TOKEN,
+      app: 'shop',
+      user: `saver-${process.pid}-${++count}`,
+    });
   },
 };
 

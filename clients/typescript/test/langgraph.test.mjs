@@ -75,7 +75,10 @@ eachBackend('langgraph', (ctx) => {
     assert.equal(await s.prune('t', { keepLast: 2 }), 4);
     const left = [];
     for await (const tuple of s.list({ configurable: { thread_id: 't' } })) left.push(tuple);
-    assert.deepEqual(left.map((t) => t.checkpoint.id), [ids[5], ids[4]]);
+    assert.deepEqual(
+      left.map((t) => t.checkpoint.id),
+      [ids[5], ids[4]],
+    );
     // `messages` was written only by the first checkpoint, which is gone: its value moved.
     assert.deepEqual(left[1].checkpoint.channel_values, { messages: ['hi'], step: 4 });
     assert.deepEqual(left[0].checkpoint.channel_values, { messages: ['hi'], step: 5 });
@@ -89,11 +92,22 @@ eachBackend('langgraph', (ctx) => {
 
   test('saver: with an event limit, snapshotEvery keeps the newest checkpoints whole', async () => {
     // App bank evicts beyond 8 events (see below); each step here is 2 events.
-    const unsafe = new MnemoCheckpointSaver({ url: ctx.daemon.base, token: BANK_TOKEN, app: 'bank', user: unique('lg') });
+    const unsafe = new MnemoCheckpointSaver({
+      url: ctx.daemon.base,
+      token: BANK_TOKEN,
+      app: 'bank',
+      user: unique('lg'),
+    });
     await chain(unsafe, 't', 8);
     const lost = await unsafe.getTuple({ configurable: { thread_id: 't' } });
     assert.deepEqual(lost.checkpoint.channel_values, { step: 7 }, 'messages was stored only in an evicted event');
-    const safe = new MnemoCheckpointSaver({ url: ctx.daemon.base, token: BANK_TOKEN, app: 'bank', user: unique('lg'), snapshotEvery: 3 });
+    const safe = new MnemoCheckpointSaver({
+      url: ctx.daemon.base,
+      token: BANK_TOKEN,
+      app: 'bank',
+      user: unique('lg'),
+      snapshotEvery: 3,
+    });
     await chain(safe, 't', 8);
     const whole = await safe.getTuple({ configurable: { thread_id: 't' } });
     assert.deepEqual(whole.checkpoint.channel_values, { messages: ['hi'], step: 7 });
@@ -134,12 +148,18 @@ eachBackend('langgraph', (ctx) => {
     const good = await s.search(['docs'], { query: 'flights', filter: { stars: { $gte: 4 } } });
     assert.deepEqual(good.map((i) => i.key).sort(), ['a', 'c']);
     const seats = await s.search(['docs'], { query: 'flights', filter: { tag: 'seat', stars: { $lt: 5 } } });
-    assert.deepEqual(seats.map((i) => i.key), ['b']);
+    assert.deepEqual(
+      seats.map((i) => i.key),
+      ['b'],
+    );
     const listing = await s.search(['docs'], { limit: 2 });
     assert.equal(listing.length, 2);
     const rest = await s.search(['docs'], { limit: 2, offset: 2 });
     assert.equal(rest.length, 1);
-    assert.deepEqual(await s.search(['docs'], { filter: { tag: { $in: ['meal'] } } }).then((r) => r.map((i) => i.key)), ['c']);
+    assert.deepEqual(
+      await s.search(['docs'], { filter: { tag: { $in: ['meal'] } } }).then((r) => r.map((i) => i.key)),
+      ['c'],
+    );
     const keyOnly = store();
     await keyOnly.put(['n'], 'only-the-key', { secret: 'hidden words' }, false);
     assert.deepEqual(await keyOnly.search(['n'], { query: 'hidden' }), []);
@@ -148,12 +168,37 @@ eachBackend('langgraph', (ctx) => {
 
   test('store: listNamespaces with prefix, suffix, depth, limit and offset', async () => {
     const s = store();
-    for (const ns of [['a', 'x', '1'], ['a', 'y', '1'], ['a', 'y', '2'], ['b', 'x', '1']]) await s.put(ns, 'k', { v: 1 });
-    assert.deepEqual(await s.listNamespaces(), [['a', 'x', '1'], ['a', 'y', '1'], ['a', 'y', '2'], ['b', 'x', '1']]);
-    assert.deepEqual(await s.listNamespaces({ prefix: ['a'] }), [['a', 'x', '1'], ['a', 'y', '1'], ['a', 'y', '2']]);
-    assert.deepEqual(await s.listNamespaces({ suffix: ['x', '1'] }), [['a', 'x', '1'], ['b', 'x', '1']]);
-    assert.deepEqual(await s.listNamespaces({ prefix: ['*', 'y'] }), [['a', 'y', '1'], ['a', 'y', '2']]);
-    assert.deepEqual(await s.listNamespaces({ maxDepth: 2 }), [['a', 'x'], ['a', 'y'], ['b', 'x']]);
+    for (const ns of [
+      ['a', 'x', '1'],
+      ['a', 'y', '1'],
+      ['a', 'y', '2'],
+      ['b', 'x', '1'],
+    ])
+      await s.put(ns, 'k', { v: 1 });
+    assert.deepEqual(await s.listNamespaces(), [
+      ['a', 'x', '1'],
+      ['a', 'y', '1'],
+      ['a', 'y', '2'],
+      ['b', 'x', '1'],
+    ]);
+    assert.deepEqual(await s.listNamespaces({ prefix: ['a'] }), [
+      ['a', 'x', '1'],
+      ['a', 'y', '1'],
+      ['a', 'y', '2'],
+    ]);
+    assert.deepEqual(await s.listNamespaces({ suffix: ['x', '1'] }), [
+      ['a', 'x', '1'],
+      ['b', 'x', '1'],
+    ]);
+    assert.deepEqual(await s.listNamespaces({ prefix: ['*', 'y'] }), [
+      ['a', 'y', '1'],
+      ['a', 'y', '2'],
+    ]);
+    assert.deepEqual(await s.listNamespaces({ maxDepth: 2 }), [
+      ['a', 'x'],
+      ['a', 'y'],
+      ['b', 'x'],
+    ]);
     assert.deepEqual(await s.listNamespaces({ limit: 1, offset: 1 }), [['a', 'y', '1']]);
   });
 });

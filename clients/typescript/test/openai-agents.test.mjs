@@ -38,7 +38,8 @@ class ScriptedModel {
   }
 }
 
-const inputOf = (request) => (typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : request.input);
+const inputOf = (request) =>
+  typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : request.input;
 const describeItem = (item) =>
   item.type === 'function_call'
     ? `call ${item.name} ${item.arguments}`
@@ -58,7 +59,15 @@ eachBackend('openai agents', (ctx) => {
       execute: async ({ city }) => `sunny in ${city}`,
     });
     const model = new ScriptedModel([
-      [{ type: 'function_call', callId: 'call-1', name: 'weather', arguments: '{"city":"Paris"}', status: 'completed' }],
+      [
+        {
+          type: 'function_call',
+          callId: 'call-1',
+          name: 'weather',
+          arguments: '{"city":"Paris"}',
+          status: 'completed',
+        },
+      ],
       [say('It is sunny in Paris.')],
       [say('You asked about Paris.')],
     ]);
@@ -77,7 +86,10 @@ eachBackend('openai agents', (ctx) => {
       'user: Which city did I ask about?',
     ]);
     const { events } = await ctx.client.getSession('shop', 'ann', id);
-    assert.deepEqual(events.map((e) => e.role), ['user', 'assistant', 'tool', 'assistant', 'user', 'assistant']);
+    assert.deepEqual(
+      events.map((e) => e.role),
+      ['user', 'assistant', 'tool', 'assistant', 'user', 'assistant'],
+    );
     assert.equal(events[0].content.text, 'Weather in Paris?');
     const found = await ctx.client.search('shop', { q: 'sunny', user: 'ann' });
     assert.ok(found.results.some((r) => r.session.id === id));
@@ -90,7 +102,13 @@ eachBackend('openai agents', (ctx) => {
     const items = [
       { role: 'user', content: 'hi' },
       { type: 'function_call', callId: 'c1', name: 'f', arguments: '{}', status: 'completed' },
-      { type: 'function_call_result', callId: 'c1', name: 'f', status: 'completed', output: { type: 'text', text: 'ok' } },
+      {
+        type: 'function_call_result',
+        callId: 'c1',
+        name: 'f',
+        status: 'completed',
+        output: { type: 'text', text: 'ok' },
+      },
       say('done'),
     ];
     await s.addItems(items);

@@ -98,7 +98,8 @@ interface Thread {
   writes: Map<string, Map<string, StoredWrite>>;
 }
 
-const blobKey = (ns: string, channel: string, version: string | number) => JSON.stringify([ns, channel, String(version)]);
+const blobKey = (ns: string, channel: string, version: string | number) =>
+  JSON.stringify([ns, channel, String(version)]);
 const writesKey = (ns: string, checkpoint: string) => JSON.stringify([ns, checkpoint]);
 
 function missingThread(what: string): Error {
@@ -210,7 +211,9 @@ export class MnemoCheckpointSaver extends BaseCheckpointSaver {
       const count = this.sinceSnapshot.get(key);
       if (count === undefined || count + 1 >= this.snapshotEvery) {
         // Only channels that have a value: an "empty" mark would hide the value stored for that version.
-        const held = Object.entries(stripped.channel_versions ?? {}).filter(([channel]) => Object.prototype.hasOwnProperty.call(values, channel));
+        const held = Object.entries(stripped.channel_versions ?? {}).filter(([channel]) =>
+          Object.prototype.hasOwnProperty.call(values, channel),
+        );
         changed = { ...Object.fromEntries(held), ...newVersions };
         this.sinceSnapshot.set(key, 0);
       } else {
@@ -219,7 +222,10 @@ export class MnemoCheckpointSaver extends BaseCheckpointSaver {
     }
     for (const [channel, version] of Object.entries(changed)) {
       const present = Object.prototype.hasOwnProperty.call(values, channel);
-      blobs[channel] = [version, present ? await this.encode((values as Record<string, unknown>)[channel]) : { empty: true }];
+      blobs[channel] = [
+        version,
+        present ? await this.encode((values as Record<string, unknown>)[channel]) : { empty: true },
+      ];
     }
     const content: CheckpointContent = {
       lg: 'checkpoint',
@@ -240,7 +246,10 @@ export class MnemoCheckpointSaver extends BaseCheckpointSaver {
     if (threadId === undefined || threadId === null) throw missingThread('put writes');
     const checkpointId = config.configurable?.['checkpoint_id'];
     if (!checkpointId) {
-      throw new Error('Failed to put writes: the RunnableConfig has no "checkpoint_id" in its "configurable" (the config put() answered has one)');
+      throw new Error(
+        'Failed to put writes: the RunnableConfig has no "checkpoint_id" in its "configurable" ' +
+          '(the config put() answered has one)',
+      );
     }
     const content: WritesContent = {
       lg: 'writes',
@@ -250,7 +259,10 @@ export class MnemoCheckpointSaver extends BaseCheckpointSaver {
       task: taskId,
       path: taskPath ?? '',
       writes: await Promise.all(
-        writes.map(async ([channel, value], idx) => [WRITES_IDX_MAP[channel] ?? idx, channel, await this.encode(value)] as [number, string, Stored]),
+        writes.map(
+          async ([channel, value], idx) =>
+            [WRITES_IDX_MAP[channel] ?? idx, channel, await this.encode(value)] as [number, string, Stored],
+        ),
       ),
     };
     await this.append(String(threadId), { author: 'langgraph', role: 'system', content: content as unknown as Json });
@@ -273,7 +285,8 @@ export class MnemoCheckpointSaver extends BaseCheckpointSaver {
    * thread in between makes it fail with Conflict and change nothing.
    */
   async prune(threadId: string, { keepLast }: { keepLast: number }): Promise<number> {
-    if (!Number.isInteger(keepLast) || keepLast < 1) throw new Error(`prune: keepLast must be an integer >= 1, not ${keepLast}`);
+    if (!Number.isInteger(keepLast) || keepLast < 1)
+      throw new Error(`prune: keepLast must be an integer >= 1, not ${keepLast}`);
     const session = this.sessionId(threadId);
     let version: number;
     try {
@@ -305,7 +318,13 @@ export class MnemoCheckpointSaver extends BaseCheckpointSaver {
         const writes = this.orderedWrites(thread, ns, id);
         for (const w of writes) {
           const writesContent: WritesContent = {
-            lg: 'writes', thread: content.thread, ns, checkpoint: id, task: w.task, path: w.path, writes: [[w.idx, w.channel, w.value]],
+            lg: 'writes',
+            thread: content.thread,
+            ns,
+            checkpoint: id,
+            task: w.task,
+            path: w.path,
+            writes: [[w.idx, w.channel, w.value]],
           };
           events.push({ author: 'langgraph', role: 'system', content: writesContent as unknown as Json });
         }
@@ -344,7 +363,8 @@ export class MnemoCheckpointSaver extends BaseCheckpointSaver {
   private async readSession(session: string): Promise<Thread | undefined> {
     const events: Event[] = [];
     try {
-      for await (const event of this.client.iterEvents(this.app, this.user, session, { limit: 1000 })) events.push(event);
+      for await (const event of this.client.iterEvents(this.app, this.user, session, { limit: 1000 }))
+        events.push(event);
     } catch (error) {
       if (error instanceof NotFound) return undefined;
       throw error;
@@ -380,7 +400,9 @@ export class MnemoCheckpointSaver extends BaseCheckpointSaver {
 
   private orderedWrites(thread: Thread, ns: string, checkpointId: string): StoredWrite[] {
     const stored = [...(thread.writes.get(writesKey(ns, checkpointId))?.values() ?? [])];
-    return stored.sort((a, b) => compareWritesSortKeys(writesSortKey(a.path, a.task, a.idx), writesSortKey(b.path, b.task, b.idx)));
+    return stored.sort((a, b) =>
+      compareWritesSortKeys(writesSortKey(a.path, a.task, a.idx), writesSortKey(b.path, b.task, b.idx)),
+    );
   }
 
   private async tupleOf(thread: Thread, content: CheckpointContent): Promise<CheckpointTuple> {
@@ -397,10 +419,13 @@ export class MnemoCheckpointSaver extends BaseCheckpointSaver {
       checkpoint.channel_values[TASKS] = await Promise.all(sends.map((w) => this.decode(w.value)));
       checkpoint.channel_versions ??= {};
       const versions = Object.values(checkpoint.channel_versions);
-      checkpoint.channel_versions[TASKS] = versions.length > 0 ? maxChannelVersion(...versions) : this.getNextVersion(undefined);
+      checkpoint.channel_versions[TASKS] =
+        versions.length > 0 ? maxChannelVersion(...versions) : this.getNextVersion(undefined);
     }
     const pendingWrites: CheckpointPendingWrite[] = await Promise.all(
-      this.orderedWrites(thread, content.ns, content.id).map(async (w) => [w.task, w.channel, await this.decode(w.value)] as CheckpointPendingWrite),
+      this.orderedWrites(thread, content.ns, content.id).map(
+        async (w) => [w.task, w.channel, await this.decode(w.value)] as CheckpointPendingWrite,
+      ),
     );
     const tuple: CheckpointTuple = {
       config: { configurable: { thread_id: content.thread, checkpoint_ns: content.ns, checkpoint_id: content.id } },
@@ -409,7 +434,9 @@ export class MnemoCheckpointSaver extends BaseCheckpointSaver {
       pendingWrites,
     };
     if (content.parent !== null) {
-      tuple.parentConfig = { configurable: { thread_id: content.thread, checkpoint_ns: content.ns, checkpoint_id: content.parent } };
+      tuple.parentConfig = {
+        configurable: { thread_id: content.thread, checkpoint_ns: content.ns, checkpoint_id: content.parent },
+      };
     }
     return tuple;
   }
@@ -430,4 +457,3 @@ export class MnemoCheckpointSaver extends BaseCheckpointSaver {
 function sameJson(a: unknown, b: unknown): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
-

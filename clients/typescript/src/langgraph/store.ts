@@ -126,7 +126,9 @@ export class MnemoStore extends BaseStore {
 
   /** The memory id of an item. */
   memoryId(namespace: string[], key: string): string {
-    return `lg-${createHash('sha256').update(JSON.stringify([namespace, key]), 'utf8').digest('hex')}`;
+    return `lg-${createHash('sha256')
+      .update(JSON.stringify([namespace, key]), 'utf8')
+      .digest('hex')}`;
   }
 
   async batch<Op extends Operation[]>(operations: Op): Promise<OperationResults<Op>> {
@@ -159,7 +161,12 @@ export class MnemoStore extends BaseStore {
       }
       return;
     }
-    const metadata: JsonObject = { 'lg.key': key, 'lg.namespace': namespace, 'lg.value': value as Json, [NS_DEPTH]: namespace.length };
+    const metadata: JsonObject = {
+      'lg.key': key,
+      'lg.namespace': namespace,
+      'lg.value': value as Json,
+      [NS_DEPTH]: namespace.length,
+    };
     namespace.forEach((label, i) => (metadata[nsLabel(i)] = label));
     for (const [field, v] of Object.entries(value)) if (isScalar(v)) metadata[valueField(field)] = v;
     const fields = index === false ? [] : (index ?? this.fields);
@@ -176,7 +183,13 @@ export class MnemoStore extends BaseStore {
     ]);
   }
 
-  private async searchOp({ namespacePrefix, filter, limit = 10, offset = 0, query }: SearchOperation): Promise<SearchItem[]> {
+  private async searchOp({
+    namespacePrefix,
+    filter,
+    limit = 10,
+    offset = 0,
+    query,
+  }: SearchOperation): Promise<SearchItem[]> {
     // Namespace labels and equality filters on top-level scalars go to mnemod as metadata equalities.
     const exact: Record<string, Scalar> = {};
     namespacePrefix.forEach((label, i) => (exact[nsLabel(i)] = label));
@@ -195,10 +208,13 @@ export class MnemoStore extends BaseStore {
     if (query) {
       // Recall ranks at most 100; operators other than equality can only thin that list.
       const answer = await this.client.recall(this.app, { query, user: this.user, metadata: exact, limit: 100 });
-      for (const memory of answer.memories) if (keep(memory)) found.push({ ...this.itemOf(memory), score: memory.score });
+      for (const memory of answer.memories)
+        if (keep(memory)) found.push({ ...this.itemOf(memory), score: memory.score });
     } else {
       for await (const memory of this.client.iterMemories(this.app, this.user, { limit: 1000 })) {
-        const labels = Object.entries(exact).every(([k, v]) => JSON.stringify(memory.metadata[k]) === JSON.stringify(v));
+        const labels = Object.entries(exact).every(
+          ([k, v]) => JSON.stringify(memory.metadata[k]) === JSON.stringify(v),
+        );
         if (labels && keep(memory)) found.push(this.itemOf(memory));
         if (found.length >= offset + limit) break;
       }
@@ -206,7 +222,12 @@ export class MnemoStore extends BaseStore {
     return found.slice(offset, offset + limit);
   }
 
-  private async listNamespacesOp({ matchConditions = [], maxDepth, limit, offset }: ListNamespacesOperation): Promise<string[][]> {
+  private async listNamespacesOp({
+    matchConditions = [],
+    maxDepth,
+    limit,
+    offset,
+  }: ListNamespacesOperation): Promise<string[][]> {
     const seen = new Map<string, string[]>();
     for await (const memory of this.client.iterMemories(this.app, this.user, { limit: 1000 })) {
       const namespace = memory.metadata['lg.namespace'];
