@@ -90,6 +90,29 @@ eachBackend('langgraph', (ctx) => {
     await assert.rejects(s.prune('t', { keepLast: 0 }), /keepLast/);
   });
 
+  test('saver: a saver that read a thread sees what others wrote, pruned or deleted since', async () => {
+    const user = unique('lg');
+    const [reader, writer] = [saver(user), saver(user)];
+    const ids = await chain(writer, 't', 3);
+    const latest = async () => (await reader.getTuple({ configurable: { thread_id: 't' } }))?.checkpoint.id;
+    const count = async () => {
+      let n = 0;
+      for await (const _ of reader.list({ configurable: { thread_id: 't' } })) ++n;
+      return n;
+    };
+    assert.equal(await latest(), ids[2]);
+    const more = await chain(writer, 't', 2); // appended: read incrementally
+    assert.equal(await latest(), more[1]);
+    assert.equal(await count(), 5);
+    await writer.prune('t', { keepLast: 2 }); // rewritten: read again whole
+    assert.equal(await count(), 2);
+    await writer.deleteThread('t');
+    assert.equal(await latest(), undefined);
+    const again = await chain(writer, 't', 1); // a new session under the same id
+    assert.equal(await latest(), again[0]);
+    assert.equal(await count(), 1);
+  });
+
   test('saver: with an event limit, snapshotEvery keeps the newest checkpoints whole', async () => {
     // App bank evicts beyond 8 events (see below); each step here is 2 events.
     const unsafe = new MnemoCheckpointSaver({

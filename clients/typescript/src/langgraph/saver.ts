@@ -27,7 +27,7 @@ import {
 
 import { MnemoClient, type ClientOptions } from '../client.js';
 import { AlreadyExists, NotFound } from '../errors.js';
-import type { Event, Json, NewEvent } from '../types.js';
+import type { Event, Json, NewEvent, Session } from '../types.js';
 import { nameOf } from './names.js';
 
 export interface MnemoCheckpointSaverOptions extends ClientOptions {
@@ -52,6 +52,8 @@ export interface MnemoCheckpointSaverOptions extends ClientOptions {
    * per step (one per put and one per task's writes). Absent: never.
    */
   snapshotEvery?: number;
+  /** How many threads this saver keeps read in memory, to fetch only their new events on the next read (default 100). */
+  cacheThreads?: number;
   serde?: SerializerProtocol;
 }
 
@@ -117,6 +119,9 @@ export class MnemoCheckpointSaver extends BaseCheckpointSaver {
   readonly snapshotEvery: number | undefined;
   // Puts per thread since this instance's last snapshot of it.
   private readonly sinceSnapshot = new Map<string, number>();
+  // Threads read lately (by session id), so that a read fetches only the events appended since.
+  private readonly cache = new Map<string, { thread: Thread; createdAt: string; lastSeq: number; count: number }>();
+  private readonly cacheThreads: number;
 
   constructor(options: MnemoCheckpointSaverOptions) {
     super(options.serde);
@@ -126,6 +131,7 @@ export class MnemoCheckpointSaver extends BaseCheckpointSaver {
     this.user = options.user;
     this.ttlSeconds = options.ttlSeconds;
     this.snapshotEvery = options.snapshotEvery;
+    this.cacheThreads = options.cacheThreads ?? 100;
     if (this.snapshotEvery !== undefined && !(Number.isInteger(this.snapshotEvery) && this.snapshotEvery >= 1)) {
       throw new Error(`MnemoCheckpointSaver: snapshotEvery must be an integer >= 1, not ${this.snapshotEvery}`);
     }
@@ -269,6 +275,7 @@ export class MnemoCheckpointSaver extends BaseCheckpointSaver {
   }
 
   async deleteThread(threadId: string): Promise<void> {
+    this.cache.delete(this.sessionId(threadId));
     try {
       await this.client.deleteSession(this.app, this.user, this.sessionId(threadId), { hard: true });
     } catch (error) {
@@ -331,6 +338,7 @@ export class MnemoCheckpointSaver extends BaseCheckpointSaver {
       }
     }
     if (dropped === 0) return 0;
+    this.cache.delete(session);
     await this.client.rewriteEvents(this.app, this.user, session, events, { expected_version: version });
     return dropped;
   }
@@ -360,42 +368,65 @@ export class MnemoCheckpointSaver extends BaseCheckpointSaver {
     return this.readSession(this.sessionId(threadId));
   }
 
+  // Reads a thread: from this saver's cache plus the events appended since,
+  // or whole when the session is not the one cached (deleted and created
+  // again, pruned, or events evicted: its event count then disagrees).
   private async readSession(session: string): Promise<Thread | undefined> {
+    let now: Session;
+    try {
+      now = (await this.client.getSession(this.app, this.user, session, { num_recent_events: 1 })).session;
+    } catch (error) {
+      if (error instanceof NotFound) {
+        this.cache.delete(session);
+        return undefined;
+      }
+      throw error;
+    }
+    const cached = this.cache.get(session);
+    if (cached && cached.createdAt === now.created_at) {
+      const lastSeq = cached.lastSeq;
+      const fresh = await this.eventsAfter(session, lastSeq);
+      // Unless another read of this thread absorbed events meanwhile.
+      const untouched = this.cache.get(session) === cached && cached.lastSeq === lastSeq;
+      if (fresh && untouched && cached.count + fresh.length === now.event_count) {
+        absorb(cached.thread, fresh);
+        cached.count += fresh.length;
+        cached.lastSeq = fresh.at(-1)?.seq ?? cached.lastSeq;
+        return cached.thread;
+      }
+    }
+    const events = await this.eventsAfter(session, 0);
+    if (!events) {
+      this.cache.delete(session);
+      return undefined;
+    }
+    const thread: Thread = { id: '', checkpoints: new Map(), blobs: new Map(), writes: new Map() };
+    absorb(thread, events);
+    this.cache.delete(session);
+    this.cache.set(session, {
+      thread,
+      createdAt: now.created_at,
+      lastSeq: events.at(-1)?.seq ?? 0,
+      count: events.length,
+    });
+    // The least recently read threads go first.
+    while (this.cache.size > this.cacheThreads) this.cache.delete(this.cache.keys().next().value!);
+    return thread;
+  }
+
+  private async eventsAfter(session: string, afterSeq: number): Promise<Event[] | undefined> {
     const events: Event[] = [];
     try {
-      for await (const event of this.client.iterEvents(this.app, this.user, session, { limit: 1000 }))
+      for await (const event of this.client.iterEvents(this.app, this.user, session, {
+        after_seq: afterSeq,
+        limit: 1000,
+      }))
         events.push(event);
     } catch (error) {
       if (error instanceof NotFound) return undefined;
       throw error;
     }
-    const thread: Thread = { id: '', checkpoints: new Map(), blobs: new Map(), writes: new Map() };
-    for (const event of events) {
-      const content = event.content as unknown as CheckpointContent | WritesContent | null;
-      if (!content || typeof content !== 'object') continue;
-      if (content.lg === 'checkpoint') {
-        thread.id = content.thread;
-        let byId = thread.checkpoints.get(content.ns);
-        if (!byId) thread.checkpoints.set(content.ns, (byId = new Map()));
-        // A checkpoint put again replaces the earlier one, as in LangGraph's SQL savers.
-        byId.set(content.id, content);
-        for (const [channel, [version, value]] of Object.entries(content.blobs)) {
-          thread.blobs.set(blobKey(content.ns, channel, version), value);
-        }
-      } else if (content.lg === 'writes') {
-        thread.id ||= content.thread;
-        const key = writesKey(content.ns, content.checkpoint);
-        let stored = thread.writes.get(key);
-        if (!stored) thread.writes.set(key, (stored = new Map()));
-        for (const [idx, channel, value] of content.writes) {
-          const slot = JSON.stringify([content.task, idx]);
-          // A regular write is kept from its first put; a special one (error, interrupt) is replaced.
-          if (idx >= 0 && stored.has(slot)) continue;
-          stored.set(slot, { task: content.task, path: content.path, idx, channel, value });
-        }
-      }
-    }
-    return thread;
+    return events;
   }
 
   private orderedWrites(thread: Thread, ns: string, checkpointId: string): StoredWrite[] {
@@ -451,6 +482,35 @@ export class MnemoCheckpointSaver extends BaseCheckpointSaver {
     if ('json' in stored) return this.serde.loadsTyped('json', JSON.stringify(stored.json));
     if ('b64' in stored) return this.serde.loadsTyped(stored.type, new Uint8Array(Buffer.from(stored.b64, 'base64')));
     return Promise.resolve(undefined);
+  }
+}
+
+// Adds a thread's events, oldest first, to what was read of it before.
+function absorb(thread: Thread, events: Event[]): void {
+  for (const event of events) {
+    const content = event.content as unknown as CheckpointContent | WritesContent | null;
+    if (!content || typeof content !== 'object') continue;
+    if (content.lg === 'checkpoint') {
+      thread.id = content.thread;
+      let byId = thread.checkpoints.get(content.ns);
+      if (!byId) thread.checkpoints.set(content.ns, (byId = new Map()));
+      // A checkpoint put again replaces the earlier one, as in LangGraph's SQL savers.
+      byId.set(content.id, content);
+      for (const [channel, [version, value]] of Object.entries(content.blobs)) {
+        thread.blobs.set(blobKey(content.ns, channel, version), value);
+      }
+    } else if (content.lg === 'writes') {
+      thread.id ||= content.thread;
+      const key = writesKey(content.ns, content.checkpoint);
+      let stored = thread.writes.get(key);
+      if (!stored) thread.writes.set(key, (stored = new Map()));
+      for (const [idx, channel, value] of content.writes) {
+        const slot = JSON.stringify([content.task, idx]);
+        // A regular write is kept from its first put; a special one (error, interrupt) is replaced.
+        if (idx >= 0 && stored.has(slot)) continue;
+        stored.set(slot, { task: content.task, path: content.path, idx, channel, value });
+      }
+    }
   }
 }
 
