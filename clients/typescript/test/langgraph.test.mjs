@@ -46,6 +46,14 @@ eachBackend('langgraph', (ctx) => {
       assert.deepEqual(tuple.checkpoint.channel_values, { messages: ['hi'], step: 1 });
       assert.deepEqual(tuple.pendingWrites, [['task-1', 'step', 2]]);
     }
+    // A session of another client of the same user is no thread.
+    await ctx.client.appendEvent(
+      'shop',
+      user,
+      'chat',
+      { author: 'user', content: { lg: 'checkpoint' } },
+      { create_if_missing: true },
+    );
     const listed = [];
     for await (const tuple of a.list({})) listed.push(tuple.config.configurable.thread_id);
     assert.deepEqual([...new Set(listed)].sort(), [...odd].sort());

@@ -93,7 +93,6 @@ interface StoredWrite {
 
 // One thread as read from its events.
 interface Thread {
-  id: string;
   checkpoints: Map<string, Map<string, CheckpointContent>>;
   /** blobKey(ns, channel, version) → the stored value. */
   blobs: Map<string, Stored>;
@@ -169,6 +168,8 @@ export class MnemoCheckpointSaver extends BaseCheckpointSaver {
       if (thread) threads.push(thread);
     } else {
       for await (const session of this.client.iterSessions(this.app, this.user, { limit: 1000 })) {
+        // Only the user's sessions that hold threads, not those of other clients.
+        if (session.metadata['langgraph_thread_id'] === undefined) continue;
         const thread = await this.readSession(session.id);
         if (thread) threads.push(thread);
       }
@@ -400,7 +401,7 @@ export class MnemoCheckpointSaver extends BaseCheckpointSaver {
       this.cache.delete(session);
       return undefined;
     }
-    const thread: Thread = { id: '', checkpoints: new Map(), blobs: new Map(), writes: new Map() };
+    const thread: Thread = { checkpoints: new Map(), blobs: new Map(), writes: new Map() };
     absorb(thread, events);
     this.cache.delete(session);
     this.cache.set(session, {
@@ -491,7 +492,6 @@ function absorb(thread: Thread, events: Event[]): void {
     const content = event.content as unknown as CheckpointContent | WritesContent | null;
     if (!content || typeof content !== 'object') continue;
     if (content.lg === 'checkpoint') {
-      thread.id = content.thread;
       let byId = thread.checkpoints.get(content.ns);
       if (!byId) thread.checkpoints.set(content.ns, (byId = new Map()));
       // A checkpoint put again replaces the earlier one, as in LangGraph's SQL savers.
@@ -500,7 +500,6 @@ function absorb(thread: Thread, events: Event[]): void {
         thread.blobs.set(blobKey(content.ns, channel, version), value);
       }
     } else if (content.lg === 'writes') {
-      thread.id ||= content.thread;
       const key = writesKey(content.ns, content.checkpoint);
       let stored = thread.writes.get(key);
       if (!stored) thread.writes.set(key, (stored = new Map()));
