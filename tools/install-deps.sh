@@ -4,7 +4,8 @@
 #   --test adds the test-only servers and tools; --fuzz adds clang and its
 #   libFuzzer runtime (tests/fuzz/run.sh). The MCP tests also need Node >= 20
 #   with its npm, which come with these machines, never from Debian (its
-#   nodejs is too old); tests/mcp/install.sh checks the version.
+#   nodejs is too old); tools/npm-ci.sh checks the version and installs the
+#   pinned packages of tests/mcp and clients/typescript with `npm ci`.
 set -euo pipefail
 runtime_and_build=(
   build-essential cmake pkg-config ca-certificates curl

@@ -19,17 +19,21 @@ async function freePort() {
   return port;
 }
 
-// Apps shop and bank, each with its own token; `extra` is more top-level YAML.
-export async function startDaemon(extra = '') {
+// Apps shop and bank, each with its own token; `extra` is more top-level YAML;
+// `storage` is the plugin (memory, or sqlite in the scratch folder); `apps`
+// adds a line of settings to an app, e.g. {bank: 'limits: {event_limit: 8}'}.
+export async function startDaemon(extra = '', { storage = 'memory', maxBody = '64KiB', apps = {} } = {}) {
+  const settings = (app) => (apps[app] ? `    ${apps[app]}\n` : '');
   const dir = mkdtempSync(join(tmpdir(), 'mnemo-mcp-'));
   const port = await freePort();
   const config = join(dir, 'mnemod.yaml');
   writeFileSync(
     config,
-    `server:\n  listen: ["127.0.0.1:${port}"]\n  admin_socket: ${dir}/admin.sock\n  max_body_bytes: 64KiB\n` +
+    `server:\n  listen: ["127.0.0.1:${port}"]\n  admin_socket: ${dir}/admin.sock\n  max_body_bytes: ${maxBody}\n` +
       `auth:\n  required: true\n` +
-      `storage:\n  plugin: memory\n  plugin_dir: ${process.env.MNEMO_PLUGIN_DIR}\n` +
-      `apps:\n  shop:\n    tokens: [${SHOP_TOKEN}]\n  bank:\n    tokens: [${BANK_TOKEN}]\n` +
+      `storage:\n  plugin: ${storage}\n  plugin_dir: ${process.env.MNEMO_PLUGIN_DIR}\n` +
+      (storage === 'sqlite' ? `  options: {path: ${dir}/mnemo.db}\nmemory:\n  index_dir: ${dir}/memory-index\n` : '') +
+      `apps:\n  shop:\n    tokens: [${SHOP_TOKEN}]\n${settings('shop')}  bank:\n    tokens: [${BANK_TOKEN}]\n${settings('bank')}` +
       extra,
   );
   const output = [];
