@@ -88,6 +88,8 @@ public:
     const storage::Backend& backend() const { return backend_; }
     metrics::Registry& metrics() { return metrics_; }
     Executor& executor() { return executor_; }
+    // Every route, built-in and added, as (method, pattern).
+    std::vector<std::pair<std::string, std::string>> routes() const { return router_.routes(); }
     double uptime_seconds() const;
 
 private:

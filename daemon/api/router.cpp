@@ -70,6 +70,12 @@ int Router::add(std::string_view method, std::string_view pattern) {
     return static_cast<int>(routes_.size()) - 1;
 }
 
+std::vector<std::pair<std::string, std::string>> Router::routes() const {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& route : routes_) out.emplace_back(route.method, route.pattern);
+    return out;
+}
+
 bool Router::shape_matches(const Route& route, const std::vector<std::string_view>& raw) const {
     if (route.segments.size() != raw.size()) return false;
     for (size_t i = 0; i < raw.size(); ++i) {

@@ -35,6 +35,8 @@ public:
     // Registers `pattern` for `method`; returns the route index.
     int add(std::string_view method, std::string_view pattern);
     RouteMatch match(std::string_view method, std::string_view raw_path) const;
+    // Every route as (method, pattern), in the order added.
+    std::vector<std::pair<std::string, std::string>> routes() const;
 
 private:
     struct Route {
