@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Runs the shell examples of README.md and docs/*.md against a real mnemod.
 
-    run_examples.py [FILE.md ...]        # default: README.md and docs/*.md
+    run_examples.py [-v] [FILE.md ...]   # default: README.md and docs/*.md; -v prints every output
 
 Which blocks run: a fenced block whose info string is exactly `sh example`
 (```sh example). Other blocks (```sh, ```console, ```yaml ...) are prose only.
@@ -186,7 +186,7 @@ def json_problems(checks):
     return problems
 
 
-def run_file(path, mnemoctl):
+def run_file(path, mnemoctl, verbose=False):
     text = path.read_text()
     blocks = blocks_of(text)
     if not blocks:
@@ -216,7 +216,7 @@ def run_file(path, mnemoctl):
     ok = status == 0 and not failures and not problem
     name = path.relative_to(SOURCE_DIR) if path.is_relative_to(SOURCE_DIR) else path
     print(f"{'ok  ' if ok else 'FAIL'} {name}: {len(blocks)} blocks")
-    if not ok:
+    if not ok or verbose:
         print(output)
         if status != 0 and not failures:
             print(f"the session exited with {status} after the last '###' block named above")
@@ -227,9 +227,11 @@ def run_file(path, mnemoctl):
 
 def main(argv):
     mnemoctl = required_env("MNEMOCTL_BIN")
+    verbose = "-v" in argv
+    argv = [a for a in argv if a != "-v"]
     files = [Path(a).resolve() for a in argv] or \
         [SOURCE_DIR / "README.md"] + sorted((SOURCE_DIR / "docs").glob("*.md"))
-    results = [r for r in (run_file(f, mnemoctl) for f in files) if r is not None]
+    results = [r for r in (run_file(f, mnemoctl, verbose) for f in files) if r is not None]
     if not results:
         print("no ```sh example blocks found")
         return 1
