@@ -199,9 +199,10 @@ class Checker:
 def main():
     doc = yaml.safe_load((SOURCE_DIR / "docs" / "openapi.yaml").read_text())
     jsonschema.Draft202012Validator.check_schema({"$defs": doc.get("components", {}).get("schemas", {})})
-    daemon = Daemon(CONFIG, embedder_dimensions=8).start()
+    daemon = Daemon(CONFIG, embedder_dimensions=8)
     failures = []
     try:
+        daemon.start()
         conn = http.client.HTTPConnection("127.0.0.1", daemon.port, timeout=10)
         conn.request("GET", "/v1/openapi.json")
         response = conn.getresponse()

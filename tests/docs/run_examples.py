@@ -192,7 +192,7 @@ def run_file(path, mnemoctl, verbose=False):
     if not blocks:
         return None
     embedder = 8 if "<!-- examples: embedder -->" in text else 0
-    daemon = Daemon(embedder_dimensions=embedder).start()
+    daemon = Daemon(embedder_dimensions=embedder)
     address = f"127.0.0.1:{daemon.port}"
     script = PRELUDE
     for line, body in blocks:
@@ -204,6 +204,7 @@ def run_file(path, mnemoctl, verbose=False):
     env = dict(os.environ, MNEMO_FAILED=str(failed), MNEMO_CHECKS=str(checks), MNEMOCTL_BIN=mnemoctl,
                ASSISTANT_TOKEN="example-token")
     try:
+        daemon.start()
         result = subprocess.run(["/bin/bash", "-c", script], cwd=daemon.dir, env=env, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True, timeout=120)
         output, status = result.stdout, result.returncode
