@@ -3,7 +3,7 @@
  *
  * Owns turning a net::Request into a core operation and its Outcome into a
  * net::Response: routing, auth (bearer tokens per app, admin tokens), query
- * parameters, the error body of API.md, X-Request-Id, per-route metrics.
+ * parameters, the error body of docs/api.md, X-Request-Id, per-route metrics.
  * Bodies are decoded on the loop thread; the operation runs through the
  * Executor (inline for a non-blocking backend, on a worker otherwise).
  */

@@ -86,7 +86,7 @@ bool Router::shape_matches(const Route& route, const std::vector<std::string_vie
 
 RouteMatch Router::match(std::string_view method, std::string_view raw_path) const {
     RouteMatch result;
-    // A trailing slash matches no route (API.md): "/x/" is not "/x".
+    // A trailing slash matches no route (docs/api.md): "/x/" is not "/x".
     if (raw_path.size() > 1 && raw_path.back() == '/') return result;
     auto raw = split_path(raw_path);
     std::vector<std::string> allowed;

@@ -1,7 +1,7 @@
 /*
  * api/router.h -- matching request paths to routes.
  *
- * Owns the path grammar of API.md: a route is a pattern of literal segments
+ * Owns the path grammar of docs/api.md: a route is a pattern of literal segments
  * and {name} segments; a {name} segment is percent-decoded and must follow
  * the name rule, else the request is a 400 (a known shape with a bad name)
  * rather than a 404. A known path with another method is a 405 with Allow.
