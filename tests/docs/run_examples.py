@@ -9,7 +9,8 @@ Which blocks run: a fenced block whose info string is exactly `sh example`
 How a file runs: its blocks, in order, in one bash session (`set -e`) against
 one fresh mnemod: sqlite storage and its admin socket in a scratch folder that
 is also the session's working directory (so `mnemoctl` finds the daemon
-through ./mnemod.yaml, as it does from mnemod's own folder). Every
+through ./mnemod.yaml, as it does from mnemod's own folder; `mnemoctl` is
+this build's, whatever alias the example sets). Every
 `127.0.0.1:7420` in a block is rewritten to the daemon's real address, so the
 examples keep the documented port. `$ASSISTANT_TOKEN` is set (auth is off on
 a loopback listener, so any token does). A file containing the line
