@@ -11,7 +11,7 @@ FIXTURES = SOURCE_DIR / "tests" / "fixtures"
 sys.path.insert(0, str(FIXTURES))
 
 from mnemod_daemon import Daemon as _Daemon  # noqa: E402
-from mnemod_daemon import required_env  # noqa: E402,F401 (for the scripts)
+from mnemod_daemon import required_env  # noqa: E402 (also for the scripts)
 
 
 class Daemon(_Daemon):
@@ -21,6 +21,7 @@ class Daemon(_Daemon):
     def __init__(self, sections="", embedder_dimensions=0):
         self.embedder = None
         memory = ""
+        required_env("MNEMO_PLUGIN_DIR")  # fails before a fake embedder is left behind
         if embedder_dimensions:
             self.embedder = subprocess.Popen(
                 ["/usr/bin/python3", str(FIXTURES / "fake_embedder.py"), "--dimensions", str(embedder_dimensions)],
