@@ -18,6 +18,7 @@ test_only=(
   libgtest-dev libgmock-dev libbenchmark-dev mariadb-server wrk redis-server
   tmux util-linux python3 systemd dpkg-dev
   python3-pytest python3-setuptools python3-wheel python3-venv mypy  # the Python client: tests, offline install, types
+  python3-jsonschema python3-yaml  # docs/openapi.yaml: its schemas checked against real answers
 )
 fuzz_only=(clang libclang-rt-14-dev)
 packages=("${runtime_and_build[@]}")

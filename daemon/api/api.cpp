@@ -85,7 +85,7 @@ Api::Api(uv_loop_t* loop, storage::Backend& backend, std::shared_ptr<const confi
 }
 
 void Api::route(std::string_view method, std::string_view pattern, HandlerFn handler, bool per_app) {
-    bool open = handler == handlers::healthz || handler == handlers::readyz;
+    bool open = handler == handlers::healthz || handler == handlers::readyz || handler == handlers::openapi;
     int index = router_.add(method, pattern);
     handlers_.resize(static_cast<size_t>(index) + 1);
     handlers_[static_cast<size_t>(index)] = {handler, per_app, open};
@@ -103,6 +103,7 @@ void Api::register_routes() {
     route("GET", "/readyz", readyz, false);
     route("GET", "/metrics", handlers::metrics, false);
     route("GET", "/v1/info", info, false);
+    route("GET", "/v1/openapi.json", openapi, false);
     route("POST", kSessions, create_session, true);
     route("GET", kSessions, list_user_sessions, true);
     route("GET", "/v1/apps/{app}/sessions", list_app_sessions, true);

@@ -3,7 +3,7 @@
  *
  * Owns turning a net::Request into a core operation and its Outcome into a
  * net::Response: routing, auth (bearer tokens per app, admin tokens), query
- * parameters, the error body of API.md, X-Request-Id, per-route metrics.
+ * parameters, the error body of docs/api.md, X-Request-Id, per-route metrics.
  * Bodies are decoded on the loop thread; the operation runs through the
  * Executor (inline for a non-blocking backend, on a worker otherwise).
  */
@@ -88,6 +88,8 @@ public:
     const storage::Backend& backend() const { return backend_; }
     metrics::Registry& metrics() { return metrics_; }
     Executor& executor() { return executor_; }
+    // Every route, built-in and added, as (method, pattern).
+    std::vector<std::pair<std::string, std::string>> routes() const { return router_.routes(); }
     double uptime_seconds() const;
 
 private:

@@ -71,6 +71,7 @@ void healthz(Api& api, CallPtr call);
 void readyz(Api& api, CallPtr call);
 void metrics(Api& api, CallPtr call);
 void info(Api& api, CallPtr call);
+void openapi(Api& api, CallPtr call);
 
 // The session a route names.
 core::SessionRef session_ref(const Call& call);

@@ -1,4 +1,4 @@
-// Memory routes (MEMORY.md): write, list, get, patch, delete, and recall for
+// Memory routes (docs/memories.md): write, list, get, patch, delete, and recall for
 // one user (GET .../memories/search) or the whole app (POST .../memories/search).
 #include "api/handlers.h"
 #include "core/ids.h"
@@ -37,7 +37,7 @@ void run_recall(Api& api, CallPtr call, memory::RecallInput in) {
 
 // wait=true: the write, then an answer only once every memory it left
 // pending is ready or failed, or at the wait limit with the statuses as they
-// are (MEMORY.md). The waiting holds no thread: the pipeline calls back.
+// are (docs/memories.md). The waiting holds no thread: the pipeline calls back.
 void write_and_wait(Api& api, CallPtr call, memory::WriteMemoriesInput in, memory::EmbedPipeline& pipeline) {
     struct Waiting {
         std::vector<storage::MemoryWritten> written;

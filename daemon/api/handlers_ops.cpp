@@ -1,5 +1,6 @@
-// Operations routes: /healthz, /readyz, /metrics, /v1/info.
+// Operations routes: /healthz, /readyz, /metrics, /v1/info, /v1/openapi.json.
 #include "api/handlers.h"
+#include "api/openapi.h"
 #include "core/json_writer.h"
 #include "memory/embed_pipeline.h"
 #include "memory/memory_index.h"
@@ -56,6 +57,16 @@ void info(Api& api, CallPtr call) {
     w.key("uptime_seconds").number(api.uptime_seconds());
     w.end_object();
     api.reply(*call, net::Response{200, {}, std::move(body), "application/json"});
+}
+
+void openapi(Api& api, CallPtr call) {
+    const auto& json = openapi_json();
+    if (!json) {
+        return api.fail(*call,
+                        core::Error{core::ErrorCode::Internal,
+                                    "this build's docs/openapi.yaml does not parse; rebuild from a good one", "{}"});
+    }
+    api.reply(*call, net::Response{200, {}, *json, "application/json"});
 }
 
 }  // namespace mnemo::api::handlers

@@ -1,4 +1,4 @@
-// The search route: GET /v1/apps/{app}/search (API.md "Search").
+// The search route: GET /v1/apps/{app}/search (docs/api.md "Search").
 #include "api/handlers.h"
 #include "core/event_input.h"
 #include "core/ids.h"

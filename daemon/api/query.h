@@ -2,7 +2,7 @@
  * api/query.h -- query string parameters.
  *
  * Owns reading `?a=1&b=x` into decoded values and the shared parameter
- * rules of API.md: `limit` above its maximum is reduced to it, 0 or
+ * rules of docs/api.md: `limit` above its maximum is reduced to it, 0 or
  * negative is a 400; booleans are true|false; timestamps as in requests.
  */
 #pragma once

@@ -70,6 +70,12 @@ int Router::add(std::string_view method, std::string_view pattern) {
     return static_cast<int>(routes_.size()) - 1;
 }
 
+std::vector<std::pair<std::string, std::string>> Router::routes() const {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& route : routes_) out.emplace_back(route.method, route.pattern);
+    return out;
+}
+
 bool Router::shape_matches(const Route& route, const std::vector<std::string_view>& raw) const {
     if (route.segments.size() != raw.size()) return false;
     for (size_t i = 0; i < raw.size(); ++i) {
@@ -80,7 +86,7 @@ bool Router::shape_matches(const Route& route, const std::vector<std::string_vie
 
 RouteMatch Router::match(std::string_view method, std::string_view raw_path) const {
     RouteMatch result;
-    // A trailing slash matches no route (API.md): "/x/" is not "/x".
+    // A trailing slash matches no route (docs/api.md): "/x/" is not "/x".
     if (raw_path.size() > 1 && raw_path.back() == '/') return result;
     auto raw = split_path(raw_path);
     std::vector<std::string> allowed;

@@ -1,7 +1,7 @@
 /*
  * api/router.h -- matching request paths to routes.
  *
- * Owns the path grammar of API.md: a route is a pattern of literal segments
+ * Owns the path grammar of docs/api.md: a route is a pattern of literal segments
  * and {name} segments; a {name} segment is percent-decoded and must follow
  * the name rule, else the request is a 400 (a known shape with a bad name)
  * rather than a 404. A known path with another method is a 405 with Allow.
@@ -35,6 +35,8 @@ public:
     // Registers `pattern` for `method`; returns the route index.
     int add(std::string_view method, std::string_view pattern);
     RouteMatch match(std::string_view method, std::string_view raw_path) const;
+    // Every route as (method, pattern), in the order added.
+    std::vector<std::pair<std::string, std::string>> routes() const;
 
 private:
     struct Route {

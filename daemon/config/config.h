@@ -129,7 +129,7 @@ struct SummaryConfig {
     uint32_t max_words = 0;
 };
 
-// memory.embedder: where texts get their vectors (MEMORY.md Embedders).
+// memory.embedder: where texts get their vectors (docs/memories.md Embedders).
 struct EmbedderConfig {
     enum class Kind { None, Http, Command } kind = Kind::None;
     std::string url;  // http: base URL, without the trailing "/embeddings"

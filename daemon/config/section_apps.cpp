@@ -7,7 +7,7 @@ namespace {
 
 constexpr size_t kMaxNameBytes = 128;
 
-// The API's name rule (API.md): 1..128 bytes of [A-Za-z0-9._:@-], not "." or "..".
+// The API's name rule (docs/api.md): 1..128 bytes of [A-Za-z0-9._:@-], not "." or "..".
 bool is_valid_app_name(std::string_view name) {
     return !name.empty() && name.size() <= kMaxNameBytes && name != "." && name != ".." && has_only_name_chars(name);
 }

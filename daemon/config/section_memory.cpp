@@ -1,4 +1,4 @@
-// memory: section (MEMORY.md) with its embedder map, the subset an app may
+// memory: section (docs/memories.md) with its embedder map, the subset an app may
 // override under apps.<app>.memory, and the rules between memory keys.
 #include <algorithm>
 
@@ -12,7 +12,7 @@ constexpr uint64_t kMaxBatch = 2048;
 constexpr uint64_t kMaxWorkers = 256;
 constexpr uint64_t kMaxRetries = 100;
 
-// API.md's event roles.
+// docs/api.md's event roles.
 const Choices<std::string> kRoles = {
     {"user", "user"}, {"assistant", "assistant"}, {"system", "system"}, {"tool", "tool"}, {"summary", "summary"}};
 
@@ -31,7 +31,7 @@ FieldReader roles_field(Context& ctx, std::vector<std::string>& target) {
     };
 }
 
-// MEMORY.md's namespace rule: 0..128 bytes of [A-Za-z0-9._:@-].
+// docs/memories.md's namespace rule: 0..128 bytes of [A-Za-z0-9._:@-].
 FieldReader namespace_field(Context& ctx, std::string& target) {
     return [&ctx, &target](const YAML::Node& node, const Place& place) {
         auto text = read_scalar(ctx, node, place, "a namespace name");

@@ -2,6 +2,7 @@
 // in and units converted to plain numbers; a .so plugin gets its map as is.
 #include "config/json_value.h"
 #include "config/load_state.h"
+#include "config/yaml_json.h"
 
 namespace mnemo::config {
 namespace {
@@ -76,14 +77,6 @@ Json mysql_options(LoadState& state) {
 Json memory_options(LoadState& state) {
     read_map(state.ctx, state.storage_options.node, state.storage_options.place, {});
     return Json::object();
-}
-
-// YAML plain scalars read as YAML 1.2 would type them; quoted ones stay strings.
-Json plain_scalar(const std::string& text) {
-    if (text == "true" || text == "false") return Json(text == "true");
-    if (text == "null" || text == "~") return Json();
-    if (auto parsed = Json::parse(text); parsed && !parsed->as_object() && !parsed->as_array()) return *parsed;
-    return Json(text);
 }
 
 Json any_yaml(Context& ctx, const YAML::Node& node, const Place& place) {

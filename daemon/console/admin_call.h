@@ -72,7 +72,7 @@ const char* check_name(lua_State* L, int index, const char* what);
 std::optional<int64_t> opt_integer(lua_State* L, int index, const char* field);
 const char* opt_name(lua_State* L, int index, const char* field);
 bool opt_flag(lua_State* L, int index, const char* field);
-// `limit` by API.md's rule: above max reduced to it, 0 or negative an error.
+// `limit` by docs/api.md's rule: above max reduced to it, 0 or negative an error.
 int64_t opt_limit(lua_State* L, int index, int64_t fallback, int64_t maximum);
 
 // Registers `functions` as the global table `name` (merged into an existing one).

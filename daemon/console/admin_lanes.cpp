@@ -1,4 +1,4 @@
-// lanes.*: the lane routes of API.md, called from a console chunk.
+// lanes.*: the lane routes of docs/api.md, called from a console chunk.
 #include "console/admin_api.h"
 #include "console/admin_call.h"
 

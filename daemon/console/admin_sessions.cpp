@@ -1,4 +1,4 @@
-// sessions.*, state.*: the session and state routes of API.md, called from a console chunk.
+// sessions.*, state.*: the session and state routes of docs/api.md, called from a console chunk.
 #include "console/admin_api.h"
 #include "console/admin_call.h"
 

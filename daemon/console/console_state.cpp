@@ -109,7 +109,7 @@ ConsoleState::ConsoleState(std::shared_ptr<const config::Config> config, Admin& 
 std::optional<std::string> ConsoleState::install(Admin& admin) {
     return lua_.protect([this, &admin](lua_State* L) {
         admin.bind(L);
-        scripting::keep_key_order(L);  // rows print with API.md's field order
+        scripting::keep_key_order(L);  // rows print with docs/api.md's field order
         lua_pushlightuserdata(L, this);
         lua_rawsetp(L, LUA_REGISTRYINDEX, &kStateKey);
         lua_register(L, "print", console_print);

@@ -1,5 +1,5 @@
 /*
- * core/capture.h -- which events become long-term memories (MEMORY.md
+ * core/capture.h -- which events become long-term memories (docs/memories.md
  * "Capture from conversations", memory.capture: events).
  *
  * Owns the host's half of capture: the role filter (memory.capture_roles),

@@ -2,7 +2,7 @@
  * core/errors.h -- the domain errors a request can end in.
  *
  * One Error value travels from wherever a rule fails up to the API layer,
- * which maps its code to an HTTP status and writes API.md's error body. The
+ * which maps its code to an HTTP status and writes docs/api.md's error body. The
  * message is for the user: what went wrong, naming the key, id or field.
  */
 #pragma once

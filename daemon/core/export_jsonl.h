@@ -12,7 +12,7 @@
  * field; JSON null in an optional string (parent_id, invocation_id, ...) is
  * "none".
  *
- * A memory line is the Memory object of MEMORY.md (app, user, id, namespace,
+ * A memory line is the Memory object of docs/memories.md (app, user, id, namespace,
  * text, metadata, session_id, source, embedding, embedding_model) with its
  * times as created_at_us, updated_at_us, expires_at_us (0: never) and its
  * "vector" (an array of numbers, each the shortest text of its 32-bit float,

@@ -354,7 +354,7 @@ void read_embedding(FieldReader& f, MemoryLine& m) {
         f.reject("vector", "a memory whose embedding is \"none\" holds no vector; write null");
 }
 
-// The rules of a memory write (MEMORY.md Writing), as the memory routes apply them.
+// The rules of a memory write (docs/memories.md Writing), as the memory routes apply them.
 void check_memory(FieldReader& f, const JsonlRecord& r, const DecodeLimits& limits) {
     const MemoryLine& m = r.memory;
     if (!valid_name(r.app)) f.reject("app", "app id " + name_problem(r.app));

@@ -10,7 +10,7 @@ namespace {
 simdjson::dom::parser& validating_parser() {
     thread_local simdjson::dom::parser parser = [] {
         simdjson::dom::parser p;
-        // simdjson counts the top-level value as depth 1, as API.md does.
+        // simdjson counts the top-level value as depth 1, as docs/api.md does.
         [[maybe_unused]] auto rc = p.allocate(64 * 1024, kMaxJsonDepth);
         return p;
     }();

@@ -1,7 +1,7 @@
 /*
  * core/lanes.h -- lanes: stable conversation keys and their sessions.
  *
- * Owns API.md's Lanes section below HTTP: decoding the lane request bodies,
+ * Owns docs/api.md's Lanes section below HTTP: decoding the lane request bodies,
  * the resolve decision order (absent or force_new, suspended,
  * resume_pending, the reset policy, else the same session), explicit reset,
  * switch, suspend, resume-pending, turn-complete, get and list, and the

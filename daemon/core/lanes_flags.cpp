@@ -72,7 +72,7 @@ Outcome mark_resume_pending(const Env& env, const LaneRef& ref, const std::strin
     if (auto unsupported = lanes_supported(env)) return Outcome::fail(std::move(*unsupported));
     if (auto error = read_lane(env, ref, current)) return Outcome::fail(std::move(*error));
     if (!current) return Outcome::fail(lane_not_found(ref));
-    if (current->lane.suspended) return Outcome::ok(lane_json(current->lane));  // API.md: ignored while suspended
+    if (current->lane.suspended) return Outcome::ok(lane_json(current->lane));  // docs/api.md: ignored while suspended
     return change_flags(env, ref, [&reason](storage::LaneRow& row) {
         if (row.suspended) return;  // suspended meanwhile: still ignored
         row.resume_pending = true;

@@ -8,7 +8,7 @@
 
 namespace mnemo::core {
 
-// API.md's Lane object, plus created_at and version. platform and chat_type are null when none.
+// docs/api.md's Lane object, plus created_at and version. platform and chat_type are null when none.
 void write_lane(JsonWriter& w, const storage::LaneRow& lane);
 std::string lane_json(const storage::LaneRow& lane);
 

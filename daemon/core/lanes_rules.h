@@ -42,7 +42,7 @@ struct ResolveDecision {
     std::optional<std::string> auto_reset_reason;  // with AutoReset: suspended | idle | daily
 };
 
-// API.md's order: absent or force_new; suspended; resume_pending; reset policy; else keep.
+// docs/api.md's order: absent or force_new; suspended; resume_pending; reset policy; else keep.
 ResolveDecision decide_resolve(const LaneFacts& facts, const ResolveContext& context);
 
 // The row of a brand-new lane: every flag false, reasons null.
@@ -54,7 +54,7 @@ storage::LaneRow fresh_lane_row(std::string app, std::string lane, std::string u
 storage::LaneRow moved_lane_row(const storage::LaneRow& old, std::string session_id, bool had_activity,
                                 const std::optional<std::string>& auto_reset_reason, int64_t now_us);
 
-// API.md's closed sets.
+// docs/api.md's closed sets.
 bool valid_chat_type(std::string_view chat_type);   // dm | group | channel | thread
 bool valid_resume_reason(std::string_view reason);  // restart_timeout | shutdown_timeout | restart_interrupted
 

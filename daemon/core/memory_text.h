@@ -1,6 +1,6 @@
 /*
  * core/memory_text.h -- the rules of a memory's names and text that every
- * door of mnemod applies alike (MEMORY.md Writing).
+ * door of mnemod applies alike (docs/memories.md Writing).
  *
  * Owns the memory id rule (the name rules, and `search` reserved for the
  * recall route), the namespace rule (0..128 bytes of [A-Za-z0-9._:@-]) and

@@ -1,5 +1,5 @@
 /*
- * core/render.h -- the JSON shapes of API.md's objects.
+ * core/render.h -- the JSON shapes of docs/api.md's objects.
  *
  * Owns how a Session, an Event, a Summary and a track event look on the
  * wire. Raw payloads are spliced in byte for byte.

@@ -1,7 +1,7 @@
 /*
  * core/requests.h -- request bodies into operation inputs.
  *
- * Owns the body rules of API.md: field types, required fields, batch size
+ * Owns the body rules of docs/api.md: field types, required fields, batch size
  * and duplicate client ids, expected_version. Each decoder validates the
  * whole body before anything is stored; unknown fields are ignored so that
  * newer clients work with an older daemon.

@@ -1,4 +1,4 @@
-// The search operation: storage's grouped hits turned into API.md's answer.
+// The search operation: storage's grouped hits turned into docs/api.md's answer.
 #include "core/search.h"
 
 #include "core/json_writer.h"

@@ -1,5 +1,5 @@
 /*
- * core/search.h -- API.md "Search": GET /v1/apps/{app}/search.
+ * core/search.h -- docs/api.md "Search": GET /v1/apps/{app}/search.
  *
  * Owns the search operation above storage: the query parameters' rules,
  * the call to the plugin's `search` op, and the answer's JSON (results

@@ -1,5 +1,5 @@
 /*
- * core/service.h -- the domain operations of API.md, above storage.
+ * core/service.h -- the domain operations of docs/api.md, above storage.
  *
  * Owns each operation end to end below HTTP: the inputs (already decoded
  * from JSON and validated on the loop), the rules that need the config
@@ -105,7 +105,7 @@ struct AppendedEvent {
     int64_t seq = 0;
     int64_t timestamp_us = 0;
 };
-// What an append answers (API.md), before rendering.
+// What an append answers (docs/api.md), before rendering.
 struct AppendReply {
     int64_t version = 0;
     std::vector<AppendedEvent> appended;

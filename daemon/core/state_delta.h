@@ -1,7 +1,7 @@
 /*
  * core/state_delta.h -- state deltas and the merged state view.
  *
- * Owns the scope rules of API.md: `app:K` goes to the app scope, `user:K` to
+ * Owns the scope rules of docs/api.md: `app:K` goes to the app scope, `user:K` to
  * the user scope, `temp:K` to nothing persistent (stripped from what is
  * stored, shown in the write's response only), anything else to the
  * session; a null value deletes. Also builds the merged `state` object of a

@@ -31,7 +31,7 @@ log::Format log_format(const config::Config& config) {
     return config.log.format == config::LogConfig::Format::Json ? log::Format::Json : log::Format::Text;
 }
 
-// Extraction (MEMORY.md "extract") keeps its cursor in storage: refuse a
+// Extraction (docs/memories.md "extract") keeps its cursor in storage: refuse a
 // plugin without it rather than accept a setting that would never capture.
 std::optional<std::string> refuse_extraction(const config::Config& config, const storage::Backend& backend) {
     std::string extract_key;

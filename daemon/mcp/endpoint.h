@@ -11,7 +11,7 @@
  * mcp/tools.h. The API's routing gives it the same auth (a token of another
  * app is 403 before any JSON-RPC is read), per-route metrics and body
  * limit as every route; it adds the Origin check against DNS rebinding
- * (server.mcp_allowed_origins) and refuses HTTP-level problems with API.md's
+ * (server.mcp_allowed_origins) and refuses HTTP-level problems with docs/api.md's
  * error body; everything JSON-RPC can express is HTTP 200 with a JSON-RPC
  * error, and a body that is not JSON is 400 with -32700.
  */

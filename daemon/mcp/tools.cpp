@@ -15,7 +15,7 @@ namespace {
 
 using CallPtr = std::shared_ptr<api::Call>;
 
-// ---- output schemas: the HTTP routes' answers (API.md, MEMORY.md) ----
+// ---- output schemas: the HTTP routes' answers (docs/api.md, docs/memories.md) ----
 
 constexpr std::string_view kNullableString = R"({"type":["string","null"]})";
 

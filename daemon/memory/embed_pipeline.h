@@ -3,7 +3,7 @@
  *
  * Owns the EmbedWorkers of the daemon and the thread that feeds them from
  * storage. Pending work is the set of memories whose status is pending in
- * storage (MEMORY.md), never a queue held here: on start(), on
+ * storage (docs/memories.md), never a queue held here: on start(), on
  * notify_pending() and every rescan_interval the feeder reads
  * memory_pending in key order and submits the memories not already in
  * flight. A full worker queue stops the read; the rest stays pending and is
@@ -115,7 +115,7 @@ public:
     std::variant<int64_t, storage::StorageError> reembed(const std::string& app, int64_t dimensions = 0);
     // A reload: batch, timeout, retries and api_key (the rest needs a restart).
     void apply(const config::EmbedderConfig& settings);
-    // How long wait=true waits at most (MEMORY.md): memory.embedder.timeout x (retries + 1), as reloaded.
+    // How long wait=true waits at most (docs/memories.md): memory.embedder.timeout x (retries + 1), as reloaded.
     std::chrono::microseconds wait_limit() const;
 
     PipelineStats stats() const;

@@ -1,5 +1,5 @@
 /*
- * memory/embedder.h -- turning texts into vectors (MEMORY.md Embedders).
+ * memory/embedder.h -- turning texts into vectors (docs/memories.md Embedders).
  *
  * The memory module owns long-term memories' vectors and recall. This part
  * owns the embedder clients: an Embedder takes a list of texts and answers

@@ -1,5 +1,5 @@
 /*
- * memory/memory_render.h -- the JSON shapes of MEMORY.md's answers.
+ * memory/memory_render.h -- the JSON shapes of docs/memories.md's answers.
  *
  * Owns how a Memory object looks on the wire (the vector only when asked
  * for), the write answer ({"memories": [{id, created, embedding}]}), the

@@ -1,12 +1,12 @@
 /*
  * memory/memory_requests.h -- memory request bodies into typed inputs.
  *
- * Owns the body rules of MEMORY.md's routes: field types, the namespace and
+ * Owns the body rules of docs/memories.md's routes: field types, the namespace and
  * id rules, text sizes, vectors of finite numbers, the recall options and
  * their limits, and the folding that decides whether two memory texts are
  * the same for dedupe. Every decoder validates the whole body before
  * anything is stored; errors name the field and, in a batch, its index
- * (`memories[2].text: ...`). Unknown fields are ignored, as in API.md, so
+ * (`memories[2].text: ...`). Unknown fields are ignored, as in docs/api.md, so
  * newer clients work with an older daemon. What needs stored data (the
  * app's dimension, whether an id exists) is checked later, by the service.
  */
@@ -107,7 +107,7 @@ std::optional<core::Error> decode_recall(std::string& body, RecallInput& out);
 std::optional<core::Error> decode_text_item(std::string json, std::string_view prefix,
                                             const MemoryRequestLimits& limits, MemoryItemInput& out);
 
-// An extractor's answer (MEMORY.md, memory.capture: extract): a JSON array
+// An extractor's answer (docs/memories.md, memory.capture: extract): a JSON array
 // of {text, namespace?, metadata?}; other fields are ignored. Each item is
 // checked alone by the write rules: one that breaks them is left out, with
 // its index and reason in `skipped`, and the others are kept. Items past

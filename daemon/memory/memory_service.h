@@ -1,5 +1,5 @@
 /*
- * memory/memory_service.h -- the memory operations of MEMORY.md, above storage.
+ * memory/memory_service.h -- the memory operations of docs/memories.md, above storage.
  *
  * Owns each memory route end to end below HTTP, as core/service.h does for
  * sessions: the inputs (decoded and validated on the loop by

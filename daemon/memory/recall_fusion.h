@@ -1,7 +1,7 @@
 /*
  * memory/recall_fusion.h -- one ranking from the keyword and the vector lists.
  *
- * Owns MEMORY.md's scoring: keyword mode scores by relevance, semantic mode
+ * Owns docs/memories.md's scoring: keyword mode scores by relevance, semantic mode
  * by cosine similarity (min_similarity applied to the vector list only),
  * hybrid by reciprocal rank fusion over each list's best max(4 x limit, 50)
  * candidates, score = sum of 1 / (60 + rank) with ranks from 1. Ties go to

@@ -57,7 +57,7 @@ struct VectorIndexOptions {
     size_t ef_construction = 100;  // candidates kept while linking
     // Candidates kept by an unfiltered search. The bench's 1M clustered 384-dim
     // vectors gave recall@10 0.89 / 0.94 / 0.99 at ef 64 / 128 / 256 (p50 0.30 /
-    // 0.39 / 0.54 ms); MEMORY.md asks for 0.95, so 256.
+    // 0.39 / 0.54 ms); docs/memories.md asks for 0.95, so 256.
     size_t ef_search = 256;
     // A candidate set of at most this many keys is scanned exactly (a user's
     // memories always are): the bench scanned a user's 1,000 of 1M in 0.28 ms,

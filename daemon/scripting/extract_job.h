@@ -1,7 +1,7 @@
 /*
  * scripting/extract_job.h -- one memory extraction, run on an extraction worker.
  *
- * MEMORY.md "capture: extract": reads the session and its events after the
+ * docs/memories.md "capture: extract": reads the session and its events after the
  * session's extraction cursor (storage's extracted_seq, at most
  * kMaxEventsPerJob of them), hands them to the extractor (the worker's Lua
  * `extract` chain, or memory.extract_command), writes the items that keep

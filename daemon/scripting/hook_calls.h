@@ -31,7 +31,7 @@ std::optional<std::string> run_finalize_hooks(ScriptState& state, const storage:
                                               core::FinalizeReason reason);
 std::optional<std::string> run_reset_hooks(ScriptState& state, const core::LaneMove& move);
 
-// Pushes a session row as API.md's Session object (without state).
+// Pushes a session row as docs/api.md's Session object (without state).
 void push_session_row(lua_State* L, const storage::SessionRow& session);
 
 }  // namespace mnemo::scripting

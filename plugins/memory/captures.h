@@ -1,4 +1,4 @@
-// captures.h -- memories captured from events (MEMORY.md, memory.capture:
+// captures.h -- memories captured from events (docs/memories.md, memory.capture:
 // events), stored and removed by the append, rewrite and rewind of the
 // memory backend inside their own critical section, so the memories are
 // there (or gone) when the event operation answers. The rows themselves and

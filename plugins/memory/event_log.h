@@ -34,7 +34,7 @@ public:
     int64_t visible_count() const { return static_cast<int64_t>(visible_.size()); }
     int64_t total_count() const { return visible_count() + static_cast<int64_t>(deleted_.size()); }
 
-    // The visible event holding id, whoever made it (API.md: an id is unique
+    // The visible event holding id, whoever made it (docs/api.md: an id is unique
     // within its session): client ids from the map, generated ones by a scan.
     const EventRec* find_visible_id(std::string_view id) const;
     // Index of the first visible event with seq > after_seq.

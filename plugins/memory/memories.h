@@ -1,4 +1,4 @@
-// memories.h -- the long-term memories of the in-memory backend (MEMORY.md).
+// memories.h -- the long-term memories of the in-memory backend (docs/memories.md).
 //
 // This module owns the memory rows and every index over them: by key, by
 // word per app and per user (memory_terms.h), by (app, user, id), by

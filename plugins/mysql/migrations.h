@@ -161,7 +161,7 @@ inline const Migration kSchemaV1{1,
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin)sql",
                                  }};
 
-// v2: lanes, with the columns of API.md's Lane object plus a compare-and-set
+// v2: lanes, with the columns of docs/api.md's Lane object plus a compare-and-set
 // version and the restart counter recovery.stuck_after_restarts needs;
 // lanes_updated finds idle lanes of every app for pruning.
 inline const Migration kSchemaV2{2,
@@ -191,7 +191,7 @@ inline const Migration kSchemaV2{2,
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin)sql",
                                  }};
 
-// v3: search (API.md "Search", core/search.h).
+// v3: search (docs/api.md "Search", core/search.h).
 //  - search_text: mnemod's core::search_text() of the event, byte for byte:
 //    what exact queries are verified against (and word queries too).
 //  - search_tokens: the words of search_text (the host's word rules, mnemo_host), each
@@ -234,7 +234,7 @@ inline const Migration kSchemaV4{4,
                                  "SELECT COUNT(*) FROM information_schema.statistics WHERE table_schema = DATABASE() "
                                  "AND table_name = 'sessions' AND index_name = 'sessions_app_user_updated'"};
 
-// The step that adds long-term memories (MEMORY.md, mnemo_plugin.h
+// The step that adds long-term memories (docs/memories.md, mnemo_plugin.h
 // "long-term memories"); its number lives here only. Tables as sqlite's
 // step (plugins/sqlite/migrations.h says what each holds), with:
 //  - row_key from InnoDB's AUTO_INCREMENT (never given to another memory:

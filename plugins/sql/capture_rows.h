@@ -1,4 +1,4 @@
-// capture_rows.h -- memories captured from events (MEMORY.md, memory.capture:
+// capture_rows.h -- memories captured from events (docs/memories.md, memory.capture:
 // events; mnemo_plugin.h "capture from conversations") on the SQL backends:
 // stored by the append or rewrite that writes their events and removed by
 // the rewind or rewrite that hides them, in that operation's transaction,

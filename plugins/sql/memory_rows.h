@@ -1,4 +1,4 @@
-// memory_rows.h -- the long-term memories of the SQL backends (MEMORY.md,
+// memory_rows.h -- the long-term memories of the SQL backends (docs/memories.md,
 // mnemo_plugin.h "long-term memories") as rows: the memories table (row_key
 // from AUTOINCREMENT / AUTO_INCREMENT, never reused), memory_removals (the
 // feed's removals until the sweep forgets them), memory_apps (each app's

@@ -43,7 +43,7 @@ inline constexpr int64_t kTombstoneDeletedAtUs = 1;
 inline constexpr const char* kOwesFinalizeSql =
     "((finalize_reason = 0 AND deleted_at = 0) OR (finalize_reason > 0 AND finalized_at = 0))";
 
-// "session u1/s9 in app shop", the way API.md names a session.
+// "session u1/s9 in app shop", the way docs/api.md names a session.
 inline std::string describe(const mnemo_key& key) {
     return "session " + text(key.user) + "/" + text(key.session_id) + " in app " + text(key.app);
 }

@@ -140,7 +140,7 @@ CREATE TABLE track_events (
 ) WITHOUT ROWID;
 )sql";
 
-// v2: lanes, with the columns of API.md's Lane object plus a compare-and-set
+// v2: lanes, with the columns of docs/api.md's Lane object plus a compare-and-set
 // version and the restart counter recovery.stuck_after_restarts needs.
 inline constexpr const char* kSchemaV2 = R"sql(
 CREATE TABLE lanes (
@@ -195,7 +195,7 @@ UPDATE lanes SET created_at = updated_at;
 CREATE INDEX lanes_updated ON lanes (updated_at);
 )sql";
 
-// v4: search (API.md "Search", core/search.h).
+// v4: search (docs/api.md "Search", core/search.h).
 //  - events.search_text: mnemod's core::search_text() of the event, written
 //    by every insert. Rows from before v4 get it computed here from their
 //    JSON (content strings, tool call name / argument strings /
@@ -384,7 +384,7 @@ WHEN new.deleted_at = 0 AND new.search_text <> '' AND (old.deleted_at <> 0 OR ne
 END;
 )sql";
 
-// v7: events_client_id holds client-given ids only. API.md makes a client id
+// v7: events_client_id holds client-given ids only. docs/api.md makes a client id
 // unique within its session; a generated id (UUIDv7) is unique by how it is
 // made, so indexing it bought nothing and cost every append a write to a
 // random page of a wide index (one (sid, 36-byte id) entry per event): 23%
@@ -407,7 +407,7 @@ inline constexpr const char* kSchemaV8 = R"sql(
 DROP TRIGGER events_search_insert;
 )sql";
 
-// v9: an event id is unique within its session whoever made it (API.md): a
+// v9: an event id is unique within its session whoever made it (docs/api.md): a
 // client id equal to a generated id is a retry or a conflict, so the look-up
 // must find generated ids too. events_visible_id keys visible events by id
 // first: generated ids are UUIDv7, time-ordered, so their entries all land
@@ -433,7 +433,7 @@ CREATE INDEX IF NOT EXISTS sessions_app_user_updated ON sessions (app, updated_a
 DROP INDEX IF EXISTS sessions_app_updated;
 )sql";
 
-// The step that adds long-term memories (MEMORY.md, mnemo_plugin.h
+// The step that adds long-term memories (docs/memories.md, mnemo_plugin.h
 // "long-term memories"); its number lives here only.
 //  - memories: row_key is the ABI's key (AUTOINCREMENT: never given to
 //    another memory, even after the newest is removed); folded_text is the

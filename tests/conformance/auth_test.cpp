@@ -1,4 +1,4 @@
-// Conformance: API.md "Auth" -- bearer tokens per app, admin tokens, open routes.
+// Conformance: docs/api.md "Auth" -- bearer tokens per app, admin tokens, open routes.
 #include "harness.h"
 
 namespace mnemo::testing {

@@ -1,4 +1,4 @@
-// Conformance: API.md "Errors" and the general "Precise points": paths, names, methods, JSON.
+// Conformance: docs/api.md "Errors" and the general "Precise points": paths, names, methods, JSON.
 #include "harness.h"
 
 namespace mnemo::testing {

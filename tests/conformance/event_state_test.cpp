@@ -1,4 +1,4 @@
-// Conformance: API.md "State-delta rules" as applied by appends.
+// Conformance: docs/api.md "State-delta rules" as applied by appends.
 #include "harness.h"
 
 namespace mnemo::testing {

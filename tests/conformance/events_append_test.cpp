@@ -1,4 +1,4 @@
-// Conformance: API.md "Events", POST .../events -- seqs, roles, partials, bytes, usage.
+// Conformance: docs/api.md "Events", POST .../events -- seqs, roles, partials, bytes, usage.
 #include "harness.h"
 
 #include "core/timefmt.h"

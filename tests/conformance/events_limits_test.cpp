@@ -1,4 +1,4 @@
-// Conformance: API.md "Events" -- event_limit eviction, batch, event and state size limits.
+// Conformance: docs/api.md "Events" -- event_limit eviction, batch, event and state size limits.
 #include "harness.h"
 
 namespace mnemo::testing {

@@ -1,4 +1,4 @@
-// Conformance: API.md "Events", GET .../events.
+// Conformance: docs/api.md "Events", GET .../events.
 #include "harness.h"
 
 namespace mnemo::testing {

@@ -1,4 +1,4 @@
-// Conformance: API.md "Events" -- expected_version and idempotent retries by client id.
+// Conformance: docs/api.md "Events" -- expected_version and idempotent retries by client id.
 #include "harness.h"
 
 namespace mnemo::testing {

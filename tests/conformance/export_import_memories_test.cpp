@@ -1,4 +1,4 @@
-// Conformance: MEMORY.md Export -- long-term memories travel through
+// Conformance: docs/memories.md Export -- long-term memories travel through
 // export(app, path) / import(path) with every field (text, namespace,
 // metadata, session_id, source, status, model, vector, timestamps); a
 // second import changes nothing, not even the change feed; an import puts

@@ -1,6 +1,6 @@
 // Conformance: CONSOLE.md export(app, path) / import(path) -- a rich data set
 // exported from one backend and imported into a fresh one of another answers
-// every GET of API.md byte for byte; a second import changes nothing; soft-
+// every GET of docs/api.md byte for byte; a second import changes nothing; soft-
 // deleted and expired items stay out; a malformed line is named by number.
 #include "transfer_fixture.h"
 
@@ -75,7 +75,7 @@ protected:
         h->clock().advance(60 * kSecond);
     }
 
-    // Every GET of API.md over the data set, as "path -> status body" lines.
+    // Every GET of docs/api.md over the data set, as "path -> status body" lines.
     std::string answers(Harness& x) {
         std::ostringstream out;
         auto get = [&](const std::string& path) {

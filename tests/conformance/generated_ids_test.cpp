@@ -1,4 +1,4 @@
-// Conformance: API.md "Events" -- an event id is unique within its session
+// Conformance: docs/api.md "Events" -- an event id is unique within its session
 // whoever made it: a client id equal to an id the daemon generated is a retry
 // when the event is identical, else 409.
 #include "harness.h"

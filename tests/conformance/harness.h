@@ -36,7 +36,7 @@ struct Reply {
     size_t size(std::string_view pointer) const;      // array length
     std::string raw(std::string_view pointer) const;  // minified JSON of the value
     // An object with its top-level keys sorted (values minified): for state
-    // objects, whose key order API.md leaves open.
+    // objects, whose key order docs/api.md leaves open.
     std::string object(std::string_view pointer) const;
     std::string error_code() const { return string("/error/code"); }
     // A response header's value, "" when absent (name compared case-insensitively).

@@ -1,4 +1,4 @@
-// Conformance: API.md Lanes -- resolve's decision order and reset policies on a moving clock,
+// Conformance: docs/api.md Lanes -- resolve's decision order and reset policies on a moving clock,
 // reset, switch, suspend, resume-pending, turn-complete, get, list, and bad input.
 #include "harness.h"
 

@@ -1,4 +1,4 @@
-// Conformance: MEMORY.md's rules that involve the embedder, through the hooks
+// Conformance: docs/memories.md's rules that involve the embedder, through the hooks
 // the daemon connects to its embedding pipeline: writes without a vector are
 // pending (and the pipeline is told), recall's default mode embeds the query,
 // and falls back to keyword when the embedder fails; an explicit mode

@@ -1,4 +1,4 @@
-// Conformance: MEMORY.md "Recall" -- keyword, semantic and hybrid ranking,
+// Conformance: docs/memories.md "Recall" -- keyword, semantic and hybrid ranking,
 // exact filters (also through the index's candidate and growing-k paths),
 // isolation between users and apps, and the modes' refusals.
 #include "memories_fixture.h"

@@ -1,4 +1,4 @@
-// Conformance: MEMORY.md "Writing" and the by-id routes -- batches, retry and
+// Conformance: docs/memories.md "Writing" and the by-id routes -- batches, retry and
 // update by id, dedupe by folded text, get/list pages, patch, delete, TTL, purge.
 #include "memories_fixture.h"
 

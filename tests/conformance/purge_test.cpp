@@ -1,4 +1,4 @@
-// Conformance: API.md "Sessions", DELETE /v1/apps/{app}/users/{user} (user purge).
+// Conformance: docs/api.md "Sessions", DELETE /v1/apps/{app}/users/{user} (user purge).
 #include "harness.h"
 
 namespace mnemo::testing {

@@ -1,4 +1,4 @@
-// Conformance: API.md "Events", PUT .../events (rewrite) and POST .../rewind.
+// Conformance: docs/api.md "Events", PUT .../events (rewrite) and POST .../rewind.
 #include "harness.h"
 
 namespace mnemo::testing {

@@ -1,4 +1,4 @@
-// Conformance: API.md "Search" and the matching rules of core/search.h, on a
+// Conformance: docs/api.md "Search" and the matching rules of core/search.h, on a
 // fixture of transcripts in several users, channels and languages.
 #include "harness.h"
 

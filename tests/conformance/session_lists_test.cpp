@@ -1,4 +1,4 @@
-// Conformance: API.md "Sessions", the session lists (per user and per app).
+// Conformance: docs/api.md "Sessions", the session lists (per user and per app).
 #include "harness.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Conformance: API.md "Sessions", reading rules of GET .../sessions/{session}.
+// Conformance: docs/api.md "Sessions", reading rules of GET .../sessions/{session}.
 #include "harness.h"
 
 namespace mnemo::testing {

@@ -1,4 +1,4 @@
-// Conformance: API.md "Sessions" -- create, re-create, delete.
+// Conformance: docs/api.md "Sessions" -- create, re-create, delete.
 #include "harness.h"
 
 namespace mnemo::testing {

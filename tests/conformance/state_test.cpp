@@ -1,4 +1,4 @@
-// Conformance: API.md "State" -- session patches, app and user scopes.
+// Conformance: docs/api.md "State" -- session patches, app and user scopes.
 #include "harness.h"
 
 namespace mnemo::testing {

@@ -1,4 +1,4 @@
-// Conformance: API.md "Summaries" -- client-posted summaries and their reads.
+// Conformance: docs/api.md "Summaries" -- client-posted summaries and their reads.
 #include "harness.h"
 
 #include "core/timefmt.h"

@@ -1,4 +1,4 @@
-// Conformance: API.md "Track events".
+// Conformance: docs/api.md "Track events".
 #include "harness.h"
 
 #include "core/timefmt.h"

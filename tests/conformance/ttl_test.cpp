@@ -1,4 +1,4 @@
-// Conformance: API.md TTL rules -- writes refresh, reads never do, expiry hides at once.
+// Conformance: docs/api.md TTL rules -- writes refresh, reads never do, expiry hides at once.
 #include "harness.h"
 
 #include "core/timefmt.h"

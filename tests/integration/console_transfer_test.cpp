@@ -1,5 +1,5 @@
 // export/import through the consoles of two real daemons (CONSOLE.md): an app exported from a
-// sqlite daemon and imported into a fresh memory daemon answers every GET of API.md the same,
+// sqlite daemon and imported into a fresh memory daemon answers every GET of docs/api.md the same,
 // and a second import changes nothing.
 #include "console_fixture.h"
 

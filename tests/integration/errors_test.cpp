@@ -1,4 +1,4 @@
-// API.md's error table over the wire: status, code, error body shape and X-Request-Id.
+// docs/api.md's error table over the wire: status, code, error body shape and X-Request-Id.
 #include "fixture.h"
 
 #include <gmock/gmock.h>

@@ -86,7 +86,7 @@ TEST_F(MemoryEmbedder, AStoppedEmbedderBlocksNoWriteAndNoKeywordRecall) {
     EXPECT_EQ(json_string(recalled.body, "/mode"), "keyword");
     EXPECT_EQ(json_string(recalled.body, "/memories/0/id"), "seat");
     EXPECT_EQ(call("GET", "/readyz").status, 200);
-    // After the retries the memory is kept, failed (MEMORY.md).
+    // After the retries the memory is kept, failed (docs/memories.md).
     EXPECT_EQ(settled_status("seat"), "failed");
 }
 

@@ -454,7 +454,7 @@ typedef struct mnemo_user_purge_req {
  * tombstones count as purged; tombstones of earlier hard deletes do not
  * count again. */
 
-/* ---- capture from conversations (MEMORY.md, memory.capture: events) -----
+/* ---- capture from conversations (docs/memories.md, memory.capture: events) -----
  * mnemod decides which events of an append or rewrite become long-term
  * memories (the role filter, the text rule, the memory's id) and the backend
  * stores those memories in the same transaction as their events, so that
@@ -906,7 +906,7 @@ typedef struct mnemo_import_req {
  * memory_dimensions (when > 0) or from the app's (stored, or fixed by an
  * earlier record of the call; the first vector fixes it). */
 
-/* ---- long-term memories (MEMORY.md) --------------------------------------
+/* ---- long-term memories (docs/memories.md) --------------------------------------
  * A memory is one user's text in one app, with an optional vector. The
  * backend keeps the rows (vectors included: they are durable there) and the
  * rules that need stored data (retry by id, dedupe by folded text, the app's
@@ -1188,7 +1188,7 @@ typedef struct mnemo_memory_count_result {
  * fixed with the app's first vector, or memory_reembed set; memory.dimensions
  * (the requests' dimensions) does not change it. */
 
-/* ---- extraction cursor (MEMORY.md, memory.capture: extract) --------------
+/* ---- extraction cursor (docs/memories.md, memory.capture: extract) --------------
  * mnemod hands "the events since the last extraction" of a session to an
  * extractor and then records, per session, the highest seq it handled:
  * mnemo_session.extracted_seq, durable like the session row, so a restart
@@ -1375,7 +1375,7 @@ typedef struct mnemo_storage_ops {
     int (*events_append_async)(mnemo_backend* backend, const mnemo_append_req* req, mnemo_append_result* result,
                                const mnemo_sink* sink, mnemo_error* err, mnemo_done_fn done, void* done_ctx);
 
-    /* ---- optional: long-term memories (MEMORY.md) ----
+    /* ---- optional: long-term memories (docs/memories.md) ----
      * All thirteen or none. NULL (or an ops_size that ends before them): the
      * backend keeps no memories, and mnemod answers the memory routes with an
      * error naming the backend. */

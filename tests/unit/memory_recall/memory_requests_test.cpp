@@ -1,4 +1,4 @@
-// MEMORY.md's body rules: each bad field answers a 400 that names it (and its
+// docs/memories.md's body rules: each bad field answers a 400 that names it (and its
 // index in a batch); good bodies decode to exactly what was sent.
 #include "memory/memory_requests.h"
 

@@ -1,4 +1,4 @@
-// MEMORY.md's scoring, on lists small enough to compute by hand.
+// docs/memories.md's scoring, on lists small enough to compute by hand.
 #include "memory/recall_fusion.h"
 
 #include <gtest/gtest.h>

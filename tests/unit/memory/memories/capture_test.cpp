@@ -1,4 +1,4 @@
-// Capture from conversations (MEMORY.md, ABI mnemo_capture), on every
+// Capture from conversations (docs/memories.md, ABI mnemo_capture), on every
 // backend with memory ops: captures of an append or rewrite are stored with
 // their events, with their source; rewind and rewrite remove them;
 // eviction, expiry and session deletes keep them; a user purge removes them.

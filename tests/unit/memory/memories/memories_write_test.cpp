@@ -1,5 +1,5 @@
 // memory_write, memory_patch and memory_delete: retry, update, dedupe,
-// dimensions, TTL and all-or-nothing batches (MEMORY.md Writing).
+// dimensions, TTL and all-or-nothing batches (docs/memories.md Writing).
 #include "memories_fixture.h"
 
 namespace mnemo::memories_test {
