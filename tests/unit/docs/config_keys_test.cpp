@@ -151,12 +151,6 @@ std::set<std::string> documented_keys() {
     return keys;
 }
 
-std::set<std::string> minus(const std::set<std::string>& a, const std::set<std::string>& b) {
-    std::set<std::string> out;
-    std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::inserter(out, out.end()));
-    return out;
-}
-
 // The "### " sections of the page: heading line, then the text up to the next heading.
 std::vector<std::pair<std::string, std::string>> key_sections(const std::string& markdown) {
     std::vector<std::pair<std::string, std::string>> sections;

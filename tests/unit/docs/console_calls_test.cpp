@@ -66,12 +66,6 @@ std::set<std::string> help_calls() {
     return call_names(items);
 }
 
-std::set<std::string> minus(const std::set<std::string>& a, const std::set<std::string>& b) {
-    std::set<std::string> out;
-    std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::inserter(out, out.end()));
-    return out;
-}
-
 TEST(ConsoleReference, InstallsTheKnownCalls) {
     std::set<std::string> installed = installed_calls();
     for (const char* call : {"help", "sessions.list", "config.reload", "memories.reembed", "export"})

@@ -2,7 +2,9 @@
 // of its "### " headings, with {a,b} alternatives expanded.
 #pragma once
 
+#include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <sstream>
 #include <string>
@@ -51,6 +53,13 @@ inline std::vector<std::string> heading_items(const std::string& markdown, bool 
         }
     }
     return items;
+}
+
+// The names of `a` that are not in `b`.
+inline std::set<std::string> minus(const std::set<std::string>& a, const std::set<std::string>& b) {
+    std::set<std::string> out;
+    std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::inserter(out, out.end()));
+    return out;
 }
 
 inline std::string listed(const std::set<std::string>& names) {

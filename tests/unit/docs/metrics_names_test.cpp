@@ -38,11 +38,8 @@ TEST(MetricsReference, DocsExplainExactlyTheRenderedMetrics) {
     std::set<std::string> rendered = rendered_metrics();
     std::set<std::string> documented = documented_metrics();
     ASSERT_TRUE(rendered.contains("mnemo_http_requests_total")) << listed(rendered);
-    std::set<std::string> missing, unknown;
-    std::set_difference(rendered.begin(), rendered.end(), documented.begin(), documented.end(),
-                        std::inserter(missing, missing.end()));
-    std::set_difference(documented.begin(), documented.end(), rendered.begin(), rendered.end(),
-                        std::inserter(unknown, unknown.end()));
+    std::set<std::string> missing = minus(rendered, documented);
+    std::set<std::string> unknown = minus(documented, rendered);
     EXPECT_TRUE(missing.empty()) << "metrics with no \"### `name`\" heading in docs/operations.md:\n"
                                  << listed(missing);
     EXPECT_TRUE(unknown.empty()) << "docs/operations.md explains metrics /metrics does not have:\n" << listed(unknown);
