@@ -131,13 +131,16 @@ void walk(const std::string& plugin, std::vector<Step>& steps, std::set<std::str
     leaves.insert(dotted(steps));
 }
 
-// Every key path the loader accepts, storage.options for each built-in plugin.
+// Every key path the loader accepts: the whole tree with the default plugin,
+// and storage.options again for each other built-in plugin (only they depend on it).
 const std::set<std::string>& accepted_keys() {
     static std::set<std::string> leaves;
     if (!leaves.empty()) return leaves;
-    for (const char* plugin : {"sqlite", "mysql", "memory"}) {
-        std::vector<Step> root;
-        walk(plugin, root, leaves);
+    std::vector<Step> root;
+    walk("sqlite", root, leaves);
+    for (const char* plugin : {"mysql", "memory"}) {
+        std::vector<Step> options = {{Step::Kind::Key, "storage"}, {Step::Kind::Key, "options"}};
+        walk(plugin, options, leaves);
     }
     return leaves;
 }
