@@ -25,31 +25,28 @@ struct Step {
     std::string key;
 };
 
-std::string dotted(const std::vector<Step>& steps) {
+// The steps as a dotted path, a named entry written `named` and a list item `item`.
+std::string path_of(const std::vector<Step>& steps, std::string_view named, std::string_view item) {
     std::string path;
     for (const Step& step : steps) {
         if (step.kind == Step::Kind::Item) {
-            path += "[]";
+            path += item;
             continue;
         }
         if (!path.empty()) path += ".";
-        path += step.kind == Step::Kind::Named ? "<>" : step.key;
+        path += step.kind == Step::Kind::Named ? std::string(named) : step.key;
     }
     return path;
 }
 
+// The path as the documentation writes it ("apps.<>.limits", "reset.overrides[].match").
+std::string dotted(const std::vector<Step>& steps) {
+    return path_of(steps, "<>", "[]");
+}
+
 // The path as the loader's errors write it ("apps.zq_probe_key_zq.limits", "reset.overrides[0].match").
 std::string error_path(const std::vector<Step>& steps) {
-    std::string path;
-    for (const Step& step : steps) {
-        if (step.kind == Step::Kind::Item) {
-            path += "[0]";
-            continue;
-        }
-        if (!path.empty()) path += ".";
-        path += step.kind == Step::Kind::Named ? kProbe : step.key;
-    }
-    return path;
+    return path_of(steps, kProbe, "[0]");
 }
 
 // A flow-style YAML text with `leaf` at `steps`, plugin `plugin` chosen
