@@ -1,4 +1,4 @@
-// mnemoctl: the admin console of mnemod (../shared/spec/CONSOLE.md, "Client").
+// mnemoctl: the admin console of mnemod (docs/console.md, "Running mnemoctl").
 // argv, where the chunk comes from (-e, -f, piped stdin, the terminal), exit codes.
 #include "history_file.h"
 #include "repl.h"

@@ -3,6 +3,7 @@
 # cmake --install puts: bin/mnemod, bin/mnemoctl,
 # <libdir>/mnemod/plugins/*.so (plugins/CMakeLists.txt), include/mnemo_plugin.h
 # (daemon/CMakeLists.txt), share/mnemod/scripts, share/doc/mnemod/README.md,
+# share/doc/mnemod/docs (the reference), share/man/man{1,5,8} (man/CMakeLists.txt),
 # <sysconfdir>/mnemod/mnemod.yaml (the production example), the systemd units
 # and the sysusers entry. With CMAKE_INSTALL_PREFIX=/usr, <sysconfdir> is /etc
 # and the units go where Debian's systemd looks (/lib/systemd/system).
@@ -39,6 +40,8 @@ configure_file(${CMAKE_SOURCE_DIR}/systemd/mnemod.socket ${MNEMO_UNIT_BUILD_DIR}
 install(TARGETS mnemoctl RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/scripts/ DESTINATION ${CMAKE_INSTALL_DATADIR}/mnemod/scripts)
 install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# The reference the README and the manual pages point to.
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
 # Every key with its default and what it does, for the production file's readers.
 install(FILES ${CMAKE_SOURCE_DIR}/config/mnemod.yaml DESTINATION ${CMAKE_INSTALL_DOCDIR} RENAME mnemod.example.yaml)
 # Absolute: /etc for the /usr prefix, not /usr/etc.

@@ -19,6 +19,7 @@ test_only=(
   tmux util-linux python3 systemd dpkg-dev
   python3-pytest python3-setuptools python3-wheel python3-venv mypy  # the Python client: tests, offline install, types
   python3-jsonschema python3-yaml  # docs/openapi.yaml: its schemas checked against real answers
+  mandoc man-db  # the manual pages: mandoc -T lint (ctest man_lint), man -l (tests/package)
 )
 fuzz_only=(clang libclang-rt-14-dev)
 packages=("${runtime_and_build[@]}")

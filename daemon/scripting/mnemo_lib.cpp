@@ -57,8 +57,8 @@ int on(lua_State* L) {
     auto hook = hook_by_name(std::string_view(name, length));
     if (!hook) {
         return luaL_error(L,
-                          "mnemo.on: unknown hook '%s'; use append, get, should_summarize, summarize, finalize "
-                          "or reset",
+                          "mnemo.on: unknown hook '%s'; use append, get, should_summarize, summarize, finalize, "
+                          "reset or extract",
                           name);
     }
     ScriptState& state = ScriptState::of(L);

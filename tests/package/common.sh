@@ -44,6 +44,22 @@ stop_daemon() {
 
 require_file() { [ -e "$1" ] || fail "expected $1 to exist${2:+ ($2)}"; }
 
+# The installed manual pages under the man folder $1 (.../share/man), each
+# rendered by man -l with its NAME line, and the reference under the doc folder $2.
+check_man_pages_and_docs() {
+  local mandir=$1 docdir=$2 entry page name text
+  for entry in man8/mnemod.8:mnemod man1/mnemoctl.1:mnemoctl man5/mnemod.yaml.5:mnemod.yaml; do
+    page=$mandir/${entry%%:*}.gz
+    name=${entry##*:}
+    require_file "$page" "the manual page $name"
+    text=$(MANWIDTH=80 man -l "$page" 2>&1) || fail "man -l $page failed: $text"
+    grep -q "^ *$name - " <<< "$text" || fail "man -l $page shows no NAME line for $name: $(head -5 <<< "$text")"
+  done
+  for doc in configuration console scripting operations plugins architecture; do
+    require_file "$docdir/docs/$doc.md" "the reference page the manual pages point to"
+  done
+}
+
 # The production config (installed as etc/mnemod/mnemod.yaml) moved to scratch
 # paths: state in $2/state, runtime in $2/run, the API on port $3.
 adjust_production_config() {

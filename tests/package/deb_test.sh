@@ -71,6 +71,10 @@ for path in ./usr/bin/mnemod ./usr/include/mnemo_plugin.h ./etc/mnemod/mnemod.ya
   ./lib/systemd/system/mnemod.socket ./usr/lib/sysusers.d/mnemod.conf ./usr/share/mnemod/scripts/README.md; do
   grep -q " $path\$" "$tmp/contents" || fail "the package lacks $path"
 done
+# The pages and the reference as the package holds them (a minimal image's dpkg
+# may be told not to unpack /usr/share/man, so they are checked in the .deb itself).
+dpkg-deb -x "$deb" "$tmp/unpacked"
+check_man_pages_and_docs "$tmp/unpacked/usr/share/man" "$tmp/unpacked/usr/share/doc/mnemod"
 
 echo "== dpkg -i"
 dpkg -i "$deb" > "$tmp/dpkg-i.log" 2>&1 || fail "dpkg -i failed: $(cat "$tmp/dpkg-i.log")"

@@ -36,6 +36,7 @@ require_file "$root$MNEMO_SYSUSERS_DIR/mnemod.conf"
 grep -qx "ExecStart=$MNEMO_BINDIR/mnemod --config $MNEMO_SYSCONFDIR/mnemod/mnemod.yaml" \
   "$root$MNEMO_SYSTEMD_UNIT_DIR/mnemod.service" || fail "the installed unit does not start $MNEMO_BINDIR/mnemod"
 if grep -q "@MNEMO_" "$root$MNEMO_SYSTEMD_UNIT_DIR/mnemod.service"; then fail "unfilled @MNEMO_...@ in mnemod.service"; fi
+check_man_pages_and_docs "$root$MNEMO_MANDIR" "$root$MNEMO_DOCDIR"
 
 echo "== the installed mnemod on the production config"
 port=$(free_port)
