@@ -50,7 +50,8 @@ void append_escaped(std::string& out, char c) {
     auto byte = static_cast<unsigned char>(c);
     if (byte < 0x20 || byte == 0x7f) {
         char code[8];
-        std::snprintf(code, sizeof code, "\\%u", static_cast<unsigned>(byte));
+        // Always three digits: a digit after a shorter escape would extend it (\2 then 8 reads as \28).
+        std::snprintf(code, sizeof code, "\\%03u", static_cast<unsigned>(byte));
         out += code;
         return;
     }

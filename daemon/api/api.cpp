@@ -8,12 +8,6 @@
 #include <fmt/format.h>
 
 namespace mnemo::api {
-namespace {
-
-constexpr std::string_view kSessions = "/v1/apps/{app}/users/{user}/sessions";
-constexpr std::string_view kSession = "/v1/apps/{app}/users/{user}/sessions/{session}";
-constexpr std::string_view kMemories = "/v1/apps/{app}/users/{user}/memories";
-constexpr std::string_view kMemory = "/v1/apps/{app}/users/{user}/memories/{memory}";
 
 int http_status(core::ErrorCode code) {
     using core::ErrorCode;
@@ -59,6 +53,13 @@ std::string error_body(std::string_view code, std::string_view message, std::str
     w.raw_field("details", details_json).end_object().end_object();
     return body;
 }
+
+namespace {
+
+constexpr std::string_view kSessions = "/v1/apps/{app}/users/{user}/sessions";
+constexpr std::string_view kSession = "/v1/apps/{app}/users/{user}/sessions/{session}";
+constexpr std::string_view kMemories = "/v1/apps/{app}/users/{user}/memories";
+constexpr std::string_view kMemory = "/v1/apps/{app}/users/{user}/memories/{memory}";
 
 std::optional<std::string_view> bearer_token(const net::Request& request) {
     const std::string* header = request.header("authorization");

@@ -31,6 +31,11 @@
 
 namespace mnemo::api {
 
+// The HTTP status of a domain error (400 for invalid_argument, ...).
+int http_status(core::ErrorCode code);
+// API.md's error body; valid JSON text whatever bytes `message` echoes.
+std::string error_body(std::string_view code, std::string_view message, std::string_view details_json);
+
 // One request being answered.
 struct Call {
     net::Request request;

@@ -83,6 +83,15 @@ core::SessionRef session_ref(const Call& call);
 std::optional<core::Error> decode_search(const Query& q, core::SearchInput& in);
 std::optional<core::Error> decode_list_sessions(const Query& q, core::ListSessionsInput& in);
 std::optional<core::Error> decode_get_session(const Query& q, core::GetSessionInput& in);
+
+// POST .../summarize's body (handlers_summarize.cpp); empty counts as {}.
+struct SummarizeInput {
+    core::SessionRef ref;
+    std::string filter_key;
+    bool force = false;
+    bool wait = false;
+};
+std::optional<core::Error> decode_summarize(std::string& body, SummarizeInput& out);
 // Reads a session as GET .../sessions/{session} does, Get hooks included;
 // done runs on the loop with the answer.
 void read_session(Api& api, const Call& call, core::GetSessionInput in, Executor::Done done);

@@ -11,47 +11,11 @@ namespace {
 
 namespace od = core::od;
 
-struct SummarizeInput {
-    core::SessionRef ref;
-    std::string filter_key;
-    bool force = false;
-    bool wait = false;
-};
-
 std::optional<core::Error> read_flag(od::value& value, std::string_view name, bool& out) {
     core::Error error;
     auto flag = core::read_bool(value, name, &error);
     if (!flag) return error;
     out = *flag;
-    return std::nullopt;
-}
-
-std::optional<core::Error> decode_summarize(std::string& body, SummarizeInput& out) {
-    if (body.find_first_not_of(" \t\r\n") == std::string::npos) return std::nullopt;
-    core::ParsedBody parsed;
-    if (auto error = core::parse_body(body, parsed)) return error;
-    od::object object;
-    if (parsed.document.get_object().get(object)) return core::invalid("request body must be a JSON object");
-    core::KeysOnce keys;
-    for (auto field : object) {
-        std::string_view key;
-        od::value value;
-        if (field.unescaped_key().get(key) || field.value().get(value))
-            return core::invalid("request body is not valid JSON");
-        if (auto error = keys.check("", key)) return error;
-        std::optional<core::Error> error;
-        if (key == "filter_key") {
-            core::Error type_error;
-            auto text = core::read_string(value, "filter_key", &type_error);
-            if (!text) return type_error;
-            out.filter_key = std::string(*text);
-        } else if (key == "force") {
-            error = read_flag(value, "force", out.force);
-        } else if (key == "wait") {
-            error = read_flag(value, "wait", out.wait);
-        }
-        if (error) return error;
-    }
     return std::nullopt;
 }
 
@@ -128,6 +92,35 @@ void after_checkpoint(Api& api, CallPtr call, const SummarizeInput& in, core::Ou
 }
 
 }  // namespace
+
+std::optional<core::Error> decode_summarize(std::string& body, SummarizeInput& out) {
+    if (body.find_first_not_of(" \t\r\n") == std::string::npos) return std::nullopt;
+    core::ParsedBody parsed;
+    if (auto error = core::parse_body(body, parsed)) return error;
+    od::object object;
+    if (parsed.document.get_object().get(object)) return core::invalid("request body must be a JSON object");
+    core::KeysOnce keys;
+    for (auto field : object) {
+        std::string_view key;
+        od::value value;
+        if (field.unescaped_key().get(key) || field.value().get(value))
+            return core::invalid("request body is not valid JSON");
+        if (auto error = keys.check("", key)) return error;
+        std::optional<core::Error> error;
+        if (key == "filter_key") {
+            core::Error type_error;
+            auto text = core::read_string(value, "filter_key", &type_error);
+            if (!text) return type_error;
+            out.filter_key = std::string(*text);
+        } else if (key == "force") {
+            error = read_flag(value, "force", out.force);
+        } else if (key == "wait") {
+            error = read_flag(value, "wait", out.wait);
+        }
+        if (error) return error;
+    }
+    return std::nullopt;
+}
 
 void summarize(Api& api, CallPtr call) {
     auto in = std::make_shared<SummarizeInput>();

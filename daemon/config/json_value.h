@@ -18,17 +18,19 @@ public:
     using Array = std::vector<Json>;
     using Object = std::vector<JsonMember>;
 
-    Json() = default;  // null
-    Json(bool value) : value_(value) {}
-    Json(int64_t value) : value_(value) {}
-    Json(uint64_t value) : value_(value) {}
-    Json(double value) : value_(value) {}
-    Json(std::string value) : value_(std::move(value)) {}
-    Json(const char* value) : value_(std::string(value)) {}
-    Json(Array value) : value_(std::move(value)) {}
-    Json(Object value) : value_(std::move(value)) {}
+    // Defined below JsonMember: building the variant needs Object's element
+    // complete (libstdc++ checks it eagerly under clang).
+    Json();  // null
+    Json(bool value);
+    Json(int64_t value);
+    Json(uint64_t value);
+    Json(double value);
+    Json(std::string value);
+    Json(const char* value);
+    Json(Array value);
+    Json(Object value);
 
-    static Json object() { return Json(Object{}); }
+    static Json object();
     // A whole number of microseconds as seconds: 5000000 -> 5, 5000 -> 0.005.
     static Json seconds(int64_t microseconds);
     static Json strings(const std::vector<std::string>& items);
@@ -52,5 +54,18 @@ struct JsonMember {
     std::string key;
     Json value;
 };
+
+inline Json::Json() = default;
+inline Json::Json(bool value) : value_(value) {}
+inline Json::Json(int64_t value) : value_(value) {}
+inline Json::Json(uint64_t value) : value_(value) {}
+inline Json::Json(double value) : value_(value) {}
+inline Json::Json(std::string value) : value_(std::move(value)) {}
+inline Json::Json(const char* value) : value_(std::string(value)) {}
+inline Json::Json(Array value) : value_(std::move(value)) {}
+inline Json::Json(Object value) : value_(std::move(value)) {}
+inline Json Json::object() {
+    return Json(Object{});
+}
 
 }  // namespace mnemo::config

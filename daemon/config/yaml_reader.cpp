@@ -1,5 +1,7 @@
 #include "config/yaml_reader.h"
 
+#include <simdjson.h>
+
 #include <set>
 
 #include "config/units.h"
@@ -118,6 +120,12 @@ std::optional<std::string> read_scalar(Context& ctx, const YAML::Node& node, con
     auto expanded = expand_env(node.Scalar(), ctx.env);
     if (auto* error = std::get_if<EnvError>(&expanded)) {
         ctx.error(place, error->message);
+        return std::nullopt;
+    }
+    // Values are shown as JSON (mnemoctl, --print-config) and sent in headers and logs.
+    if (!simdjson::validate_utf8(std::get<std::string>(expanded))) {
+        ctx.error(place, "the value is not valid UTF-8 (in the file or in an environment variable it names); "
+                         "write it as UTF-8 text");
         return std::nullopt;
     }
     return std::get<std::string>(std::move(expanded));

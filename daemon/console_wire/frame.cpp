@@ -51,10 +51,10 @@ std::optional<std::string> Decoder::feed(std::string_view bytes, std::vector<Fra
     for (;;) {
         if (!pending_) {
             size_t newline = buffer_.find('\n');
-            if (newline == std::string::npos) {
-                if (buffer_.size() > kMaxHeader) return "console frame header is too long";
-                return std::nullopt;
-            }
+            // The same limit whether the newline came in this read or not.
+            size_t header_bytes = newline == std::string::npos ? buffer_.size() : newline;
+            if (header_bytes > kMaxHeader) return "console frame header is too long";
+            if (newline == std::string::npos) return std::nullopt;
             if (auto error = parse_header(newline)) return error;
         }
         if (buffer_.size() < pending_length_) return std::nullopt;

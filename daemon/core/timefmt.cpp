@@ -16,6 +16,9 @@ int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
     return era * 146097 + static_cast<int64_t>(doe) - 719468;
 }
 
+constexpr int64_t kFirstSecond = -62167219200;  // 0000-01-01T00:00:00Z
+constexpr int64_t kLastSecond = 253402300799;   // 9999-12-31T23:59:59Z
+
 int days_in_month(int year, int month) {
     static constexpr int kDays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
@@ -85,6 +88,9 @@ std::optional<int64_t> parse_rfc3339(std::string_view s) {
     if (pos != s.size()) return std::nullopt;
     int64_t days = days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
     int64_t secs = days * 86400 + hour * 3600 + minute * 60 + second - offset_s;
+    // An offset or a leap second can carry year 0000 or 9999 out of the
+    // four-digit years every response writes timestamps in.
+    if (secs < kFirstSecond || secs > kLastSecond) return std::nullopt;
     return secs * 1000000 + micros;
 }
 
@@ -143,7 +149,7 @@ std::string format_rfc3339_us(int64_t unix_us) {
 }
 
 std::optional<int64_t> seconds_to_us(double seconds) {
-    if (!std::isfinite(seconds) || seconds < 0 || seconds > 253402300799.0) return std::nullopt;
+    if (!std::isfinite(seconds) || seconds < 0 || seconds > static_cast<double>(kLastSecond)) return std::nullopt;
     return static_cast<int64_t>(std::llround(seconds * 1e6));
 }
 

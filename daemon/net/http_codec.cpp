@@ -96,6 +96,13 @@ bool HttpCodec::execute_once(std::string_view data, size_t& used) {
     size_t parsed = http_parser_execute(&parser_, &kSettings, data.data() + used, data.size() - used);
     used += parsed;
     if (started_in == Phase::head) count_head_bytes(parsed);
+    // After the head count: a head over its limit is a 431 however the bytes
+    // were split, whatever else is wrong with it.
+    if (head_error_) {
+        HttpError error = std::move(*head_error_);
+        head_error_.reset();
+        fail(error.status, error.code, std::move(error.message));
+    }
     http_errno code = HTTP_PARSER_ERRNO(&parser_);
     if (code == HPE_PAUSED) {
         // An Upgrade request leaves http-parser expecting another protocol; we
@@ -183,21 +190,25 @@ int HttpCodec::on_header_value(http_parser* parser, const char* at, size_t lengt
     return 0;
 }
 
+// A refusal here waits in head_error_ until execute_once has counted the
+// head's bytes (see there); the pause stops parsing meanwhile.
 int HttpCodec::on_headers_complete(http_parser* parser) {
     HttpCodec& codec = *self(parser);
     codec.finish_head();
     if (parser->http_major != 1 || parser->http_minor > 1) {
-        codec.fail(505, "http_version_not_supported",
-                   "HTTP/" + std::to_string(parser->http_major) + "." + std::to_string(parser->http_minor) +
-                       " is not supported; send HTTP/1.1 or HTTP/1.0");
-        return -1;
-    }
-    if ((parser->flags & F_CONTENTLENGTH) && !codec.body_fits(parser->content_length)) {
-        codec.fail(413, "payload_too_large",
-                   "request body of " + std::to_string(parser->content_length) +
-                       " bytes exceeds server.max_body_bytes (" + std::to_string(codec.limits_.max_body_bytes) +
-                       " bytes)");
-        return -1;
+        codec.head_error_ =
+            HttpError{505,
+                      "http_version_not_supported",
+                      "HTTP/" + std::to_string(parser->http_major) + "." + std::to_string(parser->http_minor) +
+                          " is not supported; send HTTP/1.1 or HTTP/1.0",
+                      {}};
+    } else if ((parser->flags & F_CONTENTLENGTH) && !codec.body_fits(parser->content_length)) {
+        codec.head_error_ = HttpError{413,
+                                      "payload_too_large",
+                                      "request body of " + std::to_string(parser->content_length) +
+                                          " bytes exceeds server.max_body_bytes (" +
+                                          std::to_string(codec.limits_.max_body_bytes) + " bytes)",
+                                      {}};
     }
     codec.phase_ = Phase::body;
     http_parser_pause(parser, 1);

@@ -88,6 +88,7 @@ private:
     bool continue_pending_ = false;
     bool stopped_ = false;
     std::optional<HttpError> error_;
+    std::optional<HttpError> head_error_;  // found at the end of the head, failed once it is counted
 };
 
 }  // namespace mnemo::net

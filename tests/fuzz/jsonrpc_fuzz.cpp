@@ -3,20 +3,17 @@
 // the endpoint would write from what was decoded is valid JSON, and that an
 // echoed request id reads back as the same id.
 #include "core/json_input.h"
+#include "fuzz_check.h"
 #include "mcp/jsonrpc.h"
 
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <variant>
 
 namespace {
 
 void require(bool condition, const char* what, const std::string& text) {
-    if (condition) return;
-    std::fprintf(stderr, "jsonrpc fuzz: %s: %s\n", what, text.c_str());
-    std::abort();
+    mnemo::fuzz::require(condition, "jsonrpc", what, text);
 }
 
 }  // namespace

@@ -51,6 +51,16 @@ TEST(Startup, CheckConfigRejectsAWrongTypeWithItsKeyPath) {
     EXPECT_THAT(result.err, HasSubstr("mnemod.yaml:6:16: limits.event_limit: "));
 }
 
+// Found by the config fuzz target: a value that is not UTF-8 loaded, and the
+// config then showed as JSON that is not valid.
+TEST(Startup, CheckConfigRejectsAValueThatIsNotUtf8WithItsPlace) {
+    TempDir dir;
+    auto path = dir.write("mnemod.yaml", memory_config() + "auth:\n  admin_tokens: [\"tok\xff\"]\n");
+    auto result = run_mnemod({"--check-config", "--config", path});
+    EXPECT_EQ(result.exit_code, kExitConfig);
+    EXPECT_THAT(result.err, HasSubstr("mnemod.yaml:6:18: auth.admin_tokens[0]: the value is not valid UTF-8"));
+}
+
 TEST(Startup, CheckConfigLoadsThePluginAndNamesTheKeyWhenItCannot) {
     TempDir dir;
     std::string missing = dir.path() + "/mnemo_nowhere.so";

@@ -41,6 +41,17 @@ TEST(TimeFormat, RejectsDatesAndOffsetsThatDoNotExist) {
     EXPECT_TRUE(parse_timestamp_us("2026-12-31T23:59:59+23:59"));
 }
 
+TEST(TimeFormat, RejectsTimesOutsideFourDigitYears) {
+    EXPECT_FALSE(parse_timestamp_us("0000-01-01T00:00:00+00:01"));
+    EXPECT_FALSE(parse_timestamp_us("9999-12-31T23:59:60Z"));
+    EXPECT_FALSE(parse_timestamp_us("9999-12-31T23:30:00-00:30"));
+    auto first = parse_timestamp_us("0000-01-01T00:00:00Z");
+    auto last = parse_timestamp_us("9999-12-31T23:59:59.999999Z");
+    ASSERT_TRUE(first && last);
+    EXPECT_EQ(format_rfc3339_us(*first), "0000-01-01T00:00:00.000000Z");
+    EXPECT_EQ(format_rfc3339_us(*last), "9999-12-31T23:59:59.999999Z");
+}
+
 TEST(TimeFormat, RoundTrips) {
     int64_t us = 1'790'123'456'654'321;
     EXPECT_EQ(parse_timestamp_us(format_rfc3339_us(us)), us);

@@ -64,7 +64,13 @@ TEST(RenderText, KeysThatAreNotNamesAreBracketed) {
 
 TEST(RenderText, StringsInsideTablesAreQuotedAndEscaped) {
     EXPECT_EQ(text(R"([["say \"hi\"\n","tab\there","back\\slash","\u0001"]])"),
-              "{ \"say \\\"hi\\\"\\n\", \"tab\\there\", \"back\\\\slash\", \"\\1\" }\n");
+              "{ \"say \\\"hi\\\"\\n\", \"tab\\there\", \"back\\\\slash\", \"\\001\" }\n");
+}
+
+// Found by the lua_literal fuzz target: "\u0002" then "8" was written \28, which
+// Lua reads as one escape (byte 28; past 255, a syntax error).
+TEST(RenderText, ControlBytesBeforeDigitsStayOneByte) {
+    EXPECT_EQ(text(R"([["\u00028","\u001f9x"]])"), "{ \"\\0028\", \"\\0319x\" }\n");
 }
 
 TEST(RenderText, LongTablesOneEntryPerLine) {

@@ -143,6 +143,23 @@ TEST(HttpCodec, HeadersOverTheLimitAre431EvenWhenTrickledIn) {
     EXPECT_EQ(codec.error()->request_id.size(), 16u);  // no headers completed: a generated id
 }
 
+// Found by the http fuzz target: a whole head answered 413 (or 505) while the
+// same bytes in small reads answered 431.
+TEST(HttpCodec, AHeadOverTheLimitIs431HoweverItIsSplit) {
+    for (std::string head : {"POST /x HTTP/1.1\r\nContent-Length: 5000\r\nX-Big: ", "GET / HTTP/9.9\r\nX-Big: "}) {
+        std::string bytes = head + std::string(200, 'a') + "\r\n\r\n";
+        for (bool bytewise : {false, true}) {
+            HttpCodec codec(CodecLimits{1024, 100});
+            std::vector<Request> out;
+            for (size_t at = 0; at < bytes.size() && !codec.stopped(); at += bytewise ? 1 : bytes.size()) {
+                codec.feed(std::string_view(bytes).substr(at, bytewise ? 1 : bytes.size()), out);
+            }
+            ASSERT_NE(codec.error(), nullptr) << head;
+            EXPECT_EQ(codec.error()->status, 431) << head << (bytewise ? " byte by byte" : " whole");
+        }
+    }
+}
+
 TEST(HttpCodec, VersionsOtherThan10And11Are505) {
     for (std::string_view version : {"HTTP/9.9", "HTTP/2.0", "HTTP/1.2", "HTTP/0.9"}) {
         HttpCodec codec;
