@@ -56,11 +56,11 @@ TEST(Startup, CheckConfigLoadsThePluginAndNamesTheKeyWhenItCannot) {
     std::string missing = dir.path() + "/mnemo_nowhere.so";
     auto result = run_mnemod({"--check-config", "--config", dir.write("mnemod.yaml", plugin_config(missing))});
     EXPECT_EQ(result.exit_code, kExitConfig);
-    EXPECT_THAT(result.err, HasSubstr("mnemod.yaml:5:11: storage.plugin: "));  // placed as load errors are
+    EXPECT_THAT(result.err, HasSubstr("mnemod.yaml:4:11: storage.plugin: "));  // placed as load errors are
     EXPECT_THAT(result.err, HasSubstr(missing));
     auto started = run_mnemod({"--config", dir.path() + "/mnemod.yaml"});
     EXPECT_EQ(started.exit_code, kExitConfig);
-    EXPECT_THAT(started.err, HasSubstr("mnemod.yaml:5:11: storage.plugin: "));
+    EXPECT_THAT(started.err, HasSubstr("mnemod.yaml:4:11: storage.plugin: "));
 }
 
 TEST(Startup, CheckConfigResolvesListenHostsAndNamesTheKeyWhenOneDoesNot) {
