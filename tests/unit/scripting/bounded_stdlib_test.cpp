@@ -263,7 +263,8 @@ TEST(BoundedCompare, ComparingLongStringsIsStoppedByTheTimeout) {
         long = {s, t}
         progress = -1)"),
               std::nullopt);
-    state->set_config(default_config("scripts: {instruction_limit: 1000000000000, memory_limit: 128MiB, timeout: 100ms}\n"));
+    state->set_config(
+        default_config("scripts: {instruction_limit: 1000000000000, memory_limit: 128MiB, timeout: 100ms}\n"));
     auto error = run_chunk(*state, R"(
         local s, t = long[1], long[2]
         progress = 0
