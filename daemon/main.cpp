@@ -38,11 +38,7 @@ int main(int argc, char** argv) {
     }
     if (check_only) {
         auto problems = mnemo::lifecycle::preflight(*loaded.config);
-        for (const auto& problem : problems) {
-            std::fprintf(stderr, "%s: %s\n",
-                         loaded.config->source_path.empty() ? "zero-config" : loaded.config->source_path.c_str(),
-                         problem.c_str());
-        }
+        for (const auto& problem : problems) std::fprintf(stderr, "%s\n", problem.c_str());
         if (!problems.empty()) return mnemo::lifecycle::kExitConfig;
         std::printf("%s: configuration is valid\n",
                     loaded.config->source_path.empty() ? "zero-config" : loaded.config->source_path.c_str());

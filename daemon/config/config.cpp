@@ -1,7 +1,8 @@
-// Config's accessors: per-app lookups, the auth decision, value_json.
+// Config's accessors: per-app lookups, the auth decision, value_json, key_error.
 #include "config/config.h"
 
 #include "config/config_json.h"
+#include "config/diagnostics.h"
 
 namespace mnemo::config {
 
@@ -26,6 +27,17 @@ bool Config::auth_required() const {
         if (!listener.loopback) return true;
     }
     return false;
+}
+
+std::string Config::key_error(std::string_view key_path, std::string_view message) const {
+    Diagnostics diagnostics(display_name.empty() ? "(defaults)" : display_name);
+    Place place{std::string(key_path)};
+    if (auto at = key_positions.find(key_path); at != key_positions.end()) {
+        place.mark.line = at->second.line;
+        place.mark.column = at->second.column;
+    }
+    diagnostics.add(place, message);
+    return diagnostics.sorted().front();
 }
 
 std::string Config::value_json(std::string_view dotted_path) const {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -182,9 +183,19 @@ struct LogConfig {
     enum class Format { Text, Json } format = Format::Text;
 };
 
+// Where a key sits in the config file (0-based, as yaml-cpp counts); line -1: not in the file.
+struct KeyPosition {
+    int line = -1;
+    int column = -1;
+};
+
 struct Config {
-    std::string source_path;  // absolute path of the file read; "" for zero-config
-    std::string base_dir;     // absolute folder relative paths were resolved against
+    std::string source_path;   // absolute path of the file read; "" for zero-config
+    std::string display_name;  // the file as load errors name it
+    // Where the keys that are checked only after loading (storage.plugin, storage.plugin_dir,
+    // storage.soft_delete, server.listen[i]) were written, so their errors are placed as load errors are.
+    std::map<std::string, KeyPosition, std::less<>> key_positions;
+    std::string base_dir;  // absolute folder relative paths were resolved against
     ServerConfig server;
     AuthConfig auth;
     StorageConfig storage;
@@ -210,6 +221,9 @@ struct Config {
     // entries as written. List items: "server.listen[0]".
     // e.g. "limits.event_limit" -> "1000", "server.listen" -> "[\"127.0.0.1:7420\"]".
     std::string value_json(std::string_view dotted_path) const;
+    // An error about key_path found after loading, in the form of a load error:
+    // "file:line:col: key_path: message" ("file: key_path: message" when the key is not in the file).
+    std::string key_error(std::string_view key_path, std::string_view message) const;
 };
 
 struct LoadResult {

@@ -43,6 +43,9 @@ struct LoadState {
     std::string scripts_dir_as_written = "./scripts";
 };
 
+// `read`, also keeping where the key was written in config.key_positions (for the checks after loading).
+FieldReader positioned(LoadState& state, FieldReader read);
+
 // Field tables of the top-level sections (one file each).
 std::vector<Field> top_level_fields(LoadState& state);
 std::vector<Field> server_fields(LoadState& state);

@@ -64,11 +64,19 @@ LoadResult load_text(const std::string& text, const std::string& display_name, c
     read_document(state, *root);
     if (!diagnostics.empty()) return {nullptr, diagnostics.sorted()};
     config.source_path = source_path;
+    config.display_name = display_name;
     config.base_dir = state.base_dir;
     return {std::make_shared<const Config>(std::move(config)), {}};
 }
 
 }  // namespace
+
+FieldReader positioned(LoadState& state, FieldReader read) {
+    return [&state, read = std::move(read)](const YAML::Node& value, const Place& place) {
+        state.config.key_positions[place.path] = {place.mark.line, place.mark.column};
+        read(value, place);
+    };
+}
 
 LoadResult load_file(const std::string& path) {
     std::string text;

@@ -28,6 +28,7 @@ void read_listen(LoadState& state, const YAML::Node& node, const Place& place) {
         return;
     }
     state.config.server.listen = std::move(listeners);
+    for (const Place& at : places) state.config.key_positions[at.path] = {at.mark.line, at.mark.column};
     state.listen_places = std::move(places);
 }
 

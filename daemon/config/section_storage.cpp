@@ -24,9 +24,9 @@ void read_plugin(LoadState& state, const YAML::Node& node, const Place& place) {
 std::vector<Field> storage_fields(LoadState& state) {
     StorageConfig& storage = state.config.storage;
     return {
-        {"plugin", [&state](const YAML::Node& n, const Place& p) { read_plugin(state, n, p); }},
-        {"plugin_dir", string_field(state.ctx, storage.plugin_dir)},
-        {"soft_delete", bool_field(state.ctx, storage.soft_delete)},
+        {"plugin", positioned(state, [&state](const YAML::Node& n, const Place& p) { read_plugin(state, n, p); })},
+        {"plugin_dir", positioned(state, string_field(state.ctx, storage.plugin_dir))},
+        {"soft_delete", positioned(state, bool_field(state.ctx, storage.soft_delete))},
         {"options",
          [&state](const YAML::Node& n, const Place& p) {
              state.storage_options = {n, p};

@@ -104,6 +104,10 @@ void Daemon::close_loop() {
 }
 
 int Daemon::start(std::string* error) {
+#ifdef MNEMO_TEST_CLOCK
+    log::warn("test build: the clock is moved by the seconds in MNEMO_TEST_CLOCK_FILE ({})",
+              clock_.offset_file().empty() ? "unset" : clock_.offset_file());
+#endif
     auto plugin = load_storage_plugin(*config_, error);
     if (!plugin) return kExitConfig;
     std::string plugin_path = plugin->path;

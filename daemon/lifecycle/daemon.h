@@ -22,6 +22,7 @@
 #include "console/console_server.h"
 #include "core/clock.h"
 #include "core/finalize_inbox.h"
+#include "core/test_clock.h"
 #include "lifecycle/finalize_callbacks.h"
 #include "lifecycle/loop_meter.h"
 #include "lifecycle/notify.h"
@@ -87,7 +88,11 @@ private:
 
     std::shared_ptr<const config::Config> config_;
     uv_loop_t loop_{};
+#ifdef MNEMO_TEST_CLOCK
+    core::TestClock clock_;  // the system clock moved by a test (a test build only)
+#else
     core::SystemClock clock_;
+#endif
     metrics::Registry metrics_;
     std::unique_ptr<storage::Backend> backend_;
     std::unique_ptr<memory::MemoryIndex> memory_index_;      // null: the backend keeps no memories

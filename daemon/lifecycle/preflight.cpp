@@ -10,15 +10,16 @@ namespace mnemo::lifecycle {
 std::unique_ptr<storage::LoadedPlugin> load_storage_plugin(const config::Config& config, std::string* error) {
     auto loaded = storage::load_plugin(config.storage.plugin, config.storage.plugin_dir);
     if (!loaded.plugin) {
-        *error = "storage.plugin: " + loaded.error;
+        *error = config.key_error("storage.plugin", loaded.error);
         return nullptr;
     }
     const storage::LoadedPlugin& plugin = *loaded.plugin;
     if (config.storage.soft_delete && (plugin.descriptor->capabilities & MNEMO_CAP_SOFT_DELETE) == 0) {
-        *error = fmt::format(
-            "storage.soft_delete: true (the default), but storage plugin {} ({}) does not declare the "
-            "soft_delete capability; set storage.soft_delete: false or use a plugin that honours soft deletes",
-            plugin.descriptor->name, plugin.path);
+        *error = config.key_error(
+            "storage.soft_delete",
+            fmt::format("true (the default), but storage plugin {} ({}) does not declare the soft_delete capability; "
+                        "set storage.soft_delete: false or use a plugin that honours soft deletes",
+                        plugin.descriptor->name, plugin.path));
         return nullptr;
     }
     return std::move(loaded.plugin);
@@ -34,10 +35,11 @@ std::vector<std::string> unresolved_listen_hosts(const config::Config& config) {
         spec.port = listen.port;
         sockaddr_storage address{};
         if (int rc = net::resolve_listen_address(spec, address); rc != 0) {
-            problems.push_back(
-                fmt::format("server.listen[{}]: \"{}\": host \"{}\" does not resolve ({}); use an "
-                            "address or a name this machine resolves",
-                            i, listen.text, listen.host, gai_strerror(rc)));
+            problems.push_back(config.key_error(
+                fmt::format("server.listen[{}]", i),
+                fmt::format("\"{}\": host \"{}\" does not resolve ({}); use an address or a name this machine "
+                            "resolves",
+                            listen.text, listen.host, gai_strerror(rc))));
         }
     }
     return problems;

@@ -2,9 +2,9 @@
  * lifecycle/preflight.h -- what a start needs beyond a valid file, checked
  * the same way by `mnemod --check-config` and by the start itself: the
  * storage plugin loads and can honour the config, and every TCP listen host
- * resolves. Each problem names its key path (storage.plugin,
- * server.listen[1]), so a config that passes the check does not then fail at
- * start for these reasons.
+ * resolves. Each problem is placed as a load error is ("file:line:col:
+ * storage.plugin: ...", server.listen[1]), so a config that passes the
+ * check does not then fail at start for these reasons.
  */
 #pragma once
 
@@ -17,10 +17,10 @@
 
 namespace mnemo::lifecycle {
 
-// The loaded plugin, or null with *error ("storage.plugin: ..." or "storage.soft_delete: ...").
+// The loaded plugin, or null with *error ("file:line:col: storage.plugin: ..." or storage.soft_delete).
 std::unique_ptr<storage::LoadedPlugin> load_storage_plugin(const config::Config& config, std::string* error);
 
-// One message per TCP listener whose host does not resolve ("server.listen[0]: ...").
+// One message per TCP listener whose host does not resolve ("file:line:col: server.listen[0]: ...").
 std::vector<std::string> unresolved_listen_hosts(const config::Config& config);
 
 // Every problem of both checks, for --check-config.

@@ -64,7 +64,7 @@ int bind_configured(net::Server& server, const config::Config& config, std::stri
     for (size_t i = 0; i < config.server.listen.size(); ++i) {
         const auto& listen = config.server.listen[i];
         if (!server.listen(listen.kind == config::Listen::Kind::Unix ? "unix:" + listen.path : listen.text, error)) {
-            *error = fmt::format("server.listen[{}]: {}", i, *error);
+            *error = config.key_error(fmt::format("server.listen[{}]", i), *error);
             return kExitRuntime;
         }
         log::info("listening on {}", listen.text);

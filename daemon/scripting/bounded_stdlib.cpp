@@ -10,6 +10,7 @@
 
 #include <cctype>
 #include <cstring>
+#include <limits>
 
 namespace mnemo::scripting {
 namespace {
@@ -573,6 +574,45 @@ int str_gsub(lua_State* L) {
     return 2;
 }
 
+// string.rep(s, n [, sep]): Lua's, but charged by the bytes it copies as it copies them. Lua's
+// allocates the whole result at once and then fills it with no instruction run, so with
+// scripts.memory_limit 0 one call could fill gigabytes past every bound; and an empty s and sep were
+// repeated n times, however large n, without allocating anything.
+int str_rep(lua_State* L) {
+    constexpr size_t kMaxResult = static_cast<size_t>(std::numeric_limits<int>::max());  // Lua's MAXSIZE
+    constexpr size_t kBytesPerCharge = 1u << 20;
+    size_t length = 0, separator_length = 0;
+    const char* text = luaL_checklstring(L, 1, &length);
+    lua_Integer count = luaL_checkinteger(L, 2);
+    const char* separator = luaL_optlstring(L, 3, "", &separator_length);
+    size_t unit = length + separator_length;
+    if (count <= 0 || unit == 0) {
+        lua_pushliteral(L, "");
+        return 1;
+    }
+    if (unit > kMaxResult / static_cast<size_t>(count)) return luaL_error(L, "resulting string too large");
+    size_t total = static_cast<size_t>(count) * length + static_cast<size_t>(count - 1) * separator_length;
+    luaL_Buffer buffer;
+    char* at = luaL_buffinitsize(L, &buffer, total);
+    size_t uncharged = 0;
+    for (lua_Integer i = 0; i < count; ++i) {
+        if (i > 0 && separator_length > 0) {
+            std::memcpy(at, separator, separator_length);
+            at += separator_length;
+        }
+        std::memcpy(at, text, length);
+        at += length;
+        uncharged += unit;
+        if (uncharged >= kBytesPerCharge) {
+            ScriptState::charge(L, static_cast<int64_t>(uncharged) / kPatternStepsPerInstruction);
+            uncharged = 0;
+        }
+    }
+    charge_steps(L, static_cast<int64_t>(uncharged));
+    luaL_pushresultsize(&buffer, total);
+    return 1;
+}
+
 // table.sort's default order, charging the bytes a string comparison reads.
 int charged_less_than(lua_State* L) {
     size_t bytes = 0;
@@ -629,7 +669,7 @@ void install_bounded_stdlib(lua_State* L, int string_index, int table_index, int
     table_index = lua_absindex(L, table_index);
     utf8_index = lua_absindex(L, utf8_index);
     constexpr luaL_Reg kFunctions[] = {
-        {"find", str_find}, {"match", str_match}, {"gmatch", str_gmatch}, {"gsub", str_gsub}};
+        {"find", str_find}, {"match", str_match}, {"gmatch", str_gmatch}, {"gsub", str_gsub}, {"rep", str_rep}};
     for (const auto& function : kFunctions) {
         lua_pushcfunction(L, function.func);
         lua_setfield(L, string_index, function.name);

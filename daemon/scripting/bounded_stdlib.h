@@ -20,9 +20,12 @@
  * in full each time). Calls that shift, move or walk a whole table or
  * string in place (table.insert and table.remove at a position,
  * table.move, utf8.len, utf8.offset) are charged their length before they
- * run. Calls whose time follows the size of what they build (string.rep,
- * table.concat, upper, format, `..`) are timed by the allocator
- * (script_state.h) and capped by scripts.memory_limit; the rest are O(1),
+ * run. string.rep, which multiplies what it is given, is charged the bytes
+ * it copies as it copies them (with scripts.memory_limit 0 nothing else
+ * would bound it). Calls whose time follows the size of what they build
+ * from what the state already holds (table.concat, upper, format, `..`)
+ * are timed by the allocator (script_state.h) and capped by
+ * scripts.memory_limit; the rest are O(1),
  * limited by Lua's stack (string.byte, table.unpack), or call back into Lua
  * where the hook runs (a comparator, gsub's replacement function).
  */
@@ -37,7 +40,7 @@ namespace mnemo::scripting {
 // Matcher steps charged as one instruction against scripts.instruction_limit.
 inline constexpr int64_t kPatternStepsPerInstruction = 16;
 
-// Replaces find, match, gmatch and gsub in the string library table at
+// Replaces find, match, gmatch, gsub and rep in the string library table at
 // `string_index`, and wraps sort, insert, remove and move of the table
 // library at `table_index` and len and offset of the utf8 library at `utf8_index`.
 void install_bounded_stdlib(lua_State* L, int string_index, int table_index, int utf8_index);

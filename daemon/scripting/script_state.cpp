@@ -4,19 +4,28 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
 namespace mnemo::scripting {
 namespace {
 
-// Instructions between two checks of the bounds.
+// Instructions between two checks of the bounds, for a small state.
 constexpr int kTickInstructions = 1000;
+// What one tick may read: an instruction may compare two strings as long as the state holds in full.
+constexpr uint64_t kBytesReadPerTick = 16u << 20;
 // Bytes a bounded call may allocate between two reads of the clock.
 constexpr size_t kGrowthBetweenClockChecks = 1 << 20;
 
 constexpr std::array<std::string_view, kHookKinds> kHookNames = {"append",   "get",   "should_summarize", "summarize",
                                                                  "finalize", "reset", "extract"};
+
+// The tick for a state holding `used` bytes: at most kBytesReadPerTick read between two checks.
+int tick_for(uint64_t used) {
+    uint64_t ticks = kBytesReadPerTick / std::max<uint64_t>(used, 1);
+    return static_cast<int>(std::clamp<uint64_t>(ticks, 1, kTickInstructions));
+}
 
 }  // namespace
 
@@ -44,7 +53,7 @@ ScriptState::ScriptState(Bounds bounds, std::shared_ptr<const config::Config> co
         return;
     }
     *static_cast<ScriptState**>(lua_getextraspace(L_)) = this;
-    lua_sethook(L_, &ScriptState::count_hook, LUA_MASKCOUNT, kTickInstructions);
+    set_tick(L_, kTickInstructions);
     open_error_ = protect([this](lua_State* L) {
         install_sandbox(L);
         install_mnemo(L);
@@ -89,6 +98,13 @@ void* ScriptState::allocate(void* ud, void* ptr, size_t old_size, size_t new_siz
     void* block = std::realloc(ptr, new_size);
     if (block == nullptr) return nullptr;
     self->used_ = self->used_ - old_bytes + new_size;
+    // Longer strings from this instruction on: checked more often at once, not only from the next tick.
+    // Only when the tick halves, as lua_sethook restarts the count (the instructions since the last tick
+    // go uncounted: a few thousand at most while a state grows); the hook lengthens it again, and
+    // retunes a coroutine, whose hook is its own.
+    if (self->armed_ && self->trip_message_.empty() && tick_for(self->used_) * 2 <= lua_gethookcount(self->L_)) {
+        set_tick(self->L_, tick_for(self->used_));
+    }
     return block;
 }
 
@@ -102,7 +118,7 @@ bool ScriptState::past_deadline_while_growing(size_t bytes) {
         if (bounds_.timeout_us > 0 && std::chrono::steady_clock::now() > deadline_) trip_message_ = timeout_message();
     }
     if (trip_message_.empty()) return false;
-    lua_sethook(L_, &ScriptState::count_hook, LUA_MASKCOUNT, 1);
+    set_tick(L_, 1);
     return true;
 }
 
@@ -110,11 +126,16 @@ std::string ScriptState::timeout_message() const {
     return fmt::format("script exceeded scripts.timeout ({} ms)", static_cast<double>(bounds_.timeout_us) / 1000);
 }
 
+void ScriptState::set_tick(lua_State* L, int instructions) {
+    lua_sethook(L, &ScriptState::count_hook, LUA_MASKCOUNT, instructions);
+}
+
 void ScriptState::count_hook(lua_State* L, lua_Debug*) {
     ScriptState& self = of(L);
     if (!self.armed_) return;
-    self.spent_ += kTickInstructions;
+    self.spent_ += lua_gethookcount(L);  // this thread's tick: coroutines keep their own
     self.enforce(L);
+    if (int tick = tick_for(self.used_); tick != lua_gethookcount(L)) set_tick(L, tick);
 }
 
 void ScriptState::charge(lua_State* L, int64_t instructions) {
@@ -137,7 +158,7 @@ void ScriptState::enforce(lua_State* L) {
         if (trip_message_.empty()) return;
     }
     // From now on every instruction raises, so a pcall in the script cannot keep it running.
-    lua_sethook(L, &ScriptState::count_hook, LUA_MASKCOUNT, 1);
+    set_tick(L, 1);
     luaL_error(L, "%s", trip_message_.c_str());
 }
 
@@ -148,11 +169,12 @@ void ScriptState::arm() {
     grown_ = 0;
     trip_message_.clear();
     deadline_ = std::chrono::steady_clock::now() + std::chrono::microseconds(bounds_.timeout_us);
+    set_tick(L_, tick_for(used_));
 }
 
 void ScriptState::disarm() {
     armed_ = false;
-    lua_sethook(L_, &ScriptState::count_hook, LUA_MASKCOUNT, kTickInstructions);
+    set_tick(L_, kTickInstructions);
 }
 
 std::optional<std::string> ScriptState::run_protected(Body body, void* data) {

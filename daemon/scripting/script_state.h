@@ -10,7 +10,11 @@
  * functions that can run long inside one call (bounded_stdlib.h) report
  * their work through charge(), so the same bounds fire there, and the
  * allocator reads the clock every MiB a call allocates (one instruction
- * can copy a string as large as the memory limit). Once a bound trips, every later hook tick raises again
+ * can copy a string as large as the memory limit). One instruction can
+ * also read every string the state holds (`s == t` and `s < t` compare long
+ * strings in full), so the hook's tick shrinks as the state grows: a
+ * check at most every 16 MiB that instructions can read, down to one per
+ * instruction. Once a bound trips, every later hook tick raises again
  * until the call has unwound, so a script's own pcall cannot swallow it.
  * Every host-side Lua call runs protected, so an out-of-memory error never
  * aborts the daemon. A state belongs to one thread: the loop's, or one
@@ -126,6 +130,7 @@ private:
     static void* allocate(void* ud, void* ptr, size_t old_size, size_t new_size);
     static void count_hook(lua_State* L, lua_Debug* ar);
     void enforce(lua_State* L);
+    static void set_tick(lua_State* L, int instructions);
     bool past_deadline_while_growing(size_t bytes);
     std::string timeout_message() const;
     void arm();

@@ -40,6 +40,21 @@ uint64_t rss_bytes(pid_t pid) {
     return 0;
 }
 
+// Connections to the daemon's port that it has not closed yet (its side ESTABLISHED or CLOSE_WAIT),
+// from the kernel's table of IPv4 TCP sockets.
+size_t connections_held(int port) {
+    std::ifstream table("/proc/net/tcp");
+    std::string line;
+    std::getline(table, line);  // the column names
+    size_t held = 0;
+    while (std::getline(table, line)) {
+        unsigned local_address = 0, local = 0, state = 0;
+        if (std::sscanf(line.c_str(), " %*u: %8X:%4X %*8X:%*4X %2X", &local_address, &local, &state) != 3) continue;
+        if (int(local) == port && (state == 0x01 || state == 0x08)) ++held;
+    }
+    return held;
+}
+
 // A raw loopback client that writes without blocking and reads only when told.
 class RawClient {
 public:
@@ -207,7 +222,7 @@ TEST_F(Backpressure, AReaderThatTakesNothingForTheSendTimeoutIsClosedAndCounted)
     for (int i = 0; i < 30; ++i) pipeline += format_request("GET", session_path("big"));
     stalled.queue(pipeline);
     std::optional<double> count;
-    auto deadline = Clock::now() + std::chrono::seconds(20);
+    auto deadline = Clock::now() + kPatience;
     while (Clock::now() < deadline) {
         stalled.push();
         count = dropped("send_timeout");
@@ -215,15 +230,17 @@ TEST_F(Backpressure, AReaderThatTakesNothingForTheSendTimeoutIsClosedAndCounted)
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
     }
     EXPECT_EQ(count, 1.0);
-    EXPECT_TRUE(stalled.wait_closed(std::chrono::seconds(10)));
+    EXPECT_TRUE(stalled.wait_closed(kPatience));
 }
 
 TEST_F(Backpressure, TricklingSocketsUpToMaxConnectionsGet408AndFreeTheirPlaces) {
     constexpr int kConnections = 20;
     start_daemon(base_config("  max_connections: 20\n  request_timeout: 1s\n  idle_timeout: 60s\n"));
     create_session("small");
-    // The set-up's connections count until the daemon has seen them close.
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    // The set-up's connections count against max_connections until the daemon has seen them close.
+    size_t held = 0;
+    ASSERT_TRUE(eventually([&] { return (held = connections_held(daemon_->port())) == 0; }))
+        << held << " set-up connections still held by the daemon";
     uint64_t baseline = rss_bytes(daemon_->pid());
     std::vector<std::unique_ptr<RawClient>> tricklers;
     for (int i = 0; i < kConnections; ++i) {
@@ -245,7 +262,7 @@ TEST_F(Backpressure, TricklingSocketsUpToMaxConnectionsGet408AndFreeTheirPlaces)
     }
     int answered_408 = 0;
     for (auto& trickler : tricklers) {
-        std::string got = trickler->read_for(std::chrono::milliseconds(200));
+        std::string got = trickler->read_for(kPatience);  // returns as the daemon closes after its 408
         if (got.rfind("HTTP/1.1 408 ", 0) == 0 && got.find("\"request_timeout\"") != std::string::npos &&
             got.find("Connection: close") != std::string::npos) {
             ++answered_408;

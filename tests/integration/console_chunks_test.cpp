@@ -79,7 +79,7 @@ TEST_F(ConsoleChunkTest, AdminScriptsAreGlobalsThatCallTheApi) {
 TEST_F(ConsoleChunkTest, ABrokenAdminScriptIsLoggedAndTheOthersStillLoad) {
     script("admin/broken.lua", "function half(\n");
     start_console();
-    EXPECT_TRUE(daemon_->wait_for_log("admin/broken.lua", std::chrono::seconds(5))) << daemon_->log();
+    EXPECT_TRUE(daemon_->wait_for_log("admin/broken.lua", kPatience)) << daemon_->log();
     EXPECT_EQ(lua("return type(top_users)").payload, "[\"function\"]");
 }
 

@@ -79,10 +79,8 @@ TEST_F(ConsoleExtractQueueTest, TheQueueCountsExtractionJobsWaiting) {
     }
     // One job runs (its worker sleeps in the command), two wait.
     int64_t queued = -1;
-    for (int i = 0; i < 200 && queued != 2; ++i) {
-        queued = json_int(value("return memories.queue()"), "/extractions/queued").value_or(-1);
-        if (queued != 2) std::this_thread::sleep_for(std::chrono::milliseconds(25));
-    }
+    eventually(
+        [&] { return (queued = json_int(value("return memories.queue()"), "/extractions/queued").value_or(-1)) == 2; });
     EXPECT_EQ(queued, 2);
 }
 

@@ -66,7 +66,7 @@ TEST_F(ConsolePermissionTest, AnotherUidIsRefusedAndLogged) {
     std::string output = probe_as_nobody(admin_socket(), "65534");
     EXPECT_EQ(output.rfind("refused ", 0), 0u) << output;
     EXPECT_NE(output.find("uid 65534"), std::string::npos) << output;
-    EXPECT_TRUE(daemon_->wait_for_log("refused uid 65534 pid", std::chrono::seconds(5))) << daemon_->log();
+    EXPECT_TRUE(daemon_->wait_for_log("refused uid 65534 pid", kPatience)) << daemon_->log();
     EXPECT_NE(daemon_->log().find(admin_socket()), std::string::npos);
     EXPECT_EQ(lua("return 1").payload, "[1]");  // root is still served
 }

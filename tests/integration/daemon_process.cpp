@@ -2,6 +2,8 @@
 
 #include "http_client.h"
 
+#include <gtest/gtest.h>
+
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -20,8 +22,9 @@ namespace mnemo::integration {
 namespace {
 
 constexpr auto kPollStep = std::chrono::milliseconds(20);
-constexpr int kHealthRetries = 500;  // x kPollStep: ten seconds for a debug build to come up
-constexpr auto kStopWait = std::chrono::milliseconds(15000);
+// Bounds only a broken start or stop reaches: far beyond an ASan build's on a loaded machine.
+constexpr auto kStartWait = std::chrono::seconds(60);
+constexpr auto kStopWait = std::chrono::seconds(30);
 
 std::string read_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -42,15 +45,23 @@ size_t count_of(const std::string& text, const std::string& needle) {
     return count;
 }
 
-// In the child: stdout/stderr to files, no inherited descriptors, then exec.
+std::string describe_status(int status) {
+    if (WIFEXITED(status)) return "exited with code " + std::to_string(WEXITSTATUS(status));
+    if (WIFSIGNALED(status)) return std::string("was ended by signal ") + ::strsignal(WTERMSIG(status));
+    return "ended with wait status " + std::to_string(status);
+}
+
+// In the child: stdout/stderr to files, no inherited descriptors, then exec; clock_file names the
+// file a test build's mnemod reads its clock offset from (daemon/core/test_clock.h).
 [[noreturn]] void exec_mnemod(const std::vector<std::string>& args, const std::string& out_path,
-                              const std::string& err_path) {
+                              const std::string& err_path, const std::string& clock_file) {
     int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (out < 0 || err < 0) ::_exit(126);
     ::dup2(out, STDOUT_FILENO);
     ::dup2(err, STDERR_FILENO);
     ::close_range(3, ~0U, 0);
+    if (!clock_file.empty()) ::setenv("MNEMO_TEST_CLOCK_FILE", clock_file.c_str(), 1);
     std::string binary = mnemod_binary();
     std::vector<char*> argv{binary.data()};
     for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
@@ -59,9 +70,10 @@ size_t count_of(const std::string& text, const std::string& needle) {
     ::_exit(127);
 }
 
-pid_t spawn(const std::vector<std::string>& args, const std::string& out_path, const std::string& err_path) {
+pid_t spawn(const std::vector<std::string>& args, const std::string& out_path, const std::string& err_path,
+            const std::string& clock_file = "") {
     pid_t pid = ::fork();
-    if (pid == 0) exec_mnemod(args, out_path, err_path);
+    if (pid == 0) exec_mnemod(args, out_path, err_path, clock_file);
     return pid;
 }
 
@@ -84,6 +96,14 @@ std::string mnemod_binary() {
 
 std::string build_plugin(const std::string& name) {
     return MNEMO_BUILD_PLUGIN_DIR "/mnemo_" + name + ".so";
+}
+
+std::string log_tail(const std::string& text, size_t lines) {
+    size_t at = text.size();
+    for (size_t seen = 0; at > 0 && seen <= lines;) {
+        if (text[--at] == '\n' && at + 1 < text.size()) ++seen;
+    }
+    return at == 0 ? text : text.substr(at + 1);
 }
 
 bool file_exists(const std::string& path) {
@@ -185,15 +205,16 @@ void DaemonProcess::rewrite_config(const std::string& yaml_template) {
 bool DaemonProcess::start(std::string* error) {
     stop();  // a restart: the previous process must be gone first
     reaped_ = false;
+    killed_by_test_ = false;
     exit_code_.reset();
     port_ = pick_free_port();
     rewrite_config(yaml_template_);
-    pid_ = spawn({"--config", config_path()}, dir_.path() + "/stdout", dir_.path() + "/stderr");
+    pid_ = spawn({"--config", config_path()}, dir_.path() + "/stdout", dir_.path() + "/stderr", clock_path());
     if (pid_ < 0) {
         *error = std::string("fork failed: ") + std::strerror(errno);
         return false;
     }
-    for (int attempt = 0; attempt < kHealthRetries; ++attempt) {
+    for (auto deadline = std::chrono::steady_clock::now() + kStartWait; std::chrono::steady_clock::now() < deadline;) {
         if (!running()) {
             *error = "mnemod exited during start-up with code " + std::to_string(exit_code_.value_or(-1)) +
                      "; its log:\n" + log();
@@ -207,8 +228,20 @@ bool DaemonProcess::start(std::string* error) {
     return false;
 }
 
-void DaemonProcess::send_signal(int signal) const {
-    if (pid_ > 0 && !reaped_) ::kill(pid_, signal);
+std::string DaemonProcess::clock_path() const {
+    return dir_.path() + "/clock";
+}
+
+void DaemonProcess::set_clock_offset(std::chrono::seconds offset) const {
+    // Replaced whole, so that the daemon never reads half a number.
+    std::string staged = dir_.write("clock.new", std::to_string(offset.count()) + "\n");
+    std::filesystem::rename(staged, clock_path());
+}
+
+void DaemonProcess::send_signal(int signal) {
+    if (pid_ <= 0 || reaped_) return;
+    if (signal == SIGKILL) killed_by_test_ = true;
+    ::kill(pid_, signal);
 }
 
 std::optional<int> DaemonProcess::wait_exit(std::chrono::milliseconds wait) {
@@ -242,11 +275,26 @@ bool DaemonProcess::wait_for_log(const std::string& text, std::chrono::milliseco
 void DaemonProcess::stop() {
     if (pid_ <= 0 || reaped_) return;
     ::kill(pid_, SIGTERM);
-    if (wait_exit(kStopWait).has_value() || reaped_) return;
-    ::kill(pid_, SIGKILL);
     int status = 0;
+    if (reap(pid_, kStopWait, &status)) {
+        reaped_ = true;
+        if (WIFEXITED(status)) exit_code_ = WEXITSTATUS(status);
+        // An ASan or leak report at exit, or a drain that failed, shows only in the exit status.
+        if (!killed_by_test_ && exit_code_ != 0) {
+            ADD_FAILURE() << "mnemod (pid " << pid_ << ") " << describe_status(status)
+                          << " after SIGTERM instead of exiting with 0; the end of its log:\n"
+                          << log_tail(log());
+        }
+        return;
+    }
+    ::kill(pid_, SIGKILL);
     ::waitpid(pid_, &status, 0);
     reaped_ = true;
+    if (!killed_by_test_) {
+        ADD_FAILURE() << "mnemod (pid " << pid_ << ") did not exit within " << kStopWait.count()
+                      << " s of SIGTERM and was killed; the end of its log:\n"
+                      << log_tail(log());
+    }
 }
 
 }  // namespace mnemo::integration

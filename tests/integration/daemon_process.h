@@ -6,7 +6,7 @@
  * picks a free loopback port, fork/execs MNEMO_BUILD_DIR/daemon/mnemod with
  * --config, captures its stderr to a file, waits (bounded) until /healthz
  * answers, and on destruction sends SIGTERM and reaps it (SIGKILL after a
- * bound). Also runs mnemod to completion for the start-up tests
+ * bound), failing the test unless it exited with 0. Also runs mnemod to completion for the start-up tests
  * (--check-config, refused plugins) and returns exit code and output.
  */
 #pragma once
@@ -24,6 +24,8 @@ namespace mnemo::integration {
 std::string mnemod_binary();
 std::string build_plugin(const std::string& name);  // MNEMO_BUILD_PLUGIN_DIR/mnemo_<name>.so
 bool file_exists(const std::string& path);
+// The last `lines` lines of a log, for a failure message.
+std::string log_tail(const std::string& text, size_t lines = 40);
 
 // A scratch directory, removed with everything in it on destruction.
 class TempDir {
@@ -81,24 +83,32 @@ public:
     // The template the next start() writes (a restart with another config).
     void set_template(std::string yaml_template) { yaml_template_ = std::move(yaml_template); }
 
-    void send_signal(int signal) const;
+    // Test builds (MNEMO_TEST_CLOCK): mnemod's clock runs `offset` ahead of the system clock from
+    // its next reading on, also across restarts; without the option mnemod ignores it.
+    void set_clock_offset(std::chrono::seconds offset) const;
+
+    // A SIGKILL sent here tells stop() that this process is not expected to exit cleanly.
+    void send_signal(int signal);
     // The exit code once the process ends within wait; nullopt if still running or killed by a signal.
     std::optional<int> wait_exit(std::chrono::milliseconds wait);
     bool running();
     std::string log() const;  // everything mnemod wrote to stderr so far
     // Waits (bounded) until the log has `text` at least `occurrences` times.
     bool wait_for_log(const std::string& text, std::chrono::milliseconds wait, size_t occurrences = 1) const;
-    // SIGTERM, then SIGKILL after a bound; idempotent.
+    // SIGTERM, then SIGKILL after a bound; idempotent. The test fails (with the end of the log) when a
+    // running mnemod does not exit with 0 in time, unless the test SIGKILLed it itself.
     void stop();
 
 private:
     std::string expand(const std::string& yaml_template) const;
+    std::string clock_path() const;
 
     TempDir dir_;
     std::string yaml_template_;
     int port_ = 0;
     pid_t pid_ = -1;
     bool reaped_ = false;
+    bool killed_by_test_ = false;
     std::optional<int> exit_code_;  // set when reaped after a normal exit
 };
 

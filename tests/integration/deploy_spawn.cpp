@@ -11,6 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <gtest/gtest.h>
+
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -87,10 +89,22 @@ SpawnedDaemon::SpawnedDaemon(const SpawnOptions& options) : stderr_path_(options
 SpawnedDaemon::~SpawnedDaemon() {
     if (reaped_) return;
     ::kill(pid_, SIGTERM);
-    if (wait_exit(kStopWait) || reaped_) return;
+    wait_exit(kStopWait);
+    if (reaped_) {
+        // An ASan or leak report at exit shows only in the exit status.
+        if (exit_code_ != 0) {
+            ADD_FAILURE() << "mnemod (pid " << pid_ << ") exited with "
+                          << (exit_code_ ? "code " + std::to_string(*exit_code_) : std::string("a signal"))
+                          << " after SIGTERM instead of 0; the end of its log:\n"
+                          << log_tail(log());
+        }
+        return;
+    }
     ::kill(pid_, SIGKILL);
     int status = 0;
     ::waitpid(pid_, &status, 0);
+    ADD_FAILURE() << "mnemod (pid " << pid_ << ") did not exit after SIGTERM and was killed; the end of its log:\n"
+                  << log_tail(log());
 }
 
 void SpawnedDaemon::send_signal(int signal) const {

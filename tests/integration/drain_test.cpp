@@ -7,7 +7,7 @@ namespace mnemo::integration {
 namespace {
 
 constexpr auto kExitWait = std::chrono::seconds(10);
-constexpr auto kLogWait = std::chrono::seconds(10);
+constexpr auto kLogWait = kPatience;
 constexpr const char* kDrainingLog = "received: draining";
 
 class Drain : public DaemonTest {

@@ -168,13 +168,14 @@ protected:
     // (bounded) because connections closed just before, like start-up's health probes, free their
     // slots only once the daemon has seen their end.
     std::optional<HttpConnection> admitted_connection() {
-        for (int attempt = 0; attempt < 200; ++attempt) {
+        std::optional<HttpConnection> admitted;
+        eventually([&] {
             auto connection = HttpConnection::tcp(daemon_->port());
             auto answer = connection.request("GET", "/healthz");
-            if (answer && answer->status == 200) return connection;
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
-        return std::nullopt;
+            if (answer && answer->status == 200) admitted = std::move(connection);
+            return admitted.has_value();
+        });
+        return admitted;
     }
 };
 

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 
 namespace mnemo::integration {
 namespace {
@@ -68,16 +69,25 @@ bool json_valid(const std::string& json) {
     return parser.parse(json).get(root) == simdjson::SUCCESS;
 }
 
+bool eventually(const std::function<bool()>& done, std::chrono::milliseconds limit) {
+    auto deadline = std::chrono::steady_clock::now() + limit;
+    while (!done()) {
+        if (std::chrono::steady_clock::now() >= deadline) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return true;
+}
+
 std::string session_path(const std::string& id) {
     return std::string(kSessions) + "/" + id;
 }
 
 void DaemonTest::TearDown() {
     if (!daemon_) return;
+    daemon_->stop();  // first: an unclean exit fails the test, and then the log below shows why
     if (HasFailure())
         std::fprintf(stderr, "---- mnemod log (%s) ----\n%s---- end of log ----\n", daemon_->dir().c_str(),
                      daemon_->log().c_str());
-    daemon_->stop();
 }
 
 void DaemonTest::start_daemon(const std::string& yaml_template) {

@@ -13,7 +13,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +35,12 @@ bool json_valid(const std::string& json);
 std::vector<std::string> memory_ids(const std::string& json);
 // The value of one sample line of a /metrics body ("mnemo_sweeps_total"); nullopt when absent.
 std::optional<double> metric_value(const std::string& metrics, const std::string& sample);
+
+// How long a test waits for what must happen: far beyond what an ASan build on a loaded two-core
+// machine needs, and spent in full only by a test that fails anyway.
+inline constexpr std::chrono::seconds kPatience{60};
+// Polls done() (every 20 ms) until it holds; false once `limit` has passed without it.
+bool eventually(const std::function<bool()>& done, std::chrono::milliseconds limit = kPatience);
 
 // The path of one session: /v1/apps/shop/users/u1/sessions/<id>
 std::string session_path(const std::string& id);

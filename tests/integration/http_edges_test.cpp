@@ -41,6 +41,15 @@ TEST_F(HttpEdges, RequestLinesOtherThanHttp10And11Are505) {
     EXPECT_EQ(response->status, 200);
 }
 
+TEST_F(HttpEdges, TheHttp2ConnectionPrefaceIs400) {
+    auto connection = HttpConnection::tcp(daemon_->port());
+    ASSERT_TRUE(connection.send_raw("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"));
+    auto response = connection.read_response();
+    ASSERT_TRUE(response.has_value());
+    expect_error(*response, 400, "invalid_argument");
+    EXPECT_TRUE(connection.wait_closed(std::chrono::seconds(5)));
+}
+
 TEST_F(HttpEdges, TtlSecondsAboveHundredYearsIs400NamingTheMaximum) {
     for (std::string ttl : {"3155760001", "9000000000000000"}) {
         auto response = call("POST", kSessions, R"({"id":"t1","ttl_seconds":)" + ttl + "}");

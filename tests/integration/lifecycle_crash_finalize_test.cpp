@@ -46,11 +46,7 @@ protected:
     // Waits (bounded) until `sweeps` more sweeps have completed.
     bool wait_sweeps(uint64_t sweeps) {
         uint64_t target = metric("mnemo_sweeps_total") + sweeps;
-        for (int i = 0; i < 150; ++i) {
-            if (metric("mnemo_sweeps_total") >= target) return true;
-            std::this_thread::sleep_for(100ms);
-        }
-        return false;
+        return eventually([&] { return metric("mnemo_sweeps_total") >= target; });
     }
     static std::string finalize_line(const std::string& id) {
         return "finalize session shop/u1/" + id + " reason=deleted";
@@ -66,7 +62,7 @@ TEST_F(CrashFinalize, AHardDeleteIsFinalizedOnceAfterAKill) {
     expect_error(call("GET", session_path("gone")), 404, "not_found");
     crash_and_restart_sweeping();
     expect_error(call("GET", session_path("gone")), 404, "not_found");
-    ASSERT_TRUE(daemon_->wait_for_log(finalize_line("gone"), 15s));
+    ASSERT_TRUE(daemon_->wait_for_log(finalize_line("gone"), kPatience));
     ASSERT_TRUE(wait_sweeps(2));
     EXPECT_EQ(count_of(daemon_->log(), finalize_line("gone")), 1u);
     EXPECT_EQ(metric("mnemo_swept_total{kind=\"purged_sessions\"}"), 1u) << "the tombstone went after its finalize";
@@ -83,8 +79,8 @@ TEST_F(CrashFinalize, AUserPurgeIsFinalizedOnceAfterAKill) {
     ASSERT_EQ(purged.status, 200) << purged.body;
     EXPECT_EQ(json_int(purged.body, "/sessions"), 2);
     crash_and_restart_sweeping();
-    ASSERT_TRUE(daemon_->wait_for_log(finalize_line("a"), 15s));
-    ASSERT_TRUE(daemon_->wait_for_log(finalize_line("b"), 15s));
+    ASSERT_TRUE(daemon_->wait_for_log(finalize_line("a"), kPatience));
+    ASSERT_TRUE(daemon_->wait_for_log(finalize_line("b"), kPatience));
     ASSERT_TRUE(wait_sweeps(2));
     EXPECT_EQ(count_of(daemon_->log(), finalize_line("a")), 1u);
     EXPECT_EQ(count_of(daemon_->log(), finalize_line("b")), 1u);

@@ -106,7 +106,7 @@ protected:
     // The change the index's checkpoint was loaded at, from this start's log; "" when none was loaded.
     std::string loaded_checkpoint() {
         const std::string line = "memory index: loaded 1 index(es) at change ";
-        if (!daemon_->wait_for_log(line, 10s)) return {};
+        if (!daemon_->wait_for_log(line, kPatience)) return {};
         std::string log = daemon_->log();
         auto at = log.find(line) + line.size();
         return log.substr(at, log.find(' ', at) - at);

@@ -39,12 +39,11 @@ protected:
     // The memory's embedding status once it is no longer pending, polled (bounded).
     std::string settled_status(const std::string& id) {
         std::string status;
-        for (int round = 0; round < 400; ++round) {
+        eventually([&] {
             auto got = call("GET", std::string(kMemories) + "/" + id);
             status = json_string(got.body, "/embedding").value_or("(no answer)");
-            if (status != "pending") return status;
-            std::this_thread::sleep_for(std::chrono::milliseconds(25));
-        }
+            return status != "pending";
+        });
         return status;
     }
 };

@@ -49,11 +49,7 @@ protected:
     // Polls until the metric reaches `at_least` (bounded); its last value.
     int64_t wait_metric(const std::string& name, int64_t at_least) {
         int64_t value = -1;
-        for (int i = 0; i < 400; ++i) {
-            value = metric(name).value_or(-1);
-            if (value >= at_least) return value;
-            std::this_thread::sleep_for(std::chrono::milliseconds(25));
-        }
+        eventually([&] { return (value = metric(name).value_or(-1)) >= at_least; });
         return value;
     }
     // The user's memories: text -> the raw memory.
@@ -129,7 +125,7 @@ end)
     EXPECT_EQ(json_string(stored.find("Allergic to peanuts")->second, "/namespace"), "health");
     EXPECT_EQ(metric("mnemo_memory_extract_skipped_total"), 5);
     EXPECT_EQ(metric("mnemo_memory_extracted_total"), 2);
-    EXPECT_TRUE(daemon_->wait_for_log("shop/u1/e3: item 0 skipped", std::chrono::seconds(5))) << daemon_->log();
+    EXPECT_TRUE(daemon_->wait_for_log("shop/u1/e3: item 0 skipped", kPatience)) << daemon_->log();
     EXPECT_THAT(daemon_->log(), HasSubstr("item 2 skipped: [2].text: 9000 bytes is over memory.max_text_bytes"));
     EXPECT_THAT(daemon_->log(), HasSubstr("item 5 skipped: [5].text: required"));
 }

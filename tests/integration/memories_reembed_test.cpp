@@ -93,11 +93,7 @@ protected:
     template <typename Done>
     std::string queue_until(Done done) {
         std::string queue;
-        for (int round = 0; round < 800; ++round) {
-            queue = value("return memories.queue()");
-            if (done(queue)) break;
-            std::this_thread::sleep_for(std::chrono::milliseconds(25));
-        }
+        eventually([&] { return done(queue = value("return memories.queue()")); });
         return queue;
     }
 };
@@ -213,11 +209,10 @@ TEST_F(MemoriesReembedTest, AnExportDuringTheMoveImportsWholeIntoAFreshDaemon) {
     ASSERT_EQ(imported.type, "result") << imported.payload << target.log();
     EXPECT_EQ(json_int(first_result(imported), "/memories"), kWritten) << imported.payload;
     std::string counted;
-    for (int round = 0; round < 400; ++round) {
+    eventually([&] {
         counted = first_result(console.run("return memories.queue()"));
-        if (json_int(counted, "/memories/ready") == kWritten) break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(25));
-    }
+        return json_int(counted, "/memories/ready") == kWritten;
+    });
     EXPECT_EQ(json_int(counted, "/memories/ready"), kWritten)
         << "the pending ones embedded by the new model: " << counted;
     EXPECT_EQ(json_int(counted, "/memories/stale"), 0) << counted;

@@ -127,7 +127,9 @@ private:
     }
     void send_until_landed(Ledger& ledger, std::vector<HttpConnection>& connections, int turn, int session,
                            const std::string& id, const std::atomic<bool>* stop) {
-        for (int attempt = 0; attempt < 600; ++attempt) {
+        // An outage lasts as long as MariaDB takes to restart, which a loaded machine stretches.
+        auto give_up = std::chrono::steady_clock::now() + 2 * kPatience;
+        for (int attempt = 0; std::chrono::steady_clock::now() < give_up; ++attempt) {
             size_t index = size_t(turn + attempt) % connections.size();
             auto response = connections[index].request("POST", events_path(session), append_body(id));
             if (!response) {  // a dropped connection: the outcome is unknown, so retry the same id
@@ -207,8 +209,15 @@ TEST_F(MysqlShared, TwoSweepingDaemonsFinalizeEachExpiredSessionOnce) {
         ASSERT_TRUE(response && response->status == 201) << (response ? response->body : "no answer");
     }
     auto finalized = [&] { return count_of(a.log() + b.log(), "finalize session shop/u1/x"); };
-    for (int i = 0; i < 150 && finalized() < size_t(kSessions); ++i) std::this_thread::sleep_for(100ms);
-    std::this_thread::sleep_for(2500ms);  // more sweeps on both: nothing is finalized again
+    EXPECT_TRUE(eventually([&] { return finalized() >= size_t(kSessions); }))
+        << finalized() << " of " << kSessions << " sessions finalized";
+    // Two more sweeps on each daemon, which must finalize nothing again.
+    auto sweeps = [](const DaemonProcess& daemon) {
+        auto response = http_once(daemon.port(), "GET", "/metrics");
+        return response ? metric_value(response->body, "mnemo_sweeps_total").value_or(0) : 0.0;
+    };
+    double a_target = sweeps(a) + 2, b_target = sweeps(b) + 2;
+    EXPECT_TRUE(eventually([&] { return sweeps(a) >= a_target && sweeps(b) >= b_target; }));
     std::string logs = a.log() + b.log();
     for (int s = 0; s < kSessions; ++s) {
         EXPECT_EQ(count_of(logs, "finalize session shop/u1/x" + std::to_string(s) + " reason=expired"), 1u) << "x" << s;
@@ -221,29 +230,21 @@ TEST_F(MysqlShared, AnOutageUnderLoadAnswers503AndLosesNoAcknowledgedEvent) {
     Ledger ledger;
     std::atomic<bool> stop{false};
     std::thread load([&] { append_load(ledger, 4, 1000000, kSessions, &stop); });
-    std::this_thread::sleep_for(1500ms);
+    auto acknowledged = [&] {
+        std::lock_guard lock(ledger.mutex);
+        return ledger.acks.size();
+    };
+    bool loaded = eventually([&] { return acknowledged() >= 40; });  // the outage comes under load
     mysql_fixture::shared_server().stop();
-    bool saw_unavailable = false;
-    for (int i = 0; i < 100 && !saw_unavailable; ++i) {
-        saw_unavailable = ledger.unavailable.load() > 0;
-        std::this_thread::sleep_for(100ms);
-    }
+    bool saw_unavailable = eventually([&] { return ledger.unavailable.load() > 0; });
     auto ready = http_once(daemon.port(), "GET", "/readyz");
     std::string error;
     ASSERT_TRUE(mysql_fixture::shared_server().start(&error)) << error;
-    size_t acks_at_restart = 0;
-    {
-        std::lock_guard lock(ledger.mutex);
-        acks_at_restart = ledger.acks.size();
-    }
-    bool resumed = false;
-    for (int i = 0; i < 200 && !resumed; ++i) {
-        std::this_thread::sleep_for(100ms);
-        std::lock_guard lock(ledger.mutex);
-        resumed = ledger.acks.size() > acks_at_restart + 20;
-    }
+    size_t acks_at_restart = acknowledged();
+    bool resumed = eventually([&] { return acknowledged() > acks_at_restart + 20; });
     stop = true;
     load.join();
+    EXPECT_TRUE(loaded) << "only " << acks_at_restart << " appends acknowledged before the outage";
     EXPECT_TRUE(saw_unavailable) << "no 503 while the database was down";
     ASSERT_TRUE(ready.has_value());
     EXPECT_EQ(ready->status, 503) << ready->body;

@@ -8,7 +8,7 @@
 namespace mnemo::integration {
 namespace {
 
-constexpr auto kLogWait = std::chrono::seconds(10);
+constexpr auto kLogWait = kPatience;
 
 std::string with_event_limit(int limit, const std::string& plugin = "memory") {
     return "server:\n"

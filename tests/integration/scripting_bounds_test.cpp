@@ -20,8 +20,6 @@ namespace {
 using ::testing::HasSubstr;
 using Clock = std::chrono::steady_clock;
 
-constexpr auto kGenerous = std::chrono::seconds(60);
-
 struct Timed {
     HttpResponse response;
     std::chrono::milliseconds took{};
@@ -58,7 +56,7 @@ protected:
 
     // The attack runs (its hook has logged for the `nth` time): /healthz must be answered.
     int64_t probe_health_while_attacking(size_t nth) {
-        EXPECT_TRUE(daemon_->wait_for_log("script: attack started", kGenerous, nth)) << daemon_->log();
+        EXPECT_TRUE(daemon_->wait_for_log("script: attack started", kPatience, nth)) << daemon_->log();
         auto start = Clock::now();
         EXPECT_EQ(call("GET", "/healthz").status, 200);
         return ms_since(start);
@@ -67,9 +65,9 @@ protected:
     // Sends the attack once more, and SIGTERM while it runs: the daemon must exit cleanly.
     void expect_sigterm_honoured_during(const std::string& body, size_t nth) {
         auto attack = send_append("again", body);
-        ASSERT_TRUE(daemon_->wait_for_log("script: attack started", kGenerous, nth)) << daemon_->log();
+        ASSERT_TRUE(daemon_->wait_for_log("script: attack started", kPatience, nth)) << daemon_->log();
         daemon_->send_signal(SIGTERM);
-        EXPECT_EQ(daemon_->wait_exit(kGenerous), 0) << daemon_->log();
+        EXPECT_EQ(daemon_->wait_exit(kPatience), 0) << daemon_->log();
         attack.wait();
     }
 
@@ -223,13 +221,13 @@ TEST_F(ConsoleBounds, ABacktrackingChunkIsStoppedAndItsThreadServesAgain) {
     auto console = connect();
     auto start = Clock::now();
     console->send_chunk(kBacktrackingChunk);
-    auto printed = console->read_frame(kGenerous);
+    auto printed = console->read_frame(kPatience);
     ASSERT_TRUE(printed.has_value());
     EXPECT_EQ(printed->payload, "attack started");
     auto probe_start = Clock::now();
     EXPECT_EQ(call("GET", "/healthz").status, 200);
     int64_t probe_ms = ms_since(probe_start);
-    ConsoleReply reply = console->finish(kGenerous);
+    ConsoleReply reply = console->finish(kPatience);
     int64_t chunk_ms = ms_since(start);
     EXPECT_EQ(reply.type, "error");
     EXPECT_THAT(reply.payload, HasSubstr("script exceeded scripts.instruction_limit (1000000 instructions)"));
@@ -244,7 +242,7 @@ TEST_F(ConsoleBounds, MnemoctlGetsAClearError) {
                                    "",
                                    "",
                                    {}},
-                            kGenerous);
+                            kPatience);
     EXPECT_EQ(run.exit_code, 1) << run.err;
     EXPECT_EQ(run.err, "error: script exceeded scripts.instruction_limit (1000000 instructions)\n");
     EXPECT_EQ(call("GET", "/healthz").status, 200);
@@ -255,12 +253,12 @@ TEST_F(ConsoleBounds, ABacktrackingChunkDoesNotHoldUpSigterm) {
     start_daemon(config("", "  instruction_limit: 1000000000000\n"));
     auto console = connect();
     console->send_chunk(kBacktrackingChunk);
-    auto printed = console->read_frame(kGenerous);
+    auto printed = console->read_frame(kPatience);
     ASSERT_TRUE(printed.has_value());
     EXPECT_EQ(call("GET", "/healthz").status, 200);
     auto start = Clock::now();
     daemon_->send_signal(SIGTERM);
-    EXPECT_EQ(daemon_->wait_exit(kGenerous), 0) << daemon_->log();
+    EXPECT_EQ(daemon_->wait_exit(kPatience), 0) << daemon_->log();
     std::cout << "[ stall ] console chunk inside string.find: SIGTERM to exit in " << ms_since(start) << " ms\n";
 }
 

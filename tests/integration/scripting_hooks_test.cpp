@@ -100,10 +100,9 @@ end)
     auto new_id = json_string(reset.body, "/session/id").value_or("");
     std::string expected = "reset dm:1 " + old_id + " -> " + new_id;
     std::optional<std::string> seen;
-    for (int i = 0; i < 100 && seen != expected; ++i) {
-        seen = json_string(call("GET", session_path(new_id)).body, "/session/metadata/last_reset");
-        if (seen != expected) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    eventually([&] {
+        return (seen = json_string(call("GET", session_path(new_id)).body, "/session/metadata/last_reset")) == expected;
+    });
     EXPECT_EQ(seen, expected);
 }
 

@@ -90,12 +90,12 @@ end)
     create_session("watcher");
     ASSERT_EQ(call("DELETE", session_path("doomed")).status, 204);
     std::optional<int64_t> attempts;
-    for (int i = 0; i < 200 && attempts.value_or(0) < 2; ++i) {
+    eventually([&] {
         attempts = json_int(call("GET", session_path("watcher")).body, "/session/metadata/finalize_attempts");
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
+        return attempts.value_or(0) >= 2;
+    });
     EXPECT_GE(attempts.value_or(0), 2);
-    EXPECT_TRUE(daemon_->wait_for_log("finalize exploded for doomed (deleted)", std::chrono::seconds(5)));
+    EXPECT_TRUE(daemon_->wait_for_log("finalize exploded for doomed (deleted)", kPatience));
     EXPECT_EQ(call("GET", "/healthz").status, 200);
     EXPECT_EQ(append("watcher", append_body("still here")).status, 200);
 }

@@ -37,20 +37,18 @@ TEST_F(ScriptingLoad, ReloadWithABrokenScriptKeepsTheOldOnes) {
 
     script("hooks/tag.lua", "this is not lua");
     daemon_->send_signal(SIGHUP);
-    ASSERT_TRUE(daemon_->wait_for_log("scripts not reloaded", std::chrono::seconds(10)));
+    ASSERT_TRUE(daemon_->wait_for_log("scripts not reloaded", kPatience));
     append("r1", append_body("y"));
     EXPECT_EQ(json_string(call("GET", session_path("r1")).body, "/events/1/content/text"), "v1");
 
     script("hooks/tag.lua",
            R"(mnemo.on('append', function(ctx, next) ctx.event.content.text = 'v2' return next() end))");
     daemon_->send_signal(SIGHUP);
-    for (int i = 0; i < 100; ++i) {
+    eventually([&] {
         append("r2", append_body("z"));
-        if (json_string(call("GET", session_path("r2") + "?num_recent_events=1").body, "/events/0/content/text") ==
-            "v2")
-            break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
+        return json_string(call("GET", session_path("r2") + "?num_recent_events=1").body, "/events/0/content/text") ==
+               "v2";
+    });
     EXPECT_EQ(json_string(call("GET", session_path("r2") + "?num_recent_events=1").body, "/events/0/content/text"),
               "v2");
 }

@@ -23,12 +23,11 @@ protected:
     }
     // Polls the summaries list until it has one; its JSON.
     std::optional<std::string> wait_for_summary(const std::string& id) {
-        for (int i = 0; i < 200; ++i) {
-            auto list = call("GET", session_path(id) + "/summaries");
-            if (auto first = json_raw(list.body, "/summaries/0")) return first;
-            std::this_thread::sleep_for(std::chrono::milliseconds(25));
-        }
-        return std::nullopt;
+        std::optional<std::string> first;
+        eventually([&] {
+            return (first = json_raw(call("GET", session_path(id) + "/summaries").body, "/summaries/0")).has_value();
+        });
+        return first;
     }
     std::optional<int64_t> metric(const std::string& name) {
         auto body = call("GET", "/metrics").body;

@@ -66,11 +66,11 @@ TEST(Startup, CheckConfigLoadsThePluginAndNamesTheKeyWhenItCannot) {
     std::string missing = dir.path() + "/mnemo_nowhere.so";
     auto result = run_mnemod({"--check-config", "--config", dir.write("mnemod.yaml", plugin_config(missing))});
     EXPECT_EQ(result.exit_code, kExitConfig);
-    EXPECT_THAT(result.err, HasSubstr("storage.plugin: "));
+    EXPECT_THAT(result.err, HasSubstr("mnemod.yaml:4:11: storage.plugin: "));  // placed as load errors are
     EXPECT_THAT(result.err, HasSubstr(missing));
     auto started = run_mnemod({"--config", dir.path() + "/mnemod.yaml"});
     EXPECT_EQ(started.exit_code, kExitConfig);
-    EXPECT_THAT(started.err, HasSubstr("storage.plugin: "));
+    EXPECT_THAT(started.err, HasSubstr("mnemod.yaml:4:11: storage.plugin: "));
 }
 
 TEST(Startup, CheckConfigResolvesListenHostsAndNamesTheKeyWhenOneDoesNot) {
@@ -85,11 +85,14 @@ TEST(Startup, CheckConfigResolvesListenHostsAndNamesTheKeyWhenOneDoesNot) {
     auto path = dir.write("mnemod.yaml", config);
     auto result = run_mnemod({"--check-config", "--config", path});
     EXPECT_EQ(result.exit_code, kExitConfig);
-    EXPECT_THAT(result.err, HasSubstr("server.listen[1]: "));
+    // The item's own position: line 2, after the first listener.
+    std::string placed = "mnemod.yaml:2:" + std::to_string(config.find("\"no-such") - config.find("  listen") + 1) +
+                         ": server.listen[1]: ";
+    EXPECT_THAT(result.err, HasSubstr(placed));
     EXPECT_THAT(result.err, HasSubstr("no-such-host.invalid"));
     auto started = run_mnemod({"--config", path});
     EXPECT_NE(started.exit_code, 0);
-    EXPECT_THAT(started.err, HasSubstr("server.listen[1]: "));
+    EXPECT_THAT(started.err, HasSubstr(placed));
 }
 
 TEST(Startup, PluginWithWrongAbiVersionExits78NamingFileAndBothVersions) {

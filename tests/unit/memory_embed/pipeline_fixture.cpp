@@ -256,7 +256,7 @@ mnemo_memory_count_result PipelineTest::count() {
 }
 
 bool PipelineTest::wait_until_none_pending() {
-    auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (count().pending > 0) {
         if (std::chrono::steady_clock::now() > give_up) return false;
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
@@ -266,7 +266,7 @@ bool PipelineTest::wait_until_none_pending() {
 
 bool PipelineTest::wait_until_idle(const EmbedPipeline& pipeline) {
     if (!wait_until_none_pending()) return false;
-    auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (pipeline.stats().in_flight > 0) {
         if (std::chrono::steady_clock::now() > give_up) return false;
         std::this_thread::sleep_for(std::chrono::milliseconds(1));

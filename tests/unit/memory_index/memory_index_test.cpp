@@ -247,7 +247,8 @@ TEST_F(MemoryIndexTest, TheFollowerThreadLinksWritesIntoTheGraph) {
     for (int i = 0; i < 40; ++i) write("shop", "u" + std::to_string(i % 4), "m" + std::to_string(i), {1, 0.02f * i, 1});
     // The thread reads the feed and builds on its own; wait for it to finish
     // (bounded, so a thread that never builds fails the test instead of hanging).
-    for (int round = 0; round < 2000 && (index.stats().memories < 40 || index.stats().tail > 0); ++round) {
+    auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while ((index.stats().memories < 40 || index.stats().tail > 0) && std::chrono::steady_clock::now() < give_up) {
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     auto figures = index.stats();
@@ -292,7 +293,9 @@ TEST_F(MemoryIndexTest, TheLastCheckpointSavesWhatWasLinkedSinceTheOneBefore) {
     for (int i = 0; i < 50; ++i) write("shop", "u1", "m" + std::to_string(i), {1, 0.01f * float(i), 0});
     MemoryIndex index(*backend_, opts);
     index.start();
-    for (int i = 0; i < 1000 && !(index.stats().tail == 0 && index.stats().checkpoint_cursor > 0); ++i)
+    auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!(index.stats().tail == 0 && index.stats().checkpoint_cursor > 0) &&
+           std::chrono::steady_clock::now() < give_up)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     ASSERT_EQ(index.stats().tail, 0u);
     index.stop();
@@ -482,7 +485,8 @@ TEST_F(MemoryIndexTest, SearchesAndTheFeedGoOnWhileACheckpointIsWritten) {
     ::close(reader);
 
     // The save failed (a FIFO cannot be renamed into place whole); what waited beside it is in the index now.
-    for (int round = 0; round < 2000 && index.stats().last_error.empty(); ++round) {
+    auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (index.stats().last_error.empty() && std::chrono::steady_clock::now() < give_up) {
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     EXPECT_NE(index.stats().last_error.find("cannot"), std::string::npos) << index.stats().last_error;

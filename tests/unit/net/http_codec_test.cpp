@@ -177,6 +177,18 @@ TEST(HttpCodec, VersionsOtherThan10And11Are505) {
     }
 }
 
+// A client speaking HTTP/2 with prior knowledge sends no HTTP/1 request line at all: 400, not the 505
+// of an HTTP/1-shaped request line with another version.
+TEST(HttpCodec, TheHttp2ConnectionPrefaceIs400) {
+    HttpCodec codec;
+    std::vector<Request> out;
+    codec.feed("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", out);
+    EXPECT_TRUE(out.empty());
+    ASSERT_NE(codec.error(), nullptr);
+    EXPECT_EQ(codec.error()->status, 400);
+    EXPECT_EQ(codec.error()->code, "invalid_argument");
+}
+
 TEST(HttpCodec, HeadersJustUnderTheLimitPass) {
     std::string bytes = "GET / HTTP/1.1\r\nX-A: b\r\n\r\n";
     HttpCodec codec(CodecLimits{1024, bytes.size()});

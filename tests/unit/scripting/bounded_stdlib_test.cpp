@@ -217,6 +217,64 @@ TEST(BoundedAllocation, CopyingLargeStringsHitsTheTimeout) {
     EXPECT_EQ(run_chunk(*state, "assert(#(string.rep('y', 1000) .. 'z') == 1001)"), std::nullopt);
 }
 
+TEST(BoundedRep, RepGivesLuasResults) {
+    auto state = make_state();
+    EXPECT_EQ(run_chunk(*state, R"(
+        assert(string.rep('ab', 3) == 'ababab')
+        assert(string.rep('ab', 3, ', ') == 'ab, ab, ab')
+        assert(string.rep('ab', 1, ', ') == 'ab')
+        assert(string.rep('ab', 0) == '' and string.rep('ab', -1, 'x') == '')
+        assert(string.rep('', 3, '-') == '--')
+        assert(('x'):rep(4) == 'xxxx')
+        assert(not pcall(string.rep, 'ab', math.maxinteger)))"),
+              std::nullopt);
+}
+
+// Lua's string.rep loops n times even when there is nothing to copy.
+TEST(BoundedRep, AnEmptyRepetitionOfAnyCountIsEmptyAtOnce) {
+    auto state = make_state({1000000, k64MiB, 0});
+    EXPECT_EQ(run_chunk(*state, "assert(string.rep('', 1e15) == '' and string.rep('', 1e15, '') == '')"), std::nullopt);
+}
+
+// Without a memory limit only the charge stops a repetition: Lua's would fill all 2 GB first.
+TEST(BoundedRep, AHugeRepetitionWithoutAMemoryLimitHitsTheInstructionLimit) {
+    auto state = make_state({1000000, 0, 0});
+    auto error = run_chunk(*state, "local s = string.rep('ab', 1e9)");
+    ASSERT_TRUE(error);
+    EXPECT_THAT(*error, HasSubstr("scripts.instruction_limit"));
+    EXPECT_LT(state->memory_used(), 16u << 20);  // the refused result is collected
+}
+
+TEST(BoundedRep, AHugeRepetitionWithoutAMemoryLimitHitsTheTimeout) {
+    auto state = make_state({kNoInstructionLimit, 0, 1000});
+    auto error = run_chunk(*state, "local s = string.rep('ab', 1e9)");
+    ASSERT_TRUE(error);
+    EXPECT_THAT(*error, HasSubstr("scripts.timeout"));
+}
+
+// `s == t` reads both strings in full in one instruction: a state holding 64 MiB is checked every
+// instruction, so the timeout stops the loop within a compare or two of it. With the small state's
+// tick of 1000 instructions (4 per iteration here) the first check would come after 250 compares.
+TEST(BoundedCompare, ComparingLongStringsIsStoppedByTheTimeout) {
+    auto state = make_state({kNoInstructionLimit, 0, 0});  // building the strings has no timeout
+    ASSERT_EQ(run_chunk(*state, R"(
+        local s, t = 'a', 'a'
+        for i = 1, 25 do s, t = s .. s, t .. t end
+        long = {s, t}
+        progress = -1)"),
+              std::nullopt);
+    state->set_config(
+        default_config("scripts: {instruction_limit: 1000000000000, memory_limit: 128MiB, timeout: 100ms}\n"));
+    auto error = run_chunk(*state, R"(
+        local s, t = long[1], long[2]
+        progress = 0
+        for i = 1, 1e12 do if s == t then progress = i end end)");
+    ASSERT_TRUE(error);
+    EXPECT_THAT(*error, HasSubstr("scripts.timeout"));
+    EXPECT_EQ(run_chunk(*state, "assert(progress >= 0 and progress < 150, 'compared ' .. progress .. ' times')"),
+              std::nullopt);
+}
+
 TEST(BoundedJson, EncodingSharedSubtablesStopsAtTheMemoryLimit) {
     auto state = make_state({kNoInstructionLimit, 8u << 20, 0});
     auto error = run_chunk(*state, R"(
