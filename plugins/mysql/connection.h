@@ -66,6 +66,9 @@ private:
     mutable std::deque<std::string> strings_;
 };
 
+// The core's statement table for this engine (dialect.cpp).
+extern const sqlcore::Dialect kDialect;
+
 class Conn final : public sqlcore::Db {
 public:
     // Connects, selects the database and sets the session up (utf8mb4,
@@ -87,10 +90,10 @@ public:
 
     // sqlcore::Db.
     sqlcore::Statement& borrow(std::string_view sql) override;
-    const sqlcore::Dialect& dialect() const override;
+    const sqlcore::Dialect& dialect() const override { return kDialect; }
     int64_t last_insert_id() override;
     bool writing() const override { return writing_; }
-    void insert_event_row(int64_t sid, int64_t seq, const mnemo_event& event) override;  // event_rows.cpp
+    void insert_event_row(int64_t sid, int64_t seq, const mnemo_event& event) override;  // event_insert.cpp
     int64_t owner_id() const override { return owner_id_; }
 
 private:

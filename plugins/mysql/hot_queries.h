@@ -1,8 +1,8 @@
 // hot_queries.h -- the statements whose cost grows with the data unless an
-// index carries them: reading the newest events, evicting the oldest, listing
-// sessions and lanes by updated_at, every part of the expiry sweep and the
-// finalize list. Kept in one place so the unit tests check these exact texts
-// with EXPLAIN. Parameters are positional (`?`); each statement's comment
+// index carries them and whose text is mysql's own: listing sessions and
+// lanes by updated_at, the expiry sweep and the finalize list (the shared
+// ones are in sql/columns.h and sql/event_rows.cpp). Kept in one place so the
+// unit tests check these exact texts with EXPLAIN. Parameters are positional (`?`); each statement's comment
 // lists them in order.
 #pragma once
 
@@ -13,13 +13,10 @@
 
 namespace mnemo::mysql {
 
-using sqlcore::EventQueryShape;
 using sqlcore::kFindSessionSql;
 using sqlcore::kLaneColumns;
 using sqlcore::kLaneVersionSql;
 using sqlcore::kSessionColumns;
-
-inline const std::string kLockSessionSql = kFindSessionSql + " FOR UPDATE";
 
 // Visible, unexpired sessions strictly after the cursor, newest first.
 // Parameters: app, [user,] cursor_updated_at (x3: the range bound, the
@@ -51,10 +48,6 @@ inline constexpr const char* kExpireSessionsSql =
 //  (now, limit)
 inline constexpr const char* kExpiredSessionsSql =
     "SELECT sid FROM sessions WHERE live_expiry <= ? ORDER BY live_expiry LIMIT ?";
-//  - app and user scopes whose TTL passed (now, limit);
-inline constexpr const char* kExpiredScopesSql =
-    "SELECT scope, app, user FROM state_scopes WHERE expires_at > 0 AND expires_at <= ? ORDER BY expires_at "
-    "LIMIT ?";
 //  - soft-deleted sessions deleted before the cutoff whose finalize is over
 //    or was never needed (cutoff, limit);
 inline constexpr const char* kPurgeableSessionsSql =
@@ -84,31 +77,9 @@ inline const std::string kListLanesSql =
     " FROM lanes WHERE app = ? AND updated_at <= ? AND (updated_at < ? OR (updated_at = ? AND lane < ?)) "
     "AND updated_at >= ? ORDER BY updated_at DESC, lane DESC LIMIT ?";
 
-// Eviction: the seq of the k-th oldest visible event (sid, k-1), then
-// everything visible up to it (sid, seq).
-inline constexpr const char* kEvictCutoffSql =
-    "SELECT seq FROM events WHERE sid = ? AND deleted_at = 0 ORDER BY seq LIMIT 1 OFFSET ?";
-inline constexpr const char* kEvictSql = "DELETE FROM events WHERE sid = ? AND deleted_at = 0 AND seq <= ?";
-
 inline constexpr const char* kEventColumns =
     "seq, id, id_from_client, invocation_id, author, role, content, state_delta, usage_json, tool_calls, media, "
     "metadata, filter_key, timestamp_us, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, "
     "total_tokens, cost_usd, deleted_at";
-
-// Parameters in order: sid, after_seq, [after_ts], [roles], [filter_key x3],
-// [num_recent], limit. A filter key K matches K and K/...: the byte range
-// [K + "/", K + "0") holds exactly the strings that start with K + "/", so
-// the test needs no LIKE escaping.
-inline std::string event_select_sql(const EventQueryShape& shape) {
-    std::string sql = std::string("SELECT ") + kEventColumns + " FROM events WHERE sid = ?";
-    if (!shape.include_deleted) sql += " AND deleted_at = 0";
-    sql += " AND seq > ?";
-    if (shape.after_ts) sql += " AND timestamp_us > ?";
-    if (shape.roles) sql += " AND FIND_IN_SET(role, REPLACE(?, ' ', '')) > 0";
-    if (shape.filter_key)
-        sql += " AND (filter_key = ? OR (filter_key >= CONCAT(?, '/') AND filter_key < CONCAT(?, '0')))";
-    if (!shape.num_recent) return sql + " ORDER BY seq LIMIT ?";
-    return "SELECT * FROM (" + sql + " ORDER BY seq DESC LIMIT ?) AS recent ORDER BY seq LIMIT ?";
-}
 
 }  // namespace mnemo::mysql

@@ -46,9 +46,6 @@ inline const std::string kSearchScanSql =
 // Empty q: the most recently updated live sessions passing the filters,
 // newest first in the order of an app's session list, through its index
 // (kSearchSessionFilters' parameters, then limit).
-// A hit's context (columns.h).
-inline const std::string kSearchContextSql = sqlcore::search_context_sql(kEventColumns);
-
 inline const std::string kSearchRecentSql = std::string("SELECT ") + kSessionColumns + " FROM sessions s WHERE 1 = 1" +
                                             kSearchSessionFilters +
                                             " ORDER BY s.updated_at DESC, s.user DESC, s.id DESC LIMIT ?";

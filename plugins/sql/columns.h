@@ -23,6 +23,18 @@ inline constexpr const char* kLaneColumns =
 // app, lane.
 inline constexpr const char* kLaneVersionSql = "SELECT version, created_at FROM lanes WHERE app = ? AND lane = ?";
 
+// Eviction: the seq of the k-th oldest visible event (sid, k-1), then
+// everything visible up to it (sid, seq).
+inline constexpr const char* kEvictCutoffSql =
+    "SELECT seq FROM events WHERE sid = ? AND deleted_at = 0 ORDER BY seq LIMIT 1 OFFSET ?";
+inline constexpr const char* kEvictSql = "DELETE FROM events WHERE sid = ? AND deleted_at = 0 AND seq <= ?";
+
+// The sweep's app and user scopes whose TTL passed (now, limit):
+// scope, app, user (state_scopes_expiry).
+inline constexpr const char* kExpiredScopesSql =
+    "SELECT scope, app, user FROM state_scopes WHERE expires_at > 0 AND expires_at <= ? ORDER BY expires_at "
+    "LIMIT ?";
+
 // A search hit's context: the visible events from the `context`-th visible
 // one before seq to the `context`-th after it, oldest first (sid, sid, seq,
 // context, seq, sid, seq, context, seq), with a dialect's event columns.

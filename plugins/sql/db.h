@@ -67,8 +67,8 @@ public:
     virtual const Dialect& dialect() const = 0;
     // The key the last INSERT gave its row (sessions.sid).
     virtual int64_t last_insert_id() = 0;
-    // A write transaction: reads that decide a write lock their rows where
-    // the engine locks rows (dialect().lock_rows).
+    // A write transaction on an engine that locks rows: reads that decide
+    // the write lock their rows (with_lock).
     virtual bool writing() const = 0;
     // Inserts one event row with its search columns: what the search index
     // needs from a row is the backend's own (the host's word rules stay behind it).
@@ -76,6 +76,11 @@ public:
     // This backend instance's id, which claims finalize work on a shared store.
     virtual int64_t owner_id() const { return 0; }
 };
+
+// sql, locking the rows it reads when it runs inside a write (Db::writing),
+// which then changes them: until COMMIT no other process decides on them.
+inline constexpr const char* kForUpdate = " FOR UPDATE";
+std::string with_lock(const Db& db, std::string_view sql);
 
 // Bytes bound as a BLOB (Query::bind).
 struct Blob {

@@ -9,27 +9,8 @@
 #include <array>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace mnemo::sqlcore {
-
-class Db;
-
-// Keyword recall's candidate statement (memory_search.cpp) and its first
-// parameter; sql empty when the backend's index cannot narrow by the words.
-struct MemoryMatch {
-    std::string sql;
-    std::string first;
-};
-
-// Which optional filters an event read uses; each shape is one cached statement.
-struct EventQueryShape {
-    bool include_deleted = false;
-    bool after_ts = false;
-    bool roles = false;
-    bool filter_key = false;
-    bool num_recent = false;
-};
 
 // One state scope's statements. Parameters: the owner (sid; app; app and
 // user), then the key, then the value.
@@ -44,25 +25,15 @@ struct ScopeSql {
 struct Dialect {
     const char* name;  // "sqlite", "mysql": names the engine in messages
 
-    // Sessions. columns.h's kFindSessionSql that also locks the row for the
-    // rest of a write where rows are locked (mysql).
-    std::string lock_session;
-    // (app, user) of the sessions a user purge removes, locked likewise.
-    const char* user_sessions;
-
     // Events. The columns emit_event_row reads, in its order.
     const char* event_columns;
-    // sid, after_seq, [after_ts], [roles], [filter_key x3], [num_recent], limit.
-    std::string (*event_select)(const EventQueryShape& shape);
+    // The conditions event_rows.h's statements build reads from: a role in
+    // the comma-separated list (roles), filter_key is the key or below it
+    // (key x3).
+    const char* role_in_list;
+    const char* filter_key_below;
     // (sid, id): seq, timestamp_us, author, role, content of a visible event.
     const char* find_visible_id;
-    // (sid, k-1) then (sid, seq): the k oldest visible events go.
-    const char* evict_cutoff;
-    const char* evict;
-    // columns.h's search_context_sql with event_columns.
-    std::string search_context;
-    // (sid, from_seq, to_seq, key x4): visible events of key ("" all) in range.
-    const char* count_visible;
 
     // State. Per scope (session, app, user); the scope row upsert
     // (scope, app, user, expires_at, bytes); lock_scope_row (scope, app,
@@ -72,9 +43,7 @@ struct Dialect {
     const char* upsert_scope_row;
     const char* lock_scope_row;
 
-    // Lanes. columns.h's kLaneVersionSql, locked like lock_session.
-    const char* lock_lane_version;
-    // An app's lanes after the (updated_at, lane) cursor, newest first: app,
+    // Lanes: an app's lanes after the (updated_at, lane) cursor, newest first: app,
     // cursor x3, cursor_lane, lower bound of active_within, limit.
     std::string list_lanes;
 
@@ -94,7 +63,6 @@ struct Dialect {
     // return a row while more are due.
     const char* expire_sessions;
     const char* expired_sessions;
-    const char* expired_scopes;        // (now, limit): scope, app, user
     const char* purgeable_sessions;    // (cutoff, limit): sid
     const char* purge_deleted_events;  // (cutoff, limit)
     const char* deleted_events_due;
@@ -111,15 +79,13 @@ struct Dialect {
     // channel x3, limit; kSessionColumns.
     std::string search_recent;
 
-    // Memories (memory_rows.h). Appended to a read whose rows a write then
-    // changes: " FOR UPDATE" where rows are locked, "" where the writer
-    // serializes writes anyway.
-    const char* lock_rows;
-    // The memories of an app (of one user: by_user) that may hold every
-    // folded word as a whole word, through the backend's text index:
-    // memory_rows.h's kMemoryColumns, parameters first then memory_filter.h's
-    // scope_sql (app, the user when by_user, now), live rows only.
-    MemoryMatch (*memory_match)(Db& db, const std::vector<std::string>& folded_words, bool by_user);
+    // Memories (memory_rows.h).
+    // The live memories of an app (of one user) whose text index holds
+    // every term, memory_rows.h's kMemoryColumns. Parameters: the terms
+    // joined by spaces, then memory_filter.h's scope_sql (app, [user,] now).
+    std::string memory_match_app, memory_match_user;
+    // A folded word as a term of those, "" where the index cannot hold it.
+    std::string (*memory_match_term)(const std::string& folded_word);
     // Where the text index is not kept by triggers: the index's column for
     // a memory text, written by memory_index (column, row_key).
     std::string (*memory_tokens)(std::string_view text);
@@ -131,8 +97,8 @@ struct Dialect {
 #define MNEMO_SQL_DIALECT_HOT_QUERIES                                                                                  \
     .list_lanes = kListLanesSql, .list_user_sessions = kListUserSessionsSql, .list_app_sessions = kListAppSessionsSql, \
     .expire_sessions = kExpireSessionsSql, .expired_sessions = kExpiredSessionsSql,                                    \
-    .expired_scopes = kExpiredScopesSql, .purgeable_sessions = kPurgeableSessionsSql,                                  \
-    .purge_deleted_events = kPurgeDeletedEventsSql, .deleted_events_due = kDeletedEventsDueSql,                        \
-    .prune_lanes = kPruneLanesSql, .lanes_due = kLanesDueSql, .finalize_pending = kFinalizePendingSql
+    .purgeable_sessions = kPurgeableSessionsSql, .purge_deleted_events = kPurgeDeletedEventsSql,                       \
+    .deleted_events_due = kDeletedEventsDueSql, .prune_lanes = kPruneLanesSql, .lanes_due = kLanesDueSql,              \
+    .finalize_pending = kFinalizePendingSql
 
 }  // namespace mnemo::sqlcore

@@ -1,5 +1,6 @@
 #include "event_rows.h"
 
+#include "columns.h"
 #include "dialect.h"
 
 #include <algorithm>
@@ -54,12 +55,12 @@ int64_t evict_oldest(Db& db, int64_t sid, int64_t count) {
     if (count <= 0) return 0;
     int64_t last_evicted = 0;
     {
-        Query cutoff(db, db.dialect().evict_cutoff);
+        Query cutoff(db, kEvictCutoffSql);
         cutoff.args(sid, count - 1);
         if (!cutoff.step()) return 0;
         last_evicted = cutoff.i64(0);
     }
-    return Query(db, db.dialect().evict).args(sid, last_evicted).run();
+    return Query(db, kEvictSql).args(sid, last_evicted).run();
 }
 
 int64_t soft_delete_from(Db& db, int64_t sid, int64_t from_seq, int64_t now_us) {
@@ -90,6 +91,20 @@ void emit_event_at(Db& db, int64_t sid, int64_t seq, Output& out) {
     if (row.step()) emit_event_row(row, out);
 }
 
+// A filter key K matches K and K/...: the byte range [K + "/", K + "0")
+// holds exactly the strings that start with K + "/", so the test needs no
+// LIKE escaping.
+std::string event_select_sql(const Dialect& dialect, const EventQueryShape& shape) {
+    std::string sql = std::string("SELECT ") + dialect.event_columns + " FROM events WHERE sid = ?";
+    if (!shape.include_deleted) sql += " AND deleted_at = 0";
+    sql += " AND seq > ?";
+    if (shape.after_ts) sql += " AND timestamp_us > ?";
+    if (shape.roles) sql += std::string(" AND ") + dialect.role_in_list;
+    if (shape.filter_key) sql += std::string(" AND ") + dialect.filter_key_below;
+    if (!shape.num_recent) return sql + " ORDER BY seq LIMIT ?";
+    return "SELECT * FROM (" + sql + " ORDER BY seq DESC LIMIT ?) AS recent ORDER BY seq LIMIT ?";
+}
+
 void emit_events(Db& db, int64_t sid, const mnemo_event_filter& filter, int64_t floor_seq, Output& out) {
     EventQueryShape shape;
     shape.include_deleted = filter.include_deleted != 0;
@@ -97,7 +112,7 @@ void emit_events(Db& db, int64_t sid, const mnemo_event_filter& filter, int64_t 
     shape.roles = has_text(filter.roles);
     shape.filter_key = has_text(filter.filter_key);
     shape.num_recent = filter.num_recent > 0;
-    Query rows(db, db.dialect().event_select(shape));
+    Query rows(db, event_select_sql(db.dialect(), shape));
     int index = 0;
     rows.bind(++index, sid);
     rows.bind(++index, std::max(filter.after_seq, floor_seq));
@@ -119,14 +134,16 @@ void emit_events(Db& db, int64_t sid, const mnemo_event_filter& filter, int64_t 
 }
 
 void emit_context(Db& db, int64_t sid, int64_t seq, int64_t context, Output& out) {
-    Query rows(db, db.dialect().search_context);
+    Query rows(db, search_context_sql(db.dialect().event_columns));
     rows.args(sid, sid, seq, context, seq, sid, seq, context, seq);
     while (rows.step()) emit_event_row(rows, out);
 }
 
 int64_t count_visible(Db& db, int64_t sid, mnemo_str filter_key, int64_t from_seq, int64_t to_seq) {
     mnemo_str key = filter_key.ptr ? filter_key : str("");
-    Query row(db, db.dialect().count_visible);
+    Query row(db, std::string("SELECT COUNT(*) FROM events WHERE sid = ? AND deleted_at = 0 AND seq >= ? AND seq <= ? "
+                              "AND (? = '' OR ") +
+                      db.dialect().filter_key_below + ")");
     row.args(sid, from_seq, to_seq, key, key, key, key);
     return row.step() ? row.i64(0) : 0;
 }

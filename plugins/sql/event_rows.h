@@ -10,6 +10,7 @@
 #include "output.h"
 
 #include <optional>
+#include <string>
 
 namespace mnemo::sqlcore {
 
@@ -36,6 +37,18 @@ void emit_event_at(Db& db, int64_t sid, int64_t seq, Output& out);
 // The visible events within `context` visible events either side of seq
 // (seq itself included), oldest first: a search hit's context.
 void emit_context(Db& db, int64_t sid, int64_t seq, int64_t context, Output& out);
+
+// Which optional filters an event read uses; each shape is one cached statement.
+struct EventQueryShape {
+    bool include_deleted = false;
+    bool after_ts = false;
+    bool roles = false;
+    bool filter_key = false;
+    bool num_recent = false;
+};
+// The read of a shape in a dialect. Parameters: sid, after_seq, [after_ts],
+// [roles], [filter_key x3], [num_recent], limit.
+std::string event_select_sql(const Dialect& dialect, const EventQueryShape& shape);
 
 // Emits the events matching filter, oldest first, after max(filter.after_seq,
 // floor_seq); has_more() when filter.limit cut the list.

@@ -16,7 +16,7 @@ mnemo_str text_or_empty(const Query& row, int column) {
 // Inside a write the lane row is locked where rows are locked, so the
 // compare-and-set of lane_write holds across processes until COMMIT.
 std::optional<LaneVersion> find_lane_version(Db& db, mnemo_str app, mnemo_str lane) {
-    Query row(db, db.writing() ? db.dialect().lock_lane_version : kLaneVersionSql);
+    Query row(db, with_lock(db, kLaneVersionSql));
     row.args(app, lane);
     if (!row.step()) return std::nullopt;
     return LaneVersion{row.i64(0), row.i64(1)};

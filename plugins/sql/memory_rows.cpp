@@ -47,10 +47,6 @@ void index_text(Db& db, const MemoryRow& row) {
 
 }  // namespace
 
-std::string with_lock(Db& db, const std::string& sql) {
-    return db.writing() ? sql + db.dialect().lock_rows : sql;
-}
-
 void MemoryRow::set_text(std::string_view new_text, std::string_view new_folded_text) {
     text = std::string(new_text);
     folded_text = std::string(new_folded_text);

@@ -40,10 +40,6 @@ struct MemoryRow {
     void set_text(std::string_view new_text, std::string_view new_folded_text);
 };
 
-// sql, locking the rows it reads when it runs inside a write (Db::writing),
-// which then changes them.
-std::string with_lock(Db& db, const std::string& sql);
-
 // The row of a query selecting kMemoryColumns.
 MemoryRow memory_row(const Query& query);
 

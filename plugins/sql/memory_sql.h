@@ -1,8 +1,8 @@
 // memory_sql.h -- the statements of the memory operations whose cost would
 // grow with the number of memories, in one place so the query-plan tests
 // of both backends EXPLAIN these exact texts. The same text runs on every
-// engine (`?` parameters, in the order each comment gives); a write appends
-// Dialect::lock_rows to the reads whose rows it then changes.
+// engine (`?` parameters, in the order each comment gives); a write locks
+// the rows of the reads whose rows it then changes (db.h's with_lock).
 #pragma once
 
 #include "mnemo_plugin.h"

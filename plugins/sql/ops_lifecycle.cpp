@@ -47,7 +47,7 @@ int64_t expire_scopes(Db& db, const mnemo_sweep_req& req, bool& more) {
     };
     std::vector<Due> due;
     {
-        Query rows(db, db.dialect().expired_scopes);
+        Query rows(db, kExpiredScopesSql);
         rows.args(req.now_us, req.limit + 1);
         while (rows.step()) due.push_back(Due{static_cast<int>(rows.i64(0)), rows.text(1), rows.text(2)});
     }

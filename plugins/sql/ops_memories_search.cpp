@@ -1,6 +1,6 @@
 // memory_search: keyword recall over memory texts with the transcript
 // search rules (the host's parsed query and word rules, as the memory
-// backend reads them). The backend's text index (Dialect::memory_match:
+// backend reads them). The backend's text index (Dialect::memory_match_*:
 // sqlite FTS5 with the events' tokenizer, mysql FULLTEXT over encoded
 // tokens) narrows the candidates to memories holding every word (a words
 // query) or the words wholly inside q (an exact query); each candidate is
@@ -39,21 +39,31 @@ std::vector<std::string> narrowing_words(const host::RecallQuery& query) {
     return narrow;
 }
 
+// The words as the text index's terms; none when one cannot be a term.
+std::optional<std::string> match_terms(const Dialect& dialect, const std::vector<std::string>& words) {
+    std::string terms;
+    for (const std::string& word : words) {
+        std::string term = dialect.memory_match_term(word);
+        if (term.empty()) return std::nullopt;
+        terms += (terms.empty() ? "" : " ") + term;
+    }
+    return terms;
+}
+
 // Calls fn for every live memory of the filter's scope that may hold each of words, through the text index
 // when it narrows by them, else every memory of the scope.
 template <typename Fn>
 void for_each_candidate(Db& db, const mnemo_memory_filter& filter, const std::vector<std::string>& words, Fn&& fn) {
-    const bool by_user = filter.user.ptr != nullptr;
-    MemoryMatch match = words.empty() ? MemoryMatch{} : db.dialect().memory_match(db, words, by_user);
-    if (match.sql.empty()) {
+    std::optional<std::string> terms = words.empty() ? std::nullopt : match_terms(db.dialect(), words);
+    if (!terms) {
         mnemo_memory_filter scope{};
         scope.app = filter.app;
         scope.user = filter.user;
         scope.now_us = filter.now_us;
         return for_each_in_scope(db, scope, "", fn);
     }
-    Query query(db, match.sql);
-    query.bind(1, std::string_view(match.first));
+    Query query(db, filter.user.ptr ? db.dialect().memory_match_user : db.dialect().memory_match_app);
+    query.bind(1, std::string_view(*terms));
     bind_scope(query, 2, filter);
     while (query.step()) fn(memory_row(query));
 }

@@ -196,9 +196,9 @@ void memory_reembed(Db& db, const mnemo_memory_reembed_req& req, Output& out) {
     if (req.dimensions > 0) set_dimension(db, view(req.app), req.dimensions);
     std::vector<int64_t> keys;
     {
-        Query live(db, std::string("SELECT row_key FROM memories WHERE app = ? AND (expires_at = 0 OR expires_at > ?) "
-                                   "ORDER BY row_key") +
-                           db.dialect().lock_rows);
+        Query live(db, with_lock(db,
+                                 "SELECT row_key FROM memories WHERE app = ? AND (expires_at = 0 OR expires_at > ?) "
+                                 "ORDER BY row_key"));
         live.args(req.app, req.now_us);
         while (live.step()) keys.push_back(live.i64(0));
     }

@@ -83,7 +83,7 @@ void insert_row(Db& db, const NewSession& session) {
 }  // namespace
 
 std::optional<SessionMeta> find_session(Db& db, const mnemo_key& key) {
-    Query row(db, db.writing() ? db.dialect().lock_session : kFindSessionSql);
+    Query row(db, with_lock(db, kFindSessionSql));
     row.args(key.app, key.user, key.session_id);
     if (!row.step()) return std::nullopt;
     return meta_of(row);
@@ -178,7 +178,7 @@ PurgeCounts purge_session_for_finalize(Db& db, int64_t sid, int64_t now_us) {
 PurgeCounts purge_user_sessions_for_finalize(Db& db, mnemo_str app, mnemo_str user, int64_t now_us) {
     std::vector<int64_t> sids;
     {
-        Query rows(db, db.dialect().user_sessions);
+        Query rows(db, with_lock(db, "SELECT sid FROM sessions WHERE app = ? AND user = ?"));
         rows.args(app, user);
         while (rows.step()) sids.push_back(rows.i64(0));
     }

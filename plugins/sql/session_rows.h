@@ -35,7 +35,7 @@ struct PurgeCounts {
 };
 
 // Inside a write the row is locked until the transaction ends where the
-// engine locks rows (Dialect::lock_session).
+// engine locks rows (with_lock).
 std::optional<SessionMeta> find_session(Db& db, const mnemo_key& key);
 // The live session or StoreError(MNEMO_E_NOT_FOUND).
 SessionMeta require_live(Db& db, const mnemo_key& key, int64_t now_us);

@@ -61,6 +61,9 @@ private:
     bool cached_;
 };
 
+// The core's statement table for this engine (dialect.cpp).
+extern const sqlcore::Dialect kDialect;
+
 class Conn final : public sqlcore::Db {
 public:
     enum class Mode { ReadWrite, ReadOnly };
@@ -82,10 +85,10 @@ public:
 
     // sqlcore::Db. Writes are serialized by the writer thread: no row locks.
     sqlcore::Statement& borrow(std::string_view sql) override;
-    const sqlcore::Dialect& dialect() const override;
+    const sqlcore::Dialect& dialect() const override { return kDialect; }
     int64_t last_insert_id() override { return sqlite3_last_insert_rowid(db_); }
     bool writing() const override { return false; }
-    void insert_event_row(int64_t sid, int64_t seq, const mnemo_event& event) override;  // event_rows.cpp
+    void insert_event_row(int64_t sid, int64_t seq, const mnemo_event& event) override;  // event_insert.cpp
 
 private:
     sqlite3_stmt* prepare(std::string_view sql);

@@ -1,7 +1,8 @@
 // hot_queries.h -- the statements whose cost grows with the data unless an
-// index carries them: reading the newest events, evicting the oldest, listing
-// sessions and lanes by updated_at, and every part of the expiry sweep. Kept in one place so
-// the unit tests check these exact texts with EXPLAIN QUERY PLAN.
+// index carries them and whose text is sqlite's own: finding an event by id,
+// listing sessions and lanes by updated_at, and the expiry sweep (the shared
+// ones are in sql/columns.h and sql/event_rows.cpp). Kept in one place so the
+// unit tests check these exact texts with EXPLAIN QUERY PLAN.
 #pragma once
 
 #include "columns.h"
@@ -11,7 +12,6 @@
 
 namespace mnemo::sqlite {
 
-using sqlcore::EventQueryShape;
 using sqlcore::kFindSessionSql;
 using sqlcore::kLaneColumns;
 using sqlcore::kLaneVersionSql;
@@ -55,10 +55,6 @@ inline constexpr const char* kExpireSessionsSql =
 inline constexpr const char* kExpiredSessionsSql =
     "SELECT sid, app, user, id FROM sessions WHERE expires_at > 0 AND deleted_at = 0 AND expires_at <= ?1 "
     "ORDER BY expires_at LIMIT ?2";
-//  - app and user scopes whose TTL passed (state_scopes_expiry);
-inline constexpr const char* kExpiredScopesSql =
-    "SELECT scope, app, user FROM state_scopes WHERE expires_at > 0 AND expires_at <= ?1 ORDER BY expires_at "
-    "LIMIT ?2";
 //  - soft-deleted sessions deleted before ?1 whose finalize is over or was
 //    never needed (sessions_purgeable);
 inline constexpr const char* kPurgeableSessionsSql =
@@ -90,12 +86,6 @@ inline const std::string kListLanesSql = std::string("SELECT ") + kLaneColumns +
                                          " FROM lanes WHERE app = ?1 AND (updated_at, lane) < (?2, ?5) AND "
                                          "updated_at >= ?6 ORDER BY updated_at DESC, lane DESC LIMIT ?7";
 
-// Eviction: the seq of the k-th oldest visible event, then everything visible
-// up to it.
-inline constexpr const char* kEvictCutoffSql =
-    "SELECT seq FROM events WHERE sid = ?1 AND deleted_at = 0 ORDER BY seq LIMIT 1 OFFSET ?2";
-inline constexpr const char* kEvictSql = "DELETE FROM events WHERE sid = ?1 AND deleted_at = 0 AND seq <= ?2";
-
 inline constexpr const char* kEventColumns =
     "seq, id, id_from_client, invocation_id, author, role, content, state_delta, usage, tool_calls, media, "
     "metadata, filter_key, timestamp_us, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, "
@@ -110,20 +100,5 @@ inline const std::string kSearchRecentSql =
     " AND (?3 IS NULL OR user = ?3) AND (?5 IS NULL OR id <> ?5)"
     " AND (?7 IS NULL OR json_extract(metadata, '$.channel') = ?7 OR json_extract(metadata, '$.platform') = ?7)"
     " ORDER BY updated_at DESC, user DESC, id DESC LIMIT ?10";
-
-// Parameters in order (positional, only those the shape uses): sid,
-// after_seq, [after_ts], [roles], [filter_key x3], [num_recent], limit. A
-// filter key K matches K and K/...: the byte range [K + "/", K + "0") holds
-// exactly the strings that start with K + "/", so the test needs no LIKE
-// escaping.
-inline std::string event_select_sql(const EventQueryShape& shape) {
-    std::string sql = std::string("SELECT ") + kEventColumns + " FROM events WHERE sid = ? AND seq > ?";
-    if (!shape.include_deleted) sql += " AND deleted_at = 0";
-    if (shape.after_ts) sql += " AND timestamp_us > ?";
-    if (shape.roles) sql += " AND instr(',' || replace(?, ' ', '') || ',', ',' || role || ',') > 0";
-    if (shape.filter_key) sql += " AND (filter_key = ? OR (filter_key >= ? || '/' AND filter_key < ? || '0'))";
-    if (!shape.num_recent) return sql + " ORDER BY seq LIMIT ?";
-    return "SELECT * FROM (" + sql + " ORDER BY seq DESC LIMIT ?) ORDER BY seq LIMIT ?";
-}
 
 }  // namespace mnemo::sqlite

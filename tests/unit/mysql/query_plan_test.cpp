@@ -2,6 +2,8 @@
 // EXPLAIN of the exact texts the plugin runs (hot_queries.h, with typical
 // values in place of the parameters) over a few thousand rows shows the
 // intended index and never a full scan (type ALL) of the table.
+#include "event_rows.h"
+#include "connection.h"
 #include "hot_queries.h"
 #include "memory_sql.h"
 #include "search_sql.h"
@@ -121,7 +123,7 @@ const std::string kMax = "9223372036854775807";
 
 TEST_F(QueryPlanTest, FindingASessionUsesItsKey) {
     expect_index(bound(kFindSessionSql, {"'shop'", "'u1'", "'s21'"}), "sessions", "sessions_key");
-    expect_index(bound(kLockSessionSql, {"'shop'", "'u1'", "'s21'"}), "sessions", "sessions_key");
+    expect_index(bound(kFindSessionSql + sqlcore::kForUpdate, {"'shop'", "'u1'", "'s21'"}), "sessions", "sessions_key");
 }
 
 TEST_F(QueryPlanTest, ListingSessionsByUpdatedAtWalksTheListIndexes) {
@@ -162,13 +164,14 @@ TEST_F(QueryPlanTest, TheFinalizeListWalksPendingMarksOnly) {
 const std::set<std::string> kSessionEventIndexes{"PRIMARY", "events_visible", "events_deleted"};
 
 TEST_F(QueryPlanTest, ReadingAndEvictingEventsStaysInsideTheSession) {
-    expect_one_of(bound(event_select_sql({}), {"7", "0", "100"}), "events", kSessionEventIndexes, true);
+    expect_one_of(bound(event_select_sql(kDialect, EventQueryShape{}), {"7", "0", "100"}), "events",
+                  kSessionEventIndexes, true);
     EventQueryShape recent;
     recent.num_recent = true;
-    expect_one_of(bound(event_select_sql(recent), {"7", "0", "5", "100"}), "events", kSessionEventIndexes);
+    expect_one_of(bound(event_select_sql(kDialect, recent), {"7", "0", "5", "100"}), "events", kSessionEventIndexes);
     EventQueryShape all;
     all.include_deleted = true;
-    expect_one_of(bound(event_select_sql(all), {"7", "0", "100"}), "events", {"PRIMARY"}, true);
+    expect_one_of(bound(event_select_sql(kDialect, all), {"7", "0", "100"}), "events", {"PRIMARY"}, true);
     expect_one_of(bound(kEvictCutoffSql, {"7", "3"}), "events", kSessionEventIndexes);
     expect_one_of(bound(kEvictSql, {"7", "50"}), "events", kSessionEventIndexes);
 }
@@ -204,8 +207,8 @@ TEST_F(QueryPlanTest, AUsersRecallTotalsReadTheScopeIndexAlone) {
 }
 
 TEST_F(QueryPlanTest, SearchContextAndRecentSessionsUseTheirIndexes) {
-    expect_one_of(bound(kSearchContextSql, {"7", "7", "5", "2", "5", "7", "5", "2", "5"}), "events",
-                  kSessionEventIndexes);
+    expect_one_of(bound(sqlcore::search_context_sql(kEventColumns), {"7", "7", "5", "2", "5", "7", "5", "2", "5"}),
+                  "events", kSessionEventIndexes);
     std::vector<std::string> values = kNoSessionFilters;
     values.push_back("20");
     std::vector<PlanRow> rows = plan(bound(kSearchRecentSql, values));

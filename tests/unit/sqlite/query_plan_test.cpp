@@ -2,12 +2,10 @@
 // EXPLAIN QUERY PLAN of the exact texts the plugin runs shows no full SCAN of
 // the sessions, events, state_scopes or lanes tables.
 #include "connection.h"
-#include "core/plugin_host.h"
-#include "host_services.h"
 #include "sqlite_fixture.h"
+#include "event_rows.h"
 #include "hot_queries.h"
 #include "memory_sql.h"
-#include "options.h"
 
 #include <sqlite3.h>
 
@@ -60,11 +58,11 @@ protected:
 TEST_F(QueryPlanTest, ReadingTheNewestEventsIsARangeScan) {
     EventQueryShape recent;
     recent.num_recent = true;
-    expect_indexed(event_select_sql(recent), "events");
-    expect_indexed(event_select_sql({}), "events");
+    expect_indexed(event_select_sql(kDialect, recent), "events");
+    expect_indexed(event_select_sql(kDialect, EventQueryShape{}), "events");
     EventQueryShape filtered{
         .include_deleted = true, .after_ts = true, .roles = true, .filter_key = true, .num_recent = true};
-    expect_indexed(event_select_sql(filtered), "events");
+    expect_indexed(event_select_sql(kDialect, filtered), "events");
 }
 
 TEST_F(QueryPlanTest, AnIdIsFoundThroughTheVisibleIdIndex) {
@@ -169,14 +167,9 @@ TEST_F(QueryPlanTest, TheMemorySweepFindsExactlyTheRowsDue) {
 // list leads, one row read per memory holding the words. Neither walks every
 // memory of the app through its index (what `? IS NULL OR user = ?` did).
 TEST_F(QueryPlanTest, KeywordRecallCandidatesComeFromTheUsersIndexOrThePostingList) {
-    host::install(&core::plugin_host());  // the dialect folds and tests words as the daemon does
-    Options options;
-    options.path = db_path();
-    Conn conn(options, Conn::Mode::ReadOnly);
     std::string user_plan, app_plan;
-    for (const std::string& d : plan(conn.dialect().memory_match(conn, {"alpha", "beta"}, true).sql))
-        user_plan += d + "\n";
-    for (const std::string& d : plan(conn.dialect().memory_match(conn, {"alpha"}, false).sql)) app_plan += d + "\n";
+    for (const std::string& d : plan(kDialect.memory_match_user)) user_plan += d + "\n";
+    for (const std::string& d : plan(kDialect.memory_match_app)) app_plan += d + "\n";
     EXPECT_NE(user_plan.find("SEARCH memories USING INDEX"), std::string::npos) << user_plan;
     EXPECT_NE(user_plan.find("(app=? AND user=?)"), std::string::npos) << user_plan;
     EXPECT_NE(app_plan.find("SEARCH memories USING INTEGER PRIMARY KEY (rowid=?)"), std::string::npos) << app_plan;

@@ -42,7 +42,7 @@ TEST(SqliteOptions, RefusesUnknownKeysWrongTypesAndBadValuesNamingTheKey) {
     EXPECT_EQ(open_with(R"({"synchronous": "always"})", err), MNEMO_E_INVALID);
     EXPECT_STREQ(err.message, "sqlite storage options: 'synchronous' is 'always', expected off, normal or full");
     EXPECT_EQ(open_with("[1]", err), MNEMO_E_INVALID);
-    EXPECT_STREQ(err.message, "sqlite storage options: expected a JSON object, got '[1]'");
+    EXPECT_STREQ(err.message, "sqlite storage options: not a flat JSON object: expected '{' at byte 0 of '[1]'");
 }
 
 TEST(SqliteOptions, CreatesTheFolderAndNamesThePathWhenItCannot) {

@@ -1,9 +1,11 @@
 #include "flat_json.h"
 
+#include "store_error.h"
+
 #include <charconv>
 #include <stdexcept>
 
-namespace mnemo::mysql {
+namespace mnemo::sqlcore {
 namespace {
 
 class Reader {
@@ -163,4 +165,40 @@ std::vector<FlatEntry> parse_flat_object(std::string_view json) {
     return Reader(json).object();
 }
 
-}  // namespace mnemo::mysql
+void OptionsReader::read(const char* json, const std::function<bool(const FlatEntry&)>& apply) const {
+    std::string_view text = json ? json : "";
+    if (text.empty()) return;
+    std::vector<FlatEntry> entries;
+    try {
+        entries = parse_flat_object(text);
+    } catch (const std::invalid_argument& e) {
+        refuse(std::string("not a flat JSON object: ") + e.what());
+    }
+    for (const FlatEntry& entry : entries)
+        if (!apply(entry)) refuse("unknown key '" + entry.key + "' (known: " + known_keys + ")");
+}
+
+void OptionsReader::refuse(const std::string& what) const {
+    throw StoreError(MNEMO_E_INVALID, std::string(backend) + " storage options: " + what);
+}
+
+std::string OptionsReader::text(const FlatEntry& entry) const {
+    if (const auto* text = std::get_if<std::string>(&entry.value)) return *text;
+    refuse("'" + entry.key + "' must be a string");
+}
+
+int64_t OptionsReader::integer(const FlatEntry& entry, int64_t min, int64_t max) const {
+    const auto* value = std::get_if<int64_t>(&entry.value);
+    if (!value) refuse("'" + entry.key + "' must be an integer");
+    if (*value < min || *value > max)
+        refuse("'" + entry.key + "' is " + std::to_string(*value) + ", expected " + std::to_string(min) + ".." +
+               std::to_string(max));
+    return *value;
+}
+
+bool OptionsReader::flag(const FlatEntry& entry) const {
+    if (const auto* flag = std::get_if<bool>(&entry.value)) return *flag;
+    refuse("'" + entry.key + "' must be true or false");
+}
+
+}  // namespace mnemo::sqlcore
