@@ -18,8 +18,6 @@
 namespace mnemo::testing {
 namespace {
 
-constexpr int64_t kSecond = 1'000'000;
-
 std::optional<std::string> opt(mnemo_str text) {
     return text.ptr ? std::optional<std::string>(std::string(text.ptr, text.len)) : std::nullopt;
 }

@@ -11,8 +11,6 @@
 namespace mnemo::testing {
 namespace {
 
-constexpr int64_t kSecond = 1'000'000;
-
 class ExportImport : public TransferTest {
 protected:
     static std::string lanes() { return "/v1/apps/shop/lanes"; }

@@ -21,6 +21,9 @@
 
 namespace mnemo::testing {
 
+// Backend times are Unix microseconds.
+inline constexpr int64_t kSecond = 1'000'000;
+
 struct Reply {
     int status = 0;
     std::string body;

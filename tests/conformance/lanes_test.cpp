@@ -7,7 +7,6 @@
 namespace mnemo::testing {
 namespace {
 
-constexpr int64_t kSecond = 1'000'000;
 constexpr int64_t kMinute = 60 * kSecond;
 // 2026-01-10T03:00:00Z
 constexpr int64_t kJan10At3Utc = 1'768'014'000 * kSecond;

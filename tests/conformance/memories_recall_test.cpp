@@ -11,8 +11,6 @@
 namespace mnemo::testing {
 namespace {
 
-constexpr int64_t kSecond = 1'000'000;
-
 using MemoryRecall = Memories;
 
 double rrf(int rank) {

@@ -7,8 +7,6 @@
 namespace mnemo::testing {
 namespace {
 
-constexpr int64_t kSecond = 1'000'000;
-
 using MemoryWrites = Memories;
 
 TEST_P(MemoryWrites, WriteAnswersEachItemAndGetShowsTheMemory) {

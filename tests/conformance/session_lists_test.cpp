@@ -6,8 +6,6 @@
 namespace mnemo::testing {
 namespace {
 
-constexpr int64_t kSecond = 1'000'000;
-
 class SessionLists : public Conformance {
 protected:
     std::vector<std::string> ids_of(const Reply& reply) {

@@ -4,7 +4,6 @@
 namespace mnemo::testing {
 namespace {
 
-constexpr int64_t kSecond = 1'000'000;
 constexpr int64_t kStartSeconds = 1'790'000'000;  // the harness clock's start
 
 class SessionReads : public Conformance {

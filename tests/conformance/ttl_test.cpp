@@ -6,8 +6,6 @@
 namespace mnemo::testing {
 namespace {
 
-constexpr int64_t kSecond = 1'000'000;
-
 class Ttl : public Conformance {
 protected:
     std::string in(int64_t seconds) { return core::format_rfc3339_us(h->clock().now_us() + seconds * kSecond); }

@@ -9,8 +9,6 @@
 namespace mnemo::integration {
 namespace {
 
-constexpr const char* kMemories = "/v1/apps/shop/users/u1/memories";
-
 class ConsoleMemoriesTest : public ConsoleTest {
 protected:
     void SetUp() override {

@@ -22,8 +22,6 @@ using ::testing::HasSubstr;
 using ::testing::StartsWith;
 using namespace std::chrono_literals;
 
-constexpr auto kWait = 20s;
-
 std::string config(int port, const std::string& format) {
     return "server:\n"
            "  listen: [\"127.0.0.1:" +

@@ -20,8 +20,6 @@ using ::testing::MatchesRegex;
 using ::testing::Not;
 using namespace std::chrono_literals;
 
-constexpr auto kWait = 20s;
-
 std::string memory_config(int port) {
     return "server:\n"
            "  listen: [\"127.0.0.1:" +

@@ -24,8 +24,6 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using namespace std::chrono_literals;
 
-constexpr auto kWait = 20s;
-
 // A socket file descriptor closed on destruction.
 class Socket {
 public:

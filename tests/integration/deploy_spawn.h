@@ -21,6 +21,9 @@
 
 namespace mnemo::integration {
 
+// How long a deploy test waits for the daemon to reach a state (ready, a journal line).
+inline constexpr std::chrono::seconds kWait{20};
+
 struct SpawnOptions {
     std::vector<std::string> args;                         // after the binary, e.g. {"--config", path}
     std::vector<std::pair<std::string, std::string>> env;  // set on top of the test's environment

@@ -24,6 +24,8 @@
 namespace mnemo::integration {
 
 inline constexpr const char* kSessions = "/v1/apps/shop/users/u1/sessions";
+inline constexpr const char* kMemories = "/v1/apps/shop/users/u1/memories";
+inline constexpr const char* kRecall = "/v1/apps/shop/memories/search";
 
 // JSON field access by pointer ("/session/version"); nullopt when absent, of another type, or not JSON.
 std::optional<int64_t> json_int(const std::string& json, const std::string& pointer);

@@ -17,9 +17,6 @@ namespace {
 
 using memory::testing::FakeEmbedderServer;
 
-constexpr const char* kMemories = "/v1/apps/shop/users/u1/memories";
-constexpr const char* kRecall = "/v1/apps/shop/memories/search";
-
 std::string config_with_embedder(const std::string& url, const std::string& timeout = "1s") {
     return sqlite_config(
         "  embedder:\n"

@@ -16,8 +16,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-constexpr const char* kMemories = "/v1/apps/shop/users/u1/memories";
-
 // One memory per event: its text, with the event's seq in metadata.
 constexpr const char* kEachEventHook = R"lua(
 local function text_of(event)

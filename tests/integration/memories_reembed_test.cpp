@@ -18,12 +18,10 @@ namespace {
 using memory::testing::fake_vector;
 using memory::testing::FakeEmbedderServer;
 
-constexpr const char* kMemories = "/v1/apps/shop/users/u1/memories";
-constexpr const char* kRecall = "/v1/apps/shop/memories/search";
 constexpr int kWritten = 6;
 
 // One embedder call per memory, so a slow embedder leaves time to see the move.
-std::string config_with_embedder(const std::string& url, const std::string& model, int dimensions = 0) {
+std::string config_with_model(const std::string& url, const std::string& model, int dimensions = 0) {
     return sqlite_config("  dimensions: " + std::to_string(dimensions) +
                          "\n"
                          "  embedder:\n"
@@ -52,7 +50,7 @@ class MemoriesReembedTest : public ConsoleTest {
 protected:
     // Six memories, ready at 4 dimensions (enough for a slow embedder to leave a window mid-move).
     void write_at_4(const FakeEmbedderServer& embedder) {
-        start_daemon(config_with_embedder(embedder.url(), "fake-4"));
+        start_daemon(config_with_model(embedder.url(), "fake-4"));
         auto written = call("POST", kMemories,
                             R"({"memories":[{"id":"tea","text":"Likes green tea in the morning"},)"
                             R"({"id":"dog","text":"Has a dog called Rex"},)"
@@ -85,7 +83,7 @@ protected:
             FakeEmbedderServer at4({"--dimensions", "4"});
             write_at_4(at4);
         }
-        restart_with(config_with_embedder(slow.url(), "fake-6"));
+        restart_with(config_with_model(slow.url(), "fake-6"));
         EXPECT_EQ(value(R"(return memories.reembed{app = "shop", dimensions = 6})"), std::to_string(kWritten));
         return queue_until([](const std::string& q) { return json_int(q, "/reembedding/0/moved") >= 1; });
     }
@@ -105,7 +103,7 @@ TEST_F(MemoriesReembedTest, AModelOfAnotherDimensionMovesRecallToANewIndex) {
     }
     // The new model answers 6 numbers, slowly, one memory at a time.
     FakeEmbedderServer at6({"--dimensions", "6", "--latency", "1"});
-    restart_with(config_with_embedder(at6.url(), "fake-6"));
+    restart_with(config_with_model(at6.url(), "fake-6"));
 
     // Before the call: the query's 6 numbers match no stored vector, so recall answers by words.
     auto before = call("POST", kRecall, R"({"query":"green tea","user":"u1"})");
@@ -177,7 +175,7 @@ TEST_F(MemoriesReembedTest, TheNewIndexSurvivesARestartInTheMiddle) {
         daemon_->stop();  // a clean stop writes the index checkpoint, both indexes in it
     }
     FakeEmbedderServer at6({"--dimensions", "6"});
-    restart_with(config_with_embedder(at6.url(), "fake-6"));
+    restart_with(config_with_model(at6.url(), "fake-6"));
     std::string queue = queue_until([](const std::string& q) {
         return json_int(q, "/memories/pending") == 0 && !json_raw(q, "/reembedding/0").has_value();
     });
@@ -200,7 +198,7 @@ TEST_F(MemoriesReembedTest, AnExportDuringTheMoveImportsWholeIntoAFreshDaemon) {
     EXPECT_EQ(json_int(exported, "/memories"), kWritten) << exported;
 
     FakeEmbedderServer at6({"--dimensions", "6"});
-    DaemonProcess target(config_with_embedder(at6.url(), "fake-6"));
+    DaemonProcess target(config_with_model(at6.url(), "fake-6"));
     std::string error;
     ASSERT_TRUE(target.start(&error)) << error;
     ConsoleClient console;
@@ -223,7 +221,7 @@ TEST_F(MemoriesReembedTest, AnExportDuringTheMoveImportsWholeIntoAFreshDaemon) {
 
 TEST_F(MemoriesReembedTest, AConfiguredDimensionOfAnotherSizeRefusesTheCall) {
     FakeEmbedderServer at4({"--dimensions", "4"});
-    start_daemon(config_with_embedder(at4.url(), "fake-4", 4));
+    start_daemon(config_with_model(at4.url(), "fake-4", 4));
     console_ = connect_console();
     std::string refused = error(R"(return memories.reembed{app = "shop", dimensions = 6})");
     EXPECT_NE(refused.find("memory.dimensions is 4"), std::string::npos) << refused;

@@ -8,9 +8,6 @@
 namespace mnemo::integration {
 namespace {
 
-constexpr const char* kMemories = "/v1/apps/shop/users/u1/memories";
-constexpr const char* kRecall = "/v1/apps/shop/memories/search";
-
 std::string config_for(const std::string& backend) {
     return backend == "memory" ? base_config() : sqlite_config();
 }

@@ -17,7 +17,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr const char* kRecall = "/v1/apps/shop/memories/search";
 constexpr auto kFollowWithin = 2s;  // how soon the other daemon must answer a write
 
 std::string memories_path(const std::string& user) {

@@ -29,4 +29,9 @@ inline std::shared_ptr<const Config> valid(const std::string& yaml) {
     return result.config;
 }
 
+// What a reload from before to after would apply and refuse; both must be valid.
+inline ReloadPlan plan(const std::string& before, const std::string& after) {
+    return plan_reload(*valid(before), *valid(after));
+}
+
 }  // namespace mnemo::config::testing

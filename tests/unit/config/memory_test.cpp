@@ -13,6 +13,7 @@ namespace {
 using ::testing::ElementsAre;
 using testing::errors_of;
 using ::testing::IsEmpty;
+using testing::plan;
 using testing::valid;
 
 constexpr const char* kHttpEmbedder =
@@ -192,10 +193,6 @@ TEST(MemoryConfig, AppExtractCaptureChecksTheGlobalExtractor) {
                 ElementsAre("mnemod.yaml:4:23: apps.shop.memory.capture: capture is extract and memory.extractor is "
                             "command, but memory.extract_command is empty; set memory.extract_command to the "
                             "extractor's argv (e.g. [\"/usr/bin/extract\"]) or use extractor: lua"));
-}
-
-ReloadPlan plan(const std::string& before, const std::string& after) {
-    return plan_reload(*valid(before), *valid(after));
 }
 
 TEST(MemoryReload, CaptureTtlTriggersAndCallSettingsApplyLive) {

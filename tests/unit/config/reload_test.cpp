@@ -9,11 +9,8 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
+using testing::plan;
 using testing::valid;
-
-ReloadPlan plan(const std::string& before, const std::string& after) {
-    return plan_reload(*valid(before), *valid(after));
-}
 
 TEST(Reload, IdenticalConfigsChangeNothing) {
     ReloadPlan result = plan("limits: {event_limit: 5}\n", "limits: {event_limit: 5}\n");

@@ -32,7 +32,7 @@ void on_memory(void* ctx, const mnemo_memory* m) {
 }
 void ignore_has_more(void* /*ctx*/) {}
 
-EventInput said(std::string role, std::string content_json) {
+EventInput turn(std::string role, std::string content_json) {
     EventInput event;
     event.author = role;
     event.role = std::move(role);
@@ -97,8 +97,8 @@ protected:
 TEST_F(CaptureService, AnAppendCapturesTheConfiguredRolesOfItsApp) {
     open("memory: {capture: none}\napps:\n  shop:\n    memory: {capture: events, capture_namespace: talk}\n");
     ASSERT_TRUE(backend_->memories());
-    append({said("user", R"({"text": "I prefer aisle seats"})"), said("tool", R"("lookup")"),
-            said("assistant", R"("Noted")"), said("user", R"({"image": "x.png"})")});
+    append({turn("user", R"({"text": "I prefer aisle seats"})"), turn("tool", R"("lookup")"),
+            turn("assistant", R"("Noted")"), turn("user", R"({"image": "x.png"})")});
     std::vector<Stored> rows = memories();
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(rows[0].text, "I prefer aisle seats");
@@ -108,14 +108,14 @@ TEST_F(CaptureService, AnAppendCapturesTheConfiguredRolesOfItsApp) {
     EXPECT_EQ(rows[1].text, "Noted");
     EXPECT_EQ(rows[1].source_seq, 3);
 
-    append({said("user", R"("elsewhere")")}, "desk");
+    append({turn("user", R"("elsewhere")")}, "desk");
     EXPECT_TRUE(memories("desk").empty()) << "the global capture: none";
 }
 
 TEST_F(CaptureService, RewindAndRewriteRemoveTheMemoriesOfTheEventsTheyHide) {
     open("memory: {capture: events}\n");
     append(
-        {said("user", R"("q1")"), said("assistant", R"("a1")"), said("user", R"("q2")"), said("assistant", R"("a2")")});
+        {turn("user", R"("q1")"), turn("assistant", R"("a1")"), turn("user", R"("q2")"), turn("assistant", R"("a2")")});
     ASSERT_EQ(seqs(), (std::vector<int64_t>{1, 2, 3, 4}));
 
     RewindInput back;
@@ -126,8 +126,8 @@ TEST_F(CaptureService, RewindAndRewriteRemoveTheMemoriesOfTheEventsTheyHide) {
 
     RewriteInput again;
     again.ref = session();
-    again.events.push_back(said("user", R"("q1 edited")"));
-    again.events.push_back(said("system", R"("rules")"));
+    again.events.push_back(turn("user", R"("q1 edited")"));
+    again.events.push_back(turn("system", R"("rules")"));
     Outcome rewritten = rewrite_events(env(), again);
     ASSERT_FALSE(rewritten.error) << rewritten.error->message;
     std::vector<Stored> rows = memories();

@@ -2,6 +2,7 @@
 // bit for bit), is checked as the memory routes check a write, and carries
 // its folded text for dedupe.
 #include "core/export_jsonl.h"
+#include "storage/rows.h"
 
 #include <gtest/gtest.h>
 
@@ -13,9 +14,7 @@
 namespace mnemo::core {
 namespace {
 
-mnemo_str s(std::string_view text) {
-    return mnemo_str{text.data(), text.size()};
-}
+using storage::str;
 
 struct Fixture {
     std::vector<float> vector{0.1f, -2.5f, 1e-38f, FLT_MAX, -0.0f, 3.14159274f, 1.0f, FLT_MIN / 4};
@@ -24,17 +23,17 @@ struct Fixture {
 
     Fixture() {
         memory.key = 41;
-        memory.app = s("shop");
-        memory.user = s("u1");
-        memory.id = s("m-1");
-        memory.name_space = s("travel:eu");
-        memory.text = s("Prefers  AISLE\nseats \"always\" ☃");
-        memory.metadata_json = s(R"({"k" : [1, 2.50], "n":null})");
-        memory.session_id = s("s1");
-        memory.source_session = s("s1");
+        memory.app = str("shop");
+        memory.user = str("u1");
+        memory.id = str("m-1");
+        memory.name_space = str("travel:eu");
+        memory.text = str("Prefers  AISLE\nseats \"always\" ☃");
+        memory.metadata_json = str(R"({"k" : [1, 2.50], "n":null})");
+        memory.session_id = str("s1");
+        memory.source_session = str("s1");
         memory.source_seq = 7;
         memory.embedding = MNEMO_EMBEDDING_READY;
-        memory.embedding_model = s("nomic-embed-text");
+        memory.embedding_model = str("nomic-embed-text");
         memory.vector = mnemo_vector{vector.data(), vector.size()};
         memory.text_version = 3;
         memory.created_at_us = 1'790'000'000'000'001;

@@ -1,20 +1,19 @@
 // core/export_jsonl: odd values survive a line round trip byte for byte.
 #include "core/export_jsonl.h"
+#include "storage/rows.h"
 
 #include <gtest/gtest.h>
 
 namespace mnemo::core {
 namespace {
 
-mnemo_str s(std::string_view text) {
-    return mnemo_str{text.data(), text.size()};
-}
+using storage::str;
 const mnemo_str kAbsent{nullptr, 0};
 
 mnemo_record event_record(const mnemo_event& event) {
     mnemo_record record{};
     record.kind = MNEMO_RECORD_EVENT;
-    record.key = mnemo_key{s("shop"), s("u\xC3\xBC"), s("s1")};
+    record.key = mnemo_key{str("shop"), str("u\xC3\xBC"), str("s1")};
     record.event = &event;
     return record;
 }
@@ -22,15 +21,15 @@ mnemo_record event_record(const mnemo_event& event) {
 TEST(ExportJsonl, OddStringsAndNestedJsonRoundTripExactly) {
     mnemo_event event{};
     event.seq = 7;
-    event.id = s("id \"quoted\" \\ back\x01\x1f tab\t ☃ 𝄞");
+    event.id = str("id \"quoted\" \\ back\x01\x1f tab\t ☃ 𝄞");
     event.id_from_client = 1;
     event.invocation_id = kAbsent;
-    event.author = s("user");
-    event.role = s("user");
-    event.content_json = s(R"({"a" : [1, 2.50, {"b":null}], "t":"\u00fc\n"})");
-    event.tool_calls_json = s(R"([{"name":"grep","arguments":{"q":"x y"}}])");
+    event.author = str("user");
+    event.role = str("user");
+    event.content_json = str(R"({"a" : [1, 2.50, {"b":null}], "t":"\u00fc\n"})");
+    event.tool_calls_json = str(R"([{"name":"grep","arguments":{"q":"x y"}}])");
     event.usage = mnemo_usage{1, 2, 3, 4, 5, 0.1 + 0.2};
-    event.filter_key = s("a/b");
+    event.filter_key = str("a/b");
     event.timestamp_us = 1'790'000'000'123'456;
     std::string line = encode_record(event_record(event));
     EXPECT_EQ(line.find('\n'), std::string::npos) << line;
@@ -55,11 +54,11 @@ TEST(ExportJsonl, OddStringsAndNestedJsonRoundTripExactly) {
 TEST(ExportJsonl, RawValueWithLineBreaksTravelsAsAString) {
     mnemo_event event{};
     event.seq = 1;
-    event.id = s("e");
-    event.author = s("user");
-    event.role = s("user");
-    event.content_json = s("{\n  \"text\": \"two\\nlines\"\r\n}");
-    event.filter_key = s("");
+    event.id = str("e");
+    event.author = str("user");
+    event.role = str("user");
+    event.content_json = str("{\n  \"text\": \"two\\nlines\"\r\n}");
+    event.filter_key = str("");
     std::string line = encode_record(event_record(event));
     EXPECT_EQ(line.find_first_of("\r\n"), std::string::npos) << line;
     EXPECT_NE(line.find("\"content_json\":"), std::string::npos) << line;
@@ -72,9 +71,9 @@ TEST(ExportJsonl, StateAndLaneKeepNullsAndFlags) {
     mnemo_record state{};
     state.kind = MNEMO_RECORD_STATE;
     state.scope = MNEMO_SCOPE_USER;
-    state.key = mnemo_key{s("shop"), s("u1"), kAbsent};
-    state.state_key = s("k\"ey");
-    state.value_json = s("null");
+    state.key = mnemo_key{str("shop"), str("u1"), kAbsent};
+    state.state_key = str("k\"ey");
+    state.value_json = str("null");
     state.expires_at_us = 42;
     std::string line = encode_record(state);
     JsonlRecord back;
@@ -85,14 +84,14 @@ TEST(ExportJsonl, StateAndLaneKeepNullsAndFlags) {
     EXPECT_EQ(back.expires_at_us, 42);
 
     mnemo_lane lane{};
-    lane.app = s("shop");
-    lane.lane = s("tg:dm:1");
-    lane.user = s("u1");
-    lane.session_id = s("s1");
-    lane.platform = s("");
-    lane.chat_type = s("dm");
+    lane.app = str("shop");
+    lane.lane = str("tg:dm:1");
+    lane.user = str("u1");
+    lane.session_id = str("s1");
+    lane.platform = str("");
+    lane.chat_type = str("dm");
     lane.suspended = 1;
-    lane.auto_reset_reason = s("idle");
+    lane.auto_reset_reason = str("idle");
     lane.restart_count = 2;
     lane.version = 9;
     mnemo_record lane_record{};
@@ -111,10 +110,10 @@ TEST(ExportJsonl, StateAndLaneKeepNullsAndFlags) {
 // (no field) imports at 0; a cursor past last_seq is refused by name.
 TEST(ExportJsonl, ASessionCarriesItsExtractionCursor) {
     mnemo_session session{};
-    session.app = s("shop");
-    session.user = s("u1");
-    session.id = s("s1");
-    session.metadata_json = s("{}");
+    session.app = str("shop");
+    session.user = str("u1");
+    session.id = str("s1");
+    session.metadata_json = str("{}");
     session.last_seq = 9;
     session.event_count = 9;
     session.extracted_seq = 6;

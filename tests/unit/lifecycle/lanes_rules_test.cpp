@@ -6,7 +6,7 @@
 namespace mnemo::core {
 namespace {
 
-constexpr int64_t kMinute = 60'000'000;
+constexpr int64_t kMinuteUs = 60'000'000;
 constexpr int64_t kNow = 1'790'000'000'000'000;
 
 class ResolveRules : public ::testing::Test {
@@ -15,7 +15,7 @@ protected:
         reset.timezone = "UTC";
         reset.default_policy.mode = config::ResetPolicy::Mode::Idle;
         reset.default_policy.idle_minutes = 60;
-        lane.updated_at_us = kNow - 10 * kMinute;
+        lane.updated_at_us = kNow - 10 * kMinuteUs;
     }
     ResolveDecision decide(bool session_live = true, bool force_new = false) {
         LaneFacts facts{&lane, session_live, false};
@@ -51,25 +51,25 @@ TEST_F(ResolveRules, SuspendedBeatsResumePending) {
 
 TEST_F(ResolveRules, ResumePendingKeepsTheSessionEvenWhenThePolicySaysReset) {
     lane.resume_pending = true;
-    now = kNow + 120 * kMinute;
+    now = kNow + 120 * kMinuteUs;
     EXPECT_EQ(decide().move, ResolveMove::Keep);
 }
 
 TEST_F(ResolveRules, ThePolicyDecidesOtherwise) {
     EXPECT_EQ(decide().move, ResolveMove::Keep);
-    now = kNow + 60 * kMinute;
+    now = kNow + 60 * kMinuteUs;
     auto decision = decide();
     EXPECT_EQ(decision.move, ResolveMove::AutoReset);
     EXPECT_EQ(decision.auto_reset_reason, "idle");
     reset.default_policy.mode = config::ResetPolicy::Mode::Daily;
     reset.default_policy.at_hour = 4;
-    lane.updated_at_us = kNow - 25 * 60 * kMinute;  // more than a day ago: a boundary lies in between
+    lane.updated_at_us = kNow - 25 * 60 * kMinuteUs;  // more than a day ago: a boundary lies in between
     EXPECT_EQ(decide().auto_reset_reason, "daily");
 }
 
 TEST_F(ResolveRules, OverridesFollowThePlatformAndChatType) {
     reset.overrides.push_back({"telegram", "dm", config::ResetPolicy{config::ResetPolicy::Mode::None, 4, 1, true}});
-    now = kNow + 600 * kMinute;
+    now = kNow + 600 * kMinuteUs;
     LaneFacts facts{&lane, true, false};
     ResolveContext telegram{false, "telegram", "dm", now, &reset, find_time_zone("UTC")};
     EXPECT_EQ(decide_resolve(facts, telegram).move, ResolveMove::Keep);

@@ -12,13 +12,13 @@ namespace {
 using testing::hits_of;
 using testing::Reference;
 
-constexpr size_t kDimension = 8;
+constexpr size_t kFiltersDimension = 8;
 
 struct FilteredIndex : ::testing::Test {
     FilteredIndex() : index(options()) {}
     static VectorIndexOptions options() {
         VectorIndexOptions options;
-        options.dimension = kDimension;
+        options.dimension = kFiltersDimension;
         options.exact_scan_max = 40;  // so that candidate sets take both paths
         options.filtered_ef_max = 256;
         return options;
@@ -27,7 +27,7 @@ struct FilteredIndex : ::testing::Test {
     void fill(std::mt19937_64& rng) {
         for (uint64_t key = 1; key <= 1500; ++key) {
             std::string user = "user" + std::to_string(rng() % 12);
-            auto vector = testing::random_vector(rng, kDimension);
+            auto vector = testing::random_vector(rng, kFiltersDimension);
             ASSERT_FALSE(index.put(key, user, vector));
             reference.memories[key] = {user, vector};
             if (key == 1000) index.build_some(SIZE_MAX);
@@ -65,7 +65,7 @@ TEST_F(FilteredIndex, UserFilterIsExactAndNeverLeaks) {
     std::mt19937_64 rng(17);
     fill(rng);
     for (int round = 0; round < 60; ++round) {
-        auto query = testing::random_vector(rng, kDimension);
+        auto query = testing::random_vector(rng, kFiltersDimension);
         std::string user = "user" + std::to_string(round % 13);  // user12 does not exist
         uint64_t modulus = 2 + round % 3;
         VectorFilter filter = testing::for_user(user);
@@ -83,7 +83,7 @@ TEST_F(FilteredIndex, CandidateSetsAndPredicatesNeverLeak) {
     std::mt19937_64 rng(23);
     fill(rng);
     for (int round = 0; round < 60; ++round) {
-        auto query = testing::random_vector(rng, kDimension);
+        auto query = testing::random_vector(rng, kFiltersDimension);
         // Small sets (exact), large sets (graph), and predicates of every selectivity.
         size_t set_size = round % 2 == 0 ? 5 + rng() % 30 : 100 + rng() % 900;
         std::unordered_set<uint64_t> candidates;

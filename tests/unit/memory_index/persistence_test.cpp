@@ -12,7 +12,7 @@ namespace {
 using ::testing::HasSubstr;
 using testing::hits_of;
 
-constexpr size_t kDimension = 12;
+constexpr size_t kPersistenceDimension = 12;
 
 struct SavedIndex : ::testing::Test {
     SavedIndex() : index(options()) {
@@ -23,18 +23,19 @@ struct SavedIndex : ::testing::Test {
     ~SavedIndex() override { std::remove(path.c_str()); }
     static VectorIndexOptions options() {
         VectorIndexOptions options;
-        options.dimension = kDimension;
+        options.dimension = kPersistenceDimension;
         return options;
     }
     // Built entries, deleted elements, a replaced user and tail entries: every section has content.
     void fill() {
         std::mt19937_64 rng(8);
         for (uint64_t key = 1; key <= 600; ++key) {
-            ASSERT_FALSE(index.put(key, "user" + std::to_string(key % 7), testing::random_vector(rng, kDimension)));
+            ASSERT_FALSE(
+                index.put(key, "user" + std::to_string(key % 7), testing::random_vector(rng, kPersistenceDimension)));
         }
         index.build_some(500);
         for (uint64_t key = 10; key <= 600; key += 25) index.erase(key);
-        ASSERT_FALSE(index.put(1, "moved", testing::random_vector(rng, kDimension)));
+        ASSERT_FALSE(index.put(1, "moved", testing::random_vector(rng, kPersistenceDimension)));
     }
     std::unique_ptr<VectorIndex> load_ok() {
         auto loaded = VectorIndex::load(path, options());
@@ -77,7 +78,7 @@ TEST_F(SavedIndex, RoundTripGivesIdenticalAnswers) {
 
     std::mt19937_64 rng(3);
     for (int round = 0; round < 40; ++round) {
-        auto query = testing::random_vector(rng, kDimension);
+        auto query = testing::random_vector(rng, kPersistenceDimension);
         VectorFilter filter;
         if (round % 3 == 1) filter.user = round % 2 ? "moved" : "user3";
         if (round % 3 == 2) filter.accept = [](uint64_t key) { return key % 5 == 0; };
@@ -86,11 +87,11 @@ TEST_F(SavedIndex, RoundTripGivesIdenticalAnswers) {
     }
     // The restored index takes the replayed changes like the original.
     for (VectorIndex* each : {&index, restored.get()}) {
-        ASSERT_FALSE(each->put(700, "late", std::vector<float>(kDimension, 1.0f)));
+        ASSERT_FALSE(each->put(700, "late", std::vector<float>(kPersistenceDimension, 1.0f)));
         EXPECT_TRUE(each->erase(2));
         each->build_some(SIZE_MAX);
     }
-    auto query = std::vector<float>(kDimension, 1.0f);
+    auto query = std::vector<float>(kPersistenceDimension, 1.0f);
     EXPECT_EQ(hits_of(index.search(query, 10)), hits_of(restored->search(query, 10)));
 }
 
@@ -99,9 +100,9 @@ TEST_F(SavedIndex, AnEmptyIndexRoundTrips) {
     auto restored = load_ok();
     ASSERT_TRUE(restored);
     EXPECT_EQ(restored->stats().memories, 0u);
-    ASSERT_FALSE(restored->put(1, "u", std::vector<float>(kDimension, 1.0f)));
+    ASSERT_FALSE(restored->put(1, "u", std::vector<float>(kPersistenceDimension, 1.0f)));
     restored->build_some(10);
-    EXPECT_EQ(hits_of(restored->search(std::vector<float>(kDimension, 1.0f), 1)).size(), 1u);
+    EXPECT_EQ(hits_of(restored->search(std::vector<float>(kPersistenceDimension, 1.0f), 1)).size(), 1u);
 }
 
 TEST_F(SavedIndex, TruncatedFilesAreRefused) {

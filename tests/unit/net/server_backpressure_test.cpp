@@ -14,13 +14,9 @@
 namespace mnemo::net::testing {
 namespace {
 
-std::string get(const std::string& path) {
-    return "GET " + path + " HTTP/1.1\r\nHost: t\r\n\r\n";
-}
-
 std::string pipeline(int requests) {
     std::string all;
-    for (int i = 0; i < requests; ++i) all += get("/" + std::to_string(i));
+    for (int i = 0; i < requests; ++i) all += get_request("/" + std::to_string(i));
     return all;
 }
 
@@ -107,7 +103,7 @@ TEST(ServerBackpressure, APeerThatTakesNoOutputForTheSendTimeoutIsClosedAndCount
     int port = harness.listen_tcp();
     harness.run_client([&] {
         int fd = connect_tcp(port);
-        ASSERT_TRUE(send_all(fd, get("/big")));
+        ASSERT_TRUE(send_all(fd, get_request("/big")));
         // Until the server closes it: its FIN cannot reach a peer that reads nothing (it waits behind the data).
         auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
         while (!closed && std::chrono::steady_clock::now() < give_up) {
@@ -132,7 +128,7 @@ TEST(ServerBackpressure, APeerThatReadsSlowlyButSteadilyIsNotClosed) {
     size_t received = 0;
     harness.run_client([&] {
         int fd = connect_tcp(port);
-        ASSERT_TRUE(send_all(fd, get("/big")));
+        ASSERT_TRUE(send_all(fd, get_request("/big")));
         // Well past the send timeout in all, but never a wait as long as it.
         static char chunk[512 * 1024];
         auto start = std::chrono::steady_clock::now();
@@ -188,7 +184,7 @@ TEST(ServerRequestTimeout, PipelinedRequestsEachWholeInTimeAreNotTimedOut) {
         int fd = connect_tcp(port);
         ResponseReader reader(fd);
         // Each write ends inside the next request, so some request is always under way.
-        std::string request = get("/x");
+        std::string request = get_request("/x");
         ASSERT_TRUE(send_all(fd, request.substr(0, 5)));
         for (int i = 0; i < 12; ++i) {
             std::this_thread::sleep_for(std::chrono::milliseconds(100));

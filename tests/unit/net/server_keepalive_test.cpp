@@ -9,10 +9,6 @@
 namespace mnemo::net::testing {
 namespace {
 
-std::string get(const std::string& path, const std::string& extra = "") {
-    return "GET " + path + " HTTP/1.1\r\nHost: t\r\n" + extra + "\r\n";
-}
-
 TEST(ServerKeepAlive, TwoSequentialRequestsShareOneConnection) {
     ServerHarness harness;
     int port = harness.listen_tcp();
@@ -20,7 +16,7 @@ TEST(ServerKeepAlive, TwoSequentialRequestsShareOneConnection) {
         int fd = connect_tcp(port);
         ASSERT_GE(fd, 0);
         ResponseReader reader(fd);
-        ASSERT_TRUE(send_all(fd, get("/first", "X-Request-Id: req-1\r\n")));
+        ASSERT_TRUE(send_all(fd, get_request("/first", "X-Request-Id: req-1\r\n")));
         auto first = reader.next();
         ASSERT_TRUE(first);
         EXPECT_EQ(first->status, 200);
@@ -28,7 +24,7 @@ TEST(ServerKeepAlive, TwoSequentialRequestsShareOneConnection) {
         EXPECT_EQ(first->header("x-request-id"), "req-1");
         EXPECT_EQ(first->header("content-type"), "application/json");
         EXPECT_EQ(first->header("connection"), "");
-        ASSERT_TRUE(send_all(fd, get("/second")));
+        ASSERT_TRUE(send_all(fd, get_request("/second")));
         auto second = reader.next();
         ASSERT_TRUE(second);
         EXPECT_EQ(second->body, "/second");
@@ -45,7 +41,7 @@ TEST(ServerKeepAlive, ConnectionCloseIsHonoured) {
     harness.run_client([&] {
         int fd = connect_tcp(port);
         ResponseReader reader(fd);
-        ASSERT_TRUE(send_all(fd, get("/bye", "Connection: close\r\n")));
+        ASSERT_TRUE(send_all(fd, get_request("/bye", "Connection: close\r\n")));
         auto response = reader.next();
         ASSERT_TRUE(response);
         EXPECT_EQ(response->header("connection"), "close");
@@ -94,8 +90,8 @@ TEST(ServerPipelining, AnswersInRequestOrderWhenTheHandlerAnswersOutOfOrder) {
     harness.run_client([&] {
         int fd = connect_tcp(port);
         ResponseReader reader(fd);
-        ASSERT_TRUE(send_all(fd, get("/1", "X-Request-Id: a\r\n") + get("/2", "X-Request-Id: b\r\n") +
-                                     get("/3", "X-Request-Id: c\r\n")));
+        ASSERT_TRUE(send_all(fd, get_request("/1", "X-Request-Id: a\r\n") + get_request("/2", "X-Request-Id: b\r\n") +
+                                     get_request("/3", "X-Request-Id: c\r\n")));
         const char* ids[] = {"a", "b", "c"};
         for (int i = 0; i < 3; ++i) {
             auto response = reader.next();
@@ -134,7 +130,7 @@ TEST(ServerPipelining, ManyPipelinedRequestsAreAllAnsweredWithABoundedNumberInFl
         int fd = connect_tcp(port);
         ResponseReader reader(fd);
         std::string all;
-        for (int i = 0; i < kRequests; ++i) all += get("/" + std::to_string(i));
+        for (int i = 0; i < kRequests; ++i) all += get_request("/" + std::to_string(i));
         ASSERT_TRUE(send_all(fd, all));
         for (int i = 0; i < kRequests; ++i) {
             auto response = reader.next();
@@ -227,7 +223,7 @@ TEST(ServerLimits, MalformedRequestGets400NamingTheParserErrorAfterEarlierAnswer
     harness.run_client([&] {
         int fd = connect_tcp(port);
         ResponseReader reader(fd);
-        ASSERT_TRUE(send_all(fd, get("/fine") + "NOT HTTP AT ALL\r\n\r\n"));
+        ASSERT_TRUE(send_all(fd, get_request("/fine") + "NOT HTTP AT ALL\r\n\r\n"));
         auto fine = reader.next();
         ASSERT_TRUE(fine);
         EXPECT_EQ(fine->status, 200);
@@ -251,7 +247,7 @@ TEST(ServerLimits, OversizedHeadersGet431) {
     harness.run_client([&] {
         int fd = connect_tcp(port);
         ResponseReader reader(fd);
-        ASSERT_TRUE(send_all(fd, get("/", "X-Big: " + std::string(400, 'a') + "\r\n")));
+        ASSERT_TRUE(send_all(fd, get_request("/", "X-Big: " + std::string(400, 'a') + "\r\n")));
         auto response = reader.next();
         ASSERT_TRUE(response);
         EXPECT_EQ(response->status, 431);
@@ -269,7 +265,7 @@ TEST(ServerLimits, ConnectionBeyondMaxConnectionsGets429WithRetryAfter) {
     harness.run_client([&] {
         int first = connect_tcp(port);
         ResponseReader first_reader(first);
-        ASSERT_TRUE(send_all(first, get("/a")));
+        ASSERT_TRUE(send_all(first, get_request("/a")));
         ASSERT_TRUE(first_reader.next());  // admitted and served
 
         int second = connect_tcp(port);
@@ -283,7 +279,7 @@ TEST(ServerLimits, ConnectionBeyondMaxConnectionsGets429WithRetryAfter) {
         EXPECT_TRUE(second_reader.at_eof());
         ::close(second);
 
-        ASSERT_TRUE(send_all(first, get("/b")));  // the admitted connection still works
+        ASSERT_TRUE(send_all(first, get_request("/b")));  // the admitted connection still works
         auto again = first_reader.next();
         ASSERT_TRUE(again);
         EXPECT_EQ(again->body, "/b");
@@ -299,7 +295,7 @@ TEST(ServerLimits, HandlerExceptionBecomes500AndIsLogged) {
     harness.run_client([&] {
         int fd = connect_tcp(port);
         ResponseReader reader(fd);
-        ASSERT_TRUE(send_all(fd, get("/x")));
+        ASSERT_TRUE(send_all(fd, get_request("/x")));
         auto response = reader.next();
         ASSERT_TRUE(response);
         EXPECT_EQ(response->status, 500);
@@ -322,7 +318,7 @@ TEST(ServerLimits, NoContentResponseHasNoBodyAndTheConnectionStaysUsable) {
     harness.run_client([&] {
         int fd = connect_tcp(port);
         ResponseReader reader(fd);
-        ASSERT_TRUE(send_all(fd, get("/empty") + get("/full")));
+        ASSERT_TRUE(send_all(fd, get_request("/empty") + get_request("/full")));
         auto empty = reader.next();
         ASSERT_TRUE(empty);
         EXPECT_EQ(empty->status, 204);

@@ -59,6 +59,10 @@ int connect_unix(const std::string& path) {
     return connect_to(AF_UNIX, reinterpret_cast<sockaddr*>(&address), sizeof address, nullptr);
 }
 
+std::string get_request(const std::string& path, const std::string& extra) {
+    return "GET " + path + " HTTP/1.1\r\nHost: t\r\n" + extra + "\r\n";
+}
+
 bool send_all(int fd, std::string_view bytes) {
     while (!bytes.empty()) {
         ssize_t sent = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);

@@ -26,6 +26,8 @@ int connect_tcp(int port);
 int connect_unix(const std::string& path);
 int connect_tcp_errno(int port);  // 0 when connected (and closed again), else errno
 bool send_all(int fd, std::string_view bytes);
+// A GET request for path with Host set; extra: more header lines, each ending in CRLF.
+std::string get_request(const std::string& path, const std::string& extra = "");
 void reset_and_close(int fd);  // SO_LINGER 0: the peer sees a reset
 
 class ResponseReader {

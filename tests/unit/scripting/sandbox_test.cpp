@@ -106,8 +106,10 @@ TEST(Sandbox, AMetatableWithGcIsRefused) {
 }
 
 TEST(Sandbox, GcAddedAfterSetmetatableNeverRuns) {
-    // Lua marks an object for finalization at setmetatable only; a loop here would hang the test.
-    auto state = make_state();
+    // Lua marks an object for finalization at setmetatable only; were the __gc to run, its loop
+    // would hit the instruction bound. The time bound is wide: 200,000 allocations under ASan on
+    // a loaded machine took over the default second.
+    auto state = make_state({100'000'000, 64u << 20, 60'000'000});
     EXPECT_EQ(run_chunk(*state, R"(
         local mt = {}
         local t = setmetatable({}, mt)
