@@ -43,7 +43,7 @@ void Connection::flush_ready() {
         framing.close = slot.close || (input_done_ && slots_.size() == 1);
         framing.announce_keep_alive = slot.announce_keep_alive;
         framing.head = slot.head;
-        append_response(out_pending_, *slot.response, framing);
+        queue_response(out_pending_, std::move(*slot.response), framing);
         slots_.pop_front();
     }
 }
@@ -53,8 +53,11 @@ void Connection::start_write() {
     out_writing_.swap(out_pending_);
     size_t unsent = unsent_bytes();
     if (unsent > peak_output_) peak_output_ = unsent;
-    uv_buf_t buffer = uv_buf_init(out_writing_.data(), static_cast<unsigned>(out_writing_.size()));
-    if (uv_write(&write_request_, stream(), &buffer, 1, &Connection::on_write) != 0) {
+    // Pipelined answers of one loop turn leave in one writev: heads and small
+    // bodies from one buffer, each large body from the string its handler made.
+    const std::vector<uv_buf_t>& buffers = out_writing_.buffers();
+    if (uv_write(&write_request_, stream(), buffers.data(), static_cast<unsigned>(buffers.size()),
+                 &Connection::on_write) != 0) {
         close();
         return;
     }
@@ -104,8 +107,7 @@ void Connection::on_write(uv_write_t* request, int status) {
         connection->close();  // the peer went away; its answers have nowhere to go
         return;
     }
-    connection->out_writing_.clear();
-    if (connection->out_writing_.capacity() > kKeepBufferBytes) std::string().swap(connection->out_writing_);
+    connection->out_writing_.clear(kKeepBufferBytes);
     connection->start_write();
     if (!connection->writing_) connection->update_send_deadline();
     connection->after_progress();
