@@ -34,7 +34,7 @@ void Connection::refuse(const Response& answer) {
     append_response(out_pending_.bytes(), answer, ResponseFraming{request_id, true, false, false});
     input_done_ = true;
     linger_ = true;
-    start_write();
+    start_write(WriteMode::queued);
     start_reading();  // what the peer sends is discarded; its EOF ends the linger early
 }
 

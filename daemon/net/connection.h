@@ -87,7 +87,10 @@ private:
 
     // output (connection_output.cpp)
     void flush_ready();
-    void start_write();
+    // try_now: the caller settles what follows the write itself (it calls
+    // after_progress), so a write the socket takes whole needs no callback.
+    enum class WriteMode { try_now, queued };
+    void start_write(WriteMode mode);
     void after_progress();
     void finish();
     void start_linger();

@@ -1,5 +1,6 @@
 #include "net/output_queue.h"
 
+#include <cstddef>
 #include <utility>
 
 namespace mnemo::net {
@@ -29,6 +30,20 @@ const std::vector<uv_buf_t>& OutputQueue::buffers() {
     for (const Piece& piece : pieces_) {
         char* base = piece.body ? bodies_[piece.begin].data() : bytes_.data() + piece.begin;
         buffers_.push_back(uv_buf_init(base, static_cast<unsigned>(piece.length)));
+    }
+    return buffers_;
+}
+
+const std::vector<uv_buf_t>& OutputQueue::skip_written(size_t written) {
+    size_t done = 0;
+    while (done < buffers_.size() && written >= buffers_[done].len) {
+        written -= buffers_[done].len;
+        ++done;
+    }
+    buffers_.erase(buffers_.begin(), buffers_.begin() + static_cast<std::ptrdiff_t>(done));
+    if (!buffers_.empty()) {
+        buffers_.front().base += written;
+        buffers_.front().len -= written;
     }
     return buffers_;
 }

@@ -31,6 +31,9 @@ public:
     // Everything queued, in order, as libuv write buffers; valid until the
     // queue changes.
     const std::vector<uv_buf_t>& buffers();
+    // The buffers buffers() made without their first `written` bytes: a
+    // write that went out in part continues with the rest.
+    const std::vector<uv_buf_t>& skip_written(size_t written);
     // Forgets what was written; keeps the copied-bytes buffer up to
     // `keep_capacity` for the next answers.
     void clear(size_t keep_capacity);

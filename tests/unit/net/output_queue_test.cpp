@@ -57,6 +57,23 @@ TEST(OutputQueue, LargeBodiesAreHandedOverNotCopied) {
     EXPECT_EQ(buffers[1].len, 64u * 1024);
 }
 
+// A write the socket took in part continues from the first unwritten byte,
+// wherever it falls: inside the heads, on a buffer's edge, inside a body.
+TEST(OutputQueue, APartWrittenQueueGoesOnWithTheRest) {
+    std::string expected;
+    append_response(expected, answer(200, 3000, 'a'), ResponseFraming{"1", false, false, false});
+    append_response(expected, answer(200, 40, 'b'), ResponseFraming{"2", false, false, false});
+    for (size_t written : {size_t{0}, size_t{5}, size_t{70}, size_t{100}, size_t{3000}, expected.size() - 1}) {
+        OutputQueue queue;
+        queue_response(queue, answer(200, 3000, 'a'), ResponseFraming{"1", false, false, false});
+        queue_response(queue, answer(200, 40, 'b'), ResponseFraming{"2", false, false, false});
+        ASSERT_EQ(queue.buffers().size(), 3u);
+        std::string rest;
+        for (const uv_buf_t& buffer : queue.skip_written(written)) rest.append(buffer.base, buffer.len);
+        EXPECT_EQ(rest, expected.substr(written)) << "after " << written << " bytes";
+    }
+}
+
 TEST(OutputQueue, ClearedAndSwappedQueuesServeTheNextAnswers) {
     OutputQueue pending;
     OutputQueue writing;
