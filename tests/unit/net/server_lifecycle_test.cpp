@@ -177,18 +177,22 @@ TEST(ServerPeers, ResponderOutlivesTheServer) {
     held(Response{});  // dropped
 }
 
+void answer_with_more_than_sockets_take(ServerHarness& harness, bool& answered) {
+    harness.handler = [&answered](Request&&, Responder respond) {
+        Response response;
+        response.body.assign(16 << 20, 'z');
+        respond(std::move(response));
+        answered = true;
+    };
+}
+
 // Large answers leave as the handler's own strings, held until their write
 // completes: a write cut short by the peer's reset, or by the server going
 // away, must still free them (the ASan build checks).
 TEST(ServerPeers, ResetWhileALargeAnswerIsBeingWrittenFreesIt) {
     ServerHarness harness;
     bool answered = false;
-    harness.handler = [&](Request&&, Responder respond) {
-        Response response;
-        response.body.assign(16 << 20, 'z');  // more than the socket buffers take
-        respond(std::move(response));
-        answered = true;
-    };
+    answer_with_more_than_sockets_take(harness, answered);
     int port = harness.listen_tcp();
     int fd = -1;
     harness.run_client([&] {
@@ -203,12 +207,7 @@ TEST(ServerPeers, ResetWhileALargeAnswerIsBeingWrittenFreesIt) {
 TEST(ServerPeers, ServerDestroyedWhileALargeAnswerIsBeingWrittenFreesIt) {
     ServerHarness harness;
     bool answered = false;
-    harness.handler = [&](Request&&, Responder respond) {
-        Response response;
-        response.body.assign(16 << 20, 'z');
-        respond(std::move(response));
-        answered = true;
-    };
+    answer_with_more_than_sockets_take(harness, answered);
     int port = harness.listen_tcp();
     int fd = -1;
     harness.run_client([&] {
