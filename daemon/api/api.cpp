@@ -186,7 +186,7 @@ void Api::handle(net::Request&& request, net::Responder respond) {
     call->respond = std::move(respond);
     call->config = config_;
     auto match = router_.match(call->request.method, call->request.path);
-    call->route = match.pattern.empty() ? "unmatched" : match.pattern;
+    call->route = match.pattern.empty() ? std::string_view("unmatched") : match.pattern;
     switch (match.kind) {
         case RouteMatch::Kind::NotFound:
             return fail(*call,

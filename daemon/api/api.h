@@ -42,7 +42,7 @@ struct Call {
     net::Responder respond;
     Params params;
     Query query;
-    std::string route;  // pattern, for metrics
+    std::string_view route;  // pattern, for metrics (a view into the Api's router)
     std::shared_ptr<const config::Config> config;
     std::chrono::steady_clock::time_point started;
 };

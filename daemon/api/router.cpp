@@ -2,20 +2,24 @@
 
 #include "core/ids.h"
 
+#include <cstdint>
+
 #include <fmt/format.h>
 
 namespace mnemo::api {
 namespace {
 
-std::vector<std::string_view> split_path(std::string_view path) {
-    std::vector<std::string_view> out;
-    if (path.empty() || path[0] != '/') return out;
+// Into `out`, cleared first; false when the path has more than `max` segments.
+bool split_path(std::string_view path, std::vector<std::string_view>& out, size_t max = SIZE_MAX) {
+    out.clear();
+    if (path.empty() || path[0] != '/') return true;
     size_t start = 1;
     while (true) {
         size_t slash = path.find('/', start);
+        if (out.size() == max) return false;
         if (slash == std::string_view::npos) {
             out.push_back(path.substr(start));
-            return out;
+            return true;
         }
         out.push_back(path.substr(start, slash - start));
         start = slash + 1;
@@ -65,7 +69,10 @@ bool percent_decode(std::string_view in, std::string& out, bool plus_is_space) {
 
 int Router::add(std::string_view method, std::string_view pattern) {
     Route route{std::string(method), std::string(pattern), {}};
-    for (auto segment : split_path(pattern)) route.segments.emplace_back(segment);
+    std::vector<std::string_view> segments;
+    split_path(pattern, segments);
+    for (auto segment : segments) route.segments.emplace_back(segment);
+    if (route.segments.size() > max_segments_) max_segments_ = route.segments.size();
     routes_.push_back(std::move(route));
     return static_cast<int>(routes_.size()) - 1;
 }
@@ -88,7 +95,9 @@ RouteMatch Router::match(std::string_view method, std::string_view raw_path) con
     RouteMatch result;
     // A trailing slash matches no route (docs/api.md): "/x/" is not "/x".
     if (raw_path.size() > 1 && raw_path.back() == '/') return result;
-    auto raw = split_path(raw_path);
+    // Reused: routing a request allocates nothing beyond its decoded params.
+    thread_local std::vector<std::string_view> raw;
+    if (!split_path(raw_path, raw, max_segments_)) return result;
     std::vector<std::string> allowed;
     const Route* found = nullptr;
     for (size_t i = 0; i < routes_.size(); ++i) {

@@ -24,7 +24,7 @@ struct Params {
 struct RouteMatch {
     enum class Kind { Found, NotFound, BadName, WrongMethod } kind = Kind::NotFound;
     int route_index = -1;
-    std::string pattern;  // the route pattern, for metrics ("/v1/apps/{app}/state")
+    std::string_view pattern;  // the route pattern, for metrics ("/v1/apps/{app}/state"); a view into the Router
     Params params;
     std::string allow;    // WrongMethod: "GET, POST"
     std::string problem;  // BadName: which segment and why
@@ -45,6 +45,8 @@ private:
         std::vector<std::string> segments;  // "{app}" or a literal
     };
     bool shape_matches(const Route& route, const std::vector<std::string_view>& raw) const;
+    // The longest route, in segments: a path with more matches none.
+    size_t max_segments_ = 0;
     std::vector<Route> routes_;
 };
 

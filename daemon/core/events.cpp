@@ -206,24 +206,26 @@ Outcome list_events(const Env& env, const ListEventsInput& in) {
     req.filter.filter_key = storage::absent();
     req.filter.include_deleted = in.include_deleted ? 1 : 0;
     storage::Collector collector;
-    EventArrayRenderer events;
+    EventArrayRenderer events([](JsonWriter& w) {
+        w.begin_object().key("events");
+        return true;
+    });
     events.attach(collector);
     if (auto failed = run_storage(env, [&](mnemo_error* err) {
             return env.backend.ops().events_list(env.backend.handle(), &req, collector.sink(), err);
         })) {
         return *failed;
     }
-    std::string body;
-    body.reserve(events.json.size() + 64);
-    JsonWriter w(body);
-    w.begin_object().raw_field("events", events.finish()).key("next_after_seq");
-    if (collector.result().has_more && events.count > 0) {
-        w.integer(events.last_seq);
+    events.finish();
+    JsonWriter& w = events.writer();
+    w.key("next_after_seq");
+    if (collector.result().has_more && events.count() > 0) {
+        w.integer(events.last_seq());
     } else {
         w.null();
     }
     w.end_object();
-    return Outcome::ok(std::move(body));
+    return Outcome::ok(events.take());
 }
 
 Outcome rewrite_events(const Env& env, RewriteInput& in) {

@@ -89,15 +89,40 @@ void write_event(JsonWriter& w, const storage::EventRow& e) {
 }
 
 void EventArrayRenderer::attach(storage::Collector& collector) {
-    json.reserve(16 * 1024);
     collector.stream_events(
-        [](void* self, const mnemo_event* event) {
-            auto* renderer = static_cast<EventArrayRenderer*>(self);
-            write_event(renderer->writer, *event);
-            ++renderer->count;
-            renderer->last_seq = event->seq;
-        },
-        this);
+        [](void* self, const mnemo_event* event) { static_cast<EventArrayRenderer*>(self)->add(*event); }, this);
+}
+
+void EventArrayRenderer::add(const mnemo_event& event) {
+    if (!opened_ && !rendering_aside_) {
+        body_.reserve(16 * 1024);
+        if (open_(writer_)) {
+            opened_ = true;
+            writer_.begin_array();
+        } else {
+            rendering_aside_ = true;
+            aside_writer_.begin_array();
+        }
+    }
+    write_event(rendering_aside_ ? aside_writer_ : writer_, event);
+    ++count_;
+    last_seq_ = event.seq;
+}
+
+bool EventArrayRenderer::finish() {
+    if (opened_) {
+        writer_.end_array();
+        return true;
+    }
+    if (!open_(writer_)) return false;
+    opened_ = true;
+    if (rendering_aside_) {
+        aside_writer_.end_array();
+        writer_.raw(aside_);
+    } else {
+        writer_.begin_array().end_array();
+    }
+    return true;
 }
 
 void write_summary(JsonWriter& w, const storage::SummaryRow& s) {

@@ -9,6 +9,7 @@
 #include "core/json_writer.h"
 #include "storage/rows.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,21 +20,41 @@ void write_session(JsonWriter& w, const storage::SessionRow& s, const std::strin
 void write_event(JsonWriter& w, const mnemo_event& e);
 void write_event(JsonWriter& w, const storage::EventRow& e);
 
-// Renders events into a JSON array as a storage read delivers them.
-struct EventArrayRenderer {
-    std::string json;  // "[...]" once finished
-    JsonWriter writer{json};
-    int64_t count = 0;
-    int64_t last_seq = 0;
+// Renders events as a storage read delivers them, once, straight into the
+// answer's body. `open` writes what precedes the array (ending with its key)
+// and runs at the first event, or at finish when there is none: a read hands
+// its other rows (a session, its state) before its events, so the head can
+// show them. When those rows have not come yet, `open` returns false without
+// writing; the events are then rendered aside and spliced in at finish.
+class EventArrayRenderer {
+public:
+    using Open = std::function<bool(JsonWriter& w)>;
 
-    EventArrayRenderer() { writer.begin_array(); }
+    explicit EventArrayRenderer(Open open) : open_(std::move(open)) {}
     EventArrayRenderer(const EventArrayRenderer&) = delete;
     EventArrayRenderer& operator=(const EventArrayRenderer&) = delete;
+
     void attach(storage::Collector& collector);
-    const std::string& finish() {
-        writer.end_array();
-        return json;
-    }
+    // Closes the array (opening the body first if no event did); the caller
+    // writes the rest of the body with writer(). False: `open` still could not run.
+    bool finish();
+    JsonWriter& writer() { return writer_; }
+    std::string take() { return std::move(body_); }
+    int64_t count() const { return count_; }
+    int64_t last_seq() const { return last_seq_; }
+
+private:
+    void add(const mnemo_event& event);
+
+    Open open_;
+    std::string body_;
+    JsonWriter writer_{body_};
+    std::string aside_;  // "[...]" of events that came before `open` could run
+    JsonWriter aside_writer_{aside_};
+    bool opened_ = false;
+    bool rendering_aside_ = false;
+    int64_t count_ = 0;
+    int64_t last_seq_ = 0;
 };
 void write_summary(JsonWriter& w, const storage::SummaryRow& s);
 void write_usage(JsonWriter& w, const mnemo_usage& u);

@@ -94,31 +94,33 @@ Outcome get_session(const Env& env, const GetSessionInput& in) {
     req.filter.filter_key = in.filter_key ? storage::str(*in.filter_key) : storage::absent();
     req.filter.roles = storage::absent();
     storage::Collector collector;
-    EventArrayRenderer events;
+    auto& result = collector.result();
+    EventArrayRenderer events([&](JsonWriter& w) {
+        if (result.sessions.empty()) return false;
+        std::string state = merged_state_json(result.state);
+        w.begin_object().key("session");
+        write_session(w, result.sessions.front(), &state);
+        w.key("events");
+        return true;
+    });
     events.attach(collector);
     if (auto failed = run_storage(env, [&](mnemo_error* err) {
             return env.backend.ops().session_get(env.backend.handle(), &req, collector.sink(), err);
         })) {
         return *failed;
     }
-    auto& result = collector.result();
-    if (result.sessions.empty())
+    if (!events.finish())
         return Outcome::fail(
             not_found(fmt::format("session {}/{} not found in app {}", in.ref.user, in.ref.id, in.ref.app)));
-    std::string state = merged_state_json(result.state);
-    std::string body;
-    body.reserve(events.json.size() + state.size() + 1024);
-    JsonWriter w(body);
-    w.begin_object().key("session");
-    write_session(w, result.sessions.front(), &state);
-    w.raw_field("events", events.finish()).key("summary");
+    JsonWriter& w = events.writer();
+    w.key("summary");
     if (in.from_checkpoint && !result.summaries.empty()) {
         write_summary(w, result.summaries.front());
     } else {
         w.null();
     }
     w.end_object();
-    return Outcome::ok(std::move(body));
+    return Outcome::ok(events.take());
 }
 
 Outcome list_sessions(const Env& env, const ListSessionsInput& in) {

@@ -31,10 +31,10 @@ void Connection::start() {
 
 void Connection::refuse(const Response& answer) {
     std::string request_id = generate_request_id();
-    append_response(out_pending_, answer, ResponseFraming{request_id, true, false, false});
+    append_response(out_pending_.bytes(), answer, ResponseFraming{request_id, true, false, false});
     input_done_ = true;
     linger_ = true;
-    start_write();
+    start_write(WriteMode::queued);
     start_reading();  // what the peer sends is discarded; its EOF ends the linger early
 }
 

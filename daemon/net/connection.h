@@ -14,6 +14,7 @@
 
 #include "net/http_codec.h"
 #include "net/idle_reaper.h"
+#include "net/output_queue.h"
 #include "net/responder_table.h"
 #include "net/slot_queue.h"
 
@@ -86,7 +87,10 @@ private:
 
     // output (connection_output.cpp)
     void flush_ready();
-    void start_write();
+    // try_now: the caller settles what follows the write itself (it calls
+    // after_progress), so a write the socket takes whole needs no callback.
+    enum class WriteMode { try_now, queued };
+    void start_write(WriteMode mode);
     void after_progress();
     void finish();
     void start_linger();
@@ -102,8 +106,8 @@ private:
     std::vector<Request> parsed_;  // reused between reads
     SlotQueue slots_;
     std::string backlog_;      // read but unparsed: held while requests wait for room
-    std::string out_pending_;  // answers queued behind the write in progress
-    std::string out_writing_;  // the bytes of the write in progress
+    OutputQueue out_pending_;  // answers queued behind the write in progress
+    OutputQueue out_writing_;  // the write in progress: its buffers live until its callback
     uv_write_t write_request_;
     uv_shutdown_t shutdown_request_;
     ResponderKey responder_key_;

@@ -30,7 +30,7 @@ void Connection::on_data(const char* data, size_t length) {
     in_input_ = false;
     if (closing_) return;
     send_continue_if_asked();
-    start_write();
+    start_write(WriteMode::try_now);
     after_progress();
 }
 
@@ -108,10 +108,13 @@ void Connection::on_codec_stopped() {
     flush_ready();
 }
 
+// A write the socket takes whole makes room at once, with no callback to
+// come back here: the backlog is served until room or requests run out.
 void Connection::resume_input() {
-    if (input_done_ || closing_ || in_input_ || lingering_) return;
-    if (!room_for_request()) return;
-    if (!backlog_.empty()) {
+    while (true) {
+        if (input_done_ || closing_ || in_input_ || lingering_) return;
+        if (!room_for_request()) return;
+        if (backlog_.empty()) break;
         in_input_ = true;
         size_t used = parse_and_dispatch(backlog_.data(), backlog_.size());
         in_input_ = false;
@@ -122,12 +125,14 @@ void Connection::resume_input() {
             backlog_.erase(0, used);
         }
         send_continue_if_asked();
-        start_write();
-        if (!backlog_.empty() || input_done_) return;
+        start_write(WriteMode::try_now);
+        if (input_done_ || (!backlog_.empty() && used == 0)) return;
+        if (!backlog_.empty()) continue;
         if (eof_) {
             input_done_ = true;
             return;
         }
+        break;
     }
     if (!eof_) start_reading();
 }
@@ -168,7 +173,7 @@ void Connection::request_timed_out() {
     slot.close = true;
     linger_ = true;
     flush_ready();
-    start_write();
+    start_write(WriteMode::try_now);
     after_progress();
 }
 

@@ -30,7 +30,7 @@ void Connection::complete(uint64_t seq, Response&& response) {
     // Inside an input pass the pass writes once at its end. Otherwise write
     // now; reading more input waits for the write callback, so a Responder
     // never re-enters the handler from the caller's stack.
-    if (!in_input_) start_write();
+    if (!in_input_) start_write(WriteMode::queued);
 }
 
 // Serialises the answers at the front, in request order; a later answer
@@ -43,18 +43,39 @@ void Connection::flush_ready() {
         framing.close = slot.close || (input_done_ && slots_.size() == 1);
         framing.announce_keep_alive = slot.announce_keep_alive;
         framing.head = slot.head;
-        append_response(out_pending_, *slot.response, framing);
+        queue_response(out_pending_, std::move(*slot.response), framing);
         slots_.pop_front();
     }
 }
 
-void Connection::start_write() {
+void Connection::start_write(WriteMode mode) {
     if (writing_ || closing_ || out_pending_.empty()) return;
     out_writing_.swap(out_pending_);
     size_t unsent = unsent_bytes();
     if (unsent > peak_output_) peak_output_ = unsent;
-    uv_buf_t buffer = uv_buf_init(out_writing_.data(), static_cast<unsigned>(out_writing_.size()));
-    if (uv_write(&write_request_, stream(), &buffer, 1, &Connection::on_write) != 0) {
+    // Pipelined answers of one loop turn leave in one writev: heads and small
+    // bodies from one buffer, each large body from the string its handler made.
+    const std::vector<uv_buf_t>& buffers = out_writing_.buffers();
+    // Most answers fit the socket buffer: written at once, they need no
+    // uv_write_t, no callback a loop turn later, and none of the epoll_ctl
+    // libuv makes each time its write queue drains. An answer a Responder
+    // brought waits for the callback still: what follows a write (reading
+    // more, running the next request) must not run on the Responder's stack.
+    if (mode == WriteMode::try_now) {
+        int written = uv_try_write(stream(), buffers.data(), static_cast<unsigned>(buffers.size()));
+        if (written >= 0 && static_cast<size_t>(written) == out_writing_.size()) {
+            out_writing_.clear(kKeepBufferBytes);
+            update_send_deadline();
+            return;
+        }
+        if (written < 0 && written != UV_EAGAIN) {
+            close();  // the peer went away; its answers have nowhere to go
+            return;
+        }
+        if (written > 0) out_writing_.skip_written(static_cast<size_t>(written));
+    }
+    if (uv_write(&write_request_, stream(), buffers.data(), static_cast<unsigned>(buffers.size()),
+                 &Connection::on_write) != 0) {
         close();
         return;
     }
@@ -104,9 +125,8 @@ void Connection::on_write(uv_write_t* request, int status) {
         connection->close();  // the peer went away; its answers have nowhere to go
         return;
     }
-    connection->out_writing_.clear();
-    if (connection->out_writing_.capacity() > kKeepBufferBytes) std::string().swap(connection->out_writing_);
-    connection->start_write();
+    connection->out_writing_.clear(kKeepBufferBytes);
+    connection->start_write(WriteMode::try_now);
     if (!connection->writing_) connection->update_send_deadline();
     connection->after_progress();
 }

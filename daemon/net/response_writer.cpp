@@ -26,16 +26,9 @@ bool status_has_body(int status) {
     return status >= 200 && status != 204 && status != 304;
 }
 
-}  // namespace
-
-std::string_view reason_phrase(int status) {
-    std::string_view phrase = http_status_str(static_cast<http_status>(status));
-    return phrase == "<unknown>" ? "Unknown" : phrase;
-}
-
-void append_response(std::string& out, const Response& response, const ResponseFraming& framing) {
+// Status line and headers; true when the body follows them on the wire.
+bool append_head(std::string& out, const Response& response, const ResponseFraming& framing) {
     bool with_body = status_has_body(response.status);
-    out.reserve(out.size() + 192 + response.body.size());
     out.append("HTTP/1.1 ");
     append_number(out, static_cast<uint64_t>(response.status));
     out.push_back(' ');
@@ -55,7 +48,23 @@ void append_response(std::string& out, const Response& response, const ResponseF
     }
     for (const auto& [name, value] : response.headers) append_header(out, name, value);
     out.append("\r\n");
-    if (with_body && !framing.head) out.append(response.body);
+    return with_body && !framing.head;
+}
+
+}  // namespace
+
+std::string_view reason_phrase(int status) {
+    std::string_view phrase = http_status_str(static_cast<http_status>(status));
+    return phrase == "<unknown>" ? "Unknown" : phrase;
+}
+
+void append_response(std::string& out, const Response& response, const ResponseFraming& framing) {
+    out.reserve(out.size() + 192 + response.body.size());
+    if (append_head(out, response, framing)) out.append(response.body);
+}
+
+void queue_response(OutputQueue& out, Response&& response, const ResponseFraming& framing) {
+    if (append_head(out.bytes(), response, framing)) out.append_body(std::move(response.body));
 }
 
 }  // namespace mnemo::net

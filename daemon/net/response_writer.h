@@ -1,10 +1,12 @@
 #pragma once
-// Serialises a Response into HTTP/1.1 wire bytes, appended to a reusable buffer.
+// Serialises a Response into HTTP/1.1 wire bytes, appended to a reusable
+// buffer or queued for a connection's next write.
 
 #include <string>
 #include <string_view>
 
 #include "net/http_message.h"
+#include "net/output_queue.h"
 
 namespace mnemo::net {
 
@@ -22,5 +24,7 @@ inline constexpr std::string_view kContinueResponse = "HTTP/1.1 100 Continue\r\n
 std::string_view reason_phrase(int status);
 
 void append_response(std::string& out, const Response& response, const ResponseFraming& framing);
+// The same bytes, with the body taken over by the queue rather than copied.
+void queue_response(OutputQueue& out, Response&& response, const ResponseFraming& framing);
 
 }  // namespace mnemo::net

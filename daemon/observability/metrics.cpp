@@ -19,7 +19,12 @@ void Histogram::observe(double seconds) {
 
 void Registry::observe_request(std::string_view route, std::string_view method, int status, double seconds) {
     ++requests_total_;
-    ++requests_[{std::string(route), std::string(method), status}];
+    // Looked up by views: a request of a route already seen allocates nothing.
+    auto counted = requests_.find(std::tuple<std::string_view, std::string_view, int>{route, method, status});
+    if (counted == requests_.end()) {
+        counted = requests_.emplace(std::tuple<std::string, std::string, int>{route, method, status}, 0).first;
+    }
+    ++counted->second;
     auto it = latency_.find(route);
     if (it == latency_.end()) it = latency_.emplace(std::string(route), Histogram{}).first;
     it->second.observe(seconds);

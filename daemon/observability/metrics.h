@@ -108,7 +108,7 @@ public:
     std::string render(const Gauges& gauges) const;
 
 private:
-    std::map<std::tuple<std::string, std::string, int>, uint64_t> requests_;
+    std::map<std::tuple<std::string, std::string, int>, uint64_t, std::less<>> requests_;
     std::map<std::string, Histogram, std::less<>> latency_;
     std::map<std::string, uint64_t> swept_;
     std::map<std::string, uint64_t> dropped_;

@@ -177,6 +177,48 @@ TEST(ServerPeers, ResponderOutlivesTheServer) {
     held(Response{});  // dropped
 }
 
+void answer_with_more_than_sockets_take(ServerHarness& harness, bool& answered) {
+    harness.handler = [&answered](Request&&, Responder respond) {
+        Response response;
+        response.body.assign(16 << 20, 'z');
+        respond(std::move(response));
+        answered = true;
+    };
+}
+
+// Large answers leave as the handler's own strings, held until their write
+// completes: a write cut short by the peer's reset, or by the server going
+// away, must still free them (the ASan build checks).
+TEST(ServerPeers, ResetWhileALargeAnswerIsBeingWrittenFreesIt) {
+    ServerHarness harness;
+    bool answered = false;
+    answer_with_more_than_sockets_take(harness, answered);
+    int port = harness.listen_tcp();
+    int fd = -1;
+    harness.run_client([&] {
+        fd = connect_tcp(port);
+        ASSERT_TRUE(send_all(fd, kGet + kGet));
+    });
+    ASSERT_TRUE(harness.run_until([&] { return answered; }));
+    reset_and_close(fd);
+    ASSERT_TRUE(harness.run_until([&] { return harness.server().connection_count() == 0; }));
+}
+
+TEST(ServerPeers, ServerDestroyedWhileALargeAnswerIsBeingWrittenFreesIt) {
+    ServerHarness harness;
+    bool answered = false;
+    answer_with_more_than_sockets_take(harness, answered);
+    int port = harness.listen_tcp();
+    int fd = -1;
+    harness.run_client([&] {
+        fd = connect_tcp(port);
+        ASSERT_TRUE(send_all(fd, kGet));
+    });
+    ASSERT_TRUE(harness.run_until([&] { return answered; }));
+    harness.destroy_server();
+    ::close(fd);
+}
+
 TEST(ServerListen, PortInUseNamesTheSpecAndTheError) {
     ServerHarness first;
     int port = first.listen_tcp();
