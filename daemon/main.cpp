@@ -47,9 +47,9 @@ int main(int argc, char** argv) {
     // A peer that closes mid-write must cost its connection (EPIPE), not the process.
     std::signal(SIGPIPE, SIG_IGN);
     // Storage work of a blocking backend runs on libuv's pool, one parked
-    // thread per request while the backend's writer groups them: the pool
-    // size bounds a group commit of writes other than appends (appends reach
-    // a backend with events_append_async without a thread). 64 covers the
+    // thread per request: on mysql the pool size bounds the writes in flight
+    // (sqlite's writes reach its writer through events_append_async and
+    // write_async without a thread; its reads still take one). 64 covers the
     // benchmark's 50 connections.
     setenv("UV_THREADPOOL_SIZE", "64", 0);
     mnemo::log::init(loaded.config->log.level, loaded.config->log.format == mnemo::config::LogConfig::Format::Json

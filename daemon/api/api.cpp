@@ -2,6 +2,7 @@
 
 #include "api/handlers.h"
 #include "core/json_writer.h"
+#include "core/pending_write.h"
 #include "core/utf8.h"
 #include "observability/log.h"
 
@@ -215,6 +216,13 @@ void Api::handle(net::Request&& request, net::Responder respond) {
 
 void Api::run(std::shared_ptr<Call> call, Executor::Job job) {
     executor_.run(std::move(job), [this, call](core::Outcome&& outcome) { finish(*call, std::move(outcome)); });
+}
+
+void Api::run_write(std::shared_ptr<Call> call, std::shared_ptr<core::PendingWrite> write) {
+    auto done = [this, call](core::Outcome&& outcome) { finish(*call, std::move(outcome)); };
+    if (!backend_.async_writes()) return executor_.run([write] { return write->run(); }, std::move(done));
+    executor_.run_async([write](mnemo_done_fn backend_done, void* ctx) { return write->start(backend_done, ctx); },
+                        [write](int status) { return write->finish(status); }, std::move(done));
 }
 
 void Api::run_on_worker(std::shared_ptr<Call> call, Executor::Job job) {

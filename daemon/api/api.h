@@ -82,6 +82,9 @@ public:
     // Hard-deleted sessions are handed here for finalize (lifecycle's finalizer drains it).
     void set_finalize_inbox(core::FinalizeInbox* inbox) { finalize_inbox_ = inbox; }
     void run(std::shared_ptr<Call> call, Executor::Job job);
+    // Runs a prepared write: queued straight from the loop when the backend
+    // queues writes itself (no thread waits for the commit), else as run().
+    void run_write(std::shared_ptr<Call> call, std::shared_ptr<core::PendingWrite> write);
     // As run(), but always on the worker pool (recall: vector search takes milliseconds).
     void run_on_worker(std::shared_ptr<Call> call, Executor::Job job);
     void finish(Call& call, core::Outcome&& outcome);

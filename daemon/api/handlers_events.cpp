@@ -80,14 +80,14 @@ void rewrite_events(Api& api, CallPtr call) {
     in->ref = session_ref(*call);
     const auto& limits = call->config->limits_for(in->ref.app);
     if (auto error = core::decode_rewrite(call->request.body, limits, *in)) return api.fail(*call, std::move(*error));
-    api.run(call, [env = api.env(*call), in] { return core::rewrite_events(env, *in); });
+    api.run_write(call, core::begin_rewrite_events(api.env(*call), std::move(in)));
 }
 
 void rewind(Api& api, CallPtr call) {
     core::RewindInput in;
     in.ref = session_ref(*call);
     if (auto error = core::decode_rewind(call->request.body, in)) return api.fail(*call, std::move(*error));
-    api.run(call, [env = api.env(*call), in = std::move(in)] { return core::rewind(env, in); });
+    api.run_write(call, core::begin_rewind(api.env(*call), std::move(in)));
 }
 
 }  // namespace mnemo::api::handlers

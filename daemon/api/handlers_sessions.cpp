@@ -15,7 +15,7 @@ void create_session(Api& api, CallPtr call) {
     in.app = call->params.get("app");
     in.user = call->params.get("user");
     if (auto error = core::decode_create_session(call->request.body, in)) return api.fail(*call, std::move(*error));
-    api.run(call, [env = api.env(*call), in = std::move(in)] { return core::create_session(env, in); });
+    api.run_write(call, core::begin_create_session(api.env(*call), std::move(in)));
 }
 
 std::optional<core::Error> decode_get_session(const Query& q, core::GetSessionInput& in) {
@@ -92,8 +92,7 @@ void list_app_sessions(Api& api, CallPtr call) {
 void delete_session(Api& api, CallPtr call) {
     bool hard = false;
     if (auto error = call->query.flag("hard", hard)) return api.fail(*call, std::move(*error));
-    api.run(call,
-            [env = api.env(*call), ref = session_ref(*call), hard] { return core::delete_session(env, ref, hard); });
+    api.run_write(call, core::begin_delete_session(api.env(*call), session_ref(*call), hard));
 }
 
 void purge_user(Api& api, CallPtr call) {

@@ -1,5 +1,6 @@
 // State routes: session patch; app and user scope get, patch, delete key.
 #include "api/handlers.h"
+#include "core/pending_write.h"
 #include "core/requests.h"
 
 namespace mnemo::api::handlers {
@@ -10,7 +11,7 @@ void patch(Api& api, CallPtr call, int scope) {
     in.scope = scope;
     in.ref = session_ref(*call);
     if (auto error = core::decode_patch_state(call->request.body, in)) return api.fail(*call, std::move(*error));
-    api.run(call, [env = api.env(*call), in = std::move(in)] { return core::patch_state(env, in); });
+    api.run_write(call, core::begin_patch_state(api.env(*call), std::move(in)));
 }
 
 void get_scope(Api& api, CallPtr call, int scope) {
@@ -20,8 +21,8 @@ void get_scope(Api& api, CallPtr call, int scope) {
 }
 
 void delete_key(Api& api, CallPtr call, int scope) {
-    api.run(call, [env = api.env(*call), scope, app = call->params.get("app"), user = call->params.get("user"),
-                   key = call->params.get("key")] { return core::delete_state_key(env, scope, app, user, key); });
+    api.run_write(call, core::begin_delete_state_key(api.env(*call), scope, call->params.get("app"),
+                                                     call->params.get("user"), call->params.get("key")));
 }
 
 }  // namespace

@@ -12,7 +12,7 @@ void post_summary(Api& api, CallPtr call) {
     core::PostSummaryInput in;
     in.ref = session_ref(*call);
     if (auto error = core::decode_post_summary(call->request.body, in)) return api.fail(*call, std::move(*error));
-    api.run(call, [env = api.env(*call), in = std::move(in)] { return core::post_summary(env, in); });
+    api.run_write(call, core::begin_post_summary(api.env(*call), std::move(in)));
 }
 
 void append_track(Api& api, CallPtr call) {
@@ -20,7 +20,7 @@ void append_track(Api& api, CallPtr call) {
     in.ref = session_ref(*call);
     in.track = call->params.get("track");
     if (auto error = core::decode_track_append(call->request.body, in)) return api.fail(*call, std::move(*error));
-    api.run(call, [env = api.env(*call), in = std::move(in)] { return core::append_track(env, in); });
+    api.run_write(call, core::begin_append_track(api.env(*call), std::move(in)));
 }
 
 void list_track(Api& api, CallPtr call) {

@@ -1,6 +1,7 @@
 // Event operations: append, list, rewrite (PUT), rewind.
 #include "core/capture.h"
 #include "core/json_writer.h"
+#include "core/pending_write.h"
 #include "core/render.h"
 #include "core/service_util.h"
 
@@ -228,65 +229,83 @@ Outcome list_events(const Env& env, const ListEventsInput& in) {
     return Outcome::ok(events.take());
 }
 
-Outcome rewrite_events(const Env& env, RewriteInput& in) {
+std::shared_ptr<PendingWrite> begin_rewrite_events(const Env& env, std::shared_ptr<RewriteInput> in) {
+    struct Rewrite {
+        std::shared_ptr<RewriteInput> in;
+        StoredBatch batch;
+        CapturePlan captures;
+        mnemo_rewrite_req req{};
+    };
     int64_t now = env.clock.now_us();
-    StoredBatch batch = prepare_batch(in.events, now);
-    mnemo_rewrite_req req{};
-    req.key = key_of(in.ref);
+    auto rewrite = std::make_shared<Rewrite>();
+    rewrite->in = std::move(in);
+    RewriteInput& input = *rewrite->in;
+    rewrite->batch = prepare_batch(input.events, now);
+    mnemo_rewrite_req& req = rewrite->req;
+    req.key = key_of(input.ref);
     req.now_us = now;
-    req.has_expected_version = in.expected_version ? 1 : 0;
-    req.expected_version = in.expected_version.value_or(0);
-    req.events = batch.views.data();
-    req.n_events = batch.views.size();
-    req.event_limit = env.config->limits_for(in.ref.app).event_limit;
+    req.has_expected_version = input.expected_version ? 1 : 0;
+    req.expected_version = input.expected_version.value_or(0);
+    req.events = rewrite->batch.views.data();
+    req.n_events = rewrite->batch.views.size();
+    req.event_limit = env.config->limits_for(input.ref.app).event_limit;
     req.remove_captured = env.backend.memories() ? 1 : 0;
-    CapturePlan captures = plan_captures(env.config->memory_for(in.ref.app), env.backend.memories(), batch.events, now);
-    captures.attach(req);
-    storage::Collector collector;
-    if (auto failed = run_storage(env, [&](mnemo_error* err) {
-            return env.backend.ops().events_rewrite(env.backend.handle(), &req, collector.sink(), err);
-        })) {
-        return *failed;
-    }
-    const auto& result = collector.result();
-    std::string body;
-    JsonWriter(body)
-        .begin_object()
-        .field("version", result.rewrite.version)
-        .field("replaced", result.rewrite.replaced)
-        .end_object();
-    return Outcome::ok(std::move(body));
+    rewrite->captures =
+        plan_captures(env.config->memory_for(input.ref.app), env.backend.memories(), rewrite->batch.events, now);
+    rewrite->captures.attach(req);
+    return std::make_shared<PendingWrite>(env, MNEMO_WRITE_OP(events_rewrite), rewrite, &rewrite->req,
+                                          [](storage::Collected& result) {
+                                              std::string body;
+                                              JsonWriter(body)
+                                                  .begin_object()
+                                                  .field("version", result.rewrite.version)
+                                                  .field("replaced", result.rewrite.replaced)
+                                                  .end_object();
+                                              return Outcome::ok(std::move(body));
+                                          });
+}
+
+Outcome rewrite_events(const Env& env, RewriteInput& in) {
+    // Not owned: the write runs and ends within this call.
+    return begin_rewrite_events(env, std::shared_ptr<RewriteInput>(std::shared_ptr<void>(), &in))->run();
+}
+
+std::shared_ptr<PendingWrite> begin_rewind(const Env& env, RewindInput in) {
+    struct Rewind {
+        RewindInput in;
+        mnemo_rewind_req req{};
+    };
+    auto rewind = std::make_shared<Rewind>();
+    rewind->in = std::move(in);
+    const RewindInput& input = rewind->in;
+    mnemo_rewind_req& req = rewind->req;
+    req.key = key_of(input.ref);
+    req.now_us = env.clock.now_us();
+    req.turns = input.turns;
+    req.remove_captured = env.backend.memories() ? 1 : 0;
+    req.has_expected_version = input.expected_version ? 1 : 0;
+    req.expected_version = input.expected_version.value_or(0);
+    return std::make_shared<PendingWrite>(
+        env, MNEMO_WRITE_OP(events_rewind), rewind, &rewind->req, [](storage::Collected& result) {
+            std::string body;
+            JsonWriter w(body);
+            w.begin_object()
+                .field("rewound_count", result.rewind.rewound)
+                .field("turns_undone", result.rewind.turns_undone)
+                .key("target_text");
+            auto text = result.events.empty() ? std::nullopt : target_text_of(result.events.front());
+            if (text) {
+                w.string(*text);
+            } else {
+                w.null();
+            }
+            w.field("version", result.rewind.version).end_object();
+            return Outcome::ok(std::move(body));
+        });
 }
 
 Outcome rewind(const Env& env, const RewindInput& in) {
-    mnemo_rewind_req req{};
-    req.key = key_of(in.ref);
-    req.now_us = env.clock.now_us();
-    req.turns = in.turns;
-    req.remove_captured = env.backend.memories() ? 1 : 0;
-    req.has_expected_version = in.expected_version ? 1 : 0;
-    req.expected_version = in.expected_version.value_or(0);
-    storage::Collector collector;
-    if (auto failed = run_storage(env, [&](mnemo_error* err) {
-            return env.backend.ops().events_rewind(env.backend.handle(), &req, collector.sink(), err);
-        })) {
-        return *failed;
-    }
-    const auto& result = collector.result();
-    std::string body;
-    JsonWriter w(body);
-    w.begin_object()
-        .field("rewound_count", result.rewind.rewound)
-        .field("turns_undone", result.rewind.turns_undone)
-        .key("target_text");
-    auto text = result.events.empty() ? std::nullopt : target_text_of(result.events.front());
-    if (text) {
-        w.string(*text);
-    } else {
-        w.null();
-    }
-    w.field("version", result.rewind.version).end_object();
-    return Outcome::ok(std::move(body));
+    return begin_rewind(env, in)->run();
 }
 
 }  // namespace mnemo::core

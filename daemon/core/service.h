@@ -6,7 +6,9 @@
  * (limits and TTLs per app, soft delete), the storage call, and the JSON
  * body of the answer. Every function here may block on storage and is
  * thread-safe: the API layer runs it inline for a non-blocking backend and
- * on a worker otherwise. Nothing here knows about HTTP or libuv.
+ * on a worker otherwise. A write's begin_* form prepares it without running
+ * it (core/pending_write.h), so a backend that queues writes itself gets it
+ * straight from the loop. Nothing here knows about HTTP or libuv.
  */
 #pragma once
 
@@ -26,6 +28,7 @@
 namespace mnemo::core {
 
 class LaneMoveSink;  // core/lanes.h
+class PendingWrite;  // core/pending_write.h
 
 // What an operation sees: storage, the config snapshot it started with, time.
 struct Env {
@@ -69,6 +72,7 @@ struct CreateSessionInput {
     std::optional<int64_t> ttl_seconds;
 };
 Outcome create_session(const Env& env, const CreateSessionInput& in);
+std::shared_ptr<PendingWrite> begin_create_session(const Env& env, CreateSessionInput in);
 
 struct GetSessionInput {
     SessionRef ref;
@@ -89,6 +93,7 @@ struct ListSessionsInput {
 Outcome list_sessions(const Env& env, const ListSessionsInput& in);
 
 Outcome delete_session(const Env& env, const SessionRef& ref, bool hard);
+std::shared_ptr<PendingWrite> begin_delete_session(const Env& env, SessionRef ref, bool hard);
 Outcome purge_user(const Env& env, const std::string& app, const std::string& user);
 
 // ---- events ----
@@ -156,6 +161,7 @@ struct RewriteInput {
     std::optional<int64_t> expected_version;
 };
 Outcome rewrite_events(const Env& env, RewriteInput& in);
+std::shared_ptr<PendingWrite> begin_rewrite_events(const Env& env, std::shared_ptr<RewriteInput> in);
 
 struct RewindInput {
     SessionRef ref;
@@ -163,6 +169,7 @@ struct RewindInput {
     std::optional<int64_t> expected_version;
 };
 Outcome rewind(const Env& env, const RewindInput& in);
+std::shared_ptr<PendingWrite> begin_rewind(const Env& env, RewindInput in);
 
 // ---- state ----
 struct PatchStateInput {
@@ -172,9 +179,12 @@ struct PatchStateInput {
     std::optional<int64_t> expected_version;
 };
 Outcome patch_state(const Env& env, const PatchStateInput& in);
+std::shared_ptr<PendingWrite> begin_patch_state(const Env& env, PatchStateInput in);
 Outcome get_scope_state(const Env& env, int scope, const std::string& app, const std::string& user);
 Outcome delete_state_key(const Env& env, int scope, const std::string& app, const std::string& user,
                          const std::string& key);
+std::shared_ptr<PendingWrite> begin_delete_state_key(const Env& env, int scope, const std::string& app,
+                                                    const std::string& user, const std::string& key);
 
 // ---- summaries and tracks ----
 struct PostSummaryInput {
@@ -184,6 +194,7 @@ struct PostSummaryInput {
     int64_t up_to_seq = 0;
 };
 Outcome post_summary(const Env& env, const PostSummaryInput& in);
+std::shared_ptr<PendingWrite> begin_post_summary(const Env& env, PostSummaryInput in);
 Outcome list_summaries(const Env& env, const SessionRef& ref);
 
 struct TrackAppendInput {
@@ -193,6 +204,7 @@ struct TrackAppendInput {
     std::optional<int64_t> timestamp_us;
 };
 Outcome append_track(const Env& env, const TrackAppendInput& in);
+std::shared_ptr<PendingWrite> begin_append_track(const Env& env, TrackAppendInput in);
 
 struct TrackListInput {
     SessionRef ref;

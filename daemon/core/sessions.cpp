@@ -1,5 +1,6 @@
 // Session operations: create, get, list, delete, per-user purge.
 #include "core/json_writer.h"
+#include "core/pending_write.h"
 #include "core/ids.h"
 #include "core/render.h"
 #include "core/service_util.h"
@@ -50,36 +51,46 @@ std::optional<PageCursor> decode_page_token(const std::string& token) {
 
 }  // namespace
 
-Outcome create_session(const Env& env, const CreateSessionInput& in) {
+std::shared_ptr<PendingWrite> begin_create_session(const Env& env, CreateSessionInput in) {
+    struct Create {
+        CreateSessionInput in;
+        std::string id;
+        std::vector<mnemo_state_op> ops;
+        mnemo_session_create_req req{};
+    };
+    auto create = std::make_shared<Create>();
+    create->in = std::move(in);
+    const CreateSessionInput& input = create->in;
     int64_t now = env.clock.now_us();
-    std::string id = in.id ? *in.id : uuid_v7(now);
-    const auto& ttl = env.config->ttl_for(in.app);
-    auto ops = to_ops(in.state.changes);
-    mnemo_session_create_req req{};
-    req.key = mnemo_key{storage::str(in.app), storage::str(in.user), storage::str(id)};
-    req.title = storage::str(in.title);
-    req.parent_id = storage::opt_str(in.parent_id);
-    req.metadata_json = storage::str(in.metadata_json);
-    req.state_ops = ops.data();
-    req.n_state_ops = ops.size();
-    req.ttl_us = in.ttl_seconds ? seconds_us(*in.ttl_seconds) : ttl.session_us;
+    create->id = input.id ? *input.id : uuid_v7(now);
+    const auto& ttl = env.config->ttl_for(input.app);
+    create->ops = to_ops(input.state.changes);
+    mnemo_session_create_req& req = create->req;
+    req.key = mnemo_key{storage::str(input.app), storage::str(input.user), storage::str(create->id)};
+    req.title = storage::str(input.title);
+    req.parent_id = storage::opt_str(input.parent_id);
+    req.metadata_json = storage::str(input.metadata_json);
+    req.state_ops = create->ops.data();
+    req.n_state_ops = create->ops.size();
+    req.ttl_us = input.ttl_seconds ? seconds_us(*input.ttl_seconds) : ttl.session_us;
     req.now_us = now;
     req.app_state_ttl_us = ttl.app_state_us;
     req.user_state_ttl_us = ttl.user_state_us;
-    req.max_state_bytes = static_cast<int64_t>(env.config->limits_for(in.app).max_state_bytes);
-    storage::Collector collector;
-    if (auto failed = run_storage(env, [&](mnemo_error* err) {
-            return env.backend.ops().session_create(env.backend.handle(), &req, collector.sink(), err);
-        })) {
-        return *failed;
-    }
-    auto& result = collector.result();
-    if (result.sessions.empty()) return Outcome::fail(Error{ErrorCode::Internal, "storage returned no session", "{}"});
-    std::string state = merged_state_json(result.state, temp_changes_of(in.state.changes));
-    std::string body;
-    JsonWriter w(body);
-    write_session(w, result.sessions.front(), &state);
-    return Outcome::ok(std::move(body), Success::Created);
+    req.max_state_bytes = static_cast<int64_t>(env.config->limits_for(input.app).max_state_bytes);
+    return std::make_shared<PendingWrite>(
+        env, MNEMO_WRITE_OP(session_create), create, &create->req, [create](storage::Collected& result) {
+            if (result.sessions.empty())
+                return Outcome::fail(Error{ErrorCode::Internal, "storage returned no session", "{}"});
+            std::string state = merged_state_json(result.state, temp_changes_of(create->in.state.changes));
+            std::string body;
+            JsonWriter w(body);
+            write_session(w, result.sessions.front(), &state);
+            return Outcome::ok(std::move(body), Success::Created);
+        });
+}
+
+Outcome create_session(const Env& env, const CreateSessionInput& in) {
+    return begin_create_session(env, in)->run();
 }
 
 Outcome get_session(const Env& env, const GetSessionInput& in) {
@@ -180,19 +191,25 @@ void finalize_purged(const Env& env, std::vector<storage::SessionRow>& purged) {
 
 }  // namespace
 
+std::shared_ptr<PendingWrite> begin_delete_session(const Env& env, SessionRef ref, bool hard) {
+    struct Delete {
+        SessionRef ref;
+        mnemo_session_delete_req req{};
+    };
+    auto del = std::make_shared<Delete>();
+    del->ref = std::move(ref);
+    del->req.key = key_of(del->ref);
+    del->req.now_us = env.clock.now_us();
+    del->req.hard = (hard || !env.config->storage.soft_delete) ? 1 : 0;
+    return std::make_shared<PendingWrite>(env, MNEMO_WRITE_OP(session_delete), del, &del->req,
+                                          [env, hard = del->req.hard != 0](storage::Collected& result) {
+                                              if (hard) finalize_purged(env, result.sessions);
+                                              return Outcome::ok({}, Success::NoContent);
+                                          });
+}
+
 Outcome delete_session(const Env& env, const SessionRef& ref, bool hard) {
-    mnemo_session_delete_req req{};
-    req.key = key_of(ref);
-    req.now_us = env.clock.now_us();
-    req.hard = (hard || !env.config->storage.soft_delete) ? 1 : 0;
-    storage::Collector collector;
-    if (auto failed = run_storage(env, [&](mnemo_error* err) {
-            return env.backend.ops().session_delete(env.backend.handle(), &req, collector.sink(), err);
-        })) {
-        return *failed;
-    }
-    if (req.hard != 0) finalize_purged(env, collector.result().sessions);
-    return Outcome::ok({}, Success::NoContent);
+    return begin_delete_session(env, ref, hard)->run();
 }
 
 Outcome purge_user(const Env& env, const std::string& app, const std::string& user) {

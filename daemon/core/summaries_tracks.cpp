@@ -1,31 +1,39 @@
 // Client-posted summaries, summary lists, track events, storage stats.
 #include "core/json_writer.h"
+#include "core/pending_write.h"
 #include "core/render.h"
 #include "core/service_util.h"
 
 namespace mnemo::core {
 
-Outcome post_summary(const Env& env, const PostSummaryInput& in) {
-    mnemo_summary_put_req req{};
-    req.key = key_of(in.ref);
+std::shared_ptr<PendingWrite> begin_post_summary(const Env& env, PostSummaryInput in) {
+    struct Post {
+        PostSummaryInput in;
+        mnemo_summary_put_req req{};
+    };
+    auto post = std::make_shared<Post>();
+    post->in = std::move(in);
+    mnemo_summary_put_req& req = post->req;
+    req.key = key_of(post->in.ref);
     req.now_us = env.clock.now_us();
-    req.filter_key = storage::str(in.filter_key);
-    req.text = storage::str(in.text);
-    req.up_to_seq = in.up_to_seq;
+    req.filter_key = storage::str(post->in.filter_key);
+    req.text = storage::str(post->in.text);
+    req.up_to_seq = post->in.up_to_seq;
     req.source = storage::str("client");
     req.events_covered = -1;
-    storage::Collector collector;
-    if (auto failed = run_storage(env, [&](mnemo_error* err) {
-            return env.backend.ops().summary_put(env.backend.handle(), &req, collector.sink(), err);
-        })) {
-        return *failed;
-    }
-    const auto& result = collector.result();
-    if (result.summaries.empty()) return Outcome::fail(Error{ErrorCode::Internal, "storage returned no summary", "{}"});
-    std::string body;
-    JsonWriter w(body);
-    write_summary(w, result.summaries.front());
-    return Outcome::ok(std::move(body), Success::Created);
+    return std::make_shared<PendingWrite>(
+        env, MNEMO_WRITE_OP(summary_put), post, &post->req, [](storage::Collected& result) {
+            if (result.summaries.empty())
+                return Outcome::fail(Error{ErrorCode::Internal, "storage returned no summary", "{}"});
+            std::string body;
+            JsonWriter w(body);
+            write_summary(w, result.summaries.front());
+            return Outcome::ok(std::move(body), Success::Created);
+        });
+}
+
+Outcome post_summary(const Env& env, const PostSummaryInput& in) {
+    return begin_post_summary(env, in)->run();
 }
 
 Outcome list_summaries(const Env& env, const SessionRef& ref) {
@@ -44,24 +52,33 @@ Outcome list_summaries(const Env& env, const SessionRef& ref) {
     return Outcome::ok(std::move(body));
 }
 
-Outcome append_track(const Env& env, const TrackAppendInput& in) {
+std::shared_ptr<PendingWrite> begin_append_track(const Env& env, TrackAppendInput in) {
+    struct Append {
+        TrackAppendInput in;
+        mnemo_track_append_req req{};
+    };
+    auto append = std::make_shared<Append>();
+    append->in = std::move(in);
+    const TrackAppendInput& input = append->in;
     int64_t now = env.clock.now_us();
-    mnemo_track_append_req req{key_of(in.ref), storage::str(in.track), now, storage::str(in.payload_json),
-                               in.timestamp_us.value_or(now)};
-    storage::Collector collector;
-    if (auto failed = run_storage(env, [&](mnemo_error* err) {
-            return env.backend.ops().track_append(env.backend.handle(), &req, collector.sink(), err);
-        })) {
-        return *failed;
-    }
-    const auto& tracks = collector.result().tracks;
-    if (tracks.empty()) return Outcome::fail(Error{ErrorCode::Internal, "storage returned no track event", "{}"});
-    std::string body;
-    JsonWriter w(body);
-    w.begin_object().field("seq", tracks.front().seq).key("timestamp");
-    write_timestamp(w, tracks.front().timestamp_us);
-    w.end_object();
-    return Outcome::ok(std::move(body), Success::Created);
+    append->req = mnemo_track_append_req{key_of(input.ref), storage::str(input.track), now,
+                                         storage::str(input.payload_json), input.timestamp_us.value_or(now)};
+    return std::make_shared<PendingWrite>(
+        env, MNEMO_WRITE_OP(track_append), append, &append->req, [](storage::Collected& result) {
+            const auto& tracks = result.tracks;
+            if (tracks.empty())
+                return Outcome::fail(Error{ErrorCode::Internal, "storage returned no track event", "{}"});
+            std::string body;
+            JsonWriter w(body);
+            w.begin_object().field("seq", tracks.front().seq).key("timestamp");
+            write_timestamp(w, tracks.front().timestamp_us);
+            w.end_object();
+            return Outcome::ok(std::move(body), Success::Created);
+        });
+}
+
+Outcome append_track(const Env& env, const TrackAppendInput& in) {
+    return begin_append_track(env, in)->run();
 }
 
 Outcome list_track(const Env& env, const TrackListInput& in) {

@@ -46,6 +46,14 @@ public:
                table.events_append_async != nullptr;
     }
 
+    // The plugin queues its other writes too (write_async, optional).
+    bool async_writes() const {
+        const auto& table = ops();
+        return !nonblocking() &&
+               table.ops_size >= offsetof(mnemo_storage_ops, write_async) + sizeof table.write_async &&
+               table.write_async != nullptr;
+    }
+
     // The plugin keeps long-term memories: the thirteen memory ops are all
     // there (the ABI allows all or none, so the first and the size suffice).
     bool memories() const {

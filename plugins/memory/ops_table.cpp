@@ -83,6 +83,7 @@ const mnemo_storage_ops kOps = {
     guarded<memory_reembed>,
     guarded<memory_count>,
     guarded<session_extracted>,
+    nullptr,  // write_async: never called on a non-blocking backend
 };
 
 }  // namespace

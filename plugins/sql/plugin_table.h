@@ -42,16 +42,18 @@ int read_op(Backend* backend, const Req* req, const mnemo_sink* sink, mnemo_erro
         err, [&] { backend->store.read(sink, [&](auto& conn, Output& out) { step(conn, *req, out); }); });
 }
 
+// The write steps hold nothing of this frame by reference: a store may queue
+// them and return before they run (sqlite's write_async).
 template <typename Backend, typename Req, typename Step>
 int write_op(Backend* backend, const Req* req, const mnemo_sink* sink, mnemo_error* err, Step step) {
     return guarded<Backend>(
-        err, [&] { backend->store.write(sink, [&](auto& conn, Output& out) { step(conn, *req, out); }); });
+        err, [&] { backend->store.write(sink, [req, step](auto& conn, Output& out) { step(conn, *req, out); }); });
 }
 
 template <typename Backend, typename Req, typename Step>
 int silent_write_op(Backend* backend, const Req* req, mnemo_error* err, Step step) {
-    return guarded<Backend>(err,
-                            [&] { backend->store.write(nullptr, [&](auto& conn, Output&) { step(conn, *req); }); });
+    return guarded<Backend>(
+        err, [&] { backend->store.write(nullptr, [req, step](auto& conn, Output&) { step(conn, *req); }); });
 }
 
 #define MNEMO_SQL_READ(name, Req) \

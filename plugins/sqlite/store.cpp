@@ -65,6 +65,8 @@ void Store::read(const mnemo_sink* sink, const Step& step) {
 }
 
 void Store::write(const mnemo_sink* sink, const Step& step) {
+    if (std::optional<sqlite::Writer::Finished> finished = sqlite::QueueNextWrite::take())
+        return sqlite::write_async(*this, sink, step, std::move(*finished));
     RecordedOutput recorded;
     engine_->writer->run([&](sqlite::Conn& conn) {
         recorded.clear();
@@ -81,6 +83,24 @@ void Store::ping() {
 }  // namespace mnemo::sqlcore
 
 namespace mnemo::sqlite {
+namespace {
+thread_local QueueNextWrite* active_queue_scope = nullptr;
+}  // namespace
+
+QueueNextWrite::QueueNextWrite(Writer::Finished finished) : finished_(std::move(finished)), outer_(active_queue_scope) {
+    active_queue_scope = this;
+}
+
+QueueNextWrite::~QueueNextWrite() {
+    active_queue_scope = outer_;
+}
+
+std::optional<Writer::Finished> QueueNextWrite::take() {
+    QueueNextWrite* scope = active_queue_scope;
+    if (scope == nullptr || scope->taken_) return std::nullopt;
+    scope->taken_ = true;
+    return std::move(scope->finished_);
+}
 
 void write_async(Store& store, const mnemo_sink* sink, Store::Step step, Writer::Finished finished) {
     auto recorded = std::make_shared<RecordedOutput>();

@@ -1412,8 +1412,33 @@ typedef struct mnemo_storage_ops {
     int (*session_extracted)(mnemo_backend* backend, const struct mnemo_extracted_req* req, const mnemo_sink* sink,
                              mnemo_error* err);
 
+    /* Appended within ABI 5, optional (NULL: unsupported); see "queued
+     * writes" below. */
+    int (*write_async)(mnemo_backend* backend, size_t op, const void* req, const mnemo_sink* sink, mnemo_error* err,
+                       mnemo_done_fn done, void* done_ctx);
+
     /* Later additions are appended here (found through ops_size). */
 } mnemo_storage_ops;
+
+/* ---- queued writes (optional) ---------------------------------------------
+ * write_async is events_append_async for the other write operations: the
+ * host names one by its offset in the table (op, e.g.
+ * offsetof(mnemo_storage_ops, state_patch)) and hands its request, sink and
+ * err exactly as it would to that operation; the backend queues it and
+ * returns at once, under the same rules as events_append_async (the sink is
+ * filled on a backend thread, done called once with MNEMO_OK only when the
+ * write is durable, a non-zero return means done is never called, every
+ * pointer stays valid until done). An operation without a sink (state_delete,
+ * import_records) ignores it. A backend that has write_async queues every
+ * operation of the table that only writes: session_create, session_delete,
+ * user_purge, events_rewrite, events_rewind, state_patch, state_delete,
+ * summary_put, track_append, lane_write, lane_recover, sweep_step,
+ * finalize_done, finalize_done_batch, import_records, and, when it keeps
+ * memories, memory_write, memory_patch, memory_delete, memory_embed,
+ * memory_reembed and session_extracted; any other op is refused with
+ * MNEMO_E_INVALID at once. Without write_async the host calls these
+ * operations on a worker thread. Never called on a MNEMO_CAP_NONBLOCKING
+ * backend. */
 
 /* What the entry symbol returns. Static storage in the plugin. */
 typedef struct mnemo_plugin {
