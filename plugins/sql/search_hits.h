@@ -37,8 +37,10 @@ struct HitGroup {
     std::vector<int64_t> seqs;
 };
 
-// An empty q lists the most recently updated live sessions passing the
-// request's filters, newest first (Dialect::search_recent).
+// Runs a search: an empty q lists the most recently updated live sessions
+// passing the request's filters, newest first (Dialect::search_recent); any
+// other q runs plan's statement and ranks the verified sessions with
+// ranks_before (true when a comes before b).
 void search_sessions(Db& db, const mnemo_search_req& req, const std::function<SearchPlan(const host::Query&)>& plan,
                      bool (*ranks_before)(const HitGroup&, const HitGroup&), Output& out);
 
