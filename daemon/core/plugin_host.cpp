@@ -4,6 +4,8 @@
 #include "core/search_words.h"
 #include "observability/log.h"
 
+#include <simdjson.h>
+
 #include <string>
 #include <string_view>
 
@@ -110,11 +112,35 @@ int host_json_member_equals(mnemo_str object_json, mnemo_str key, mnemo_str valu
     return json_member_equals(view_of(object_json), view_of(key), view_of(value_json)) ? 1 : 0;
 }
 
+int host_json_members(mnemo_str json, void (*member)(void*, mnemo_str, int, mnemo_str, int64_t), void* ctx) {
+    simdjson::dom::parser parser;
+    simdjson::dom::object object;
+    const std::string_view text = view_of(json);
+    if (text.empty() || parser.parse(text.data(), text.size()).get(object) != simdjson::SUCCESS) return 0;
+    for (auto [key, value] : object) {
+        int kind = MNEMO_JSON_OTHER;
+        std::string_view string;
+        int64_t number = 0;
+        if (value.get(string) == simdjson::SUCCESS) {
+            kind = MNEMO_JSON_STRING;
+        } else if (value.is_int64()) {
+            kind = MNEMO_JSON_INTEGER;
+            number = value.get_int64().value_unsafe();
+        } else if (value.is_bool()) {
+            kind = MNEMO_JSON_BOOLEAN;
+            number = value.get_bool().value_unsafe() ? 1 : 0;
+        }
+        member(ctx, str_of(key), kind, str_of(string), number);
+    }
+    return 1;
+}
+
 const mnemo_host kHost = {
     sizeof(mnemo_host),  host_log,         host_decode,        host_is_cjk,
     host_has_cjk,        host_words,       host_fold,          host_query_parse,
     host_query_free,     host_query_kind,  host_query_words,   host_query_word,
     host_query_raw_word, host_query_exact, host_query_matches, host_json_member_equals,
+    host_json_members,
 };
 
 }  // namespace

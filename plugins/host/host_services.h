@@ -1,6 +1,7 @@
 // host_services.h -- a plugin's C++ view of the services mnemod hands to
 // open() (mnemo_host in mnemo_plugin.h): the word rules of search, equality
-// by JSON value and the host's log. Header-only and shared by every backend; a backend calls
+// by JSON value, the members of a JSON object (a plugin's options) and the
+// host's log. Header-only and shared by every backend; a backend calls
 // install() first thing in its open() and the functions here afterwards.
 // Nothing of mnemod is compiled into a plugin: every rule is the host's.
 #pragma once
@@ -9,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -113,6 +115,27 @@ inline bool matches(const Query& query, std::string_view text) {
 // by JSON value (objects regardless of key order, 1 equals 1.0).
 inline bool json_member_equals(std::string_view object_json, std::string_view key, std::string_view value_json) {
     return services().json_member_equals(detail::str(object_json), detail::str(key), detail::str(value_json)) != 0;
+}
+
+// A member of a JSON object: a string's text, an integer's or a boolean's
+// (1, 0) number, as kind (enum mnemo_json_kind) says.
+struct JsonMember {
+    std::string key;
+    int kind = MNEMO_JSON_OTHER;
+    std::string text;
+    int64_t number = 0;
+};
+
+// The members of the JSON object json, in order; nullopt when json is no
+// valid JSON object.
+inline std::optional<std::vector<JsonMember>> json_members(std::string_view json) {
+    std::vector<JsonMember> members;
+    auto member = [](void* ctx, mnemo_str key, int kind, mnemo_str text, int64_t number) {
+        static_cast<std::vector<JsonMember>*>(ctx)->push_back(
+            JsonMember{detail::copy(key), kind, detail::copy(text), number});
+    };
+    if (!services().json_members(detail::str(json), member, &members)) return std::nullopt;
+    return members;
 }
 
 }  // namespace mnemo::host

@@ -28,25 +28,8 @@ const sqlcore::Dialect kDialect{
     .role_in_list = "FIND_IN_SET(role, REPLACE(?, ' ', '')) > 0",
     .filter_key_below = "(filter_key = ? OR (filter_key >= CONCAT(?, '/') AND filter_key < CONCAT(?, '0')))",
     .find_visible_id = "SELECT seq, timestamp_us, author, role, content FROM events WHERE sid = ? AND visible_id = ?",
-    .scope_sql = {{
-        {"SELECT value FROM session_state WHERE sid = ? AND skey = ?",
-         "INSERT INTO session_state (sid, skey, value) VALUES (?, ?, ?) ON DUPLICATE KEY UPDATE value = VALUES(value)",
-         "DELETE FROM session_state WHERE sid = ? AND skey = ?", "DELETE FROM session_state WHERE sid = ?",
-         "SELECT skey, value FROM session_state WHERE sid = ? ORDER BY skey"},
-        {"SELECT value FROM app_state WHERE app = ? AND skey = ?",
-         "INSERT INTO app_state (app, skey, value) VALUES (?, ?, ?) ON DUPLICATE KEY UPDATE value = VALUES(value)",
-         "DELETE FROM app_state WHERE app = ? AND skey = ?", "DELETE FROM app_state WHERE app = ?",
-         "SELECT skey, value FROM app_state WHERE app = ? ORDER BY skey"},
-        {"SELECT value FROM user_state WHERE app = ? AND user = ? AND skey = ?",
-         "INSERT INTO user_state (app, user, skey, value) VALUES (?, ?, ?, ?) "
-         "ON DUPLICATE KEY UPDATE value = VALUES(value)",
-         "DELETE FROM user_state WHERE app = ? AND user = ? AND skey = ?",
-         "DELETE FROM user_state WHERE app = ? AND user = ?",
-         "SELECT skey, value FROM user_state WHERE app = ? AND user = ? ORDER BY skey"},
-    }},
-    .upsert_scope_row =
-        "INSERT INTO state_scopes (scope, app, user, expires_at, bytes) VALUES (?, ?, ?, ?, ?) "
-        "ON DUPLICATE KEY UPDATE expires_at = VALUES(expires_at), bytes = VALUES(bytes)",
+    // `key` is a reserved word in MySQL.
+    .state = sqlcore::state_statements("skey", {"ON DUPLICATE KEY UPDATE ", "VALUES(%)"}),
     // ON DUPLICATE KEY takes the existing row's exclusive lock.
     .lock_scope_row =
         "INSERT INTO state_scopes (scope, app, user, expires_at, bytes) VALUES (?, ?, ?, 0, 0) "

@@ -5,19 +5,14 @@
 //    as whole words (those inside q) or begin a word with (q's last word, as
 //    a prefix term); without such a word (CJK, short or punctuation-only q)
 //    a scan of the app's visible events that hold q case folded.
-// Every candidate is verified against its search text with the shared rules
-// (the host's word rules, mnemo_host), so this backend agrees with the others to the
-// byte; hits are grouped by session in C++, most hits first.
-#include "host_services.h"
-#include "event_rows.h"
+// The core verifies and groups the candidates (search_hits.h); sessions
+// rank most hits first.
 #include "ops.h"
 #include "search_hits.h"
 #include "search_sql.h"
 #include "search_tokens.h"
-#include "session_rows.h"
 
 #include <algorithm>
-#include <map>
 #include <tuple>
 #include <vector>
 
@@ -96,55 +91,25 @@ std::string against(const std::vector<Term>& terms, const TokenLimits& limits) {
     return out;
 }
 
-struct Group {
-    int64_t sid = 0;
-    int64_t updated_at_us = 0;
-    std::string id;
-    std::vector<int64_t> seqs;
-};
-
 // The statement and its first parameter for the query.
-std::pair<const std::string*, std::string> plan(Conn& conn, const sw::Query& query) {
+SearchPlan plan(Conn& conn, const sw::Query& query) {
     bool words = query.kind == sw::QueryKind::Words;
     std::string expression = against(words ? word_terms(query) : exact_terms(query.exact), token_limits(conn));
-    if (!expression.empty()) return {&kSearchMatchSql, expression};
-    return {&kSearchScanSql, words ? std::string() : query.exact};
-}
-
-std::vector<Group> collect(Conn& conn, const mnemo_search_req& req, const sw::Query& query) {
-    auto [sql, first] = plan(conn, query);
-    Query rows(conn, *sql);
-    rows.args(std::string_view(first), req.app, req.now_us, req.user, req.user, req.exclude_session,
-              req.exclude_session, req.channel, req.channel, req.channel, req.role, req.role);
-    std::map<int64_t, Group> by_sid;
-    while (rows.step()) {
-        mnemo_str text = rows.str(4);
-        if (!sw::matches(query, std::string_view(text.ptr ? text.ptr : "", text.len))) continue;
-        Group& group = by_sid[rows.i64(0)];
-        if (group.seqs.empty()) group = Group{rows.i64(0), rows.i64(2), rows.text(3), {}};
-        group.seqs.push_back(rows.i64(1));
-    }
-    std::vector<Group> groups;
-    for (auto& [sid, group] : by_sid) groups.push_back(std::move(group));
-    return groups;
+    if (!expression.empty()) return {kSearchMatchSql, expression};
+    return {kSearchScanSql, words ? std::string() : query.exact};
 }
 
 // Most hits first, then the most recently updated, then by id (as memory).
-void rank(std::vector<Group>& groups) {
-    std::sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
-        return std::make_tuple(b.seqs.size(), b.updated_at_us, std::string_view(b.id), b.sid) <
-               std::make_tuple(a.seqs.size(), a.updated_at_us, std::string_view(a.id), a.sid);
-    });
+bool ranks_before(const HitGroup& a, const HitGroup& b) {
+    return std::make_tuple(b.seqs.size(), b.updated_at_us, std::string_view(b.id), b.sid) <
+           std::make_tuple(a.seqs.size(), a.updated_at_us, std::string_view(a.id), a.sid);
 }
 
 }  // namespace
 
 void search(Conn& conn, const mnemo_search_req& req, Output& out) {
-    sw::Query query = sw::parse_query(std::string_view(req.q.ptr ? req.q.ptr : "", req.q.len));
-    if (query.kind == sw::QueryKind::Recent) return emit_recent_sessions(conn, req, out);
-    std::vector<Group> groups = collect(conn, req, query);
-    rank(groups);
-    emit_ranked_hits(conn, req, groups, out);
+    search_sessions(
+        conn, req, [&](const sw::Query& query) { return plan(conn, query); }, ranks_before, out);
 }
 
 }  // namespace mnemo::mysql

@@ -1,6 +1,6 @@
 #include "options.h"
 
-#include "flat_json.h"
+#include "options_reader.h"
 
 namespace mnemo::mysql {
 namespace {

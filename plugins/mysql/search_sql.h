@@ -26,10 +26,11 @@ inline const std::string kSearchSessionFilters =
 // The event-side filters on `e` (events): role x2.
 inline constexpr const char* kSearchEventFilters = " AND e.deleted_at = 0 AND (? IS NULL OR e.role = ?)";
 
-// Candidates of a search: sid, seq, the session's updated_at and id, the
-// event's search text; verified in C++. Parameters: the first below, then
-// kSearchSessionFilters' and kSearchEventFilters'.
-inline constexpr const char* kSearchCandidateColumns = "SELECT e.sid, e.seq, s.updated_at, s.id, e.search_text";
+// Candidates of a search: sid, seq, a rank (none: 0), the session's
+// updated_at and id, the event's search text; verified by the core
+// (search_hits.h). Parameters: the first below, then kSearchSessionFilters'
+// and kSearchEventFilters'.
+inline constexpr const char* kSearchCandidateColumns = "SELECT e.sid, e.seq, 0, s.updated_at, s.id, e.search_text";
 //  - through the FULLTEXT index: the boolean-mode terms;
 inline const std::string kSearchMatchSql =
     std::string(kSearchCandidateColumns) +

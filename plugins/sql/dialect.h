@@ -12,15 +12,26 @@
 
 namespace mnemo::sqlcore {
 
-// One state scope's statements. Parameters: the owner (sid; app; app and
-// user), then the key, then the value.
-struct ScopeSql {
-    const char* select_value;
-    const char* upsert;
-    const char* remove;
-    const char* clear;
-    const char* list;
+// The upsert form: INSERT ... VALUES (...) then `on` with % the key's
+// columns, then `c = new_value` with % the column c for each column it updates.
+struct UpsertForm {
+    const char* on;
+    const char* new_value;
 };
+
+// The state tables' statements, built by state_statements (state_rows.cpp)
+// from the dialect's key column and upsert form. Per scope (session, app,
+// user) the parameters are the owner (sid; app; app and user), then the
+// key, then the value; the scope row upsert takes (scope, app, user,
+// expires_at, bytes).
+struct ScopeSql {
+    std::string select_value, upsert, remove, clear, list;
+};
+struct StateSql {
+    std::array<ScopeSql, 3> scopes;
+    std::string upsert_scope_row;
+};
+StateSql state_statements(const char* key_column, UpsertForm upsert);
 
 struct Dialect {
     const char* name;  // "sqlite", "mysql": names the engine in messages
@@ -35,12 +46,9 @@ struct Dialect {
     // (sid, id): seq, timestamp_us, author, role, content of a visible event.
     const char* find_visible_id;
 
-    // State. Per scope (session, app, user); the scope row upsert
-    // (scope, app, user, expires_at, bytes); lock_scope_row (scope, app,
-    // user) inserts or locks a placeholder row, NULL where writes are
-    // serialized anyway.
-    std::array<ScopeSql, 3> scope_sql;
-    const char* upsert_scope_row;
+    // State; lock_scope_row (scope, app, user) inserts or locks a
+    // placeholder row, NULL where writes are serialized anyway.
+    StateSql state;
     const char* lock_scope_row;
 
     // Lanes: an app's lanes after the (updated_at, lane) cursor, newest first: app,

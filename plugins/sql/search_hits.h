@@ -1,31 +1,47 @@
-// search_hits.h -- the end of a search both SQL backends share: one ranked
-// session's hits, cut to the request's max_hits and written as the ABI's
-// search rows (mnemo_plugin.h): the session, then for each hit, oldest first,
-// search_hit(seq) and its context events. Ranking and the session limit
-// stay with each backend (sqlite ranks by bm25, mysql by hit count).
+// search_hits.h -- a search (mnemo_search_req) as both SQL backends run it:
+// the backend picks the statement whose rows are the candidate events (its
+// own index), the core verifies each candidate against the host's word rules
+// (so every backend agrees to the byte), groups the hits by session, ranks
+// the sessions with the backend's order (sqlite by bm25, mysql by hit count),
+// and writes the first req.limit as the ABI's search rows (mnemo_plugin.h):
+// the session, then for each hit, oldest first and cut to max_hits,
+// search_hit(seq) and its context events.
 #pragma once
 
 #include "db.h"
+#include "host_services.h"
 #include "output.h"
 
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 namespace mnemo::sqlcore {
 
-// Sorts and cuts seqs in place.
-void emit_session_hits(Db& db, const mnemo_search_req& req, int64_t sid, std::vector<int64_t>& seqs, Output& out);
+// The candidate events of a query: sql's rows are (sid, seq, rank: lower is
+// better, the session's updated_at and id, the event's search text); its
+// parameters are `first`, then app, now, user x2, exclude_session x2,
+// channel x3, role x2.
+struct SearchPlan {
+    std::string sql;
+    std::string first;
+};
 
-// The first req.limit of the ranked sessions (each with its sid and hit
-// seqs), with their hits.
-template <typename Group>
-void emit_ranked_hits(Db& db, const mnemo_search_req& req, std::vector<Group>& ranked, Output& out) {
-    if (static_cast<int64_t>(ranked.size()) > req.limit) ranked.resize(static_cast<size_t>(req.limit));
-    for (Group& group : ranked) emit_session_hits(db, req, group.sid, group.seqs, out);
-}
+// One session's verified hits; best is the lowest rank among them.
+struct HitGroup {
+    int64_t sid = 0;
+    double best = 0;
+    int64_t updated_at_us = 0;
+    std::string id;
+    std::vector<int64_t> seqs;
+};
 
-// Search with an empty q: the most recently updated live sessions passing
-// the request's filters, newest first (Dialect::search_recent).
-void emit_recent_sessions(Db& db, const mnemo_search_req& req, Output& out);
+// Runs a search: an empty q lists the most recently updated live sessions
+// passing the request's filters, newest first (Dialect::search_recent); any
+// other q runs plan's statement and ranks the verified sessions with
+// ranks_before (true when a comes before b).
+void search_sessions(Db& db, const mnemo_search_req& req, const std::function<SearchPlan(const host::Query&)>& plan,
+                     bool (*ranks_before)(const HitGroup&, const HitGroup&), Output& out);
 
 }  // namespace mnemo::sqlcore

@@ -5,6 +5,13 @@
 namespace mnemo::sqlcore {
 namespace {
 
+// form with its % replaced by name.
+std::string filled(const char* form, std::string_view name) {
+    std::string text(form);
+    if (size_t at = text.find('%'); at != std::string::npos) text.replace(at, 1, name);
+    return text;
+}
+
 // The user column of state_scopes is '' for an app scope.
 mnemo_str scope_user(int scope, const StateTarget& target) {
     return scope == MNEMO_SCOPE_USER ? target.user : str("");
@@ -41,7 +48,7 @@ void store_scope_row(Db& db, int scope, const StateTarget& target, int64_t expir
             .run();
         return;
     }
-    Query(db, db.dialect().upsert_scope_row)
+    Query(db, db.dialect().state.upsert_scope_row)
         .args(scope, target.app, scope_user(scope, target), expires_at_us, bytes)
         .run();
 }
@@ -54,6 +61,30 @@ bool scope_visible(Db& db, int scope, const StateTarget& target, int64_t now_us)
 }
 
 }  // namespace
+
+StateSql state_statements(const char* key_column, UpsertForm upsert) {
+    const std::string key = key_column;
+    auto set = [&](const char* column) { return column + std::string(" = ") + filled(upsert.new_value, column); };
+    // Per scope: the table, its owner's columns, their condition, their parameters.
+    const std::array<std::array<const char*, 4>, 3> scopes{
+        {{"session_state", "sid", "sid = ?", "?"},
+         {"app_state", "app", "app = ?", "?"},
+         {"user_state", "app, user", "app = ? AND user = ?", "?, ?"}}};
+    StateSql sql;
+    for (size_t scope = 0; scope < scopes.size(); ++scope) {
+        const auto [table, owner, owner_is, marks] = scopes[scope];
+        const std::string from = std::string(" FROM ") + table + " WHERE " + owner_is,
+                          keyed = from + " AND " + key + " = ?";
+        sql.scopes[scope] =
+            ScopeSql{"SELECT value" + keyed,
+                     std::string("INSERT INTO ") + table + " (" + owner + ", " + key + ", value) VALUES (" + marks +
+                         ", ?, ?) " + filled(upsert.on, owner + (", " + key)) + set("value"),
+                     "DELETE" + keyed, "DELETE" + from, "SELECT " + key + ", value" + from + " ORDER BY " + key};
+    }
+    sql.upsert_scope_row = "INSERT INTO state_scopes (scope, app, user, expires_at, bytes) VALUES (?, ?, ?, ?, ?) " +
+                           filled(upsert.on, "scope, app, user") + set("expires_at") + ", " + set("bytes");
+    return sql;
+}
 
 StateWriter::StateWriter(Db& db, StateTarget target, int64_t now_us) : db_(db), target_(target), now_us_(now_us) {}
 
@@ -89,7 +120,7 @@ void StateWriter::touch(int scope) {
     std::optional<ScopeRow> row = load_scope_row(db_, scope, target_);
     bytes_[scope] = row ? row->bytes : 0;
     if (row && !live_at(row->expires_at_us, now_us_)) {
-        Query clear(db_, db_.dialect().scope_sql[scope].clear);
+        Query clear(db_, db_.dialect().state.scopes[scope].clear);
         bind_owner(clear, scope);
         clear.run();
         bytes_[scope] = 0;
@@ -103,7 +134,7 @@ bool StateWriter::apply_one(int scope, mnemo_str key, mnemo_str value_json) {
         throw StoreError(MNEMO_E_INVALID, "a state change of scope " + std::to_string(scope) + " (key '" + text(key) +
                                               "') cannot be applied by this write");
     touch(scope);
-    const ScopeSql& sql = db_.dialect().scope_sql[scope];
+    const ScopeSql& sql = db_.dialect().state.scopes[scope];
     {
         Query old(db_, sql.select_value);
         old.bind(bind_owner(old, scope), key);
@@ -156,7 +187,7 @@ void StateWriter::finish(int64_t max_bytes, int64_t app_ttl_us, int64_t user_ttl
 
 void emit_scope(Db& db, int scope, const StateTarget& target, int64_t now_us, Output& out) {
     if (!scope_visible(db, scope, target, now_us)) return;
-    Query rows(db, db.dialect().scope_sql[scope].list);
+    Query rows(db, db.dialect().state.scopes[scope].list);
     bind_scope_owner(rows, scope, target);
     while (rows.step()) out.state(scope, rows.str(0), rows.str(1));
 }
@@ -168,7 +199,7 @@ void emit_merged_state(Db& db, const StateTarget& target, int64_t now_us, Output
 
 int64_t drop_scope(Db& db, int scope, mnemo_str app, mnemo_str user) {
     const bool of_user = scope == MNEMO_SCOPE_USER;
-    Query clear(db, db.dialect().scope_sql[scope].clear);
+    Query clear(db, db.dialect().state.scopes[scope].clear);
     clear.bind(1, app);
     if (of_user) clear.bind(2, user);
     const int64_t keys = clear.run();

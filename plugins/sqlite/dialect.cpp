@@ -33,28 +33,7 @@ const sqlcore::Dialect kDialect{
     .role_in_list = "instr(',' || replace(?, ' ', '') || ',', ',' || role || ',') > 0",
     .filter_key_below = "(filter_key = ? OR (filter_key >= ? || '/' AND filter_key < ? || '0'))",
     .find_visible_id = kFindVisibleIdSql,
-    .scope_sql = {{
-        {"SELECT value FROM session_state WHERE sid = ?1 AND key = ?2",
-         "INSERT INTO session_state (sid, key, value) VALUES (?1, ?2, ?3) "
-         "ON CONFLICT (sid, key) DO UPDATE SET value = excluded.value",
-         "DELETE FROM session_state WHERE sid = ?1 AND key = ?2", "DELETE FROM session_state WHERE sid = ?1",
-         "SELECT key, value FROM session_state WHERE sid = ?1 ORDER BY key"},
-        {"SELECT value FROM app_state WHERE app = ?1 AND key = ?2",
-         "INSERT INTO app_state (app, key, value) VALUES (?1, ?2, ?3) "
-         "ON CONFLICT (app, key) DO UPDATE SET value = excluded.value",
-         "DELETE FROM app_state WHERE app = ?1 AND key = ?2", "DELETE FROM app_state WHERE app = ?1",
-         "SELECT key, value FROM app_state WHERE app = ?1 ORDER BY key"},
-        {"SELECT value FROM user_state WHERE app = ?1 AND user = ?2 AND key = ?3",
-         "INSERT INTO user_state (app, user, key, value) VALUES (?1, ?2, ?3, ?4) "
-         "ON CONFLICT (app, user, key) DO UPDATE SET value = excluded.value",
-         "DELETE FROM user_state WHERE app = ?1 AND user = ?2 AND key = ?3",
-         "DELETE FROM user_state WHERE app = ?1 AND user = ?2",
-         "SELECT key, value FROM user_state WHERE app = ?1 AND user = ?2 ORDER BY key"},
-    }},
-    .upsert_scope_row =
-        "INSERT INTO state_scopes (scope, app, user, expires_at, bytes) VALUES (?1, ?2, ?3, ?4, ?5) "
-        "ON CONFLICT (scope, app, user) DO UPDATE SET expires_at = excluded.expires_at, "
-        "bytes = excluded.bytes",
+    .state = sqlcore::state_statements("key", {"ON CONFLICT (%) DO UPDATE SET ", "excluded.%"}),
     // The writer thread serializes every write: nothing to lock.
     .lock_scope_row = nullptr,
     MNEMO_SQL_DIALECT_HOT_QUERIES,

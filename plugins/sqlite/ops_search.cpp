@@ -14,21 +14,13 @@
 //    characters, which a trigram cannot hold;
 //  - exact queries that leave no word to narrow by (`()`, `-n`, `onfig_`): a
 //    scan of the app's events.
-// Every candidate is verified against its search text with the shared rules
-// (the host's word rules, mnemo_host), so this backend agrees with the others to the
-// byte; hits are grouped by session in C++.
-#include "host_services.h"
-#include "event_rows.h"
-#include "hot_queries.h"
+// The core verifies and groups the candidates (search_hits.h); sessions
+// rank by their best bm25.
 #include "ops.h"
 #include "search_hits.h"
-#include "session_rows.h"
 #include "word_tokenizer.h"
 
-#include <algorithm>
-#include <map>
 #include <tuple>
-#include <vector>
 
 namespace mnemo::sqlite {
 namespace {
@@ -36,22 +28,23 @@ namespace {
 namespace sw = host;
 
 // The session-side conditions every query shares, on `s` (sessions) and `e`
-// (events): ?2 app, ?3 now, ?4 user, ?5 exclude_session, ?6 role, ?7 channel.
+// (events), numbered as SearchPlan orders them: ?2 app, ?3 now, ?4 user,
+// ?6 exclude_session, ?8 channel, ?11 and ?12 role.
 constexpr const char* kFilters =
     " AND s.app = ?2 AND s.deleted_at = 0 AND (s.expires_at = 0 OR s.expires_at > ?3) AND e.deleted_at = 0"
-    " AND (?4 IS NULL OR s.user = ?4) AND (?5 IS NULL OR s.id <> ?5) AND (?6 IS NULL OR e.role = ?6)"
-    " AND (?7 IS NULL OR json_extract(s.metadata, '$.channel') = ?7"
-    " OR json_extract(s.metadata, '$.platform') = ?7)";
+    " AND (?4 IS NULL OR s.user = ?4) AND (?6 IS NULL OR s.id <> ?6) AND (?11 IS NULL OR e.role = ?12)"
+    " AND (?8 IS NULL OR json_extract(s.metadata, '$.channel') = ?8"
+    " OR json_extract(s.metadata, '$.platform') = ?8)";
 
 std::string fts_sql(const char* table) {
-    return std::string("SELECT e.sid, e.seq, bm25(") + table + "), s.updated_at, e.search_text FROM " + table +
+    return std::string("SELECT e.sid, e.seq, bm25(") + table + "), s.updated_at, s.id, e.search_text FROM " + table +
            " JOIN events e ON e.rowid = " + table + ".rowid JOIN sessions s ON s.sid = e.sid WHERE " + table +
            " MATCH ?1" + kFilters;
 }
 
 std::string scan_sql() {
     return std::string(
-               "SELECT e.sid, e.seq, 0.0, s.updated_at, e.search_text FROM sessions s JOIN events e ON "
+               "SELECT e.sid, e.seq, 0.0, s.updated_at, s.id, e.search_text FROM sessions s JOIN events e ON "
                "e.sid = s.sid WHERE instr(lower(e.search_text), lower(?1)) > 0") +
            kFilters;
 }
@@ -59,7 +52,7 @@ std::string scan_sql() {
 // The events with CJK text only, through their partial index.
 std::string cjk_scan_sql() {
     return std::string(
-               "SELECT e.sid, e.seq, 0.0, s.updated_at, e.search_text FROM events e INDEXED BY "
+               "SELECT e.sid, e.seq, 0.0, s.updated_at, s.id, e.search_text FROM events e INDEXED BY "
                "events_trigram_rows JOIN sessions s ON s.sid = e.sid WHERE e.search_trigrams = 1 AND "
                "instr(lower(e.search_text), lower(?1)) > 0") +
            kFilters;
@@ -73,13 +66,6 @@ size_t chars_in(std::string_view text) {
     for (unsigned char c : text) n += (c & 0xC0) != 0x80 ? 1 : 0;
     return n;
 }
-
-struct Group {
-    int64_t sid = 0;
-    double best = 0;  // bm25: lower is better
-    int64_t updated_at_us = 0;
-    std::vector<int64_t> seqs;
-};
 
 // The phrase of events_words every event holding the exact query q
 // matches, "" when none narrows: q from the end of its first word, the last
@@ -108,7 +94,7 @@ std::string words_phrase(Conn& conn, std::string_view q) {
 }
 
 // The statement and its first parameter for the query's kind.
-std::pair<std::string, std::string> plan(Conn& conn, const sw::Query& query) {
+SearchPlan plan(Conn& conn, const sw::Query& query) {
     if (query.kind == sw::QueryKind::Words) {
         std::string match;
         for (const auto& word : query.raw_words) match += (match.empty() ? "" : " ") + fts5_string(word);
@@ -123,39 +109,16 @@ std::pair<std::string, std::string> plan(Conn& conn, const sw::Query& query) {
     return {scan_sql(), query.exact};
 }
 
-// The matching sessions, ranked.
-std::vector<Group> collect_ranked(Conn& conn, const mnemo_search_req& req, const sw::Query& query) {
-    auto [sql, first] = plan(conn, query);
-    Query rows(conn, sql);
-    rows.args(std::string_view(first), req.app, req.now_us, req.user, req.exclude_session, req.role, req.channel);
-    std::map<int64_t, Group> by_sid;
-    while (rows.step()) {
-        mnemo_str text = rows.str(4);
-        if (!sw::matches(query, std::string_view(text.ptr ? text.ptr : "", text.len))) continue;
-        auto [slot, fresh] = by_sid.try_emplace(rows.i64(0));
-        Group& group = slot->second;
-        double rank = rows.f64(2);
-        if (fresh || rank < group.best) group.best = rank;
-        group.sid = rows.i64(0);
-        group.updated_at_us = rows.i64(3);
-        group.seqs.push_back(rows.i64(1));
-    }
-    std::vector<Group> groups;
-    for (auto& [sid, group] : by_sid) groups.push_back(std::move(group));
-    // Best bm25 first, then the most recently updated.
-    std::sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
-        return std::tie(a.best, b.updated_at_us, b.sid) < std::tie(b.best, a.updated_at_us, a.sid);
-    });
-    return groups;
+// Best bm25 first, then the most recently updated.
+bool ranks_before(const HitGroup& a, const HitGroup& b) {
+    return std::tie(a.best, b.updated_at_us, b.sid) < std::tie(b.best, a.updated_at_us, a.sid);
 }
 
 }  // namespace
 
 void search(Conn& conn, const mnemo_search_req& req, Output& out) {
-    sw::Query query = sw::parse_query(std::string_view(req.q.ptr ? req.q.ptr : "", req.q.len));
-    if (query.kind == sw::QueryKind::Recent) return emit_recent_sessions(conn, req, out);
-    std::vector<Group> ranked = collect_ranked(conn, req, query);
-    emit_ranked_hits(conn, req, ranked, out);
+    search_sessions(
+        conn, req, [&](const sw::Query& query) { return plan(conn, query); }, ranks_before, out);
 }
 
 }  // namespace mnemo::sqlite

@@ -1236,6 +1236,11 @@ enum mnemo_query_kind {
 
 typedef struct mnemo_query mnemo_query; /* opaque, the host's: a parsed query */
 
+/* The kind of a JSON value mnemo_host.json_members reports: a string, an
+ * integer within int64, true or false; anything else (null, a fraction, an
+ * array, an object) is MNEMO_JSON_OTHER. */
+enum mnemo_json_kind { MNEMO_JSON_STRING = 0, MNEMO_JSON_INTEGER = 1, MNEMO_JSON_BOOLEAN = 2, MNEMO_JSON_OTHER = 3 };
+
 typedef struct mnemo_host {
     size_t host_size; /* sizeof(mnemo_host) as mnemod was built */
 
@@ -1277,6 +1282,15 @@ typedef struct mnemo_host {
      * JSON object object_json has a top-level key whose value equals
      * value_json; a missing key, invalid JSON or a text that is no object: 0. */
     int (*json_member_equals)(mnemo_str object_json, mnemo_str key, mnemo_str value_json);
+
+    /* Appended within ABI 3: the members of the JSON object json (a plugin's
+     * options as mnemod renders storage.options), in order: member(ctx, key,
+     * kind, text, number) with kind an enum mnemo_json_kind, a string's
+     * unescaped text in text, an integer or a boolean (1, 0) in number.
+     * Returns 1, or 0 without calling member when json is no valid JSON
+     * object. */
+    int (*json_members)(mnemo_str json,
+                        void (*member)(void* ctx, mnemo_str key, int kind, mnemo_str text, int64_t number), void* ctx);
 } mnemo_host;
 
 /* ---- asynchronous append (optional) --------------------------------------

@@ -155,6 +155,27 @@ TEST(HostServices, CompareAMetadataMemberByJsonValue) {
     EXPECT_EQ(host.json_member_equals(s("{not json"), s("n"), s("1")), 0);
 }
 
+// A plugin's options reach it as a JSON object it reads through the host.
+TEST(HostServices, ListTheMembersOfAJsonObjectWithTheirKinds) {
+    const mnemo_host& host = mnemo::core::plugin_host();
+    ASSERT_GE(host.host_size, offsetof(mnemo_host, json_members) + sizeof(host.json_members));
+    std::vector<std::string> seen;
+    auto member = [](void* ctx, mnemo_str key, int kind, mnemo_str text, int64_t number) {
+        static_cast<std::vector<std::string>*>(ctx)->push_back(
+            std::string(key.ptr, key.len) + " " + std::to_string(kind) + " " + std::string(text.ptr, text.len) + " " +
+            std::to_string(number));
+    };
+    const char* options = R"({"path": "a\"b", "readers": -4, "tls": true, "f": 1.5, "n": null, "o": {"x": 1}})";
+    ASSERT_EQ(host.json_members(s(options), member, &seen), 1);
+    EXPECT_EQ(seen,
+              (std::vector<std::string>{"path 0 a\"b 0", "readers 1  -4", "tls 2  1", "f 3  0", "n 3  0", "o 3  0"}));
+    seen.clear();
+    EXPECT_EQ(host.json_members(s("[1]"), member, &seen), 0) << "an array has no members";
+    EXPECT_EQ(host.json_members(s(R"({"a": 1)"), member, &seen), 0) << "invalid JSON";
+    EXPECT_EQ(host.json_members(s("9223372036854775808"), member, &seen), 0);
+    EXPECT_TRUE(seen.empty()) << "nothing is reported of a text that is no valid object";
+}
+
 TEST(MemoryPluginDescriptor, OnlyTheEntrySymbolIsExported) {
     Plugin plugin = load_plugin("mnemo_memory.so");
     ASSERT_NE(plugin.handle, nullptr);

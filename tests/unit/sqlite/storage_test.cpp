@@ -41,8 +41,12 @@ TEST(SqliteOptions, RefusesUnknownKeysWrongTypesAndBadValuesNamingTheKey) {
     EXPECT_STREQ(err.message, "sqlite storage options: 'readers' is 0, expected 1..256");
     EXPECT_EQ(open_with(R"({"synchronous": "always"})", err), MNEMO_E_INVALID);
     EXPECT_STREQ(err.message, "sqlite storage options: 'synchronous' is 'always', expected off, normal or full");
+    EXPECT_EQ(open_with(R"({"readers": 1.5})", err), MNEMO_E_INVALID);
+    EXPECT_STREQ(err.message, "sqlite storage options: 'readers' must be an integer");
+    EXPECT_EQ(open_with(R"({"path": {"dir": "/tmp"}})", err), MNEMO_E_INVALID);
+    EXPECT_STREQ(err.message, "sqlite storage options: 'path' must be a string");
     EXPECT_EQ(open_with("[1]", err), MNEMO_E_INVALID);
-    EXPECT_STREQ(err.message, "sqlite storage options: not a flat JSON object: expected '{' at byte 0 of '[1]'");
+    EXPECT_STREQ(err.message, "sqlite storage options: not a JSON object: '[1]'");
 }
 
 TEST(SqliteOptions, CreatesTheFolderAndNamesThePathWhenItCannot) {
