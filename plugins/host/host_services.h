@@ -63,12 +63,19 @@ inline bool has_cjk(std::string_view text) {
     return services().has_cjk(detail::str(text)) != 0;
 }
 
-// The word folded for comparison (lower case, Latin diacritics removed).
+// The word folded for comparison (lower case, Latin diacritics removed),
+// into out, whose buffer is reused: a caller folding many words keeps one.
+inline void fold_into(std::string_view word, std::string& out) {
+    services().fold(
+        detail::str(word),
+        [](void* ctx, mnemo_str folded) {
+            static_cast<std::string*>(ctx)->assign(folded.ptr ? folded.ptr : "", folded.len);
+        },
+        &out);
+}
 inline std::string fold(std::string_view word) {
     std::string out;
-    services().fold(
-        detail::str(word), [](void* ctx, mnemo_str folded) { *static_cast<std::string*>(ctx) = detail::copy(folded); },
-        &out);
+    fold_into(word, out);
     return out;
 }
 

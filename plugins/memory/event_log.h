@@ -23,6 +23,11 @@ struct EventRec {
     mnemo_usage usage{};
     int64_t deleted_at_us = 0;
     std::string search_text;  // what the search index holds for it (search_index.h)
+    // The event's ordinal in its app's SearchIndex while indexed. Bookkeeping
+    // of the index, not part of the event's value: the index renumbers it in
+    // place, through the const references the event log hands out.
+    mutable uint32_t search_ordinal = kNotIndexed;
+    static constexpr uint32_t kNotIndexed = UINT32_MAX;
 };
 
 EventRec copy_event(const mnemo_event& event, int64_t seq);

@@ -4,7 +4,6 @@
 #include "memory_store.h"
 
 #include <algorithm>
-#include <cctype>
 #include <iterator>
 #include <limits>
 
@@ -18,27 +17,46 @@ constexpr char kPairMark = '\x02';
 // A prefix or suffix piece is listed to narrow the candidates when it holds
 // at most this many times as many events as they are.
 constexpr size_t kMaxListedFactor = 8;
+// Dead ordinals are dropped once they are this many and outnumber live ones:
+// the renumbering walks every posting, so it waits until it halves them.
+constexpr size_t kMinDeadToRenumber = 4096;
 
 std::string reversed(std::string_view word) {
     return std::string(word.rbegin(), word.rend());
 }
 
-void add_cjk_terms(std::string_view word, std::vector<std::string>& terms) {
-    for (size_t pos = 0; pos < word.size();) {
-        sw::CodePoint cp = sw::decode(word, pos);
-        if (sw::is_cjk(cp.value)) terms.push_back(kCharMark + std::string(word.substr(pos, cp.length)));
-        pos += cp.length;
-    }
+bool is_ascii(std::string_view text) {
+    unsigned char any = 0;
+    for (char c : text) any |= static_cast<unsigned char>(c);
+    return any < 0x80;
 }
 
+// std::ispunct and std::isspace of the "C" locale, without the locale lookup.
 bool is_ascii_punct(unsigned char c) {
-    return c < 0x80 && std::ispunct(c);
+    return (c >= 0x21 && c <= 0x2F) || (c >= 0x3A && c <= 0x40) || (c >= 0x5B && c <= 0x60) || (c >= 0x7B && c <= 0x7E);
 }
 bool is_ascii_space(unsigned char c) {
-    return c < 0x80 && std::isspace(c);
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+bool is_ascii_alnum(unsigned char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 char ascii_lower(char c) {
     return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+// Each CJK character of word alone, marked: fn(term) with term in scratch.
+template <typename Fn>
+void for_each_cjk_term(std::string_view word, std::string& scratch, Fn&& fn) {
+    for (size_t pos = 0; pos < word.size();) {
+        sw::CodePoint cp = sw::decode(word, pos);
+        if (sw::is_cjk(cp.value)) {
+            scratch.assign(1, kCharMark);
+            scratch.append(word.substr(pos, cp.length));
+            fn(std::string_view(scratch));
+        }
+        pos += cp.length;
+    }
 }
 
 // Every two adjacent bytes of text with ASCII punctuation in them and no
@@ -46,18 +64,74 @@ char ascii_lower(char c) {
 // marked with a leading '\x02': `-n`, `()`, `/e`, `--`. An exact query made
 // of punctuation and word edges (`()`, `-n`, `?=`) has no whole word to
 // narrow by; its pairs do, since every text holding the query holds them.
-void add_punct_pairs(std::string_view text, std::vector<std::string>& terms) {
+template <typename Fn>
+void for_each_punct_pair(std::string_view text, Fn&& fn) {
     for (size_t i = 0; i + 1 < text.size(); ++i) {
         auto a = static_cast<unsigned char>(text[i]), b = static_cast<unsigned char>(text[i + 1]);
         if (is_ascii_space(a) || is_ascii_space(b) || !(is_ascii_punct(a) || is_ascii_punct(b))) continue;
-        terms.push_back(std::string{kPairMark, ascii_lower(text[i]), ascii_lower(text[i + 1])});
+        const char pair[] = {kPairMark, ascii_lower(text[i]), ascii_lower(text[i + 1])};
+        fn(std::string_view(pair, sizeof pair));
     }
+}
+
+// The terms an event is indexed under: its folded words, for each CJK
+// character that character alone (marked with a leading '\x01'), and its
+// punctuation pairs. fn(term) for each, in text order, repeats included;
+// term lives in scratch until the next call.
+//
+// ASCII text, the common case, is split here: among ASCII characters the
+// host's word characters are exactly [0-9A-Za-z] and its fold lowers A-Z
+// (core's is_word_char and fold_char), and no ASCII character is CJK. Any
+// other text goes through the host's rules, a call per word.
+template <typename Fn>
+void for_each_search_term(std::string_view text, std::string& scratch, Fn&& fn) {
+    if (is_ascii(text)) {
+        for (size_t pos = 0; pos < text.size();) {
+            if (!is_ascii_alnum(static_cast<unsigned char>(text[pos]))) {
+                ++pos;
+                continue;
+            }
+            scratch.clear();
+            for (; pos < text.size() && is_ascii_alnum(static_cast<unsigned char>(text[pos])); ++pos)
+                scratch.push_back(ascii_lower(text[pos]));
+            fn(std::string_view(scratch));
+        }
+    } else {
+        sw::for_each_word(text, [&](size_t begin, size_t end) {
+            std::string_view word = text.substr(begin, end - begin);
+            sw::fold_into(word, scratch);
+            fn(std::string_view(scratch));
+            if (!is_ascii(word)) for_each_cjk_term(word, scratch, fn);
+        });
+    }
+    for_each_punct_pair(text, fn);
 }
 
 // Every word of `ordered` starting with `prefix`, as stored there.
 template <typename Fn>
-void for_each_with_prefix(const std::set<std::string>& ordered, const std::string& prefix, Fn&& fn) {
+void for_each_with_prefix(const std::set<std::string, std::less<>>& ordered, const std::string& prefix, Fn&& fn) {
     for (auto it = ordered.lower_bound(prefix); it != ordered.end() && it->starts_with(prefix); ++it) fn(*it);
+}
+
+template <typename T>
+void sort_unique(std::vector<T>& items) {
+    std::sort(items.begin(), items.end());
+    items.erase(std::unique(items.begin(), items.end()), items.end());
+}
+
+// ordinals (ascending) less those not in list. A binary search per ordinal
+// costs about log2(list) merge steps; once the ordinals are more than a small
+// fraction of the list, one in-order merge of both is cheaper.
+template <typename List>
+void keep_only(List& ordinals, const List& list) {
+    constexpr size_t kLookupsPerMergeStep = 16;  // merge steps one lookup costs, about
+    if (ordinals.size() * kLookupsPerMergeStep < list.size()) {
+        std::erase_if(ordinals, [&](auto ordinal) { return !std::binary_search(list.begin(), list.end(), ordinal); });
+        return;
+    }
+    List both;
+    std::set_intersection(ordinals.begin(), ordinals.end(), list.begin(), list.end(), std::back_inserter(both));
+    ordinals.swap(both);
 }
 
 }  // namespace
@@ -69,44 +143,87 @@ struct SearchIndex::Piece {
     std::string text;  // folded; byte-reversed for Suffix
 };
 
-std::vector<std::string> search_terms(std::string_view search_text) {
-    std::vector<std::string> terms;
-    sw::for_each_word(search_text, [&](size_t begin, size_t end) {
-        std::string_view word = search_text.substr(begin, end - begin);
-        terms.push_back(sw::fold(word));
-        add_cjk_terms(word, terms);
-    });
-    add_punct_pairs(search_text, terms);
-    std::sort(terms.begin(), terms.end());
-    terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
-    return terms;
+void SearchIndex::add_term(std::string_view term, Ordinal ordinal) {
+    auto slot = ids_.find(term);
+    if (slot == ids_.end()) {
+        slot = ids_.emplace(std::string(term), static_cast<uint32_t>(postings_.size())).first;
+        postings_.emplace_back();
+        if (term.front() != kCharMark && term.front() != kPairMark) {
+            words_.emplace(term);
+            reversed_.insert(reversed(term));
+        }
+    }
+    Postings& list = postings_[slot->second];
+    // Ordinals only grow, so a repeat of a term within one event is the list's last entry.
+    if (list.empty() || list.back() != ordinal) list.push_back(ordinal);
 }
 
 void SearchIndex::add(const SessionRec& session, const EventRec& event) {
-    for (std::string& term : search_terms(event.search_text)) {
-        auto [slot, created] = postings_.try_emplace(term);
-        slot->second.insert(EventKey{&session, event.seq});
-        if (!created || term.front() == kCharMark || term.front() == kPairMark) continue;
-        words_.insert(term);
-        reversed_.insert(reversed(term));
-    }
+    if (events_.size() >= EventRec::kNotIndexed) renumber();
+    const auto ordinal = static_cast<Ordinal>(events_.size());
+    events_.push_back(EventKey{&session, event.seq});
+    event.search_ordinal = ordinal;
+    for_each_search_term(event.search_text, term_, [&](std::string_view term) { add_term(term, ordinal); });
 }
 
 void SearchIndex::remove(const SessionRec& session, const EventRec& event) {
-    for (const std::string& term : search_terms(event.search_text)) {
-        auto slot = postings_.find(term);
-        if (slot == postings_.end()) continue;
-        slot->second.erase(EventKey{&session, event.seq});
-        if (!slot->second.empty()) continue;
-        postings_.erase(slot);
-        words_.erase(term);
-        reversed_.erase(reversed(term));
-    }
+    const Ordinal ordinal = event.search_ordinal;
+    if (ordinal >= events_.size() || events_[ordinal].session != &session || events_[ordinal].seq != event.seq) return;
+    events_[ordinal].session = nullptr;
+    event.search_ordinal = EventRec::kNotIndexed;
+    if (++dead_ >= kMinDeadToRenumber && dead_ * 2 > events_.size()) renumber();
 }
 
-const Postings* SearchIndex::find(const std::string& term) const {
-    auto slot = postings_.find(term);
-    return slot == postings_.end() ? nullptr : &slot->second;
+// Drops dead ordinals and the terms only they held; live events keep their
+// order, so every list stays ascending.
+void SearchIndex::renumber() {
+    std::vector<Ordinal> renumbered(events_.size(), EventRec::kNotIndexed);
+    std::vector<EventKey> live;
+    live.reserve(events_.size() - dead_);
+    for (size_t old = 0; old < events_.size(); ++old) {
+        const EventKey& key = events_[old];
+        if (key.session == nullptr) continue;
+        const auto& visible = key.session->events.visible();
+        const size_t at = key.session->events.first_after(key.seq - 1);
+        // Every live ordinal is a visible event (the write paths unindex
+        // before they move one); one that is not would be a stale hit, so it goes.
+        if (at == visible.size() || visible[at].seq != key.seq) continue;
+        renumbered[old] = static_cast<Ordinal>(live.size());
+        visible[at].search_ordinal = renumbered[old];
+        live.push_back(key);
+    }
+    events_.swap(live);
+    dead_ = 0;
+    TermIds ids;
+    std::vector<Postings> postings;
+    for (auto& [term, id] : ids_) {
+        Postings& list = postings_[id];
+        std::erase_if(list, [&](Ordinal ordinal) { return renumbered[ordinal] == EventRec::kNotIndexed; });
+        for (Ordinal& ordinal : list) ordinal = renumbered[ordinal];
+        if (list.empty()) {
+            words_.erase(term);
+            reversed_.erase(reversed(term));
+            continue;
+        }
+        ids.emplace(term, static_cast<uint32_t>(postings.size()));
+        postings.push_back(std::move(list));
+    }
+    ids_.swap(ids);
+    postings_.swap(postings);
+}
+
+const SearchIndex::Postings* SearchIndex::find(std::string_view term) const {
+    auto slot = ids_.find(term);
+    return slot == ids_.end() ? nullptr : &postings_[slot->second];
+}
+
+std::vector<EventKey> SearchIndex::live_keys(const Postings& ordinals) const {
+    std::vector<EventKey> keys;
+    keys.reserve(ordinals.size());
+    for (Ordinal ordinal : ordinals) {
+        if (events_[ordinal].session != nullptr) keys.push_back(events_[ordinal]);
+    }
+    return keys;
 }
 
 std::vector<EventKey> SearchIndex::with_all(const std::vector<std::string>& terms) const {
@@ -118,12 +235,9 @@ std::vector<EventKey> SearchIndex::with_all(const std::vector<std::string>& term
     }
     if (lists.empty()) return {};
     std::sort(lists.begin(), lists.end(), [](const Postings* a, const Postings* b) { return a->size() < b->size(); });
-    std::vector<EventKey> out;
-    for (const EventKey& key : *lists.front()) {
-        if (std::all_of(lists.begin() + 1, lists.end(), [&](const Postings* l) { return l->count(key) > 0; }))
-            out.push_back(key);
-    }
-    return out;
+    Postings ordinals = *lists.front();
+    for (size_t i = 1; i < lists.size() && !ordinals.empty(); ++i) keep_only(ordinals, *lists[i]);
+    return live_keys(ordinals);
 }
 
 // A run bounded by non-word characters on both sides inside the query is a
@@ -137,10 +251,11 @@ std::vector<SearchIndex::Piece> SearchIndex::pieces_of(std::string_view exact) c
         std::string_view run = exact.substr(begin, end - begin);
         bool left = begin > 0, right = end < exact.size();
         if (sw::has_cjk(run)) {
-            std::vector<std::string> chars;
-            add_cjk_terms(run, chars);
-            for (auto& c : chars) pieces.push_back(Piece{Piece::Term, std::move(c)});
-            has_term = has_term || !chars.empty();
+            std::string scratch;
+            for_each_cjk_term(run, scratch, [&](std::string_view term) {
+                pieces.push_back(Piece{Piece::Term, std::string(term)});
+                has_term = true;
+            });
         } else if (left && right) {
             pieces.push_back(Piece{Piece::Term, sw::fold(run)});
             has_term = true;
@@ -152,9 +267,8 @@ std::vector<SearchIndex::Piece> SearchIndex::pieces_of(std::string_view exact) c
     });
     if (has_term) return pieces;
     std::vector<std::string> pairs;
-    add_punct_pairs(exact, pairs);
-    std::sort(pairs.begin(), pairs.end());
-    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+    for_each_punct_pair(exact, [&](std::string_view pair) { pairs.emplace_back(pair); });
+    sort_unique(pairs);
     for (auto& pair : pairs) pieces.push_back(Piece{Piece::Term, std::move(pair)});
     return pieces;
 }
@@ -172,39 +286,20 @@ size_t SearchIndex::size_of(const Piece& piece) const {
     return total;
 }
 
-std::vector<EventKey> SearchIndex::keys_of(const Piece& piece) const {
-    std::vector<EventKey> keys;
+SearchIndex::Postings SearchIndex::ordinals_of(const Piece& piece) const {
     if (piece.kind == Piece::Term) {
-        if (const Postings* list = find(piece.text)) keys.assign(list->begin(), list->end());
-        return keys;
+        const Postings* list = find(piece.text);
+        return list ? *list : Postings{};
     }
+    Postings ordinals;
     const auto& ordered = piece.kind == Piece::Prefix ? words_ : reversed_;
     for_each_with_prefix(ordered, piece.text, [&](const std::string& word) {
         const Postings* list = find(piece.kind == Piece::Prefix ? word : reversed(word));
-        keys.insert(keys.end(), list->begin(), list->end());
+        ordinals.insert(ordinals.end(), list->begin(), list->end());
     });
-    std::sort(keys.begin(), keys.end());
-    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-    return keys;
+    sort_unique(ordinals);
+    return ordinals;
 }
-
-namespace {
-
-// keys (sorted) less those not in list. A lookup per key descends the
-// list's tree; once the keys are more than a small fraction of the list, one
-// in-order merge of both is cheaper.
-void keep_only(std::vector<EventKey>& keys, const Postings& list) {
-    constexpr size_t kLookupsPerMergeStep = 16;  // merge steps one lookup costs, about
-    if (keys.size() * kLookupsPerMergeStep < list.size()) {
-        std::erase_if(keys, [&](const EventKey& key) { return list.count(key) == 0; });
-        return;
-    }
-    std::vector<EventKey> both;
-    std::set_intersection(keys.begin(), keys.end(), list.begin(), list.end(), std::back_inserter(both));
-    keys.swap(both);
-}
-
-}  // namespace
 
 // The events of the rarest piece that every other piece also holds: each
 // piece is a necessary condition, so the intersection is still a superset.
@@ -216,20 +311,18 @@ std::optional<std::vector<EventKey>> SearchIndex::exact_candidates(std::string_v
     std::vector<std::pair<size_t, const Piece*>> by_size;
     for (const Piece& piece : pieces) by_size.emplace_back(size_of(piece), &piece);
     std::sort(by_size.begin(), by_size.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::vector<EventKey> keys = keys_of(*by_size.front().second);
-    for (size_t i = 1; i < by_size.size() && !keys.empty(); ++i) {
+    Postings ordinals = ordinals_of(*by_size.front().second);
+    for (size_t i = 1; i < by_size.size() && !ordinals.empty(); ++i) {
         const Piece& piece = *by_size[i].second;
         if (piece.kind == Piece::Term) {
             const Postings* list = find(piece.text);
             if (list == nullptr) return std::vector<EventKey>{};
-            keep_only(keys, *list);
-        } else if (by_size[i].first <= kMaxListedFactor * keys.size()) {
-            std::vector<EventKey> listed = keys_of(piece);
-            std::erase_if(keys,
-                          [&](const EventKey& key) { return !std::binary_search(listed.begin(), listed.end(), key); });
+            keep_only(ordinals, *list);
+        } else if (by_size[i].first <= kMaxListedFactor * ordinals.size()) {
+            keep_only(ordinals, ordinals_of(piece));
         }
     }
-    return keys;
+    return live_keys(ordinals);
 }
 
 void index_event(AppRec& app, const SessionRec& session, const EventRec& event) {

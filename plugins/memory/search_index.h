@@ -11,6 +11,12 @@
 // (`()`, `-n`) narrows by its punctuation pairs; only a query of a single
 // character (`(`) scans the app's visible events.
 //
+// Each indexed event gets the next ordinal of its app, so a posting list is a
+// vector of ordinals in ascending order and an add is a push_back per term.
+// A removal only marks the event's ordinal dead (an O(1) step that can never
+// leave a stale hit: every answer skips dead ordinals); once dead ordinals
+// outnumber live ones the index renumbers and drops them.
+//
 // Every path that makes an event visible or takes it away calls
 // index_event / unindex_event with the event as stored (its search_text):
 // append, rewrite, eviction, rewind and rewrite's soft deletes, session
@@ -19,13 +25,12 @@
 
 #include "event_log.h"
 
-#include <absl/container/btree_set.h>
+#include <absl/container/flat_hash_map.h>
 
-#include <map>
+#include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace mnemo::memory {
@@ -38,9 +43,6 @@ struct EventKey {
     auto operator<=>(const EventKey&) const = default;
 };
 
-// Ordered, so prefix pieces can be merged and intersected in one pass.
-using Postings = absl::btree_set<EventKey>;
-
 class SearchIndex {
 public:
     void add(const SessionRec& session, const EventRec& event);
@@ -51,25 +53,31 @@ public:
     // Candidates for an exact query: a superset of the events whose search
     // text holds `exact`; nullopt when the query gives no usable piece (scan).
     std::optional<std::vector<EventKey>> exact_candidates(std::string_view exact) const;
-    size_t term_count() const { return postings_.size(); }
+    size_t term_count() const { return ids_.size(); }
 
 private:
+    using Ordinal = uint32_t;
+    using Postings = std::vector<Ordinal>;  // ascending
+    // Looked up by string_view (StringHash, util.h): no string built per term.
+    using TermIds = absl::flat_hash_map<std::string, uint32_t, StringHash, std::equal_to<>>;
     struct Piece;
+
     std::vector<Piece> pieces_of(std::string_view exact) const;
     size_t size_of(const Piece& piece) const;
-    std::vector<EventKey> keys_of(const Piece& piece) const;
-    const Postings* find(const std::string& term) const;
+    Postings ordinals_of(const Piece& piece) const;
+    const Postings* find(std::string_view term) const;
+    void add_term(std::string_view term, Ordinal ordinal);
+    std::vector<EventKey> live_keys(const Postings& ordinals) const;
+    void renumber();
 
-    std::unordered_map<std::string, Postings> postings_;
-    std::set<std::string> words_;     // folded words, for prefix ranges
-    std::set<std::string> reversed_;  // folded words byte-reversed, for suffix ranges
+    TermIds ids_;  // term -> index into postings_
+    std::vector<Postings> postings_;
+    std::vector<EventKey> events_;  // by ordinal; session null once removed
+    size_t dead_ = 0;
+    std::set<std::string, std::less<>> words_;     // folded words, for prefix ranges
+    std::set<std::string, std::less<>> reversed_;  // folded words byte-reversed, for suffix ranges
+    std::string term_;                             // scratch of add, reused: no allocation per term
 };
-
-// The terms an event is indexed under: its distinct folded words, for each
-// CJK character that character alone (marked with a leading '\x01'), and
-// each pair of adjacent bytes holding ASCII punctuation and no space
-// (marked '\x02'), for exact queries with no whole word.
-std::vector<std::string> search_terms(std::string_view search_text);
 
 // The calls every write path makes (the import of ops_export* too): after an
 // event is stored visible, and before a visible event is removed or

@@ -3,6 +3,8 @@
 #include "harness.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdio>
 #include <set>
 
 namespace mnemo::testing {
@@ -242,6 +244,38 @@ TEST_P(Search, EvictedAndExpiredEventsAreNeverFound) {
     EXPECT_EQ(found("delta"), Found{});
 }
 
+// Thousands of evictions (the memory backend then drops the dead entries of
+// its index and renumbers the rest): no evicted event is found, whether it
+// left before, during or after that, and every kept one still is.
+TEST_P(Search, ManyEvictionsLeaveNoStaleHitAndKeepTheRest) {
+    reconfigure("limits: {event_limit: 100}\n");
+    if (IsSkipped()) return;
+    create("keep");
+    say("keep", "keeper stays");
+    create("churn");
+    constexpr int kBatches = 20, kBatch = 250;
+    for (int b = 0; b < kBatches; ++b) {
+        std::string events = "[";
+        for (int i = 0; i < kBatch; ++i) {
+            const int n = b * kBatch + i + 1;
+            events += std::string(i ? "," : "") + R"({"author":"user","content":"churn w)" + std::to_string(n) +
+                      R"( common."})";
+        }
+        ASSERT_EQ(h->post(session("churn") + "/events", R"({"events":)" + events + "]}").status, 200);
+    }
+    EXPECT_EQ(found("keeper"), (Found{"keep#1"}));
+    for (int n : {1, 2000, 4150, 4199, 4900})
+        EXPECT_EQ(found("w" + std::to_string(n)), Found{}) << "evicted event " << n;
+    for (int n : {4901, 4950, 5000})
+        EXPECT_EQ(found("w" + std::to_string(n)), (Found{"churn#" + std::to_string(n)})) << n;
+    EXPECT_EQ(found("w4950 common"), (Found{"churn#4950"}));
+    EXPECT_EQ(found("w4999 common."), (Found{"churn#4999"}));
+    say("keep", "keeper again");
+    EXPECT_EQ(found("keeper"), (Found{"keep#1", "keep#2"}));
+    ASSERT_EQ(h->post(session("keep") + "/rewind", R"({"turns":1})").status, 200);
+    EXPECT_EQ(found("keeper"), (Found{"keep#1"}));
+}
+
 // CJK text is matched inside words (sqlite and memory keep trigrams for it):
 // those entries leave with their event on every path, for long queries and
 // for those under three characters.
@@ -332,6 +366,30 @@ TEST_P(Search, WordsEndAtEverySeparatorAndOnlyThere) {
     EXPECT_EQ(found("abc\u060cdef"), (Found{"sym#3"}));
     EXPECT_EQ(found("c\u060cdef now."), (Found{"sym#3"}));
     EXPECT_EQ(found("\u060c"), Found{});  // a word query: ، is no separator
+}
+
+// Every printable ASCII character between two letters: only letters and
+// digits join them into one word (the memory backend splits ASCII text
+// without asking the host; it must agree with the host's rules).
+TEST_P(Search, AsciiWordsJoinOnlyOnLettersAndDigits) {
+    create("ascii");
+    std::string text;
+    for (int c = 0x20; c < 0x7F; ++c) {
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "Pq%02X", c);
+        std::string ch(1, static_cast<char>(c));
+        if (c == '"' || c == '\\') ch = "\\" + ch;
+        text += std::string(hex) + ch + "Zz ";
+    }
+    ASSERT_EQ(
+        h->post(session("ascii") + "/events", R"({"events":[{"author":"user","content":")" + text + R"("}]})").status,
+        200);
+    for (int c = 0x20; c < 0x7F; ++c) {
+        char word[8];
+        std::snprintf(word, sizeof word, "pq%02x", c);
+        const bool joins = std::isalnum(c) != 0;
+        EXPECT_EQ(found(word), joins ? Found{} : Found{"ascii#1"}) << "character 0x" << word + 2;
+    }
 }
 
 TEST_P(Search, BadParametersAre400) {
