@@ -2,8 +2,31 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 namespace mnemo::core {
 namespace {
+
+// How JSON writes a control byte: its short escape where it has one, else \u00XX.
+std::string fmt_control(unsigned char c) {
+    switch (c) {
+        case '\n':
+            return "\\n";
+        case '\r':
+            return "\\r";
+        case '\t':
+            return "\\t";
+        case '\b':
+            return "\\b";
+        case '\f':
+            return "\\f";
+        default: {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "\\u%04x", c);
+            return hex;
+        }
+    }
+}
 
 TEST(JsonWriter, WritesNestedValuesWithCommas) {
     std::string out;
@@ -17,6 +40,34 @@ TEST(JsonWriter, EscapesControlAndQuoteCharacters) {
     std::string out;
     append_json_string(out, std::string("q\"b\\n\n\x01\t", 8));
     EXPECT_EQ(out, R"("q\"b\\n\n\u0001\t")");
+}
+
+// The escaper tests eight bytes at a time: every byte that needs an escape
+// (and bytes near the ones that do) at every offset of a block and of the tail.
+TEST(JsonWriter, EscapesEachSpecialByteAtEveryOffset) {
+    auto one_by_one = [](std::string_view text) {
+        std::string out = "\"";
+        for (unsigned char c : text) {
+            std::string piece(1, static_cast<char>(c));
+            if (c == '"' || c == '\\')
+                piece = std::string("\\") + static_cast<char>(c);
+            else if (c < 0x20)
+                piece = fmt_control(c);
+            out += piece;
+        }
+        return out + "\"";
+    };
+    for (int special = 0; special < 256; ++special) {
+        for (size_t length : {size_t{7}, size_t{8}, size_t{9}, size_t{17}, size_t{24}}) {
+            for (size_t at = 0; at < length; ++at) {
+                std::string text(length, 'a');
+                text[at] = static_cast<char>(special);
+                std::string out;
+                append_json_string(out, text);
+                ASSERT_EQ(out, one_by_one(text)) << "byte " << special << " at " << at << " of " << length;
+            }
+        }
+    }
 }
 
 TEST(JsonWriter, KeepsUtf8AsIs) {
