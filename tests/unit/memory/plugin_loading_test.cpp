@@ -75,10 +75,11 @@ TEST(MemoryPluginDescriptor, EveryOperationIsPresent) {
         ops->memory_count != nullptr,
         ops->session_extracted != nullptr,
     };
-    // events_append_async is optional and never called on a non-blocking backend.
+    // events_append_async and write_async are optional and never called on a non-blocking backend.
     EXPECT_EQ(ops->events_append_async, nullptr);
+    EXPECT_EQ(ops->write_async, nullptr);
     static_assert(
-        sizeof present / sizeof present[0] + 1 == (sizeof(mnemo_storage_ops) - sizeof(size_t)) / sizeof(void (*)()),
+        sizeof present / sizeof present[0] + 2 == (sizeof(mnemo_storage_ops) - sizeof(size_t)) / sizeof(void (*)()),
         "every operation of the table is listed here");
     for (size_t i = 0; i < sizeof present / sizeof present[0]; ++i)
         EXPECT_TRUE(present[i]) << "operation " << i << " is NULL";
