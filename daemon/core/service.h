@@ -181,8 +181,6 @@ struct PatchStateInput {
 Outcome patch_state(const Env& env, const PatchStateInput& in);
 std::shared_ptr<PendingWrite> begin_patch_state(const Env& env, PatchStateInput in);
 Outcome get_scope_state(const Env& env, int scope, const std::string& app, const std::string& user);
-Outcome delete_state_key(const Env& env, int scope, const std::string& app, const std::string& user,
-                         const std::string& key);
 std::shared_ptr<PendingWrite> begin_delete_state_key(const Env& env, int scope, const std::string& app,
                                                     const std::string& user, const std::string& key);
 

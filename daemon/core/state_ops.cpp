@@ -82,9 +82,4 @@ std::shared_ptr<PendingWrite> begin_delete_state_key(const Env& env, int scope, 
                                           [](storage::Collected&) { return Outcome::ok({}, Success::NoContent); });
 }
 
-Outcome delete_state_key(const Env& env, int scope, const std::string& app, const std::string& user,
-                         const std::string& key) {
-    return begin_delete_state_key(env, scope, app, user, key)->run();
-}
-
 }  // namespace mnemo::core
