@@ -191,7 +191,6 @@ struct PostSummaryInput {
     std::string text;
     int64_t up_to_seq = 0;
 };
-Outcome post_summary(const Env& env, const PostSummaryInput& in);
 std::shared_ptr<PendingWrite> begin_post_summary(const Env& env, PostSummaryInput in);
 Outcome list_summaries(const Env& env, const SessionRef& ref);
 
@@ -201,7 +200,6 @@ struct TrackAppendInput {
     std::string payload_json;
     std::optional<int64_t> timestamp_us;
 };
-Outcome append_track(const Env& env, const TrackAppendInput& in);
 std::shared_ptr<PendingWrite> begin_append_track(const Env& env, TrackAppendInput in);
 
 struct TrackListInput {

@@ -32,10 +32,6 @@ std::shared_ptr<PendingWrite> begin_post_summary(const Env& env, PostSummaryInpu
         });
 }
 
-Outcome post_summary(const Env& env, const PostSummaryInput& in) {
-    return begin_post_summary(env, in)->run();
-}
-
 Outcome list_summaries(const Env& env, const SessionRef& ref) {
     mnemo_summary_list_req req{key_of(ref), env.clock.now_us()};
     storage::Collector collector;
@@ -75,10 +71,6 @@ std::shared_ptr<PendingWrite> begin_append_track(const Env& env, TrackAppendInpu
             w.end_object();
             return Outcome::ok(std::move(body), Success::Created);
         });
-}
-
-Outcome append_track(const Env& env, const TrackAppendInput& in) {
-    return begin_append_track(env, in)->run();
 }
 
 Outcome list_track(const Env& env, const TrackListInput& in) {

@@ -56,7 +56,7 @@ require_tools() {
     command -v "$tool" >/dev/null || fail "$tool not found; install it (Debian: apt-get install wrk redis-server python3 curl)"
   done
   [[ -x $build_dir/daemon/mnemod ]] ||
-    fail "$build_dir/daemon/mnemod not found; build it: cmake -S $root -B $build_dir -DCMAKE_BUILD_TYPE=Release -DMNEMO_WERROR=OFF -DMNEMO_TESTS=OFF && cmake --build $build_dir --target mnemod mnemo_memory"
+    fail "$build_dir/daemon/mnemod not found; build it: cmake -S $root -B $build_dir -DCMAKE_BUILD_TYPE=Release -DMNEMO_TESTS=OFF && cmake --build $build_dir --target mnemod mnemo_memory"
 }
 
 # BENCH_STORAGE's backend, loopback only, no hooks (empty scripts folder)

@@ -60,7 +60,7 @@ require_tools() {
     command -v "$tool" >/dev/null || fail "$tool not found; install it (Debian: apt-get install wrk python3 curl)"
   done
   [[ -x $build_dir/daemon/mnemod && -f $build_dir/plugins/mnemo_sqlite.so ]] ||
-    fail "$build_dir/daemon/mnemod or plugins/mnemo_sqlite.so not found; build them: cmake -S $root -B $build_dir -DCMAKE_BUILD_TYPE=Release -DMNEMO_WERROR=OFF -DMNEMO_TESTS=OFF -DMNEMO_BENCH=ON && cmake --build $build_dir --target mnemod mnemo_sqlite mnemo_bench_raw_sqlite"
+    fail "$build_dir/daemon/mnemod or plugins/mnemo_sqlite.so not found; build them: cmake -S $root -B $build_dir -DCMAKE_BUILD_TYPE=Release -DMNEMO_TESTS=OFF -DMNEMO_BENCH=ON && cmake --build $build_dir --target mnemod mnemo_sqlite mnemo_bench_raw_sqlite"
   [[ -x $raw ]] || fail "$raw not found; build the target mnemo_bench_raw_sqlite (-DMNEMO_BENCH=ON) or set BENCH_RAW"
   [[ $flush_us == 0 || -f $slow_flush ]] ||
     fail "$slow_flush not found; build the target mnemo_bench_slow_flush (-DMNEMO_BENCH=ON) or set BENCH_FLUSH_US=0"

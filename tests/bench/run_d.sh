@@ -58,7 +58,7 @@ require_tools() {
     command -v "$tool" >/dev/null || fail "$tool not found; install it (Debian: apt-get install wrk python3 curl sqlite3)"
   done
   [[ -x $build_dir/daemon/mnemod && -f $build_dir/plugins/mnemo_sqlite.so ]] ||
-    fail "$build_dir/daemon/mnemod or plugins/mnemo_sqlite.so not found; build them: cmake -S $root -B $build_dir -DCMAKE_BUILD_TYPE=Release -DMNEMO_WERROR=OFF -DMNEMO_TESTS=OFF && cmake --build $build_dir --target mnemod mnemo_sqlite"
+    fail "$build_dir/daemon/mnemod or plugins/mnemo_sqlite.so not found; build them: cmake -S $root -B $build_dir -DCMAKE_BUILD_TYPE=Release -DMNEMO_TESTS=OFF && cmake --build $build_dir --target mnemod mnemo_sqlite"
 }
 
 

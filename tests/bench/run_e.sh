@@ -68,7 +68,7 @@ require_tools() {
   [[ " $parts " == *" indexing "* && " $backends " == *" sqlite "* ]] && plugins+=" sqlite_unindexed"
   for plugin in $plugins; do
     [[ -x $build_dir/daemon/mnemod && -f $build_dir/plugins/mnemo_$plugin.so ]] ||
-      fail "$build_dir/daemon/mnemod or plugins/mnemo_$plugin.so not found; build them: cmake -S $root -B $build_dir -DCMAKE_BUILD_TYPE=Release -DMNEMO_WERROR=OFF -DMNEMO_TESTS=OFF -DMNEMO_BENCH=ON && cmake --build $build_dir --target mnemod mnemo_sqlite mnemo_sqlite_unindexed mnemo_memory"
+      fail "$build_dir/daemon/mnemod or plugins/mnemo_$plugin.so not found; build them: cmake -S $root -B $build_dir -DCMAKE_BUILD_TYPE=Release -DMNEMO_TESTS=OFF -DMNEMO_BENCH=ON && cmake --build $build_dir --target mnemod mnemo_sqlite mnemo_sqlite_unindexed mnemo_memory"
   done
 }
 

@@ -39,7 +39,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 [[ -x $build_dir/daemon/mnemod && -x $bench && -f $build_dir/plugins/mnemo_sqlite.so ]] ||
-  fail "build first: cmake -S $root -B $build_dir -DCMAKE_BUILD_TYPE=Release -DMNEMO_WERROR=OFF -DMNEMO_TESTS=OFF -DMNEMO_BENCH=ON && cmake --build $build_dir --target mnemod mnemo_sqlite mnemo_bench_memory_api"
+  fail "build first: cmake -S $root -B $build_dir -DCMAKE_BUILD_TYPE=Release -DMNEMO_TESTS=OFF -DMNEMO_BENCH=ON && cmake --build $build_dir --target mnemod mnemo_sqlite mnemo_bench_memory_api"
 command -v curl >/dev/null || fail "curl not found (Debian: apt-get install curl)"
 
 port=$(free_port)

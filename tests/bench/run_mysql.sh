@@ -59,7 +59,7 @@ require_tools() {
     command -v "$tool" >/dev/null || fail "$tool not found; install it (Debian: apt-get install wrk python3 curl mariadb-server)"
   done
   [[ -x $build_dir/daemon/mnemod && -f $build_dir/plugins/mnemo_sqlite.so && -f $build_dir/plugins/mnemo_mysql.so ]] ||
-    fail "mnemod or its sqlite/mysql plugins not found in $build_dir; build them: cmake -S $root -B $build_dir -DCMAKE_BUILD_TYPE=Release -DMNEMO_WERROR=OFF -DMNEMO_TESTS=OFF && cmake --build $build_dir --target mnemod mnemo_sqlite mnemo_mysql"
+    fail "mnemod or its sqlite/mysql plugins not found in $build_dir; build them: cmake -S $root -B $build_dir -DCMAKE_BUILD_TYPE=Release -DMNEMO_TESTS=OFF && cmake --build $build_dir --target mnemod mnemo_sqlite mnemo_mysql"
 }
 
 
