@@ -5,9 +5,11 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 
 namespace mnemo::core {
 
@@ -89,40 +91,46 @@ void append_json_string(std::string& out, std::string_view text) {
     out.push_back('"');
 }
 
-void JsonWriter::separate() {
-    if (after_key_) {
-        after_key_ = false;
-        return;
-    }
-    if (!first_.empty()) {
-        if (!first_.back()) out_.push_back(',');
-        first_.back() = false;
-    }
+bool json_string_is_plain(std::string_view text) {
+    size_t i = 0;
+    for (; i + 8 <= text.size(); i += 8)
+        if (block_needs_escape(text.data() + i)) return false;
+    for (; i < text.size(); ++i)
+        if (kNeedsEscape[static_cast<unsigned char>(text[i])]) return false;
+    return true;
+}
+
+void JsonWriter::open(char bracket) {
+    separate();
+    if (depth_ == 64) throw std::length_error("JsonWriter: containers nested deeper than 64");
+    out_.push_back(bracket);
+    first_bits_ |= uint64_t{1} << depth_;
+    ++depth_;
+}
+
+void JsonWriter::close(char bracket) {
+    out_.push_back(bracket);
+    --depth_;
+    first_bits_ &= ~(uint64_t{1} << depth_);
 }
 
 JsonWriter& JsonWriter::begin_object() {
-    separate();
-    out_.push_back('{');
-    first_.push_back(true);
+    open('{');
     return *this;
 }
 
 JsonWriter& JsonWriter::end_object() {
-    out_.push_back('}');
-    first_.pop_back();
+    close('}');
     return *this;
 }
 
 JsonWriter& JsonWriter::begin_array() {
-    separate();
-    out_.push_back('[');
-    first_.push_back(true);
+    open('[');
     return *this;
 }
 
 JsonWriter& JsonWriter::end_array() {
-    out_.push_back(']');
-    first_.pop_back();
+    close(']');
     return *this;
 }
 
@@ -142,7 +150,9 @@ JsonWriter& JsonWriter::string(std::string_view text) {
 
 JsonWriter& JsonWriter::integer(int64_t value) {
     separate();
-    fmt::format_to(std::back_inserter(out_), "{}", value);
+    char digits[24];
+    auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
+    out_.append(digits, static_cast<size_t>(end - digits));
     return *this;
 }
 

@@ -10,11 +10,12 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace mnemo::core {
 
 void append_json_string(std::string& out, std::string_view text);
+// Whether text goes between quotes as it is: no control byte, '"' or '\\'.
+bool json_string_is_plain(std::string_view text);
 
 class JsonWriter {
 public:
@@ -32,6 +33,12 @@ public:
     JsonWriter& null();
     JsonWriter& raw(std::string_view json);      // an already-encoded JSON value
     JsonWriter& raw_timestamp(int64_t unix_us);  // "2026-11-21T10:00:00.123456Z", needs no escaping
+    // The output string after the comma the next value needs, for a caller
+    // that writes one whole value itself (render.cpp's events).
+    std::string& value_out() {
+        separate();
+        return out_;
+    }
 
     // key + value shorthands
     JsonWriter& field(std::string_view name, std::string_view text) { return key(name).string(text); }
@@ -41,9 +48,30 @@ public:
     JsonWriter& raw_field(std::string_view name, std::string_view json) { return key(name).raw(json); }
 
 private:
-    void separate();
+    // Whether a comma goes before the next value (not after its key, not
+    // first in its container), marking the container as holding one.
+    bool take_comma() {
+        if (after_key_) {
+            after_key_ = false;
+            return false;
+        }
+        if (depth_ == 0) return false;
+        const uint64_t bit = uint64_t{1} << (depth_ - 1);
+        const bool comma = (first_bits_ & bit) == 0;
+        first_bits_ &= ~bit;
+        return comma;
+    }
+    void separate() {
+        if (take_comma()) out_.push_back(',');
+    }
+    void open(char bracket);
+    void close(char bracket);
+
     std::string& out_;
-    std::vector<bool> first_;  // per open container: no element written yet
+    // Bit d-1 set: the container open at depth d holds no element yet. The
+    // shapes mnemod writes nest a handful deep; 64 is a hard limit (open throws).
+    uint64_t first_bits_ = 0;
+    int depth_ = 0;
     bool after_key_ = false;
 };
 

@@ -2,6 +2,9 @@
 
 #include "core/timefmt.h"
 
+#include <charconv>
+#include <cstring>
+
 namespace mnemo::core {
 
 void write_timestamp(JsonWriter& w, int64_t unix_us) {
@@ -46,7 +49,7 @@ void write_session(JsonWriter& w, const storage::SessionRow& s, const std::strin
     w.end_object();
 }
 
-void write_event(JsonWriter& w, const mnemo_event& e) {
+void write_event_by_writer(JsonWriter& w, const mnemo_event& e) {
     using storage::view;
     w.begin_object().field("id", view(e.id)).field("seq", e.seq);
     if (e.invocation_id.ptr) w.field("invocation_id", view(e.invocation_id));
@@ -65,6 +68,116 @@ void write_event(JsonWriter& w, const mnemo_event& e) {
         write_timestamp(w, e.deleted_at_us);
     }
     w.end_object();
+}
+
+namespace {
+
+// Writes into room reserved ahead: the event's size is known before it is
+// written once no string needs escaping, so each piece is a plain copy and
+// the constant ones are copies of a size the compiler knows.
+class Room {
+public:
+    explicit Room(char* at) : at_(at) {}
+    template <size_t N>
+    void put(const char (&literal)[N]) {
+        std::memcpy(at_, literal, N - 1);
+        at_ += N - 1;
+    }
+    void put(mnemo_str text) {
+        if (text.len > 0) std::memcpy(at_, text.ptr, text.len);
+        at_ += text.len;
+    }
+    void put_integer(int64_t value) { at_ = std::to_chars(at_, at_ + 20, value).ptr; }
+    void put_timestamp(int64_t unix_us) {
+        if (unix_us == 0) {
+            put("null");
+            return;
+        }
+        *at_++ = '"';
+        write_rfc3339_us(at_, unix_us);
+        at_ += kRfc3339UsLength;
+        *at_++ = '"';
+    }
+    char* at() const { return at_; }
+
+private:
+    char* at_;
+};
+
+constexpr size_t kTimestampRoom = kRfc3339UsLength + 2;
+constexpr size_t kIntegerRoom = 20;
+// The constant keys and punctuation of an event: about 90 bytes at most.
+constexpr size_t kFixedRoom = 128;
+
+size_t raw_room(mnemo_str value, size_t key_room) { return value.ptr ? key_room + value.len : 0; }
+
+// Bytes write_event_plain() can need for e, or 0 when a string of e needs
+// escaping (write_event_by_writer() writes those).
+size_t plain_event_room(const mnemo_event& e) {
+    for (mnemo_str text : {e.id, e.invocation_id, e.author, e.role, e.filter_key})
+        if (!json_string_is_plain(storage::view(text))) return 0;
+    return kFixedRoom + e.id.len + kIntegerRoom + raw_room(e.invocation_id, 24) + e.author.len + e.role.len +
+           raw_room(e.content_json, 16) + raw_room(e.state_delta_json, 16) + raw_room(e.usage_json, 16) +
+           raw_room(e.tool_calls_json, 16) + raw_room(e.media_json, 16) + e.filter_key.len + kTimestampRoom +
+           raw_room(e.metadata_json, 16) + kTimestampRoom;
+}
+
+// write_event_by_writer()'s bytes for an event whose strings need no escaping.
+char* write_event_plain(char* at, const mnemo_event& e) {
+    Room room(at);
+    room.put("{\"id\":\"");
+    room.put(e.id);
+    room.put("\",\"seq\":");
+    room.put_integer(e.seq);
+    if (e.invocation_id.ptr) {
+        room.put(",\"invocation_id\":\"");
+        room.put(e.invocation_id);
+        room.put("\"");
+    }
+    room.put(",\"author\":\"");
+    room.put(e.author);
+    room.put("\",\"role\":\"");
+    room.put(e.role);
+    room.put("\"");
+    auto raw = [&room](auto& key, mnemo_str value) {
+        if (!value.ptr) return;
+        room.put(key);
+        room.put(value);
+    };
+    raw(",\"content\":", e.content_json);
+    raw(",\"state_delta\":", e.state_delta_json);
+    raw(",\"usage\":", e.usage_json);
+    raw(",\"tool_calls\":", e.tool_calls_json);
+    raw(",\"media\":", e.media_json);
+    room.put(",\"filter_key\":\"");
+    room.put(e.filter_key);
+    room.put("\",\"timestamp\":");
+    room.put_timestamp(e.timestamp_us);
+    raw(",\"metadata\":", e.metadata_json);
+    if (e.deleted_at_us != 0) {
+        room.put(",\"deleted_at\":");
+        room.put_timestamp(e.deleted_at_us);
+    }
+    room.put("}");
+    return room.at();
+}
+
+}  // namespace
+
+// An event read renders every event it sends, so the common case (no string
+// to escape) skips the writer's per-field bookkeeping; the writer remains the
+// definition of the shape, and a test holds the two to the same bytes.
+void write_event(JsonWriter& w, const mnemo_event& e) {
+    const size_t room = plain_event_room(e);
+    if (room == 0) {
+        write_event_by_writer(w, e);
+        return;
+    }
+    std::string& out = w.value_out();
+    const size_t start = out.size();
+    out.resize(start + room);
+    char* end = write_event_plain(out.data() + start, e);
+    out.resize(static_cast<size_t>(end - out.data()));
 }
 
 void write_event(JsonWriter& w, const storage::EventRow& e) {

@@ -18,6 +18,10 @@ namespace mnemo::core {
 // state_json: the merged state object to show, or null for list rows (no "state" key).
 void write_session(JsonWriter& w, const storage::SessionRow& s, const std::string* state_json);
 void write_event(JsonWriter& w, const mnemo_event& e);
+// The same bytes through the writer's generic calls: write_event() takes this
+// path for events with a string to escape. Named for the test that holds the
+// two paths to one output.
+void write_event_by_writer(JsonWriter& w, const mnemo_event& e);
 void write_event(JsonWriter& w, const storage::EventRow& e);
 
 // Renders events as a storage read delivers them, once, straight into the

@@ -1,7 +1,10 @@
 #include "core/timefmt.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 namespace mnemo::core {
 namespace {
@@ -118,27 +121,65 @@ void put_digits(char* at, uint64_t value, int width) {
     }
 }
 
+// "00".."99": the clock fields take two digits each.
+constexpr std::array<char, 200> kTwoDigits = [] {
+    std::array<char, 200> digits{};
+    for (int i = 0; i < 100; ++i) {
+        digits[static_cast<size_t>(2 * i)] = static_cast<char>('0' + i / 10);
+        digits[static_cast<size_t>(2 * i + 1)] = static_cast<char>('0' + i % 10);
+    }
+    return digits;
+}();
+
+void put_two(char* at, unsigned value) { std::memcpy(at, &kTwoDigits[2 * value], 2); }
+
+// "YYYY-MM-DDT" of one day. The events of a read mostly share their day, and
+// the calendar arithmetic is the costly part of a timestamp.
+struct DayPrefix {
+    int64_t days = INT64_MIN;
+    char text[11];
+};
+
+const char* day_prefix(int64_t days) {
+    thread_local DayPrefix cached;
+    if (cached.days != days) {
+        int64_t year;
+        unsigned month, day;
+        civil_from_days(days, year, month, day);
+        std::memcpy(cached.text, "0000-00-00T", 11);
+        put_digits(cached.text, static_cast<uint64_t>(year < 0 ? 0 : year % 10000), 4);
+        put_two(cached.text + 5, month);
+        put_two(cached.text + 8, day);
+        cached.days = days;
+    }
+    return cached.text;
+}
+
 }  // namespace
 
 // Formats by arithmetic, not gmtime_r + snprintf: it runs once per event on
 // every read, so it is on the hottest path of the API.
-void append_rfc3339_us(std::string& out, int64_t unix_us) {
+void write_rfc3339_us(char* buf, int64_t unix_us) {
     int64_t secs = unix_us >= 0 ? unix_us / 1000000 : (unix_us - 999999) / 1000000;
-    int64_t micros = unix_us - secs * 1000000;
+    auto micros = static_cast<unsigned>(unix_us - secs * 1000000);
     int64_t days = secs >= 0 ? secs / 86400 : (secs - 86399) / 86400;
-    int64_t second_of_day = secs - days * 86400;
-    int64_t year;
-    unsigned month, day;
-    civil_from_days(days, year, month, day);
-    char buf[27] = {'0', '0', '0', '0', '-', '0', '0', '-', '0', '0', 'T', '0', '0', ':',
-                    '0', '0', ':', '0', '0', '.', '0', '0', '0', '0', '0', '0', 'Z'};
-    put_digits(buf, static_cast<uint64_t>(year < 0 ? 0 : year % 10000), 4);
-    put_digits(buf + 5, month, 2);
-    put_digits(buf + 8, day, 2);
-    put_digits(buf + 11, static_cast<uint64_t>(second_of_day / 3600), 2);
-    put_digits(buf + 14, static_cast<uint64_t>(second_of_day / 60 % 60), 2);
-    put_digits(buf + 17, static_cast<uint64_t>(second_of_day % 60), 2);
-    put_digits(buf + 20, static_cast<uint64_t>(micros), 6);
+    auto second_of_day = static_cast<unsigned>(secs - days * 86400);
+    std::memcpy(buf, day_prefix(days), 11);
+    put_two(buf + 11, second_of_day / 3600);
+    buf[13] = ':';
+    put_two(buf + 14, second_of_day / 60 % 60);
+    buf[16] = ':';
+    put_two(buf + 17, second_of_day % 60);
+    buf[19] = '.';
+    put_two(buf + 20, micros / 10000);
+    put_two(buf + 22, micros / 100 % 100);
+    put_two(buf + 24, micros % 100);
+    buf[26] = 'Z';
+}
+
+void append_rfc3339_us(std::string& out, int64_t unix_us) {
+    char buf[kRfc3339UsLength];
+    write_rfc3339_us(buf, unix_us);
     out.append(buf, sizeof buf);
 }
 

@@ -6,6 +6,7 @@
  */
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,6 +16,8 @@ namespace mnemo::core {
 
 std::string format_rfc3339_us(int64_t unix_us);  // 2026-11-21T10:00:00.123456Z
 void append_rfc3339_us(std::string& out, int64_t unix_us);
+inline constexpr size_t kRfc3339UsLength = 27;
+void write_rfc3339_us(char* at, int64_t unix_us);  // kRfc3339UsLength bytes at `at`
 
 // RFC 3339 date-time, or decimal Unix seconds ("1700000000", "1700000000.25").
 std::optional<int64_t> parse_timestamp_us(std::string_view text);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <stdexcept>
 
 namespace mnemo::core {
 namespace {
@@ -81,6 +82,32 @@ TEST(JsonWriter, NumbersStayJson) {
     JsonWriter w(out);
     w.begin_array().number(0.0).number(0.0003).number(1e300 * 1e300).end_array();
     EXPECT_EQ(out, "[0.0,0.0003,null]");
+}
+
+// Commas depend on each open container's own state: closing an inner one
+// must leave the outer one's "has an element" as it was.
+TEST(JsonWriter, EachContainerKeepsItsOwnCommaState) {
+    std::string out;
+    JsonWriter w(out);
+    w.begin_array().begin_array().end_array().begin_object().key("k").begin_array().integer(1).end_array();
+    w.end_object().begin_object().end_object().integer(-9223372036854775807 - 1).end_array();
+    EXPECT_EQ(out, R"([[],{"k":[1]},{},-9223372036854775808])");
+}
+
+TEST(JsonWriter, KeysAreEscapedLikeStrings) {
+    std::string out;
+    JsonWriter w(out);
+    w.begin_object().field("plain", "v").field("quote\"back\\slash\n", "w").end_object();
+    EXPECT_EQ(out, R"({"plain":"v","quote\"back\\slash\n":"w"})");
+}
+
+TEST(JsonWriter, NestsSixtyFourDeepAndRefusesTheSixtyFifth) {
+    std::string out;
+    JsonWriter w(out);
+    for (int depth = 0; depth < 64; ++depth) w.begin_array();
+    EXPECT_THROW(w.begin_object(), std::length_error);
+    for (int depth = 0; depth < 64; ++depth) w.end_array();
+    EXPECT_EQ(out, std::string(64, '[') + std::string(64, ']'));
 }
 
 }  // namespace

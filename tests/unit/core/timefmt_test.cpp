@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <ctime>
+#include <vector>
+
 namespace mnemo::core {
 namespace {
 
@@ -67,6 +71,40 @@ TEST(TimeFormat, LeapDaysAndCenturyYearsFormatCorrectly) {
     EXPECT_EQ(format_rfc3339_us(*parse_timestamp_us("2024-02-29T23:59:59.999999Z")), "2024-02-29T23:59:59.999999Z");
     EXPECT_EQ(format_rfc3339_us(*parse_timestamp_us("2100-03-01T00:00:00Z")), "2100-03-01T00:00:00.000000Z");
     EXPECT_EQ(format_rfc3339_us(*parse_timestamp_us("2000-02-29T12:00:00Z")), "2000-02-29T12:00:00.000000Z");
+}
+
+}  // namespace
+}  // namespace mnemo::core
+
+namespace mnemo::core {
+namespace {
+
+// The formatter keeps the last day's "YYYY-MM-DD": every timestamp of a
+// sequence that hops between days, crosses midnight both ways and goes
+// before 1970 must read as gmtime_r reads it.
+std::string gmtime_format(int64_t unix_us) {
+    int64_t secs = unix_us >= 0 ? unix_us / 1000000 : (unix_us - 999999) / 1000000;
+    auto micros = static_cast<long>(unix_us - secs * 1000000);
+    time_t t = static_cast<time_t>(secs);
+    struct tm parts {};
+    gmtime_r(&t, &parts);
+    char text[96];
+    std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ", parts.tm_year + 1900, parts.tm_mon + 1,
+                  parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec, micros);
+    return text;
+}
+
+TEST(TimeFormat, DaysInTurnNeverBorrowAnotherDaysDate) {
+    constexpr int64_t kDay = 86'400'000'000;
+    const int64_t midnight = 1'795'046'400'000'000;  // 2026-11-18T00:00:00Z
+    std::vector<int64_t> sequence;
+    for (int64_t base : {midnight, int64_t{0}, -kDay * 400}) {
+        for (int64_t step : {int64_t{-1}, int64_t{0}, int64_t{1}, kDay - 1, kDay, -kDay, 3 * kDay + 17})
+            sequence.push_back(base + step);
+    }
+    sequence.push_back(midnight + 7 * kDay + 3'599'999'999);
+    sequence.push_back(midnight - 1);
+    for (int64_t unix_us : sequence) EXPECT_EQ(format_rfc3339_us(unix_us), gmtime_format(unix_us)) << unix_us;
 }
 
 }  // namespace
