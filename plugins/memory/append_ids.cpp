@@ -7,8 +7,8 @@ namespace mnemo::memory {
 namespace {
 
 bool same_event(const EventRec& stored, const mnemo_event& given) {
-    return stored.author == view(given.author) && stored.role == view(given.role) &&
-           same(stored.content_json, given.content_json);
+    return stored.author() == view(given.author) && stored.role() == view(given.role) &&
+           stored.same(EventRec::kContent, given.content_json);
 }
 
 }  // namespace

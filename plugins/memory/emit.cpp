@@ -42,23 +42,7 @@ void emit_merged_state(const mnemo_sink* sink, const SessionRef& ref, int64_t no
 
 void emit_event(const mnemo_sink* sink, const EventRec& e) {
     if (!sink || !sink->event) return;
-    mnemo_event row{};
-    row.seq = e.seq;
-    row.id = out(e.id);
-    row.id_from_client = e.id_from_client ? 1 : 0;
-    row.invocation_id = out(e.invocation_id);
-    row.author = out(e.author);
-    row.role = out(e.role);
-    row.content_json = out(e.content_json);
-    row.state_delta_json = out(e.state_delta_json);
-    row.usage_json = out(e.usage_json);
-    row.tool_calls_json = out(e.tool_calls_json);
-    row.media_json = out(e.media_json);
-    row.metadata_json = out(e.metadata_json);
-    row.filter_key = out(e.filter_key);
-    row.timestamp_us = e.timestamp_us;
-    row.usage = e.usage;
-    row.deleted_at_us = e.deleted_at_us;
+    const mnemo_event row = e.row();
     sink->event(sink->ctx, &row);
 }
 

@@ -12,9 +12,9 @@ struct Predicate {
     std::string_view filter_key;
 
     bool operator()(const EventRec& e) const {
-        if (after_ts_us != 0 && e.timestamp_us <= after_ts_us) return false;
-        if (!filter_key_matches(e.filter_key, filter_key)) return false;
-        return roles.empty() || std::find(roles.begin(), roles.end(), e.role) != roles.end();
+        if (after_ts_us != 0 && e.timestamp_us() <= after_ts_us) return false;
+        if (!filter_key_matches(e.filter_key(), filter_key)) return false;
+        return roles.empty() || std::find(roles.begin(), roles.end(), e.role()) != roles.end();
     }
 };
 
@@ -76,7 +76,7 @@ std::vector<const EventRec*> merged_after(const EventLog& log, int64_t after_seq
     const auto& visible = log.visible();
     auto deleted = log.deleted().upper_bound(after_seq);
     for (size_t i = log.first_after(after_seq); i < visible.size(); ++i) {
-        for (; deleted != log.deleted().end() && deleted->first < visible[i].seq; ++deleted)
+        for (; deleted != log.deleted().end() && deleted->first < visible[i].seq(); ++deleted)
             merged.push_back(&deleted->second);
         merged.push_back(&visible[i]);
     }
@@ -118,8 +118,8 @@ EventSelection select_events(const SessionRec& session, const mnemo_event_filter
 int64_t count_visible(const SessionRec& session, std::string_view filter_key, int64_t from_seq, int64_t up_to_seq) {
     const auto& visible = session.events.visible();
     int64_t count = 0;
-    for (size_t i = session.events.first_after(from_seq - 1); i < visible.size() && visible[i].seq <= up_to_seq; ++i)
-        if (filter_key_matches(visible[i].filter_key, filter_key)) ++count;
+    for (size_t i = session.events.first_after(from_seq - 1); i < visible.size() && visible[i].seq() <= up_to_seq; ++i)
+        if (filter_key_matches(visible[i].filter_key(), filter_key)) ++count;
     return count;
 }
 

@@ -4,30 +4,9 @@
 
 namespace mnemo::memory {
 
-EventRec copy_event(const mnemo_event& event, int64_t seq) {
-    EventRec rec;
-    rec.seq = seq;
-    rec.id = copy(event.id);
-    rec.id_from_client = event.id_from_client != 0;
-    rec.invocation_id = copy_opt(event.invocation_id);
-    rec.author = copy(event.author);
-    rec.role = copy(event.role);
-    rec.content_json = copy_opt(event.content_json);
-    rec.state_delta_json = copy_opt(event.state_delta_json);
-    rec.usage_json = copy_opt(event.usage_json);
-    rec.tool_calls_json = copy_opt(event.tool_calls_json);
-    rec.media_json = copy_opt(event.media_json);
-    rec.metadata_json = copy_opt(event.metadata_json);
-    rec.filter_key = copy(event.filter_key);
-    rec.timestamp_us = event.timestamp_us;
-    rec.usage = event.usage;
-    rec.search_text = copy(event.search_text);
-    return rec;
-}
-
 size_t EventLog::first_after(int64_t after_seq) const {
     auto it = std::upper_bound(visible_.begin(), visible_.end(), after_seq,
-                               [](int64_t seq, const EventRec& e) { return seq < e.seq; });
+                               [](int64_t seq, const EventRec& e) { return seq < e.seq(); });
     return static_cast<size_t>(it - visible_.begin());
 }
 
@@ -52,33 +31,43 @@ const EventRec* EventLog::find_visible_id(std::string_view id) const {
     // rare enough to pay a scan, newest first.
     if (!looks_generated(id)) return nullptr;
     auto stored = std::find_if(visible_.rbegin(), visible_.rend(),
-                               [id](const EventRec& event) { return !event.id_from_client && event.id == id; });
+                               [id](const EventRec& event) { return !event.id_from_client() && event.id() == id; });
     return stored == visible_.rend() ? nullptr : &*stored;
 }
 
 // Only client-given ids are indexed: a generated UUIDv7 is unique by
 // construction and find_visible_id finds one by a scan. Skipping them keeps
 // the common append (no client id) free of a string-keyed map insert and erase.
+void EventLog::remember_id(const EventRec& event) {
+    if (event.id_from_client()) visible_ids_.insert_or_assign(std::string(event.id()), event.seq());
+}
+
+void EventLog::forget_id(const EventRec& event) {
+    if (!event.id_from_client()) return;
+    // Found by string_view first: erase(key) would build a string per call.
+    if (auto found = visible_ids_.find(event.id()); found != visible_ids_.end()) visible_ids_.erase(found);
+}
+
 void EventLog::push(EventRec event) {
-    if (event.id_from_client) visible_ids_.insert_or_assign(event.id, event.seq);
+    remember_id(event);
     visible_.push_back(std::move(event));
 }
 
 void EventLog::put(EventRec event) {
-    if (visible_.empty() || visible_.back().seq < event.seq) return push(std::move(event));
-    size_t index = first_after(event.seq - 1);
-    if (index < visible_.size() && visible_[index].seq == event.seq) {
-        if (visible_[index].id_from_client) visible_ids_.erase(visible_[index].id);
+    if (visible_.empty() || visible_.back().seq() < event.seq()) return push(std::move(event));
+    size_t index = first_after(event.seq() - 1);
+    if (index < visible_.size() && visible_[index].seq() == event.seq()) {
+        forget_id(visible_[index]);
         visible_.erase(visible_.begin() + static_cast<std::ptrdiff_t>(index));
     }
-    if (event.id_from_client) visible_ids_.insert_or_assign(event.id, event.seq);
+    remember_id(event);
     visible_.insert(visible_.begin() + static_cast<std::ptrdiff_t>(index), std::move(event));
 }
 
 int64_t EventLog::evict_beyond(int64_t limit) {
     int64_t evicted = 0;
     while (limit > 0 && visible_count() > limit) {
-        if (visible_.front().id_from_client) visible_ids_.erase(visible_.front().id);
+        forget_id(visible_.front());
         visible_.pop_front();
         ++evicted;
     }
@@ -90,9 +79,9 @@ int64_t EventLog::soft_delete_from(size_t from, int64_t now_us) {
     while (visible_.size() > from) {
         EventRec event = std::move(visible_.back());
         visible_.pop_back();
-        if (event.id_from_client) visible_ids_.erase(event.id);
-        event.deleted_at_us = now_us;
-        deleted_.emplace(event.seq, std::move(event));
+        forget_id(event);
+        event.set_deleted_at(now_us);
+        deleted_.emplace(event.seq(), std::move(event));
         ++moved;
     }
     return moved;

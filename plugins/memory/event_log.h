@@ -4,33 +4,12 @@
 // ids of the visible events for client-id idempotency.
 #pragma once
 
-#include "util.h"
+#include "event_rec.h"
 
 #include <deque>
 #include <map>
 
 namespace mnemo::memory {
-
-struct EventRec {
-    int64_t seq = 0;
-    std::string id;
-    bool id_from_client = false;
-    OptStr invocation_id;
-    std::string author, role;
-    OptStr content_json, state_delta_json, usage_json, tool_calls_json, media_json, metadata_json;
-    std::string filter_key;
-    int64_t timestamp_us = 0;
-    mnemo_usage usage{};
-    int64_t deleted_at_us = 0;
-    std::string search_text;  // what the search index holds for it (search_index.h)
-    // The event's ordinal in its app's SearchIndex while indexed. Bookkeeping
-    // of the index, not part of the event's value: the index renumbers it in
-    // place, through the const references the event log hands out.
-    mutable uint32_t search_ordinal = kNotIndexed;
-    static constexpr uint32_t kNotIndexed = UINT32_MAX;
-};
-
-EventRec copy_event(const mnemo_event& event, int64_t seq);
 
 class EventLog {
 public:
@@ -57,6 +36,10 @@ public:
     void purge_deleted(int64_t seq) { deleted_.erase(seq); }
 
 private:
+    // Only client-given ids are in visible_ids_ (see push).
+    void remember_id(const EventRec& event);
+    void forget_id(const EventRec& event);
+
     std::deque<EventRec> visible_;
     std::map<int64_t, EventRec> deleted_;
     StringMap<int64_t> visible_ids_;

@@ -39,7 +39,7 @@ void forget_session(Store& store, const SessionRef& ref) {
     if (session.deleted_at_us > 0) store.purgeable.erase({session.deleted_at_us, &session});
     if (session.finalize_pending()) store.finalizing.erase({session.finalize_marked_at_us, &session});
     for (const auto& [seq, event] : session.events.deleted())
-        store.deleted_events.erase({event.deleted_at_us, &session, seq});
+        store.deleted_events.erase({event.deleted_at_us(), &session, seq});
 }
 
 void purge_session(Store& store, const SessionRef& ref) {
@@ -51,7 +51,7 @@ int64_t soft_delete_events(Store& store, SessionRec& session, size_t from, int64
     const auto& visible = session.events.visible();
     AppRec* app = find_app(store, session.app);
     for (size_t i = from; i < visible.size(); ++i) {
-        store.deleted_events.emplace(now_us, &session, visible[i].seq);
+        store.deleted_events.emplace(now_us, &session, visible[i].seq());
         if (app) unindex_event(*app, session, visible[i]);
     }
     return session.events.soft_delete_from(from, now_us);

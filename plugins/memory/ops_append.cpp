@@ -44,8 +44,8 @@ int id_conflict(mnemo_error* err, const mnemo_key& key, const RetryCheck& check)
 void answer_retry(const SessionRec& session, const mnemo_append_req& req, mnemo_append_result* result) {
     for (size_t i = 0; i < req.n_events; ++i) {
         const EventRec* stored = session.events.find_visible_id(view(req.events[i].id));
-        if (result->seqs) result->seqs[i] = stored->seq;
-        if (result->timestamps_us) result->timestamps_us[i] = stored->timestamp_us;
+        if (result->seqs) result->seqs[i] = stored->seq();
+        if (result->timestamps_us) result->timestamps_us[i] = stored->timestamp_us();
     }
     result->version = session.version;
     result->evicted = 0;
@@ -64,10 +64,10 @@ void add_usage(mnemo_usage& sum, const mnemo_usage& add) {
 
 void store_events(AppRec& app, SessionRec& session, const mnemo_append_req& req, mnemo_append_result* result) {
     for (size_t i = 0; i < req.n_events; ++i) {
-        EventRec event = copy_event(req.events[i], ++session.last_seq);
-        add_usage(session.usage, event.usage);
-        if (result->seqs) result->seqs[i] = event.seq;
-        if (result->timestamps_us) result->timestamps_us[i] = event.timestamp_us;
+        EventRec event(req.events[i], ++session.last_seq);
+        add_usage(session.usage, req.events[i].usage);
+        if (result->seqs) result->seqs[i] = event.seq();
+        if (result->timestamps_us) result->timestamps_us[i] = event.timestamp_us();
         session.events.push(std::move(event));
         index_event(app, session, session.events.visible().back());
     }

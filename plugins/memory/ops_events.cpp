@@ -28,7 +28,7 @@ size_t turn_start(const EventLog& log, int64_t turns, int64_t& undone) {
     undone = 0;
     while (undone < turns) {
         size_t i = cut;
-        while (i > 0 && visible[i - 1].role != "user") --i;
+        while (i > 0 && visible[i - 1].role() != "user") --i;
         if (i == 0) break;
         cut = i - 1;
         ++undone;
@@ -40,8 +40,8 @@ size_t turn_start(const EventLog& log, int64_t turns, int64_t& undone) {
 void remove_captured_from(Store& store, const SessionRec& session, size_t from, int64_t now_us) {
     const auto& visible = session.events.visible();
     if (from < visible.size())
-        store.memories.remove_captured(session.app, session.user, session.id, visible[from].seq, session.created_at_us,
-                                       now_us);
+        store.memories.remove_captured(session.app, session.user, session.id, visible[from].seq(),
+                                       session.created_at_us, now_us);
 }
 
 }  // namespace
@@ -77,7 +77,7 @@ int events_rewrite(mnemo_backend* backend, const mnemo_rewrite_req* req, const m
     const int64_t first_seq = session.last_seq + 1;
     // Deltas and usage of the new transcript were applied when first appended.
     for (size_t i = 0; i < req->n_events; ++i) {
-        session.events.push(copy_event(req->events[i], ++session.last_seq));
+        session.events.push(EventRec(req->events[i], ++session.last_seq));
         index_event(*ref.app, session, session.events.visible().back());
     }
     store_captures(store.memories, captures, first_seq);
@@ -99,7 +99,7 @@ int events_rewind(mnemo_backend* backend, const mnemo_rewind_req* req, const mne
     SessionRec& session = *ref.session;
     int64_t undone = 0;
     const size_t cut = turn_start(session.events, req->turns, undone);
-    const int64_t target_seq = undone > 0 ? session.events.visible()[cut].seq : 0;
+    const int64_t target_seq = undone > 0 ? session.events.visible()[cut].seq() : 0;
     if (undone > 0 && req->remove_captured) remove_captured_from(store, session, cut, req->now_us);
     const int64_t rewound = undone > 0 ? soft_delete_events(store, session, cut, req->now_us) : 0;
     session.version += 1;

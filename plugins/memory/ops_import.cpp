@@ -120,18 +120,18 @@ void import_session(Store& store, const mnemo_session& row, int64_t now_us) {
 
 const EventRec* visible_at(const EventLog& log, int64_t seq) {
     const size_t index = log.first_after(seq - 1);
-    return index < log.visible().size() && log.visible()[index].seq == seq ? &log.visible()[index] : nullptr;
+    return index < log.visible().size() && log.visible()[index].seq() == seq ? &log.visible()[index] : nullptr;
 }
 
 // The event of that seq, visible or soft-deleted, gives way; the search index follows.
 void import_event(Store& store, const SessionRef& ref, const mnemo_event& event) {
     SessionRec& session = *ref.session;
     if (const EventRec* deleted = session.events.find_deleted(event.seq)) {
-        store.deleted_events.erase({deleted->deleted_at_us, &session, event.seq});
+        store.deleted_events.erase({deleted->deleted_at_us(), &session, event.seq});
         session.events.purge_deleted(event.seq);
     }
     if (const EventRec* replaced = visible_at(session.events, event.seq)) unindex_event(*ref.app, session, *replaced);
-    session.events.put(copy_event(event, event.seq));
+    session.events.put(EventRec(event, event.seq));
     index_event(*ref.app, session, *visible_at(session.events, event.seq));
 }
 

@@ -36,7 +36,7 @@ struct Filters {
         return false;
     }
 
-    bool event_passes(const EventRec& event) const { return !req.role.ptr || event.role == view(req.role); }
+    bool event_passes(const EventRec& event) const { return !req.role.ptr || event.role() == view(req.role); }
 };
 
 struct Group {
@@ -48,7 +48,7 @@ struct Group {
 const EventRec* event_of(const EventKey& key) {
     const auto& visible = key.session->events.visible();
     size_t index = key.session->events.first_after(key.seq - 1);
-    return index < visible.size() && visible[index].seq == key.seq ? &visible[index] : nullptr;
+    return index < visible.size() && visible[index].seq() == key.seq ? &visible[index] : nullptr;
 }
 
 // Every visible event of the app's live sessions, for queries without a word.
@@ -56,7 +56,8 @@ std::vector<EventKey> all_events(const AppRec& app) {
     std::vector<EventKey> keys;
     for (const auto& [name, user] : app.users) {
         for (const auto& [id, session] : user.sessions) {
-            for (const EventRec& event : session->events.visible()) keys.push_back(EventKey{session.get(), event.seq});
+            for (const EventRec& event : session->events.visible())
+                keys.push_back(EventKey{session.get(), event.seq()});
         }
     }
     return keys;
@@ -76,7 +77,7 @@ std::vector<Group> group_hits(const AppRec& app, const sw::Query& query, Filters
         if (!filters.session_passes(*key.session)) continue;
         const EventRec* event = event_of(key);
         if (!event || !filters.event_passes(*event)) continue;
-        if (verify && !sw::matches(query, event->search_text)) continue;
+        if (verify && !sw::matches(query, event->search_text())) continue;
         Group& group = by_session[key.session];
         group.session = key.session;
         group.seqs.push_back(key.seq);

@@ -161,16 +161,17 @@ void SearchIndex::add_term(std::string_view term, Ordinal ordinal) {
 void SearchIndex::add(const SessionRec& session, const EventRec& event) {
     if (events_.size() >= EventRec::kNotIndexed) renumber();
     const auto ordinal = static_cast<Ordinal>(events_.size());
-    events_.push_back(EventKey{&session, event.seq});
-    event.search_ordinal = ordinal;
-    for_each_search_term(event.search_text, term_, [&](std::string_view term) { add_term(term, ordinal); });
+    events_.push_back(EventKey{&session, event.seq()});
+    event.set_search_ordinal(ordinal);
+    for_each_search_term(event.search_text(), term_, [&](std::string_view term) { add_term(term, ordinal); });
 }
 
 void SearchIndex::remove(const SessionRec& session, const EventRec& event) {
-    const Ordinal ordinal = event.search_ordinal;
-    if (ordinal >= events_.size() || events_[ordinal].session != &session || events_[ordinal].seq != event.seq) return;
+    const Ordinal ordinal = event.search_ordinal();
+    if (ordinal >= events_.size() || events_[ordinal].session != &session || events_[ordinal].seq != event.seq())
+        return;
     events_[ordinal].session = nullptr;
-    event.search_ordinal = EventRec::kNotIndexed;
+    event.set_search_ordinal(EventRec::kNotIndexed);
     if (++dead_ >= kMinDeadToRenumber && dead_ * 2 > events_.size()) renumber();
 }
 
@@ -187,9 +188,9 @@ void SearchIndex::renumber() {
         const size_t at = key.session->events.first_after(key.seq - 1);
         // Every live ordinal is a visible event (the write paths unindex
         // before they move one); one that is not would be a stale hit, so it goes.
-        if (at == visible.size() || visible[at].seq != key.seq) continue;
+        if (at == visible.size() || visible[at].seq() != key.seq) continue;
         renumbered[old] = static_cast<Ordinal>(live.size());
-        visible[at].search_ordinal = renumbered[old];
+        visible[at].set_search_ordinal(renumbered[old]);
         live.push_back(key);
     }
     events_.swap(live);
