@@ -79,8 +79,8 @@ public:
     bool in_transaction() const { return sqlite3_get_autocommit(db_) == 0; }
     // Throws the StoreError that matches rc, naming the file and `what`.
     [[noreturn]] void fail(int rc, std::string_view what) const;
-    // The events this connection's open write transaction inserted that the
-    // search indexes do not hold yet (the writer's connection only).
+    // The events the search indexes do not hold yet and their indexing (the
+    // writer's connection only).
     SearchBacklog& search_backlog() { return search_backlog_; }
 
     // sqlcore::Db. Writes are serialized by the writer thread: no row locks.

@@ -1,5 +1,5 @@
 // event_insert.cpp -- an event row with its search columns: the writer's
-// SearchBacklog indexes the row before COMMIT (search_backlog.h), and
+// SearchBacklog indexes the row after COMMIT (search_backlog.h), and
 // search_trigrams flags the rows the trigram index takes (migrations.h v5).
 #include "connection.h"
 #include "host_services.h"

@@ -1,12 +1,14 @@
 // hot_queries.h -- the statements whose cost grows with the data unless an
 // index carries them and whose text is sqlite's own: finding an event by id,
-// listing sessions and lanes by updated_at, and the expiry sweep (the shared
+// listing sessions and lanes by updated_at, search's unindexed tail, and the
+// expiry sweep (the shared
 // ones are in sql/columns.h and sql/event_rows.cpp). Kept in one place so the
 // unit tests check these exact texts with EXPLAIN QUERY PLAN.
 #pragma once
 
 #include "columns.h"
 #include "dialect.h"
+#include "search_backlog.h"
 
 #include <string>
 
@@ -100,5 +102,33 @@ inline const std::string kSearchRecentSql =
     " AND (?3 IS NULL OR user = ?3) AND (?5 IS NULL OR id <> ?5)"
     " AND (?7 IS NULL OR json_extract(metadata, '$.channel') = ?7 OR json_extract(metadata, '$.platform') = ?7)"
     " ORDER BY updated_at DESC, user DESC, id DESC LIMIT ?10";
+
+// The session-side conditions every search query shares (ops_search.cpp),
+// on `s` (sessions) and `e` (events), numbered as SearchPlan orders them: ?2
+// app, ?3 now, ?4 user, ?6 exclude_session, ?8 channel, ?11 and ?12 role.
+inline constexpr const char* kSearchFilters =
+    " AND s.app = ?2 AND s.deleted_at = 0 AND (s.expires_at = 0 OR s.expires_at > ?3) AND e.deleted_at = 0"
+    " AND (?4 IS NULL OR s.user = ?4) AND (?6 IS NULL OR s.id <> ?6) AND (?11 IS NULL OR e.role = ?12)"
+    " AND (?8 IS NULL OR json_extract(s.metadata, '$.channel') = ?8"
+    " OR json_extract(s.metadata, '$.platform') = ?8)";
+
+// A tail event has no bm25 yet. It ranks first: it was appended moments ago
+// (the tail holds at most a few thousand events, seconds of load), and a
+// client searching right after its append must find that event within any
+// limit, which a rank after every indexed hit would not promise. Among
+// themselves, tail sessions order by recency, as search ties break. Once
+// indexed (within milliseconds when the writer is idle) it ranks by bm25.
+inline constexpr const char* kSearchTailRank = "-1e300";
+
+// Search's candidates from the unindexed tail (search_backlog.h): every
+// visible event above the mark with search text (and `extra`), a rowid range
+// from the mark (CROSS JOIN keeps events the outer loop, so the app's older
+// events are never read). Columns and parameters as kSearchFilters.
+inline std::string search_tail_sql(const char* extra = "") {
+    return std::string("SELECT e.sid, e.seq, ") + kSearchTailRank +
+           ", s.updated_at, s.id, e.search_text FROM events e CROSS JOIN sessions s ON s.sid = e.sid WHERE "
+           "e.rowid > (" +
+           kIndexedUpToSql + ") AND e.search_text <> ''" + extra + kSearchFilters;
+}
 
 }  // namespace mnemo::sqlite

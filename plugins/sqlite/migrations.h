@@ -543,7 +543,49 @@ CREATE INDEX IF NOT EXISTS memories_scope ON memories (app, user, expires_at, wo
 )sql";
 inline constexpr int kMemoryScopeVersion = 13;
 
-inline constexpr std::array<Migration, 13> kMigrations{{{1, kSchemaV1},
+// The step that takes indexing off the writer's group commit (search_backlog.h):
+// an appended event is committed unindexed and the writer indexes it later,
+// in batches. search_indexed.up_to is the durable mark: every event at or
+// below it went through the indexes, none above it did (events above it are
+// the unindexed tail, which searches scan). It starts at the newest event,
+// since every earlier step indexed at commit. The delete and update
+// triggers queue changes only for rows at or below the mark: FTS5 must never
+// take a 'delete' for a row it was never given (an external-content index
+// is corrupt after one), and a tail row is indexed from its state at
+// indexing time, so what happened to it before needs no queue row.
+// IF [NOT] EXISTS and OR IGNORE: the step is re-runnable like v9.
+inline constexpr const char* kSchemaSearchMark = R"sql(
+CREATE TABLE IF NOT EXISTS search_indexed (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  up_to INTEGER NOT NULL
+);
+INSERT OR IGNORE INTO search_indexed (id, up_to) SELECT 1, coalesce(max(rowid), 0) FROM events;
+DROP TRIGGER IF EXISTS events_search_delete;
+DROP TRIGGER IF EXISTS events_search_hide;
+DROP TRIGGER IF EXISTS events_search_show;
+CREATE TRIGGER events_search_delete AFTER DELETE ON events
+WHEN old.deleted_at = 0 AND old.search_text <> '' AND old.rowid <= (SELECT up_to FROM search_indexed) BEGIN
+  INSERT INTO search_queue (doc, added, words, trigrams, search_text)
+  VALUES (old.rowid, 0, 1, old.search_trigrams = 1, old.search_text);
+END;
+CREATE TRIGGER events_search_hide AFTER UPDATE OF deleted_at, search_text, search_trigrams ON events
+WHEN old.deleted_at = 0 AND old.search_text <> '' AND (new.deleted_at <> 0 OR new.search_text <> old.search_text OR
+  (old.search_trigrams = 1 AND new.search_trigrams <> 1)) AND old.rowid <= (SELECT up_to FROM search_indexed) BEGIN
+  INSERT INTO search_queue (doc, added, words, trigrams, search_text)
+  VALUES (old.rowid, 0, new.deleted_at <> 0 OR new.search_text <> old.search_text, old.search_trigrams = 1,
+          old.search_text);
+END;
+CREATE TRIGGER events_search_show AFTER UPDATE OF deleted_at, search_text, search_trigrams ON events
+WHEN new.deleted_at = 0 AND new.search_text <> '' AND (old.deleted_at <> 0 OR new.search_text <> old.search_text OR
+  (new.search_trigrams = 1 AND old.search_trigrams <> 1)) AND new.rowid <= (SELECT up_to FROM search_indexed) BEGIN
+  INSERT INTO search_queue (doc, added, words, trigrams, search_text)
+  VALUES (new.rowid, 1, old.deleted_at <> 0 OR new.search_text <> old.search_text, new.search_trigrams = 1,
+          new.search_text);
+END;
+)sql";
+inline constexpr int kSearchMarkVersion = 14;
+
+inline constexpr std::array<Migration, 14> kMigrations{{{1, kSchemaV1},
                                                         {2, kSchemaV2},
                                                         {3, kSchemaV3},
                                                         {4, kSchemaV4},
@@ -555,7 +597,8 @@ inline constexpr std::array<Migration, 13> kMigrations{{{1, kSchemaV1},
                                                         {10, kSchemaV10},
                                                         {kMemoriesVersion, kSchemaMemories},
                                                         {kExtractCursorVersion, kSchemaExtractCursor},
-                                                        {kMemoryScopeVersion, kSchemaMemoryScope}}};
+                                                        {kMemoryScopeVersion, kSchemaMemoryScope},
+                                                        {kSearchMarkVersion, kSchemaSearchMark}}};
 inline constexpr int kSchemaVersion = kMigrations.back().version;
 
 // The bookkeeping table itself is not a migration: it must exist to read the

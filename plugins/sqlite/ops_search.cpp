@@ -14,8 +14,13 @@
 //    characters, which a trigram cannot hold;
 //  - exact queries that leave no word to narrow by (`()`, `-n`, `onfig_`): a
 //    scan of the app's events.
+// Every indexed plan also reads the unindexed tail (search_backlog.h) in the
+// same statement, so in the same snapshot as the mark: the indexes hold the
+// events at or below the mark, the tail the ones above it. The scans read
+// every event already.
 // The core verifies and groups the candidates (search_hits.h); sessions
-// rank by their best bm25.
+// rank by their best bm25, tail hits ahead of them all (kSearchTailRank).
+#include "hot_queries.h"
 #include "ops.h"
 #include "search_hits.h"
 #include "word_tokenizer.h"
@@ -27,26 +32,17 @@ namespace {
 
 namespace sw = host;
 
-// The session-side conditions every query shares, on `s` (sessions) and `e`
-// (events), numbered as SearchPlan orders them: ?2 app, ?3 now, ?4 user,
-// ?6 exclude_session, ?8 channel, ?11 and ?12 role.
-constexpr const char* kFilters =
-    " AND s.app = ?2 AND s.deleted_at = 0 AND (s.expires_at = 0 OR s.expires_at > ?3) AND e.deleted_at = 0"
-    " AND (?4 IS NULL OR s.user = ?4) AND (?6 IS NULL OR s.id <> ?6) AND (?11 IS NULL OR e.role = ?12)"
-    " AND (?8 IS NULL OR json_extract(s.metadata, '$.channel') = ?8"
-    " OR json_extract(s.metadata, '$.platform') = ?8)";
-
-std::string fts_sql(const char* table) {
+std::string fts_sql(const char* table, const char* tail_extra = "") {
     return std::string("SELECT e.sid, e.seq, bm25(") + table + "), s.updated_at, s.id, e.search_text FROM " + table +
            " JOIN events e ON e.rowid = " + table + ".rowid JOIN sessions s ON s.sid = e.sid WHERE " + table +
-           " MATCH ?1" + kFilters;
+           " MATCH ?1" + kSearchFilters + " UNION ALL " + search_tail_sql(tail_extra);
 }
 
 std::string scan_sql() {
     return std::string(
                "SELECT e.sid, e.seq, 0.0, s.updated_at, s.id, e.search_text FROM sessions s JOIN events e ON "
                "e.sid = s.sid WHERE instr(lower(e.search_text), lower(?1)) > 0") +
-           kFilters;
+           kSearchFilters;
 }
 
 // The events with CJK text only, through their partial index.
@@ -55,7 +51,7 @@ std::string cjk_scan_sql() {
                "SELECT e.sid, e.seq, 0.0, s.updated_at, s.id, e.search_text FROM events e INDEXED BY "
                "events_trigram_rows JOIN sessions s ON s.sid = e.sid WHERE e.search_trigrams = 1 AND "
                "instr(lower(e.search_text), lower(?1)) > 0") +
-           kFilters;
+           kSearchFilters;
 }
 
 // A prefix term shorter than this (in bytes) matches too many words to narrow.
@@ -101,7 +97,8 @@ SearchPlan plan(Conn& conn, const sw::Query& query) {
         return {fts_sql("events_words"), match};
     }
     if (sw::has_cjk(query.exact)) {
-        if (chars_in(query.exact) >= 3) return {fts_sql("events_trigrams"), fts5_string(query.exact)};
+        if (chars_in(query.exact) >= 3)
+            return {fts_sql("events_trigrams", " AND e.search_trigrams = 1"), fts5_string(query.exact)};
         return {cjk_scan_sql(), query.exact};
     }
     std::string phrase = words_phrase(conn, query.exact);

@@ -8,48 +8,70 @@
 namespace mnemo::sqlite {
 namespace {
 
-// Built only into the benchmark baseline mnemo_sqlite_unindexed (CMakeLists.txt).
+// Built only into the benchmark baseline mnemo_sqlite_unindexed (CMakeLists.txt):
+// the tail is never indexed.
 #ifdef MNEMO_SQLITE_BENCH_UNINDEXED
 constexpr bool kIndexInserts = false;
 #else
 constexpr bool kIndexInserts = true;
 #endif
 
+// The batch's last rowid and its row count: the next `limit` rows above the
+// mark, hidden ones included (the mark passes them too).
+constexpr const char* kBatchEndSql =
+    "SELECT max(rowid), count(*) FROM (SELECT rowid FROM events WHERE rowid > ?1 ORDER BY rowid LIMIT ?2)";
+constexpr const char* kBatchWordsSql =
+    "INSERT INTO events_words (rowid, search_text) SELECT rowid, search_text FROM events "
+    "WHERE rowid > ?1 AND rowid <= ?2 AND deleted_at = 0 AND search_text <> ''";
+constexpr const char* kBatchTrigramsSql =
+    "INSERT INTO events_trigrams (rowid, search_text) SELECT rowid, search_text FROM events "
+    "WHERE rowid > ?1 AND rowid <= ?2 AND deleted_at = 0 AND search_text <> '' AND search_trigrams = 1";
+constexpr const char* kMoveMarkSql = "UPDATE search_indexed SET up_to = ?1";
+
 }  // namespace
 
+void SearchBacklog::load(Conn& conn) {
+    begin(conn);
+    Query newest(conn, "SELECT max(rowid) FROM events");
+    newest_ = kIndexInserts && newest.step() ? std::max(mark_, newest.i64(0)) : mark_;
+}
+
 void SearchBacklog::begin(Conn& conn) {
-    entries_.clear();
-    Query largest(conn, "SELECT max(rowid) FROM events");
-    high_mark_ = largest.step() ? largest.i64(0) : 0;  // NULL (no events) reads as 0
+    Query mark(conn, kIndexedUpToSql);
+    mark_ = mark.step() ? mark.i64(0) : 0;
 }
 
 void SearchBacklog::inserted(Conn& conn, int64_t rowid, std::string_view search_text, bool trigrams) {
-    bool reused = rowid <= high_mark_;
-    high_mark_ = std::max(high_mark_, rowid);
-    if (!kIndexInserts || search_text.empty()) return;
-    if (reused) {
-        Query(conn, kSearchQueueAdd).args(rowid, trigrams ? 1 : 0, search_text).run();
+    if (!kIndexInserts) return;
+    if (rowid > mark_) {
+        newest_ = std::max(newest_, rowid);
         return;
     }
-    entries_.push_back(Entry{rowid, std::string(search_text), trigrams});
+    if (!search_text.empty()) Query(conn, kSearchQueueAdd).args(rowid, trigrams ? 1 : 0, search_text).run();
 }
 
-void SearchBacklog::roll_back_to(size_t mark) {
-    if (mark < entries_.size()) entries_.resize(mark);
-}
-
-void SearchBacklog::flush(Conn& conn) {
-    flush_into(conn, kBacklogWordsSql, false);
-    flush_into(conn, kBacklogTrigramsSql, true);
+void SearchBacklog::before_commit(Conn& conn) {
     flush_search_queue(conn);
-    entries_.clear();
 }
 
-void SearchBacklog::flush_into(Conn& conn, const char* insert_sql, bool trigrams_only) {
-    for (const Entry& entry : entries_) {
-        if (trigrams_only && !entry.trigrams) continue;
-        Query(conn, insert_sql).args(entry.rowid, std::string_view(entry.search_text)).run();
+SearchBacklog::Batch SearchBacklog::index_batch(Conn& conn, int64_t limit) {
+    begin(conn);
+    Batch batch{mark_, true};
+    {
+        Query end(conn, kBatchEndSql);
+        end.args(mark_, limit);
+        if (!end.step() || end.is_null(0)) return batch;  // nothing above the mark
+        batch = Batch{end.i64(0), end.i64(1) < limit};
     }
+    Query(conn, kBatchWordsSql).args(mark_, batch.mark).run();
+    Query(conn, kBatchTrigramsSql).args(mark_, batch.mark).run();
+    Query(conn, kMoveMarkSql).args(batch.mark).run();
+    return batch;
+}
+
+void SearchBacklog::indexed(const Batch& batch) {
+    mark_ = batch.mark;
+    if (batch.caught_up) newest_ = mark_;
 }
 
 }  // namespace mnemo::sqlite

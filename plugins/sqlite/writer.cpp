@@ -1,9 +1,18 @@
 #include "writer.h"
 
+#include "host_services.h"
+
+#include <cstdlib>
+#include <cstring>
+
 namespace mnemo::sqlite {
 
-Writer::Writer(std::unique_ptr<Conn> conn, RetryPolicy retry)
-    : conn_(std::move(conn)), retry_(retry), thread_([this] { loop(); }) {}
+Writer::Writer(std::unique_ptr<Conn> conn, RetryPolicy retry) : conn_(std::move(conn)), retry_(retry) {
+    const char* hold = std::getenv(kHoldIndexingEnv);
+    hold_indexing_ = hold != nullptr && std::strcmp(hold, "1") == 0;
+    conn_->search_backlog().load(*conn_);
+    thread_ = std::thread([this] { loop(); });
+}
 
 Writer::~Writer() {
     {
@@ -41,9 +50,30 @@ void Writer::submit(Work work, Finished finished) {
     wake_.notify_one();
 }
 
+bool Writer::wants_idle_indexing() const {
+    return !hold_indexing_ && !index_failed_ && conn_->search_backlog().pending() > 0;
+}
+
+// Idle time goes to the search tail, a batch at a time, checking for
+// requests between batches.
 std::vector<Writer::JobPtr> Writer::take_group() {
     std::unique_lock lock(mutex_);
-    wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+    auto has_work = [this] { return stopping_ || !queue_.empty(); };
+    while (!has_work()) {
+        if (!wants_idle_indexing()) {
+            wake_.wait(lock, has_work);
+            break;
+        }
+        if (wake_.wait_for(lock, kIndexIdle, has_work)) break;
+        lock.unlock();
+        index_tail(kIdleBatch);
+        lock.lock();
+    }
+    if (!queue_.empty() && conn_->search_backlog().pending() > kMaxTail) {
+        lock.unlock();
+        index_tail(conn_->search_backlog().pending());
+        lock.lock();
+    }
     std::vector<JobPtr> group(std::make_move_iterator(queue_.begin()), std::make_move_iterator(queue_.end()));
     queue_.clear();
     return group;
@@ -52,8 +82,33 @@ std::vector<Writer::JobPtr> Writer::take_group() {
 void Writer::loop() {
     for (;;) {
         std::vector<JobPtr> group = take_group();
-        if (group.empty()) return;  // stopping and nothing left to do
+        if (group.empty()) break;  // stopping and nothing left to do
         run_group(group);
+    }
+    // A clean stop leaves no tail to index at the next open.
+    while (conn_->search_backlog().pending() > 0 && index_tail(conn_->search_backlog().pending())) {}
+}
+
+bool Writer::index_tail(int64_t limit) {
+    SearchBacklog& backlog = conn_->search_backlog();
+    try {
+        retry_while_busy(retry_, "indexing sqlite database " + conn_->path(),
+                         [this] { conn_->exec("BEGIN IMMEDIATE"); });
+        SearchBacklog::Batch batch = backlog.index_batch(*conn_, limit);
+        retry_while_busy(retry_, "committing the search index of sqlite database " + conn_->path(),
+                         [this] { conn_->exec("COMMIT"); });
+        backlog.indexed(batch);
+        index_warned_ = false;
+        return true;
+    } catch (const std::exception& e) {
+        if (conn_->in_transaction()) sqlite3_exec(conn_->db(), "ROLLBACK", nullptr, nullptr, nullptr);
+        index_failed_ = true;
+        // Searches stay complete (they read the tail); only its length grows.
+        if (!index_warned_)
+            host::log(MNEMO_LOG_WARN, "sqlite",
+                      std::string("indexing new events for search failed; retrying after the next write: ") + e.what());
+        index_warned_ = true;
+        return false;
     }
 }
 
@@ -75,8 +130,6 @@ void Writer::run_group(std::vector<JobPtr>& group) {
 }
 
 void Writer::run_in_savepoint(Job& job) {
-    SearchBacklog& backlog = conn_->search_backlog();
-    size_t backlog_mark = backlog.mark();
     try {
         // Prepared once (Query's cache): two statements of every request.
         Query(*conn_, "SAVEPOINT request").run();
@@ -84,7 +137,6 @@ void Writer::run_in_savepoint(Job& job) {
         Query(*conn_, "RELEASE request").run();
     } catch (...) {
         job.error = std::current_exception();
-        backlog.roll_back_to(backlog_mark);
         // Undo this request only; when SQLite already dropped the whole
         // transaction there is nothing to roll back to.
         if (conn_->in_transaction()) {
@@ -96,8 +148,9 @@ void Writer::run_in_savepoint(Job& job) {
 
 bool Writer::commit(std::vector<JobPtr>& group) {
     try {
-        conn_->search_backlog().flush(*conn_);
+        conn_->search_backlog().before_commit(*conn_);
         retry_while_busy(retry_, "committing to sqlite database " + conn_->path(), [this] { conn_->exec("COMMIT"); });
+        index_failed_ = false;
         return true;
     } catch (...) {
         sqlite3_exec(conn_->db(), "ROLLBACK", nullptr, nullptr, nullptr);

@@ -3,16 +3,22 @@
 // requests, runs each in its own SAVEPOINT inside one transaction, commits
 // once, and only then wakes the callers. A request that fails rolls back its
 // own savepoint and nothing else. Before each COMMIT, outside every request's
-// savepoint, it moves the connection's search backlog into the search
-// indexes (search_backlog.h), keeping the backlog in step with each
-// savepoint that rolls back.
+// savepoint, it applies the search queue (search_queue.h).
 // Callers either wait (run) or are called back on the writer thread (submit),
 // so an event loop can queue writes without parking a thread on each.
+//
+// Appended events reach the search indexes later, from this thread (the only
+// writer of the file: another connection would fight it for the WAL lock),
+// in transactions of their own (search_backlog.h): a batch when no request
+// came for kIndexIdle, the whole tail before the next group once it passes
+// kMaxTail events (so a sustained load cannot grow it without bound), and
+// the whole tail when the writer stops.
 #pragma once
 
 #include "connection.h"
 #include "retry.h"
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -28,8 +34,21 @@ namespace mnemo::sqlite {
 class Writer {
 public:
     using Work = std::function<void(Conn&)>;
+    // Reads the search mark (throws StoreError), then starts the thread.
     Writer(std::unique_ptr<Conn> conn, RetryPolicy retry);
-    ~Writer();  // finishes the queued requests, then stops the thread
+    ~Writer();  // finishes the queued requests, indexes the tail, then stops the thread
+
+    // Back-pressure: before taking a group, a tail longer than this is indexed.
+    static constexpr int64_t kMaxTail = 4096;
+    // Idle: no request for this long, and the writer indexes a batch.
+    static constexpr std::chrono::milliseconds kIndexIdle{2};
+    // Events an idle batch takes at most: a request arriving meanwhile waits
+    // for one batch.
+    static constexpr int64_t kIdleBatch = 1024;
+    // Tests only: set to 1 in the environment when the plugin opens, idle
+    // indexing waits, so tests can hold events in the unindexed tail
+    // (back-pressure past kMaxTail and stopping still index it).
+    static constexpr const char* kHoldIndexingEnv = "MNEMO_SQLITE_TEST_HOLD_INDEXING";
     Writer(const Writer&) = delete;
     Writer& operator=(const Writer&) = delete;
 
@@ -54,6 +73,10 @@ private:
     using JobPtr = std::unique_ptr<Job>;
     void loop();
     std::vector<JobPtr> take_group();
+    // Indexes up to `limit` events of the tail in one transaction; false when
+    // it failed (then the tail waits for the next try).
+    bool index_tail(int64_t limit);
+    bool wants_idle_indexing() const;
     void run_group(std::vector<JobPtr>& group);
     void run_in_savepoint(Job& job);
     bool commit(std::vector<JobPtr>& group);
@@ -66,6 +89,9 @@ private:
     std::condition_variable wake_;
     std::deque<JobPtr> queue_;
     bool stopping_ = false;
+    bool hold_indexing_ = false;
+    bool index_failed_ = false;  // idle indexing waits for the next group after a failure
+    bool index_warned_ = false;  // one warning until indexing works again
     std::thread thread_;
 };
 

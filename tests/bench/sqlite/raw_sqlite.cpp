@@ -7,8 +7,8 @@
 // plugin writes per appended event, through prepared statements, with `batch`
 // events per transaction. With --search-index yes (the default) the events
 // row carries its search text as the plugin's does, and each transaction
-// inserts its events' texts into the FTS5 index before COMMIT, as the
-// plugin's writer moves its search backlog (search_backlog.h); with no, the
+// inserts its events' texts into the FTS5 index before COMMIT (the plugin's
+// writer indexes them after COMMIT, in batches: search_backlog.h); with no, the
 // text is left empty and nothing is indexed (the reference before search
 // existed).
 // Prints one machine-readable line:
@@ -182,8 +182,7 @@ private:
     std::vector<int64_t> appended_;
 };
 
-// The plugin's pre-commit step (SearchBacklog::flush), as one prepared
-// statement: the benchmark's text is ASCII, so only events_words takes it,
+// Indexing at commit, as one prepared statement: the benchmark's text is ASCII, so only events_words takes it,
 // and nothing is ever queued (no deletes).
 class SearchFlusher {
 public:

@@ -111,6 +111,19 @@ TEST_F(QueryPlanTest, PurgingSoftDeletedRowsUsesTheirPartialIndexes) {
     expect_indexed(kDeletedEventsDueSql, "events");
 }
 
+// The tail is a rowid range from the mark, whatever the app's size: events
+// first, each one's session by its key.
+TEST_F(QueryPlanTest, SearchReadsTheUnindexedTailAsARowidRangeFromTheMark) {
+    for (const char* extra : {"", " AND e.search_trigrams = 1"}) {
+        std::string sql = search_tail_sql(extra);
+        expect_indexed(sql, "e");
+        expect_indexed(sql, "s");
+        std::string all;
+        for (const std::string& d : plan(sql)) all += d + "\n";
+        EXPECT_NE(all.find("SEARCH e USING INTEGER PRIMARY KEY (rowid>?)"), std::string::npos) << all;
+    }
+}
+
 TEST_F(QueryPlanTest, PruningLanesIsARangeScanByUpdatedAt) {
     expect_indexed(kPruneLanesSql, "lanes");
     expect_uses_index(kPruneLanesSql, "lanes_updated");

@@ -1,9 +1,10 @@
-// The search indexes as schemas v6 and v8 keep them (migrations.h,
-// search_queue.h, search_backlog.h), seen in the database file through the
-// plugin's ABI: every write leaves search_queue empty and both
-// FTS5 tables consistent with the visible events (FTS5's own integrity-check,
-// which compares an external-content index with its table), a batch of events
-// becomes one index segment, and a version 5 file keeps what it had indexed.
+// The search indexes as the schema keeps them (migrations.h, search_queue.h,
+// search_backlog.h), seen in the database file through the plugin's ABI:
+// every write leaves search_queue empty and, once the writer indexed the
+// tail, both FTS5 tables consistent with the visible events (FTS5's own
+// integrity-check, which compares an external-content index with its
+// table), a batch of events becomes one index segment, and a version 5 file
+// keeps what it had indexed.
 #include "sqlite_fixture.h"
 #include "core/plugin_host.h"
 #include "migrations.h"
@@ -26,15 +27,9 @@ int64_t segments(RawDb& db, const std::string& table) {
 
 class SearchQueueTest : public SqliteBackend {
 protected:
-    static EventSpec says(const std::string& text, const std::string& role = "user") {
-        EventSpec event;
-        event.role = role;
-        event.content = "{\"text\": \"" + text + "\"}";
-        event.search_text = text;
-        return event;
-    }
-    // The state every committed write must leave behind.
+    // The state every committed write must leave behind once indexed.
     void expect_in_step(const std::string& after) {
+        ASSERT_TRUE(wait_indexed()) << after;
         RawDb file(db_path());
         EXPECT_EQ(file.number("SELECT count(*) FROM search_queue"), 0) << after;
         EXPECT_EQ(file.error_of("INSERT INTO events_words (events_words) VALUES ('integrity-check')"), "") << after;
@@ -43,24 +38,6 @@ protected:
         EXPECT_EQ(matches(file, "events_trigrams", "の天気"),
                   file.number("SELECT count(*) FROM events WHERE deleted_at = 0 AND search_text LIKE '%の天気%'"))
             << after << ": the trigram index holds exactly the visible CJK events";
-    }
-    Answer rewind(const std::string& session, int64_t turns) {
-        mnemo_rewind_req req{key(session), kNow + kSecond, turns, 0, 0, 0};
-        return backend_test::answer_of(
-            [&](const mnemo_sink* sink, mnemo_error* err) { return ops().events_rewind(backend_, &req, sink, err); });
-    }
-    Answer rewrite(const std::string& session, const std::vector<EventSpec>& transcript) {
-        std::vector<mnemo_event> fresh;
-        for (const EventSpec& event : transcript) fresh.push_back(to_abi(event));
-        mnemo_rewrite_req req{key(session), kNow + kSecond, 0, 0, fresh.data(), fresh.size(), 0, nullptr, 0, {}, 0};
-        return backend_test::answer_of(
-            [&](const mnemo_sink* sink, mnemo_error* err) { return ops().events_rewrite(backend_, &req, sink, err); });
-    }
-    Answer purge_user(const std::string& user) {
-        mnemo_key k = key("", user);
-        mnemo_user_purge_req req{k.app, k.user, kNow};
-        return backend_test::answer_of(
-            [&](const mnemo_sink* sink, mnemo_error* err) { return ops().user_purge(backend_, &req, sink, err); });
     }
 };
 
@@ -71,8 +48,9 @@ TEST_F(SearchQueueTest, ABatchOfEventsBecomesOneSegmentOfEachIndex) {
         batch.push_back(says(i % 2 ? "東京の天気 " + std::to_string(i) : "zebra " + std::to_string(i)));
     AppendAnswer appended = append("s1", batch);
     ASSERT_EQ(appended.rc, MNEMO_OK) << appended.err.message;
+    ASSERT_TRUE(wait_indexed());
     RawDb file(db_path());
-    EXPECT_EQ(segments(file, "events_words"), 1) << "one flush for the whole transaction, not one per event";
+    EXPECT_EQ(segments(file, "events_words"), 1) << "one flush for the whole batch, not one per event";
     EXPECT_EQ(segments(file, "events_trigrams"), 1);
     EXPECT_EQ(matches(file, "events_words", "zebra"), 25);
     EXPECT_EQ(matches(file, "events_trigrams", "の天気"), 25);
@@ -122,15 +100,15 @@ TEST_F(SearchQueueTest, AFailedRequestQueuesNothing) {
     EXPECT_EQ(conflict.rc, MNEMO_E_CONFLICT);
     AppendAnswer stored = append("s1", {says("okapi")});
     ASSERT_EQ(stored.rc, MNEMO_OK) << stored.err.message;
+    expect_in_step("a conflict, then an append");
     RawDb file(db_path());
     EXPECT_EQ(matches(file, "events_words", "zebra"), 0);
     EXPECT_EQ(matches(file, "events_words", "okapi"), 1);
-    expect_in_step("a conflict, then an append");
 }
 
 // Eviction runs after the batch's inserts, in the same request: events the
-// append itself pushed out were inserted from the backlog and removed through
-// the queue, in that order, and never reach a committed index.
+// append itself pushed out are gone before the writer indexes the tail, and
+// their removal queues nothing (FTS5 never had them).
 TEST_F(SearchQueueTest, EventsEvictedByTheirOwnAppendAreNeverIndexed) {
     ASSERT_EQ(create("s1").rc, MNEMO_OK);
     AppendAnswer appended =
@@ -145,8 +123,7 @@ TEST_F(SearchQueueTest, EventsEvictedByTheirOwnAppendAreNeverIndexed) {
 }
 
 // The batch's state is over its limit, which is found after its events were
-// inserted: the request rolls back, and so do those events' backlog entries,
-// whose rowids the next append takes.
+// inserted: the request rolls back, and the next append takes their rowids.
 TEST_F(SearchQueueTest, ABatchRolledBackAfterItsInsertsLeavesNothingIndexed) {
     ASSERT_EQ(create("s1").rc, MNEMO_OK);
     AppendAnswer refused = append("s1", {says("zebra 東京の天気"), says("zebra again")},
@@ -161,9 +138,10 @@ TEST_F(SearchQueueTest, ABatchRolledBackAfterItsInsertsLeavesNothingIndexed) {
     EXPECT_EQ(matches(file, "events_trigrams", "東京の"), 0);
 }
 
-// A version 5 file: its rows stay indexed, the v5 triggers (which wrote the
-// FTS5 tables directly) are gone, so is v6's insert trigger (v8), and new
-// rows reach the indexes from the writer.
+// A version 5 file: its rows stay indexed (the mark starts past them), the
+// v5 triggers (which wrote the FTS5 tables directly) are gone, so is v6's
+// insert trigger (v8), and new rows reach the indexes from the writer (by
+// the time close() returned, which indexes the tail).
 TEST(SqliteMigration, AVersionFiveFileKeepsItsIndexesAndQueuesFromNowOn) {
     TempDir dir;
     std::string path = dir.file("v5.db");
@@ -213,6 +191,8 @@ TEST(SqliteMigration, AVersionFiveFileKeepsItsIndexesAndQueuesFromNowOn) {
                               "AND sql LIKE '%AFTER INSERT%'"),
               0);
     EXPECT_EQ(migrated.number("SELECT count(*) FROM search_queue"), 0);
+    EXPECT_EQ(migrated.number("SELECT up_to FROM search_indexed"), migrated.number("SELECT max(rowid) FROM events"))
+        << "close() indexed the tail";
     EXPECT_EQ(matches(migrated, "events_words", "hosts"), 1);
     EXPECT_EQ(matches(migrated, "events_words", "okapi"), 1);
     EXPECT_EQ(matches(migrated, "events_trigrams", "の天気"), 2);

@@ -4,8 +4,10 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <thread>
 
 namespace mnemo::sqlite::test {
 
@@ -153,6 +155,60 @@ Answer SqliteBackend::put_summary(const std::string& session, const std::string&
     answer.rc = ops().summary_put(backend_, &req, sink.get(), &answer.err);
     answer.out = sink.out();
     return answer;
+}
+
+EventSpec says(const std::string& text, const std::string& role) {
+    EventSpec event;
+    event.role = role;
+    event.content = "{\"text\": \"" + text + "\"}";
+    event.search_text = text;
+    return event;
+}
+
+Answer SqliteBackend::rewind(const std::string& session, int64_t turns) {
+    mnemo_rewind_req req{key(session), kNow + kSecond, turns, 0, 0, 0};
+    return backend_test::answer_of(
+        [&](const mnemo_sink* sink, mnemo_error* err) { return ops().events_rewind(backend_, &req, sink, err); });
+}
+
+Answer SqliteBackend::rewrite(const std::string& session, const std::vector<EventSpec>& transcript) {
+    std::vector<mnemo_event> fresh;
+    for (const EventSpec& event : transcript) fresh.push_back(to_abi(event));
+    mnemo_rewrite_req req{key(session), kNow + kSecond, 0, 0, fresh.data(), fresh.size(), 0, nullptr, 0, {}, 0};
+    return backend_test::answer_of(
+        [&](const mnemo_sink* sink, mnemo_error* err) { return ops().events_rewrite(backend_, &req, sink, err); });
+}
+
+Answer SqliteBackend::purge_user(const std::string& user) {
+    mnemo_key k = key("", user);
+    mnemo_user_purge_req req{k.app, k.user, kNow};
+    return backend_test::answer_of(
+        [&](const mnemo_sink* sink, mnemo_error* err) { return ops().user_purge(backend_, &req, sink, err); });
+}
+
+Answer SqliteBackend::search(const std::string& q, int64_t now) {
+    mnemo_search_req req{};
+    req.app = S("shop");
+    req.q = S(q);
+    req.limit = 100;
+    req.max_hits = 100;
+    req.now_us = now;
+    return backend_test::answer_of(
+        [&](const mnemo_sink* sink, mnemo_error* err) { return ops().search(backend_, &req, sink, err); });
+}
+
+int64_t SqliteBackend::unindexed() {
+    RawDb file(db_path());
+    return file.number("SELECT count(*) FROM events WHERE rowid > (SELECT up_to FROM search_indexed)");
+}
+
+bool SqliteBackend::wait_indexed() {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (unindexed() != 0) {
+        if (std::chrono::steady_clock::now() > deadline) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return true;
 }
 
 }  // namespace mnemo::sqlite::test

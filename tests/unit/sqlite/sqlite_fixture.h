@@ -72,6 +72,9 @@ private:
     sqlite3* db_ = nullptr;
 };
 
+// An event whose content and search text are `text`.
+EventSpec says(const std::string& text, const std::string& role = "user");
+
 class SqliteBackend : public ::testing::Test {
 protected:
     void SetUp() override;
@@ -98,6 +101,16 @@ protected:
     Answer read_state(int scope, int64_t now = kNow, const std::string& user = "u1");
     Answer put_summary(const std::string& session, const std::string& filter_key, int64_t up_to_seq,
                        int64_t events_covered = -1, int64_t now = kNow);
+    Answer rewind(const std::string& session, int64_t turns);
+    Answer rewrite(const std::string& session, const std::vector<EventSpec>& transcript);
+    Answer purge_user(const std::string& user);
+    // Every session of app "shop" with hits for q (hits hold seqs).
+    Answer search(const std::string& q, int64_t now = kNow);
+    // The events above the search mark (plugins/sqlite/search_backlog.h):
+    // appended, not indexed yet.
+    int64_t unindexed();
+    // Waits (bounded) until the writer indexed every event; false if it never did.
+    bool wait_indexed();
 
     TempDir dir_;
     mnemo_backend* backend_ = nullptr;
