@@ -219,10 +219,11 @@ void Api::run(std::shared_ptr<Call> call, Executor::Job job) {
 }
 
 void Api::run_write(std::shared_ptr<Call> call, std::shared_ptr<core::PendingWrite> write) {
-    auto done = [this, call](core::Outcome&& outcome) { finish(*call, std::move(outcome)); };
-    if (!backend_.async_writes()) return executor_.run([write] { return write->run(); }, std::move(done));
-    executor_.run_async([write](mnemo_done_fn backend_done, void* ctx) { return write->start(backend_done, ctx); },
-                        [write](int status) { return write->finish(status); }, std::move(done));
+    executor_.run_write(std::move(write), [this, call](core::Outcome&& outcome) { finish(*call, std::move(outcome)); });
+}
+
+void Api::run_steps(std::shared_ptr<Call> call, core::WriteSteps first) {
+    executor_.run_steps(std::move(first), [this, call](core::Outcome&& outcome) { finish(*call, std::move(outcome)); });
 }
 
 void Api::run_on_worker(std::shared_ptr<Call> call, Executor::Job job) {

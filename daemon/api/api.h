@@ -85,6 +85,8 @@ public:
     // Runs a prepared write: queued straight from the loop when the backend
     // queues writes itself (no thread waits for the commit), else as run().
     void run_write(std::shared_ptr<Call> call, std::shared_ptr<core::PendingWrite> write);
+    // Runs an operation that reads around its writes, each write as run_write does.
+    void run_steps(std::shared_ptr<Call> call, core::WriteSteps first);
     // As run(), but always on the worker pool (recall: vector search takes milliseconds).
     void run_on_worker(std::shared_ptr<Call> call, Executor::Job job);
     void finish(Call& call, core::Outcome&& outcome);

@@ -1,6 +1,7 @@
 #include "api/executor.h"
 
 #include "api/async_inbox.h"
+#include "core/pending_write.h"
 
 #include <memory>
 
@@ -44,6 +45,32 @@ void Executor::run_async(const Start& start, Finish finish, Done done) {
     });
     int status = start(&AsyncInbox::deliver, entry);
     if (status != MNEMO_OK) inbox_->complete_now(entry, status);
+}
+
+void Executor::run_write(std::shared_ptr<core::PendingWrite> write, Done done) {
+    if (!write->queueable()) return run([write] { return write->run(); }, std::move(done));
+    run_async([write](mnemo_done_fn backend_done, void* ctx) { return write->start(backend_done, ctx); },
+              [write](int status) { return write->finish(status); }, std::move(done));
+}
+
+void Executor::run_steps(core::WriteSteps first, Done done) {
+    // The step that ended in a queueable write, carried from the worker to the loop.
+    auto queued = std::make_shared<core::WriteStep>();
+    run(
+        [first = std::move(first), queued] {
+            core::WriteStep step = first();
+            if (step.answer || !step.write->queueable()) return core::run_steps(std::move(step));
+            *queued = std::move(step);
+            return core::Outcome{};
+        },
+        [this, queued, done = std::move(done)](core::Outcome&& outcome) mutable {
+            if (!queued->write) return done(std::move(outcome));
+            run_write(queued->write, [this, then = std::move(queued->then), done](core::Outcome&& written) mutable {
+                run_steps([then = std::move(then), written = std::make_shared<core::Outcome>(
+                                                       std::move(written))] { return then(std::move(*written)); },
+                          std::move(done));
+            });
+        });
 }
 
 void Executor::run(Job job, Done done) {

@@ -7,10 +7,12 @@
  * comes back on the loop thread. A backend that queues work on threads of
  * its own (events_append_async) is handed the work from the loop instead,
  * and its completions come back through one uv_async_t, so no worker thread
- * waits on each call.
+ * waits on each call; writes (core/pending_write.h) take that way whenever
+ * the backend offers it.
  */
 #pragma once
 
+#include "core/pending_write.h"
 #include "core/service.h"
 #include "storage/abi/mnemo_plugin.h"
 
@@ -45,6 +47,12 @@ public:
     // Starts work that the backend finishes on a thread of its own; finish
     // and done run on the loop thread once the backend called back.
     void run_async(const Start& start, Finish finish, Done done);
+    // Runs a prepared write: queued straight from the loop when the backend
+    // queues writes itself (Backend::async_writes), else as run().
+    void run_write(std::shared_ptr<core::PendingWrite> write, Done done);
+    // Runs an operation's steps as run() does, each of its writes through
+    // run_write: on a backend that queues writes, no thread waits for one.
+    void run_steps(core::WriteSteps first, Done done);
     size_t in_flight() const { return in_flight_; }
 
 private:

@@ -16,11 +16,11 @@ void resolve_lane(Api& api, CallPtr call) {
     core::ResolveLaneInput in;
     in.ref = lane_ref(*call);
     if (auto error = core::decode_resolve_lane(call->request.body, in)) return api.fail(*call, std::move(*error));
-    api.run(call, [env = api.env(*call), in = std::move(in)] { return core::resolve_lane(env, in); });
+    api.run_steps(call, core::begin_resolve_lane(api.env(*call), std::move(in)));
 }
 
 void reset_lane(Api& api, CallPtr call) {
-    api.run(call, [env = api.env(*call), ref = lane_ref(*call)] { return core::reset_lane(env, ref); });
+    api.run_steps(call, core::begin_reset_lane(api.env(*call), lane_ref(*call)));
 }
 
 void switch_lane(Api& api, CallPtr call) {
@@ -28,13 +28,11 @@ void switch_lane(Api& api, CallPtr call) {
     if (auto error = core::decode_switch_lane(call->request.body, session_id)) {
         return api.fail(*call, std::move(*error));
     }
-    api.run(call, [env = api.env(*call), ref = lane_ref(*call), session_id = std::move(session_id)] {
-        return core::switch_lane(env, ref, session_id);
-    });
+    api.run_steps(call, core::begin_switch_lane(api.env(*call), lane_ref(*call), std::move(session_id)));
 }
 
 void suspend_lane(Api& api, CallPtr call) {
-    api.run(call, [env = api.env(*call), ref = lane_ref(*call)] { return core::suspend_lane(env, ref); });
+    api.run_steps(call, core::begin_suspend_lane(api.env(*call), lane_ref(*call)));
 }
 
 void resume_pending_lane(Api& api, CallPtr call) {
@@ -42,14 +40,12 @@ void resume_pending_lane(Api& api, CallPtr call) {
     if (auto error = core::decode_resume_pending(call->request.body, reason)) {
         return api.fail(*call, std::move(*error));
     }
-    api.run(call, [env = api.env(*call), ref = lane_ref(*call), reason = std::move(reason)] {
-        return core::mark_resume_pending(env, ref, reason);
-    });
+    api.run_steps(call, core::begin_mark_resume_pending(api.env(*call), lane_ref(*call), std::move(reason)));
 }
 
 void turn_complete_lane(Api& api, CallPtr call) {
     if (auto error = core::decode_turn_complete(call->request.body)) return api.fail(*call, std::move(*error));
-    api.run(call, [env = api.env(*call), ref = lane_ref(*call)] { return core::complete_turn(env, ref); });
+    api.run_steps(call, core::begin_complete_turn(api.env(*call), lane_ref(*call)));
 }
 
 void get_lane(Api& api, CallPtr call) {

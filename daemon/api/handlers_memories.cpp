@@ -44,12 +44,12 @@ void write_and_wait(Api& api, CallPtr call, memory::WriteMemoriesInput in, memor
         std::map<int64_t, int> statuses;
     };
     auto waiting = std::make_shared<Waiting>();
+    auto written = std::make_shared<std::vector<storage::MemoryWritten>>();
     std::string app = in.app;
-    api.executor().run(
-        [env = api.memory_env(*call), in = std::move(in), waiting] {
-            return memory::write_memories(env, in, waiting->written);
-        },
-        [&api, call, waiting, app = std::move(app), &pipeline](core::Outcome&& outcome) {
+    api.executor().run_write(
+        memory::begin_write_memories(api.memory_env(*call), std::move(in), written),
+        [&api, call, waiting, written, app = std::move(app), &pipeline](core::Outcome&& outcome) {
+            waiting->written = std::move(*written);
             std::vector<int64_t> pending;
             for (const auto& item : waiting->written) {
                 if (item.memory.embedding == MNEMO_EMBEDDING_PENDING) pending.push_back(item.memory.key);
@@ -80,10 +80,10 @@ void write_memories(Api& api, CallPtr call) {
     auto limits = memory::request_limits(*call->config, in.app);
     if (auto error = memory::decode_memory_write(call->request.body, limits, in.write))
         return api.fail(*call, std::move(*error));
+    if (auto missing = memory::memories_missing(api.backend())) return api.fail(*call, std::move(*missing));
     const memory::MemoryLinks* links = api.memory_links();
     if (!in.write.wait || links == nullptr || links->pipeline == nullptr) {
-        return api.run(call,
-                       [env = api.memory_env(*call), in = std::move(in)] { return memory::write_memories(env, in); });
+        return api.run_write(call, memory::begin_write_memories(api.memory_env(*call), std::move(in)));
     }
     write_and_wait(api, std::move(call), std::move(in), *links->pipeline);
 }
@@ -123,16 +123,17 @@ void patch_memory(Api& api, CallPtr call) {
         auto limits = memory::request_limits(*call->config, ref.app);
         error = memory::decode_memory_patch(call->request.body, limits, patch);
     }
+    if (!error) error = memory::memories_missing(api.backend());
     if (error) return api.fail(*call, std::move(*error));
-    api.run(call, [env = api.memory_env(*call), ref = std::move(ref), patch = std::move(patch)] {
-        return memory::patch_memory(env, ref, patch);
-    });
+    api.run_write(call, memory::begin_patch_memory(api.memory_env(*call), std::move(ref), std::move(patch)));
 }
 
 void delete_memory(Api& api, CallPtr call) {
     memory::MemoryRef ref;
-    if (auto error = memory_ref(*call, ref)) return api.fail(*call, std::move(*error));
-    api.run(call, [env = api.memory_env(*call), ref = std::move(ref)] { return memory::delete_memory(env, ref); });
+    std::optional<core::Error> error = memory_ref(*call, ref);
+    if (!error) error = memory::memories_missing(api.backend());
+    if (error) return api.fail(*call, std::move(*error));
+    api.run_write(call, memory::begin_delete_memory(api.memory_env(*call), std::move(ref)));
 }
 
 void recall_user(Api& api, CallPtr call) {

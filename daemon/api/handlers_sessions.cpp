@@ -96,9 +96,7 @@ void delete_session(Api& api, CallPtr call) {
 }
 
 void purge_user(Api& api, CallPtr call) {
-    api.run(call, [env = api.env(*call), app = call->params.get("app"), user = call->params.get("user")] {
-        return core::purge_user(env, app, user);
-    });
+    api.run_write(call, core::begin_purge_user(api.env(*call), call->params.get("app"), call->params.get("user")));
 }
 
 }  // namespace mnemo::api::handlers

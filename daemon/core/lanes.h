@@ -9,10 +9,12 @@
  * retried on a concurrent change; a move to a new session creates it (with
  * the old one as parent) and marks the old one for finalize in the same
  * storage transaction. Like core/service.h, everything may block on
- * storage and is thread-safe.
+ * storage and is thread-safe; the writes are also steps (begin_*) whose
+ * compare-and-set a backend may queue without a thread waiting.
  */
 #pragma once
 
+#include "core/pending_write.h"
 #include "core/service.h"
 
 #include <optional>
@@ -56,16 +58,24 @@ struct ListLanesInput {
     int64_t active_within_us = 0;
 };
 
+// The writing operations come twice: run here (blocking), and as their steps
+// (begin_*, core/pending_write.h), whose writes a backend may queue.
 // POST .../resolve: {"lane", "session", "created"}.
 Outcome resolve_lane(const Env& env, const ResolveLaneInput& in);
+WriteSteps begin_resolve_lane(const Env& env, ResolveLaneInput in);
 // POST .../reset: {"lane", "session"}, a new session with is_fresh_reset.
 Outcome reset_lane(const Env& env, const LaneRef& ref);
+WriteSteps begin_reset_lane(const Env& env, LaneRef ref);
 // POST .../switch: {"lane", "session"}; the session must be the lane user's, live, in the same app.
 Outcome switch_lane(const Env& env, const LaneRef& ref, const std::string& session_id);
+WriteSteps begin_switch_lane(const Env& env, LaneRef ref, std::string session_id);
 // POST .../suspend, .../resume-pending, .../turn-complete: the Lane.
 Outcome suspend_lane(const Env& env, const LaneRef& ref);
+WriteSteps begin_suspend_lane(const Env& env, const LaneRef& ref);
 Outcome mark_resume_pending(const Env& env, const LaneRef& ref, const std::string& reason);
+WriteSteps begin_mark_resume_pending(const Env& env, LaneRef ref, std::string reason);
 Outcome complete_turn(const Env& env, const LaneRef& ref);
+WriteSteps begin_complete_turn(const Env& env, const LaneRef& ref);
 // GET .../lanes/{lane} and GET .../lanes.
 Outcome get_lane(const Env& env, const LaneRef& ref);
 Outcome list_lanes(const Env& env, const ListLanesInput& in);

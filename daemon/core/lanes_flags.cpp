@@ -4,6 +4,7 @@
 #include "core/lanes_render.h"
 #include "core/lanes_rules.h"
 #include "core/lanes_store.h"
+#include "core/pending_write.h"
 
 #include <charconv>
 #include <fmt/format.h>
@@ -15,17 +16,21 @@ using RowChange = std::function<void(storage::LaneRow& row)>;
 
 // Changes an existing lane's flags (compare-and-set) and answers with the Lane.
 // `change` returning without touching anything still writes: flag writes are rare and idempotent.
-Outcome change_flags(const Env& env, const LaneRef& ref, const RowChange& change) {
-    auto update = update_lane(env, ref, [&](const std::optional<LaneSnapshot>& current) -> LanePlan {
-        if (!current) return {lane_not_found(ref), {}};
-        LaneWrite write;
-        write.row = current->lane;
-        write.expected_version = current->lane.version;
-        change(write.row);
-        return {std::nullopt, std::move(write)};
-    });
-    if (update.error) return Outcome::fail(std::move(*update.error));
-    return Outcome::ok(lane_json(update.lane));
+WriteSteps change_flags(const Env& env, const LaneRef& ref, RowChange change) {
+    return update_lane(
+        env, ref,
+        [ref, change = std::move(change)](const std::optional<LaneSnapshot>& current) -> LanePlan {
+            if (!current) return {lane_not_found(ref), {}};
+            LaneWrite write;
+            write.row = current->lane;
+            write.expected_version = current->lane.version;
+            change(write.row);
+            return {std::nullopt, std::move(write)};
+        },
+        [](LaneUpdate& update) {
+            if (update.error) return Outcome::fail(std::move(*update.error));
+            return Outcome::ok(lane_json(update.lane));
+        });
 }
 
 std::string encode_page_token(const storage::LaneRow& row) {
@@ -59,7 +64,7 @@ std::string lanes_page_json(std::vector<storage::LaneRow>& rows, int64_t limit) 
 
 }  // namespace
 
-Outcome suspend_lane(const Env& env, const LaneRef& ref) {
+WriteSteps begin_suspend_lane(const Env& env, const LaneRef& ref) {
     return change_flags(env, ref, [](storage::LaneRow& row) {
         row.suspended = true;
         row.resume_pending = false;  // the next resolve starts over; nothing is left to resume
@@ -67,20 +72,31 @@ Outcome suspend_lane(const Env& env, const LaneRef& ref) {
     });
 }
 
-Outcome mark_resume_pending(const Env& env, const LaneRef& ref, const std::string& reason) {
-    std::optional<LaneSnapshot> current;
-    if (auto unsupported = lanes_supported(env)) return Outcome::fail(std::move(*unsupported));
-    if (auto error = read_lane(env, ref, current)) return Outcome::fail(std::move(*error));
-    if (!current) return Outcome::fail(lane_not_found(ref));
-    if (current->lane.suspended) return Outcome::ok(lane_json(current->lane));  // docs/api.md: ignored while suspended
-    return change_flags(env, ref, [&reason](storage::LaneRow& row) {
-        if (row.suspended) return;  // suspended meanwhile: still ignored
-        row.resume_pending = true;
-        row.resume_reason = reason;
-    });
+Outcome suspend_lane(const Env& env, const LaneRef& ref) {
+    return run_steps(begin_suspend_lane(env, ref)());
 }
 
-Outcome complete_turn(const Env& env, const LaneRef& ref) {
+WriteSteps begin_mark_resume_pending(const Env& env, LaneRef ref, std::string reason) {
+    return [env, ref = std::move(ref), reason = std::move(reason)] {
+        std::optional<LaneSnapshot> current;
+        if (auto unsupported = lanes_supported(env)) return WriteStep::answered(Outcome::fail(std::move(*unsupported)));
+        if (auto error = read_lane(env, ref, current)) return WriteStep::answered(Outcome::fail(std::move(*error)));
+        if (!current) return WriteStep::answered(Outcome::fail(lane_not_found(ref)));
+        // docs/api.md: ignored while suspended
+        if (current->lane.suspended) return WriteStep::answered(Outcome::ok(lane_json(current->lane)));
+        return change_flags(env, ref, [reason](storage::LaneRow& row) {
+            if (row.suspended) return;  // suspended meanwhile: still ignored
+            row.resume_pending = true;
+            row.resume_reason = reason;
+        })();
+    };
+}
+
+Outcome mark_resume_pending(const Env& env, const LaneRef& ref, const std::string& reason) {
+    return run_steps(begin_mark_resume_pending(env, ref, reason)());
+}
+
+WriteSteps begin_complete_turn(const Env& env, const LaneRef& ref) {
     int64_t now = env.clock.now_us();
     return change_flags(env, ref, [now](storage::LaneRow& row) {
         row.resume_pending = false;
@@ -90,6 +106,10 @@ Outcome complete_turn(const Env& env, const LaneRef& ref) {
         row.restart_count = 0;
         row.updated_at_us = now;
     });
+}
+
+Outcome complete_turn(const Env& env, const LaneRef& ref) {
+    return run_steps(begin_complete_turn(env, ref)());
 }
 
 Outcome get_lane(const Env& env, const LaneRef& ref) {

@@ -4,6 +4,7 @@
 #include "core/lanes_render.h"
 #include "core/lanes_rules.h"
 #include "core/lanes_store.h"
+#include "core/pending_write.h"
 #include "core/render.h"
 #include "core/state_delta.h"
 
@@ -91,58 +92,87 @@ void report_move(const Env& env, const LaneUpdate& update, std::string_view defa
     env.lane_moves->moved(std::move(move));
 }
 
+// The answer of a move: the lane and its session, after telling env.lane_moves.
+LaneAnswer move_answer(const Env& env, std::string_view default_reason, bool with_created) {
+    return [env, default_reason, with_created](LaneUpdate& update) {
+        if (update.error) return Outcome::fail(std::move(*update.error));
+        report_move(env, update, default_reason);
+        return lane_and_session(env, update, with_created);
+    };
+}
+
 }  // namespace
 
-Outcome resolve_lane(const Env& env, const ResolveLaneInput& in) {
+WriteSteps begin_resolve_lane(const Env& env, ResolveLaneInput in) {
     const date::time_zone* zone = find_time_zone(env.config->reset.timezone);
     if (zone == nullptr) {
-        return Outcome::fail(Error{ErrorCode::Internal,
-                                   fmt::format("reset.timezone '{}' is not in this system's tz database "
-                                               "(/usr/share/zoneinfo); fix the config and reload",
-                                               env.config->reset.timezone),
-                                   "{}"});
+        Error error{ErrorCode::Internal,
+                    fmt::format("reset.timezone '{}' is not in this system's tz database "
+                                "(/usr/share/zoneinfo); fix the config and reload",
+                                env.config->reset.timezone),
+                    "{}"};
+        return [error] { return WriteStep::answered(Outcome::fail(error)); };
     }
-    auto update = update_lane(
-        env, in.ref, [&](const std::optional<LaneSnapshot>& current) { return plan_resolve(env, in, current, zone); });
-    if (update.error) return Outcome::fail(std::move(*update.error));
-    report_move(env, update, "force_new");
-    return lane_and_session(env, update, true);
+    LaneRef ref = in.ref;
+    auto input = std::make_shared<const ResolveLaneInput>(std::move(in));
+    return update_lane(
+        env, std::move(ref),
+        [env, input, zone](const std::optional<LaneSnapshot>& current) {
+            return plan_resolve(env, *input, current, zone);
+        },
+        move_answer(env, "force_new", true));
+}
+
+Outcome resolve_lane(const Env& env, const ResolveLaneInput& in) {
+    return run_steps(begin_resolve_lane(env, in)());
+}
+
+WriteSteps begin_reset_lane(const Env& env, LaneRef ref) {
+    return update_lane(
+        env, ref,
+        [env, ref](const std::optional<LaneSnapshot>& current) -> LanePlan {
+            if (!current) return {lane_not_found(ref), {}};
+            return {std::nullopt, move_write(*current, std::nullopt, env.clock.now_us(), "{}")};
+        },
+        move_answer(env, "reset", false));
 }
 
 Outcome reset_lane(const Env& env, const LaneRef& ref) {
-    auto update = update_lane(env, ref, [&](const std::optional<LaneSnapshot>& current) -> LanePlan {
-        if (!current) return {lane_not_found(ref), {}};
-        return {std::nullopt, move_write(*current, std::nullopt, env.clock.now_us(), "{}")};
-    });
-    if (update.error) return Outcome::fail(std::move(*update.error));
-    report_move(env, update, "reset");
-    return lane_and_session(env, update, false);
+    return run_steps(begin_reset_lane(env, ref)());
+}
+
+WriteSteps begin_switch_lane(const Env& env, LaneRef ref, std::string session_id) {
+    return update_lane(
+        env, ref,
+        [env, ref, session_id](const std::optional<LaneSnapshot>& current) -> LanePlan {
+            if (!current) return {lane_not_found(ref), {}};
+            storage::SessionRow target;
+            std::string state;
+            if (auto error = read_session(env, ref.app, current->lane.user, session_id, target, state)) {
+                if (error->code != ErrorCode::NotFound) return {std::move(error), {}};
+                return {not_found(fmt::format("session {} of user {} not found in app {}: a lane can only switch "
+                                              "to a live session of its own user and app",
+                                              session_id, current->lane.user, ref.app)),
+                        {}};
+            }
+            LaneWrite write;
+            write.row = current->lane;
+            write.row.session_id = session_id;
+            write.row.updated_at_us = env.clock.now_us();
+            write.row.suspended = false;
+            write.row.resume_pending = false;
+            write.row.resume_reason.reset();
+            write.expected_version = current->lane.version;
+            return {std::nullopt, std::move(write)};
+        },
+        [env](LaneUpdate& update) {
+            if (update.error) return Outcome::fail(std::move(*update.error));
+            return lane_and_session(env, update, false);
+        });
 }
 
 Outcome switch_lane(const Env& env, const LaneRef& ref, const std::string& session_id) {
-    auto update = update_lane(env, ref, [&](const std::optional<LaneSnapshot>& current) -> LanePlan {
-        if (!current) return {lane_not_found(ref), {}};
-        storage::SessionRow target;
-        std::string state;
-        if (auto error = read_session(env, ref.app, current->lane.user, session_id, target, state)) {
-            if (error->code != ErrorCode::NotFound) return {std::move(error), {}};
-            return {not_found(fmt::format("session {} of user {} not found in app {}: a lane can only switch to "
-                                          "a live session of its own user and app",
-                                          session_id, current->lane.user, ref.app)),
-                    {}};
-        }
-        LaneWrite write;
-        write.row = current->lane;
-        write.row.session_id = session_id;
-        write.row.updated_at_us = env.clock.now_us();
-        write.row.suspended = false;
-        write.row.resume_pending = false;
-        write.row.resume_reason.reset();
-        write.expected_version = current->lane.version;
-        return {std::nullopt, std::move(write)};
-    });
-    if (update.error) return Outcome::fail(std::move(*update.error));
-    return lane_and_session(env, update, false);
+    return run_steps(begin_switch_lane(env, ref, session_id)());
 }
 
 }  // namespace mnemo::core

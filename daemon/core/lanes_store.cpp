@@ -1,7 +1,8 @@
-// Lane storage calls: lane_get, the compare-and-set lane_write loop, session reads.
+// Lane storage calls: lane_get, the compare-and-set lane_write steps, session reads.
 #include "core/lanes_store.h"
 
 #include "core/ids.h"
+#include "core/pending_write.h"
 #include "core/service_util.h"
 #include "core/state_delta.h"
 
@@ -55,30 +56,32 @@ mnemo_session_create_req session_request(const Env& env, const LaneWrite& write,
     return req;
 }
 
-struct WriteResult {
-    std::optional<storage::StorageError> failure;
-    storage::Collected collected;
-};
-
-WriteResult write_lane(const Env& env, const LaneWrite& write) {
+// The lane write prepared (core/pending_write.h); `out` holds what it stored once it succeeded.
+std::shared_ptr<PendingWrite> begin_lane_write(const Env& env, LaneWrite write,
+                                               std::shared_ptr<storage::Collected> out) {
+    struct Held {
+        LaneWrite write;
+        mnemo_lane_write_req req{};
+    };
+    auto held = std::make_shared<Held>();
+    held->write = std::move(write);
+    const LaneWrite& w = held->write;
     int64_t now = env.clock.now_us();
-    mnemo_lane_write_req req{};
+    mnemo_lane_write_req& req = held->req;
     req.now_us = now;
-    req.expected_version = write.expected_version;
-    req.lane = to_mnemo(write.row);
-    req.create_session = flag(write.create_session);
-    if (write.create_session) req.session = session_request(env, write, now);
-    req.finalize_session_id = storage::opt_str(write.finalize_session_id);
-    storage::Collector collector;
-    WriteResult out;
-    out.failure = env.backend.call([&](mnemo_error* err) {
-        return env.backend.ops().lane_write(env.backend.handle(), &req, collector.sink(), err);
-    });
-    out.collected = std::move(collector.result());
-    return out;
+    req.expected_version = w.expected_version;
+    req.lane = to_mnemo(w.row);
+    req.create_session = flag(w.create_session);
+    if (w.create_session) req.session = session_request(env, w, now);
+    req.finalize_session_id = storage::opt_str(w.finalize_session_id);
+    return std::make_shared<PendingWrite>(env, MNEMO_WRITE_OP(lane_write), held, &held->req,
+                                          [out](storage::Collected& result) {
+                                              *out = std::move(result);
+                                              return Outcome::ok({});
+                                          });
 }
 
-LaneUpdate written(storage::Collected& result, std::optional<LaneSnapshot>&& before) {
+LaneUpdate update_of(storage::Collected& result, std::optional<LaneSnapshot>&& before) {
     LaneUpdate update;
     if (result.lanes.empty()) {
         update.error = Error{ErrorCode::Internal, "storage returned no lane after a lane write", "{}"};
@@ -89,6 +92,56 @@ LaneUpdate written(storage::Collected& result, std::optional<LaneSnapshot>&& bef
     update.created_state = std::move(result.state);
     update.before = std::move(before);
     return update;
+}
+
+LaneUpdate failed(Error error) {
+    return LaneUpdate{std::move(error), {}, {}, {}, {}};
+}
+
+// One lane update across its attempts.
+struct LaneJob {
+    Env env;
+    LaneRef ref;
+    LanePlanner planner;
+    LaneAnswer answer;
+    int attempts = 0;
+};
+
+WriteStep answer_with(const LaneJob& job, LaneUpdate update) {
+    return WriteStep::answered(job.answer(update));
+}
+
+// Read, plan, and the compare-and-set write; a conflict comes back here.
+WriteStep attempt(const std::shared_ptr<LaneJob>& job) {
+    const LaneRef& ref = job->ref;
+    if (job->attempts == kMaxLaneAttempts) {
+        return answer_with(*job, failed(Error{ErrorCode::Conflict,
+                                              fmt::format("lane {} of app {} kept changing during {} attempts; "
+                                                          "retry the request",
+                                                          ref.lane, ref.app, kMaxLaneAttempts),
+                                              "{}"}));
+    }
+    ++job->attempts;
+    std::optional<LaneSnapshot> current;
+    if (auto error = read_lane(job->env, ref, current)) return answer_with(*job, failed(std::move(*error)));
+    LanePlan plan = job->planner(current);
+    if (plan.error) return answer_with(*job, failed(std::move(*plan.error)));
+    if (!plan.write) {
+        if (!current) return answer_with(*job, failed(lane_not_found(ref)));
+        LaneUpdate unchanged;
+        unchanged.lane = current->lane;
+        unchanged.before = std::move(current);
+        return answer_with(*job, std::move(unchanged));
+    }
+    auto stored = std::make_shared<storage::Collected>();
+    auto before = std::make_shared<std::optional<LaneSnapshot>>(std::move(current));
+    return WriteStep::writing(begin_lane_write(job->env, std::move(*plan.write), stored),
+                              [job, stored, before](Outcome&& written) {
+                                  if (!written.error) return answer_with(*job, update_of(*stored, std::move(*before)));
+                                  if (written.error->code != ErrorCode::Conflict)
+                                      return answer_with(*job, failed(std::move(*written.error)));
+                                  return attempt(job);
+                              });
 }
 
 }  // namespace
@@ -123,29 +176,12 @@ std::optional<Error> read_lane(const Env& env, const LaneRef& ref, std::optional
     return std::nullopt;
 }
 
-LaneUpdate update_lane(const Env& env, const LaneRef& ref, const LanePlanner& planner) {
-    if (auto unsupported = lanes_supported(env)) return LaneUpdate{std::move(unsupported), {}, {}, {}, {}};
-    for (int attempt = 0; attempt < kMaxLaneAttempts; ++attempt) {
-        std::optional<LaneSnapshot> current;
-        if (auto error = read_lane(env, ref, current)) return LaneUpdate{std::move(error), {}, {}, {}, {}};
-        LanePlan plan = planner(current);
-        if (plan.error) return LaneUpdate{std::move(plan.error), {}, {}, {}, {}};
-        if (!plan.write) {
-            if (!current) return LaneUpdate{lane_not_found(ref), {}, {}, {}, {}};
-            LaneUpdate unchanged;
-            unchanged.lane = current->lane;
-            unchanged.before = std::move(current);
-            return unchanged;
-        }
-        WriteResult result = write_lane(env, *plan.write);
-        if (!result.failure) return written(result.collected, std::move(current));
-        if (result.failure->code != MNEMO_E_CONFLICT) return LaneUpdate{from_storage(*result.failure), {}, {}, {}, {}};
-    }
-    Error busy{ErrorCode::Conflict,
-               fmt::format("lane {} of app {} kept changing during {} attempts; retry the request", ref.lane, ref.app,
-                           kMaxLaneAttempts),
-               "{}"};
-    return LaneUpdate{std::move(busy), {}, {}, {}, {}};
+WriteSteps update_lane(const Env& env, LaneRef ref, LanePlanner planner, LaneAnswer answer) {
+    auto job = std::make_shared<LaneJob>(LaneJob{env, std::move(ref), std::move(planner), std::move(answer)});
+    return [job] {
+        if (auto unsupported = lanes_supported(job->env)) return answer_with(*job, failed(std::move(*unsupported)));
+        return attempt(job);
+    };
 }
 
 std::optional<Error> read_session(const Env& env, const std::string& app, const std::string& user,

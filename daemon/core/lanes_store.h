@@ -1,11 +1,12 @@
 /*
  * core/lanes_store.h -- the storage side of lane operations (internal to
  * core/lanes*.cpp): reading a lane with its current session, and the
- * compare-and-set write loop every lane change goes through.
+ * compare-and-set write steps every lane change goes through.
  */
 #pragma once
 
 #include "core/lanes.h"
+#include "core/pending_write.h"
 #include "storage/rows.h"
 
 #include <functional>
@@ -50,8 +51,14 @@ struct LaneUpdate {
 // The lane, nullopt when absent; an Error when storage failed.
 std::optional<Error> read_lane(const Env& env, const LaneRef& ref, std::optional<LaneSnapshot>& out);
 
+// What an operation answers once its update is settled (or failed: update.error); on a
+// thread that may block, so it may read the lane's session.
+using LaneAnswer = std::function<Outcome(LaneUpdate& update)>;
+
 // Read, plan, compare-and-set write; on a concurrent change, read and plan again (bounded).
-LaneUpdate update_lane(const Env& env, const LaneRef& ref, const LanePlanner& planner);
+// The write is a PendingWrite of its own step, so a backend that queues writes holds no
+// thread while it waits for the commit.
+WriteSteps update_lane(const Env& env, LaneRef ref, LanePlanner planner, LaneAnswer answer);
 
 // A live session with its merged state JSON (for answers that show the lane's session).
 std::optional<Error> read_session(const Env& env, const std::string& app, const std::string& user,

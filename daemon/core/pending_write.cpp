@@ -28,4 +28,26 @@ Outcome PendingWrite::finish(int status) {
     return render_(collector_.result());
 }
 
+WriteStep WriteStep::answered(Outcome outcome) {
+    WriteStep step;
+    step.answer = std::move(outcome);
+    return step;
+}
+
+WriteStep WriteStep::writing(std::shared_ptr<PendingWrite> write, std::function<WriteStep(Outcome&&)> then) {
+    WriteStep step;
+    step.write = std::move(write);
+    step.then = std::move(then);
+    return step;
+}
+
+Outcome run_steps(WriteStep step) {
+    while (!step.answer) {
+        Outcome written = step.write->run();
+        WriteStep next = step.then(std::move(written));
+        step = std::move(next);
+    }
+    return std::move(*step.answer);
+}
+
 }  // namespace mnemo::core

@@ -6,7 +6,8 @@
  *
  * Owns the request while it is in flight and the way from the collected
  * rows to the answer; each operation file builds its own (begin_* in
- * service.h) and keeps its blocking form as begin_*(...)->run().
+ * service.h) and keeps its blocking form as begin_*(...)->run(). An
+ * operation that must read between its writes is a chain of WriteSteps.
  */
 #pragma once
 
@@ -16,6 +17,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace mnemo::core {
 
@@ -61,6 +63,8 @@ public:
     int start(mnemo_done_fn done, void* done_ctx);
     // The answer, from the status done gave.
     Outcome finish(int status);
+    // The backend queues it (start/finish) rather than run() on a thread.
+    bool queueable() const { return env_.backend.async_writes(); }
 
 private:
     Env env_;
@@ -71,5 +75,25 @@ private:
     storage::Collector collector_;
     mnemo_error err_{};
 };
+
+// An operation that reads around its writes (a lane: read, plan,
+// compare-and-set, read again after a conflict). Each step runs on a thread
+// that may block on reads and ends with the answer or with one write and
+// what follows it, so the write can be queued (PendingWrite::start) without
+// a thread waiting for it.
+struct WriteStep {
+    std::optional<Outcome> answer;
+    std::shared_ptr<PendingWrite> write;
+    // After the write, with what it answered; on a thread that may block.
+    std::function<WriteStep(Outcome&& written)> then;
+
+    static WriteStep answered(Outcome outcome);
+    static WriteStep writing(std::shared_ptr<PendingWrite> write, std::function<WriteStep(Outcome&&)> then);
+};
+// The first step of an operation, not run yet.
+using WriteSteps = std::function<WriteStep()>;
+
+// Every step and write of `step` on this thread, waiting for each write.
+Outcome run_steps(WriteStep step);
 
 }  // namespace mnemo::core

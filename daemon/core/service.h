@@ -95,6 +95,7 @@ Outcome list_sessions(const Env& env, const ListSessionsInput& in);
 Outcome delete_session(const Env& env, const SessionRef& ref, bool hard);
 std::shared_ptr<PendingWrite> begin_delete_session(const Env& env, SessionRef ref, bool hard);
 Outcome purge_user(const Env& env, const std::string& app, const std::string& user);
+std::shared_ptr<PendingWrite> begin_purge_user(const Env& env, std::string app, std::string user);
 
 // ---- events ----
 struct AppendInput {
@@ -182,7 +183,7 @@ Outcome patch_state(const Env& env, const PatchStateInput& in);
 std::shared_ptr<PendingWrite> begin_patch_state(const Env& env, PatchStateInput in);
 Outcome get_scope_state(const Env& env, int scope, const std::string& app, const std::string& user);
 std::shared_ptr<PendingWrite> begin_delete_state_key(const Env& env, int scope, const std::string& app,
-                                                    const std::string& user, const std::string& key);
+                                                     const std::string& user, const std::string& key);
 
 // ---- summaries and tracks ----
 struct PostSummaryInput {

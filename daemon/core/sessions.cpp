@@ -212,25 +212,32 @@ Outcome delete_session(const Env& env, const SessionRef& ref, bool hard) {
     return begin_delete_session(env, ref, hard)->run();
 }
 
+std::shared_ptr<PendingWrite> begin_purge_user(const Env& env, std::string app, std::string user) {
+    struct Purge {
+        std::string app, user;
+        mnemo_user_purge_req req{};
+    };
+    auto purge = std::make_shared<Purge>();
+    purge->app = std::move(app);
+    purge->user = std::move(user);
+    purge->req = mnemo_user_purge_req{storage::str(purge->app), storage::str(purge->user), env.clock.now_us()};
+    return std::make_shared<PendingWrite>(
+        env, MNEMO_WRITE_OP(user_purge), purge, &purge->req, [env](storage::Collected& result) {
+            finalize_purged(env, result.sessions);
+            std::string body;
+            JsonWriter w(body);
+            w.begin_object();
+            const mnemo_purge_result& purged = result.purge;
+            w.field("sessions", purged.sessions).field("events", purged.events).field("summaries", purged.summaries);
+            w.field("tracks", purged.tracks).field("lanes", purged.lanes).field("state_keys", purged.state_keys);
+            w.field("memories", purged.memories);
+            w.end_object();
+            return Outcome::ok(std::move(body));
+        });
+}
+
 Outcome purge_user(const Env& env, const std::string& app, const std::string& user) {
-    mnemo_user_purge_req req{storage::str(app), storage::str(user), env.clock.now_us()};
-    storage::Collector collector;
-    if (auto failed = run_storage(env, [&](mnemo_error* err) {
-            return env.backend.ops().user_purge(env.backend.handle(), &req, collector.sink(), err);
-        })) {
-        return *failed;
-    }
-    auto& result = collector.result();
-    finalize_purged(env, result.sessions);
-    std::string body;
-    JsonWriter w(body);
-    w.begin_object();
-    const mnemo_purge_result& purged = result.purge;
-    w.field("sessions", purged.sessions).field("events", purged.events).field("summaries", purged.summaries);
-    w.field("tracks", purged.tracks).field("lanes", purged.lanes).field("state_keys", purged.state_keys);
-    w.field("memories", purged.memories);
-    w.end_object();
-    return Outcome::ok(std::move(body));
+    return begin_purge_user(env, app, user)->run();
 }
 
 }  // namespace mnemo::core

@@ -3,6 +3,8 @@
 #include "lifecycle/storage_steps.h"
 #include "observability/log.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <memory>
@@ -58,16 +60,31 @@ void Finalizer::finalize_batch(int64_t limit, uint32_t retries, BatchDone done) 
     auto state = std::make_shared<BatchState>();
     int64_t now = clock_.now_us();
     // One transaction for the whole batch when the plugin can: each its own would wait for its own commit.
-    auto mark_all = [this, state, now, retries] {
+    auto mark_all = [this, state, now, retries](const api::Executor::Done& marked) {
         const auto& items = state->batch.items;
         if (has_finalize_batch(backend_)) {
-            state->marks = mark_finalized_batch(backend_, items, state->hook_ok, now, retries);
-            return core::Outcome::ok({});
+            // The write reads only the backend of its env.
+            core::Env env{backend_, nullptr, clock_};
+            std::shared_ptr<std::vector<FinalizeMark>> marks(state, &state->marks);
+            auto write = begin_mark_finalized_batch(env, items, state->hook_ok, now, retries, marks);
+            return executor_.run_write(std::move(write), [state, marked](core::Outcome&& outcome) {
+                if (outcome.error) {
+                    state->marks.assign(state->batch.items.size(), FinalizeMark{});
+                    for (auto& mark : state->marks)
+                        mark.error = fmt::format("finalize done batch failed: {}", outcome.error->message);
+                }
+                marked(std::move(outcome));
+            });
         }
-        for (size_t i = 0; i < items.size(); ++i) {
-            state->marks.push_back(mark_finalized(backend_, items[i].session, now, state->hook_ok[i], retries));
-        }
-        return core::Outcome::ok({});
+        executor_.run(
+            [this, state, now, retries] {
+                const auto& items = state->batch.items;
+                for (size_t i = 0; i < items.size(); ++i) {
+                    state->marks.push_back(mark_finalized(backend_, items[i].session, now, state->hook_ok[i], retries));
+                }
+                return core::Outcome::ok({});
+            },
+            marked);
     };
     auto after_marks = [this, state, limit, done](core::Outcome&&) {
         auto started = std::chrono::steady_clock::now();
@@ -98,7 +115,7 @@ void Finalizer::finalize_batch(int64_t limit, uint32_t retries, BatchDone done) 
         for (const auto& item : state->batch.items) state->hook_ok.push_back(call_hooks(item));
         if (state->batch.items.empty()) return done(false, micros_since(started));
         state->loop_us = micros_since(started);
-        executor_.run(mark_all, after_marks);
+        mark_all(after_marks);
     };
     executor_.run(
         [this, state, now, limit] {

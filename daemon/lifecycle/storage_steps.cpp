@@ -1,5 +1,7 @@
 #include "lifecycle/storage_steps.h"
 
+#include "core/pending_write.h"
+
 #include <fmt/format.h>
 
 #include <cstddef>
@@ -39,32 +41,28 @@ bool lifecycle_supported(const storage::Backend& backend) {
     return ops.sweep_step && ops.finalize_list && ops.finalize_done && ops.lane_recover;
 }
 
-SweepCounts sweep_step(const storage::Backend& backend, const config::SweepConfig& sweep, int64_t now_us,
-                       int64_t limit) {
-    mnemo_sweep_req req{};
-    req.now_us = now_us;
-    req.limit = limit;
-    req.purge_before_us = now_us - sweep.purge_after_us;
-    req.prune_lanes_before_us = sweep.prune_lanes_after_us > 0 ? now_us - sweep.prune_lanes_after_us : 0;
+std::shared_ptr<core::PendingWrite> begin_sweep_step(const core::Env& env, const config::SweepConfig& sweep,
+                                                     int64_t now_us, int64_t limit,
+                                                     std::shared_ptr<SweepCounts> counts) {
+    auto req = std::make_shared<mnemo_sweep_req>();
+    req->now_us = now_us;
+    req->limit = limit;
+    req->purge_before_us = now_us - sweep.purge_after_us;
+    req->prune_lanes_before_us = sweep.prune_lanes_after_us > 0 ? now_us - sweep.prune_lanes_after_us : 0;
     // Only a store several daemons share needs its sweeps coordinated.
-    req.coordinate = (backend.descriptor().capabilities & MNEMO_CAP_SHARED) != 0 ? 1 : 0;
-    storage::Collector collector;
-    SweepCounts counts;
-    if (auto failure = backend.call([&](mnemo_error* err) {
-            return backend.ops().sweep_step(backend.handle(), &req, collector.sink(), err);
-        })) {
-        counts.error = describe(*failure, "sweep step");
-        return counts;
-    }
-    const mnemo_sweep_result& swept = collector.result().sweep;
-    counts.expired = swept.expired;
-    counts.state_scopes = swept.state_scopes;
-    counts.purged_sessions = swept.purged_sessions;
-    counts.purged_events = swept.purged_events;
-    counts.pruned_lanes = swept.pruned_lanes;
-    counts.more = swept.more != 0;
-    counts.skipped = swept.skipped != 0;
-    return counts;
+    req->coordinate = (env.backend.descriptor().capabilities & MNEMO_CAP_SHARED) != 0 ? 1 : 0;
+    return std::make_shared<core::PendingWrite>(env, MNEMO_WRITE_OP(sweep_step), req, req.get(),
+                                                [counts](storage::Collected& result) {
+                                                    const mnemo_sweep_result& swept = result.sweep;
+                                                    counts->expired = swept.expired;
+                                                    counts->state_scopes = swept.state_scopes;
+                                                    counts->purged_sessions = swept.purged_sessions;
+                                                    counts->purged_events = swept.purged_events;
+                                                    counts->pruned_lanes = swept.pruned_lanes;
+                                                    counts->more = swept.more != 0;
+                                                    counts->skipped = swept.skipped != 0;
+                                                    return core::Outcome::ok({});
+                                                });
 }
 
 FinalizeBatch list_finalize(const storage::Backend& backend, int64_t now_us, int64_t limit) {
@@ -103,37 +101,41 @@ FinalizeMark mark_finalized(const storage::Backend& backend, const storage::Sess
     return mark;
 }
 
-std::vector<FinalizeMark> mark_finalized_batch(const storage::Backend& backend,
-                                               const std::vector<core::FinalizeItem>& items,
-                                               const std::vector<bool>& succeeded, int64_t now_us,
-                                               int64_t max_attempts) {
-    std::vector<mnemo_finalize_outcome> outcomes;
-    outcomes.reserve(items.size());
+std::shared_ptr<core::PendingWrite> begin_mark_finalized_batch(const core::Env& env,
+                                                               const std::vector<core::FinalizeItem>& items,
+                                                               const std::vector<bool>& succeeded, int64_t now_us,
+                                                               int64_t max_attempts,
+                                                               std::shared_ptr<std::vector<FinalizeMark>> marks) {
+    struct Batch {
+        std::vector<mnemo_finalize_outcome> outcomes;
+        std::vector<storage::SessionRow> sessions;  // what the outcomes' keys point into
+        mnemo_finalize_done_batch_req req{};
+    };
+    auto batch = std::make_shared<Batch>();
+    batch->sessions.reserve(items.size());
+    batch->outcomes.reserve(items.size());
     for (size_t i = 0; i < items.size(); ++i) {
-        const auto& s = items[i].session;
-        outcomes.push_back(
+        const auto& s = batch->sessions.emplace_back(items[i].session);
+        batch->outcomes.push_back(
             {mnemo_key{storage::str(s.app), storage::str(s.user), storage::str(s.id)}, succeeded[i] ? 1 : 0});
     }
-    mnemo_finalize_done_batch_req req{outcomes.data(), outcomes.size(), max_attempts, now_us};
-    storage::Collector collector;
-    std::vector<FinalizeMark> marks(items.size());
-    if (auto failure = backend.call([&](mnemo_error* err) {
-            return backend.ops().finalize_done_batch(backend.handle(), &req, collector.sink(), err);
-        })) {
-        for (auto& mark : marks) mark.error = describe(*failure, "finalize done batch");
-        return marks;
-    }
-    const std::vector<int>& outcomes_of_items = collector.result().outcomes;
-    if (outcomes_of_items.size() != items.size()) {
-        for (auto& mark : marks)
-            mark.error = fmt::format(
-                "finalize done batch answered {} outcomes for {} sessions; the storage plugin "
-                "breaks the ABI (mnemo_finalize_done_batch_req)",
-                outcomes_of_items.size(), items.size());
-        return marks;
-    }
-    for (size_t i = 0; i < items.size(); ++i) marks[i] = mark_of(outcomes_of_items[i], items[i].session);
-    return marks;
+    batch->req = mnemo_finalize_done_batch_req{batch->outcomes.data(), batch->outcomes.size(), max_attempts, now_us};
+    return std::make_shared<core::PendingWrite>(
+        env, MNEMO_WRITE_OP(finalize_done_batch), batch, &batch->req, [batch, marks](storage::Collected& result) {
+            const std::vector<int>& outcomes_of_items = result.outcomes;
+            const auto& sessions = batch->sessions;
+            marks->assign(sessions.size(), FinalizeMark{});
+            if (outcomes_of_items.size() != sessions.size()) {
+                for (auto& mark : *marks)
+                    mark.error = fmt::format(
+                        "finalize done batch answered {} outcomes for {} sessions; the storage plugin "
+                        "breaks the ABI (mnemo_finalize_done_batch_req)",
+                        outcomes_of_items.size(), sessions.size());
+                return core::Outcome::ok({});
+            }
+            for (size_t i = 0; i < sessions.size(); ++i) (*marks)[i] = mark_of(outcomes_of_items[i], sessions[i]);
+            return core::Outcome::ok({});
+        });
 }
 
 RecoverCounts recover_lanes(const storage::Backend& backend, const config::RecoveryConfig& recovery, int64_t now_us) {

@@ -1,17 +1,21 @@
 /*
- * lifecycle/storage_steps.h -- the blocking storage calls of the timers.
+ * lifecycle/storage_steps.h -- the storage calls of the timers.
  *
  * One function per plugin operation the lifecycle drives (sweep_step,
  * finalize_list, finalize_done, finalize_done_batch, lane_recover), turning sink output into
- * plain values. They block and may run on any thread; the sweeper decides
- * where (inline or on a worker) and when.
+ * plain values. The plain ones block and may run on any thread; the sweep
+ * step and the batch of finalize marks come prepared (begin_*, a
+ * core::PendingWrite), so a backend that queues writes takes them without a
+ * thread waiting. The sweeper decides where and when they run.
  */
 #pragma once
 
 #include "config/config.h"
 #include "core/finalize_inbox.h"
+#include "core/service.h"
 #include "storage/backend.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,9 +28,12 @@ struct SweepCounts {
     bool more = false;
     bool skipped = false;  // another daemon sharing the store was sweeping (shared backends only)
 };
-// One bounded sweep step at now_us with the sweep config's purge and prune horizons.
-SweepCounts sweep_step(const storage::Backend& backend, const config::SweepConfig& sweep, int64_t now_us,
-                       int64_t limit);
+// One bounded sweep step at now_us with the sweep config's purge and prune
+// horizons, prepared (core/pending_write.h); `counts` holds what it did once
+// it answered without an error.
+std::shared_ptr<core::PendingWrite> begin_sweep_step(const core::Env& env, const config::SweepConfig& sweep,
+                                                     int64_t now_us, int64_t limit,
+                                                     std::shared_ptr<SweepCounts> counts);
 
 struct FinalizeBatch {
     std::optional<std::string> error;
@@ -43,11 +50,13 @@ FinalizeMark mark_finalized(const storage::Backend& backend, const storage::Sess
                             bool succeeded, int64_t max_attempts);
 
 // The same for a whole batch (succeeded[i] for items[i]) in one storage transaction, through
-// finalize_done_batch; one mark per item, in order. Only when has_finalize_batch(backend).
-std::vector<FinalizeMark> mark_finalized_batch(const storage::Backend& backend,
-                                               const std::vector<core::FinalizeItem>& items,
-                                               const std::vector<bool>& succeeded, int64_t now_us,
-                                               int64_t max_attempts);
+// finalize_done_batch, prepared (core/pending_write.h): once it answered without an error, `marks`
+// holds one mark per item, in order. Only when has_finalize_batch(backend).
+std::shared_ptr<core::PendingWrite> begin_mark_finalized_batch(const core::Env& env,
+                                                               const std::vector<core::FinalizeItem>& items,
+                                                               const std::vector<bool>& succeeded, int64_t now_us,
+                                                               int64_t max_attempts,
+                                                               std::shared_ptr<std::vector<FinalizeMark>> marks);
 // The plugin's table has finalize_done_batch (appended within ABI 2; an older plugin lacks it).
 bool has_finalize_batch(const storage::Backend& backend);
 

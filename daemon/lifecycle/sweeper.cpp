@@ -3,6 +3,8 @@
 #include "lifecycle/storage_steps.h"
 #include "observability/log.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 namespace mnemo::lifecycle {
 
@@ -100,16 +102,17 @@ void Sweeper::begin() {
 
 void Sweeper::step() {
     auto result = std::make_shared<StepResult>();
-    int64_t now = clock_.now_us();
-    executor_.run(
-        [this, result, now, limit = limit_, sweep = running_->sweep] {
-            auto started = std::chrono::steady_clock::now();
-            result->counts = sweep_step(backend_, sweep, now, limit);
-            auto took = std::chrono::steady_clock::now() - started;
-            result->took_us = std::chrono::duration_cast<std::chrono::microseconds>(took).count();
-            return core::Outcome::ok({});
-        },
-        [this, result](core::Outcome&&) { after_step(*result); });
+    std::shared_ptr<SweepCounts> counts(result, &result->counts);
+    core::Env env{backend_, running_, clock_};
+    auto write = begin_sweep_step(env, running_->sweep, clock_.now_us(), limit_, counts);
+    // Inline (the only case the duration adapts the limit), this spans the storage call alone.
+    auto started = std::chrono::steady_clock::now();
+    executor_.run_write(std::move(write), [this, result, started](core::Outcome&& outcome) {
+        auto took = std::chrono::steady_clock::now() - started;
+        result->took_us = std::chrono::duration_cast<std::chrono::microseconds>(took).count();
+        if (outcome.error) result->counts.error = fmt::format("sweep step failed: {}", outcome.error->message);
+        after_step(*result);
+    });
 }
 
 void Sweeper::after_step(const StepResult& result) {

@@ -9,7 +9,9 @@
  * to the loop (a 0 ms timer), and for a backend called inline on the loop
  * it halves `limit` whenever a step took longer than sweep.budget (and
  * grows it back towards sweep.batch when steps are quick), so no loop turn
- * spends much more than the budget on sweeping. Finalize batches, whose
+ * spends much more than the budget on sweeping. A backend that queues
+ * writes (Backend::async_writes) takes each step, and each batch of finalize
+ * marks, without a worker thread waiting for its commit. Finalize batches, whose
  * hooks run on the loop with any backend, are sized the same way. Counts go to
  * mnemo_sweeps_total and mnemo_swept_total{kind}.
  */

@@ -4,6 +4,7 @@
 #include "core/json_writer.h"
 
 #include "core/ids.h"
+#include "core/pending_write.h"
 #include "core/service_util.h"
 #include "memory/memory_calls.h"
 #include "memory/memory_render.h"
@@ -64,6 +65,10 @@ void tell_if_pending(const MemoryEnv& env, bool any_pending) {
     if (any_pending && env.pending_written) env.pending_written();
 }
 
+core::Env core_env(const MemoryEnv& env) {
+    return core::Env{env.backend, env.config, env.clock};
+}
+
 }  // namespace
 
 MemoryEnv memory_env(const core::Env& env, const MemoryLinks* links) {
@@ -71,6 +76,11 @@ MemoryEnv memory_env(const core::Env& env, const MemoryLinks* links) {
         return MemoryEnv{env.backend, env.config, env.clock, nullptr, {}, {}, MemoryLinks{}.exact_scan_max};
     return MemoryEnv{env.backend,        env.config,           env.clock, links->index, links->pending_written,
                      links->embed_query, links->exact_scan_max};
+}
+
+std::optional<core::Error> memories_missing(const storage::Backend& backend) {
+    if (backend.memories()) return std::nullopt;
+    return no_memories(backend);
 }
 
 MemoryRequestLimits request_limits(const config::Config& config, const std::string& app) {
@@ -93,49 +103,69 @@ std::string render_settled(std::vector<storage::MemoryWritten> written, const st
     return render_written(written);
 }
 
-Outcome write_memories(const MemoryEnv& env, const WriteMemoriesInput& in,
-                       std::vector<storage::MemoryWritten>& written_out) {
-    if (!env.backend.memories()) return Outcome::fail(no_memories(env.backend));
-    const config::MemoryConfig& memory = env.config->memory_for(in.app);
+std::shared_ptr<core::PendingWrite> begin_write_memories(
+    const MemoryEnv& env, WriteMemoriesInput in, std::shared_ptr<std::vector<storage::MemoryWritten>> written_out) {
+    struct Write {
+        WriteMemoriesInput in;
+        std::vector<std::string> ids, folded;
+        std::vector<mnemo_memory_input> inputs;
+        mnemo_memory_write_req req{};
+    };
+    auto write = std::make_shared<Write>();
+    write->in = std::move(in);
+    const config::MemoryConfig& memory = env.config->memory_for(write->in.app);
     int64_t now = env.clock.now_us();
-    const auto& items = in.write.items;
-    std::vector<std::string> ids(items.size()), folded(items.size());
-    std::vector<mnemo_memory_input> inputs(items.size());
+    const auto& items = write->in.write.items;
+    write->ids.resize(items.size());
+    write->folded.resize(items.size());
+    write->inputs.resize(items.size());
     for (size_t i = 0; i < items.size(); ++i) {
         const MemoryItemInput& item = items[i];
-        ids[i] = item.id ? *item.id : core::uuid_v7(now);
-        folded[i] = fold_memory_text(item.text);
-        mnemo_memory_input& input = inputs[i];
-        input.id = str(ids[i]);
+        write->ids[i] = item.id ? *item.id : core::uuid_v7(now);
+        write->folded[i] = fold_memory_text(item.text);
+        mnemo_memory_input& input = write->inputs[i];
+        input.id = str(write->ids[i]);
         input.id_from_client = item.id ? 1 : 0;
         input.text = str(item.text);
-        input.folded_text = str(folded[i]);
+        input.folded_text = str(write->folded[i]);
         fill_common(input, {item.name_space, item.metadata_json, item.embedding, item.embedding_model});
         input.session_id = opt_str(item.session_id);
         input.ttl_us = ttl_us(memory, item.ttl_seconds);
     }
-    mnemo_memory_write_req req{};
-    req.app = str(in.app);
-    req.user = str(in.user);
-    req.items = inputs.data();
-    req.n_items = inputs.size();
+    mnemo_memory_write_req& req = write->req;
+    req.app = str(write->in.app);
+    req.user = str(write->in.user);
+    req.items = write->inputs.data();
+    req.n_items = write->inputs.size();
     req.embedder = embedder_configured(memory) ? 1 : 0;
     req.dimensions = memory.dimensions;
     req.now_us = now;
-    storage::Collector collector;
-    if (auto failed = call_memory_op(env, env.backend.ops().memory_write, req, collector)) return *failed;
-    auto& written = collector.result().written;
-    if (written.size() != items.size()) {
-        return Outcome::fail(core::Error{
-            core::ErrorCode::Internal,
-            fmt::format("the storage plugin answered {} of {} memories written", written.size(), items.size()), "{}"});
-    }
-    std::sort(written.begin(), written.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
-    tell_if_pending(env, std::any_of(written.begin(), written.end(), [](const storage::MemoryWritten& w) {
-                        return w.memory.embedding == MNEMO_EMBEDDING_PENDING;
-                    }));
-    Outcome answer = Outcome::ok(render_written(written));
-    written_out = std::move(written);
+    return std::make_shared<core::PendingWrite>(
+        core_env(env), MNEMO_WRITE_OP(memory_write), write, &write->req,
+        [env, n_items = items.size(), written_out](storage::Collected& result) {
+            auto& written = result.written;
+            if (written.size() != n_items) {
+                return Outcome::fail(core::Error{
+                    core::ErrorCode::Internal,
+                    fmt::format("the storage plugin answered {} of {} memories written", written.size(), n_items),
+                    "{}"});
+            }
+            std::sort(written.begin(), written.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
+            tell_if_pending(env, std::any_of(written.begin(), written.end(), [](const storage::MemoryWritten& w) {
+                                return w.memory.embedding == MNEMO_EMBEDDING_PENDING;
+                            }));
+            Outcome answer = Outcome::ok(render_written(written));
+            if (written_out) *written_out = std::move(written);
+            return answer;
+        });
+}
+
+Outcome write_memories(const MemoryEnv& env, const WriteMemoriesInput& in,
+                       std::vector<storage::MemoryWritten>& written_out) {
+    if (auto missing = memories_missing(env.backend)) return Outcome::fail(std::move(*missing));
+    auto written = std::make_shared<std::vector<storage::MemoryWritten>>();
+    Outcome answer = begin_write_memories(env, in, written)->run();
+    written_out = std::move(*written);
     return answer;
 }
 
@@ -180,38 +210,62 @@ Outcome list_memories(const MemoryEnv& env, const ListMemoriesInput& in) {
     return Outcome::ok(render_page(result.memories, next));
 }
 
-Outcome patch_memory(const MemoryEnv& env, const MemoryRef& ref, const MemoryPatchInput& patch) {
-    if (!env.backend.memories()) return Outcome::fail(no_memories(env.backend));
-    const config::MemoryConfig& memory = env.config->memory_for(ref.app);
-    std::string folded = patch.text ? fold_memory_text(*patch.text) : std::string();
-    mnemo_memory_patch_req req{};
-    req.ref = mnemo_memory_ref{str(ref.app), str(ref.user), str(ref.id), env.clock.now_us()};
+std::shared_ptr<core::PendingWrite> begin_patch_memory(const MemoryEnv& env, MemoryRef ref, MemoryPatchInput patch) {
+    struct Patch {
+        MemoryRef ref;
+        MemoryPatchInput patch;
+        std::string folded;
+        mnemo_memory_patch_req req{};
+    };
+    auto held = std::make_shared<Patch>();
+    held->ref = std::move(ref);
+    held->patch = std::move(patch);
+    const MemoryPatchInput& in = held->patch;
+    const config::MemoryConfig& memory = env.config->memory_for(held->ref.app);
+    if (in.text) held->folded = fold_memory_text(*in.text);
+    mnemo_memory_patch_req& req = held->req;
+    req.ref = mnemo_memory_ref{str(held->ref.app), str(held->ref.user), str(held->ref.id), env.clock.now_us()};
     req.fields.id = absent();
-    req.fields.text = opt_str(patch.text);
-    req.fields.folded_text = patch.text ? str(folded) : absent();
-    fill_common(req.fields, {patch.name_space, patch.metadata_json, patch.embedding, patch.embedding_model});
+    req.fields.text = opt_str(in.text);
+    req.fields.folded_text = in.text ? str(held->folded) : absent();
+    fill_common(req.fields, {in.name_space, in.metadata_json, in.embedding, in.embedding_model});
     req.fields.session_id = absent();
-    req.fields.ttl_us = ttl_us(memory, patch.ttl_seconds);
+    req.fields.ttl_us = ttl_us(memory, in.ttl_seconds);
     req.embedder = embedder_configured(memory) ? 1 : 0;
     req.dimensions = memory.dimensions;
-    storage::Collector collector;
-    if (auto failed = call_memory_op(env, env.backend.ops().memory_patch, req, collector)) return *failed;
-    auto& rows = collector.result().memories;
-    if (rows.empty()) {
-        return Outcome::fail(
-            core::Error{core::ErrorCode::Internal, "the storage plugin answered no patched memory", "{}"});
-    }
-    tell_if_pending(env, rows.front().embedding == MNEMO_EMBEDDING_PENDING);
-    return Outcome::ok(render_memory(rows.front(), false));
+    return std::make_shared<core::PendingWrite>(
+        core_env(env), MNEMO_WRITE_OP(memory_patch), held, &held->req, [env](storage::Collected& result) {
+            auto& rows = result.memories;
+            if (rows.empty()) {
+                return Outcome::fail(
+                    core::Error{core::ErrorCode::Internal, "the storage plugin answered no patched memory", "{}"});
+            }
+            tell_if_pending(env, rows.front().embedding == MNEMO_EMBEDDING_PENDING);
+            return Outcome::ok(render_memory(rows.front(), false));
+        });
+}
+
+Outcome patch_memory(const MemoryEnv& env, const MemoryRef& ref, const MemoryPatchInput& patch) {
+    if (auto missing = memories_missing(env.backend)) return Outcome::fail(std::move(*missing));
+    return begin_patch_memory(env, ref, patch)->run();
+}
+
+std::shared_ptr<core::PendingWrite> begin_delete_memory(const MemoryEnv& env, MemoryRef ref) {
+    struct Delete {
+        MemoryRef ref;
+        mnemo_memory_delete_req req{};
+    };
+    auto del = std::make_shared<Delete>();
+    del->ref = std::move(ref);
+    del->req.ref = mnemo_memory_ref{str(del->ref.app), str(del->ref.user), str(del->ref.id), env.clock.now_us()};
+    return std::make_shared<core::PendingWrite>(
+        core_env(env), MNEMO_WRITE_OP(memory_delete), del, &del->req,
+        [](storage::Collected&) { return Outcome::ok({}, core::Success::NoContent); });
 }
 
 Outcome delete_memory(const MemoryEnv& env, const MemoryRef& ref) {
-    if (!env.backend.memories()) return Outcome::fail(no_memories(env.backend));
-    mnemo_memory_delete_req req{};
-    req.ref = mnemo_memory_ref{str(ref.app), str(ref.user), str(ref.id), env.clock.now_us()};
-    storage::Collector collector;
-    if (auto failed = call_memory_op(env, env.backend.ops().memory_delete, req, collector)) return *failed;
-    return Outcome::ok({}, core::Success::NoContent);
+    if (auto missing = memories_missing(env.backend)) return Outcome::fail(std::move(*missing));
+    return begin_delete_memory(env, ref)->run();
 }
 
 Outcome count_memories(const MemoryEnv& env, const std::optional<std::string>& app,

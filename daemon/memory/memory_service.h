@@ -8,7 +8,8 @@
  * backend's keyword search, the vector index under the exact filters) and
  * their fusion, and the JSON of the answer. Every function may block
  * (storage, the vector index, the query embedder) and is thread-safe: the
- * API runs recall on a worker always, the rest as other storage work.
+ * API runs recall on a worker always, the rest as other storage work; the
+ * writes also come prepared (begin_*), for a backend that queues them.
  */
 #pragma once
 
@@ -76,6 +77,13 @@ core::Outcome write_memories(const MemoryEnv& env, const WriteMemoriesInput& in)
 // The same, also handing out the rows written, in item order (for wait=true).
 core::Outcome write_memories(const MemoryEnv& env, const WriteMemoriesInput& in,
                              std::vector<storage::MemoryWritten>& written_out);
+// The writes prepared, not run (core/pending_write.h), on a backend that
+// keeps memories (memories_missing says). written_out, when given, receives
+// the rows written once the write answered.
+std::shared_ptr<core::PendingWrite> begin_write_memories(
+    const MemoryEnv& env, WriteMemoriesInput in,
+    std::shared_ptr<std::vector<storage::MemoryWritten>> written_out = nullptr);
+std::optional<core::Error> memories_missing(const storage::Backend& backend);
 // The write answer again, with each memory's embedding status as `statuses`
 // (key -> status) says now; keys it lacks keep the status they were written with.
 std::string render_settled(std::vector<storage::MemoryWritten> written, const std::map<int64_t, int>& statuses);
@@ -95,6 +103,8 @@ core::Outcome list_memories(const MemoryEnv& env, const ListMemoriesInput& in);
 
 core::Outcome patch_memory(const MemoryEnv& env, const MemoryRef& ref, const MemoryPatchInput& patch);
 core::Outcome delete_memory(const MemoryEnv& env, const MemoryRef& ref);
+std::shared_ptr<core::PendingWrite> begin_patch_memory(const MemoryEnv& env, MemoryRef ref, MemoryPatchInput patch);
+std::shared_ptr<core::PendingWrite> begin_delete_memory(const MemoryEnv& env, MemoryRef ref);
 
 // recall.user (when set) limits it to one user; otherwise the whole app.
 core::Outcome recall(const MemoryEnv& env, const std::string& app, const RecallInput& recall);

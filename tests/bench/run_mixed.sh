@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Mixed workload on the sqlite backend (synchronous normal): appends
-# (append.lua), state patches (patch.lua) and reads of the newest 50 events
-# (read.lua) at once, three wrk processes against one mnemod, on BENCH_SESSIONS
+# (append.lua), state patches (patch.lua), memory writes (memory_write.lua)
+# and reads of the newest 50 events (read.lua) at once, four wrk processes
+# against one mnemod, on BENCH_SESSIONS
 # sessions pre-filled with BENCH_EVENTS events each. Compares two builds in one
 # run, alternating them each round: BENCH_OLD_BUILD_DIR (before) and
 # BENCH_BUILD_DIR (after; build-bench). Prints the medians of each kind's
 # req/s and of the reads' p99. A manual tool: never run in CI.
 # Settings (environment): BENCH_SECONDS (20), BENCH_ROUNDS (3),
 # BENCH_APPEND_CONNECTIONS (20), BENCH_PATCH_CONNECTIONS (20),
-# BENCH_READ_CONNECTIONS (10), BENCH_SESSIONS (1000), BENCH_EVENTS (60),
+# BENCH_MEMORY_CONNECTIONS (10; 0 leaves memory writes out), BENCH_READ_CONNECTIONS (10), BENCH_SESSIONS (1000), BENCH_EVENTS (60),
 # BENCH_KEEP=1 keeps the work folder.
 set -euo pipefail
 
@@ -20,6 +21,7 @@ run_seconds=${BENCH_SECONDS:-20}
 rounds=${BENCH_ROUNDS:-3}
 append_connections=${BENCH_APPEND_CONNECTIONS:-20}
 patch_connections=${BENCH_PATCH_CONNECTIONS:-20}
+memory_connections=${BENCH_MEMORY_CONNECTIONS:-10}
 read_connections=${BENCH_READ_CONNECTIONS:-10}
 sessions=${BENCH_SESSIONS:-1000}
 events=${BENCH_EVENTS:-60}
@@ -92,7 +94,7 @@ YAML
   fail "mnemod did not become ready within 10 s; see $folder/mnemod.log"
 }
 
-# One round of one build: a fresh database, pre-filled, then the three wrk
+# One round of one build: a fresh database, pre-filled, then the wrk
 # processes together.
 measure() {  # label build round
   local label=$1 build=$2 round=$3 folder=$work/$1-$3
@@ -103,16 +105,24 @@ measure() {  # label build round
   local append_wrk=$!
   wrk -c"$patch_connections" -t1 -d"${run_seconds}s" -s "$here/patch.lua" "$url" -- "$sessions" >"$folder/patch.out" &
   local patch_wrk=$!
+  local kinds=(append patch read) others=("$append_wrk" "$patch_wrk")
+  if ((memory_connections > 0)); then
+    wrk -c"$memory_connections" -t1 -d"${run_seconds}s" -s "$here/memory_write.lua" "$url" -- "$sessions" >"$folder/memory.out" &
+    others+=($!)
+    kinds+=(memory)
+  fi
   wrk -c"$read_connections" -t1 -d"${run_seconds}s" --latency -s "$here/read.lua" "$url" -- "$sessions" >"$folder/read.out"
-  wait "$append_wrk" "$patch_wrk"
+  wait "${others[@]}"
   stop_mnemod
   local kind
-  for kind in append patch read; do
+  for kind in "${kinds[@]}"; do
     local out=$folder/$kind.out
     [[ $(errors_of "$out") == 0 ]] || log "warning: $label round $round: $(errors_of "$out") $kind errors (see $out)"
     printf '%s\t%s\t%s\t%s\n' "$label" "$kind" "$(bench_field "$out" rps)" "$(bench_field "$out" p99_us)" >>"$results"
   done
-  log "$label round $round: append $(bench_field "$folder/append.out" rps) patch $(bench_field "$folder/patch.out" rps) read $(bench_field "$folder/read.out" rps) req/s, read p99 $(bench_field "$folder/read.out" p99_us) us; load $(uptime | sed 's/.*load average: //')"
+  local memory_figure=""
+  ((memory_connections > 0)) && memory_figure=" memory $(bench_field "$folder/memory.out" rps)"
+  log "$label round $round: append $(bench_field "$folder/append.out" rps) patch $(bench_field "$folder/patch.out" rps)$memory_figure read $(bench_field "$folder/read.out" rps) req/s, read p99 $(bench_field "$folder/read.out" p99_us) us; load $(uptime | sed 's/.*load average: //')"
 }
 
 for round in $(seq "$rounds"); do
@@ -127,7 +137,9 @@ def median(label, kind, column):
     return statistics.median(float(r[column]) for r in rows if r[0] == label and r[1] == kind)
 print("| kind | before req/s | after req/s | before p99 ms | after p99 ms |")
 print("|---|---|---|---|---|")
-for kind in ("append", "patch", "read"):
+for kind in ("append", "patch", "memory", "read"):
+    if not any(r[1] == kind for r in rows):
+        continue
     print("| %s | %.0f | %.0f | %.1f | %.1f |" % (kind, median("before", kind, 2), median("after", kind, 2),
                                                median("before", kind, 3) / 1000, median("after", kind, 3) / 1000))
 PY

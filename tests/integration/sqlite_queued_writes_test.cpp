@@ -1,16 +1,17 @@
 // Writes other than appends on the sqlite backend are queued to its writer
 // without a libuv pool thread waiting on each, checked through the real
 // binary with a pool of two threads and the database's write lock held by
-// the test: a burst of state patches larger than the pool does not hold up a
-// read, a queued write that fails answers its own error, and SIGTERM with
-// writes queued answers every one of them, each acknowledged write found
-// after a restart.
+// the test: a burst of state patches, lane writes or memory writes larger
+// than the pool does not hold up a read, a queued write that fails answers
+// its own error, and SIGTERM with writes queued answers every one of them,
+// each acknowledged write found after a restart.
 #include "fixture.h"
 
 #include <sqlite3.h>
 
 #include <csignal>
 #include <cstdlib>
+#include <functional>
 #include <thread>
 
 namespace mnemo::integration {
@@ -77,18 +78,69 @@ protected:
 
     std::string db_path() const { return daemon_->dir() + "/mnemo.db"; }
 
-    // Sends the patches of keys k0..k<n-1>, one connection each, without reading the answers.
-    std::vector<HttpConnection> send_patches(int n) {
+    struct Request {
+        std::string method, target, body;
+    };
+    // Sends request(0..n-1), one connection each, without reading the answers.
+    std::vector<HttpConnection> send_burst(int n, const std::function<Request(int)>& request) {
         std::vector<HttpConnection> connections;
         for (int i = 0; i < n; ++i) {
             connections.push_back(HttpConnection::tcp(daemon_->port()));
-            std::string body = R"({"state_delta":{"k)" + std::to_string(i) + R"(":)" + std::to_string(i) + "}}";
-            EXPECT_TRUE(connections.back().send_raw(format_request("PATCH", session_path("s") + "/state", body)));
+            Request r = request(i);
+            EXPECT_TRUE(connections.back().send_raw(format_request(r.method, r.target, r.body)));
         }
-        // Long enough for the daemon to take every patch off its socket and start it, so a
-        // read sent next finds whatever the patches hold (a parked pool thread each, before).
+        // Long enough for the daemon to take every request off its socket and start it, so a
+        // read sent next finds whatever the writes hold (a parked pool thread each, before).
         std::this_thread::sleep_for(std::chrono::milliseconds(500));
         return connections;
+    }
+
+    // The patches of keys k0..k<n-1> on session s.
+    std::vector<HttpConnection> send_patches(int n) {
+        return send_burst(n, [](int i) {
+            return Request{"PATCH", session_path("s") + "/state",
+                           R"({"state_delta":{"k)" + std::to_string(i) + R"(":)" + std::to_string(i) + "}}"};
+        });
+    }
+
+    // Suspends lanes l0..l<n-1>, resolved beforehand.
+    std::vector<HttpConnection> send_lane_suspends(int n) {
+        return send_burst(n, [](int i) { return Request{"POST", lane_path(i) + "/suspend", ""}; });
+    }
+
+    // Writes memories m0..m<n-1>.
+    std::vector<HttpConnection> send_memory_writes(int n) {
+        return send_burst(n, [](int i) {
+            std::string id = "m" + std::to_string(i);
+            return Request{"POST", kMemories, R"({"memories":[{"id":")" + id + R"(","text":"memory )" + id + R"("}]})"};
+        });
+    }
+
+    static std::string lane_path(int i) { return "/v1/apps/shop/lanes/l" + std::to_string(i); }
+
+    void resolve_lanes(int n) {
+        for (int i = 0; i < n; ++i) {
+            auto resolved = call("POST", lane_path(i) + "/resolve", R"({"user":"u1"})");
+            ASSERT_EQ(resolved.status, 200) << resolved.body;
+        }
+    }
+
+    // With the writer held: a read of session s answers, and none of `waiting` has an answer yet
+    // (they wait for the writer, which waits for the lock).
+    void expect_read_answers_while_writes_wait(std::vector<HttpConnection>& waiting) {
+        auto read = call("GET", session_path("s") + "/events");
+        EXPECT_EQ(read.status, 200) << read.body;
+        EXPECT_NE(read.body.find("before the lock"), std::string::npos) << read.body;
+        for (auto& connection : waiting)
+            EXPECT_FALSE(connection.wait_for_bytes("HTTP/1.1", std::chrono::milliseconds(1)));
+    }
+
+    static void expect_all_answer(std::vector<HttpConnection>& connections, int status) {
+        for (auto& connection : connections) {
+            auto answer = connection.read_response(std::chrono::milliseconds(kPatience));
+            ASSERT_TRUE(answer);
+            EXPECT_EQ(answer->status, status) << answer->body;
+        }
     }
 
 private:
@@ -101,22 +153,46 @@ TEST_F(SqliteQueuedWrites, BurstOfStatePatchesLargerThanThePoolDoesNotHoldUpARea
     WriteLock lock(db_path());
     ASSERT_TRUE(lock.held());
     std::vector<HttpConnection> patches = send_patches(kBurst);
-
-    auto read = call("GET", session_path("s") + "/events");
-    EXPECT_EQ(read.status, 200) << read.body;
-    EXPECT_NE(read.body.find("before the lock"), std::string::npos) << read.body;
-    // The patches wait for the writer, which waits for the lock: none answered yet.
-    for (auto& connection : patches) EXPECT_FALSE(connection.wait_for_bytes("HTTP/1.1", std::chrono::milliseconds(1)));
+    expect_read_answers_while_writes_wait(patches);
 
     lock.release();
-    for (auto& connection : patches) {
-        auto answer = connection.read_response(std::chrono::milliseconds(kPatience));
-        ASSERT_TRUE(answer);
-        EXPECT_EQ(answer->status, 200) << answer->body;
-    }
+    expect_all_answer(patches, 200);
     auto state = call("GET", session_path("s"));
     for (int i = 0; i < kBurst; ++i)
         EXPECT_EQ(json_int(state.body, "/session/state/k" + std::to_string(i)), i) << state.body;
+}
+
+TEST_F(SqliteQueuedWrites, BurstOfLaneWritesLargerThanThePoolDoesNotHoldUpARead) {
+    create_session("s");
+    append_text("s", "before the lock");
+    resolve_lanes(kBurst);
+    WriteLock lock(db_path());
+    ASSERT_TRUE(lock.held());
+    std::vector<HttpConnection> suspends = send_lane_suspends(kBurst);
+    expect_read_answers_while_writes_wait(suspends);
+
+    lock.release();
+    expect_all_answer(suspends, 200);
+    for (int i = 0; i < kBurst; ++i) {
+        auto lane = call("GET", lane_path(i));
+        EXPECT_EQ(json_raw(lane.body, "/suspended"), "true") << lane.body;
+    }
+}
+
+TEST_F(SqliteQueuedWrites, BurstOfMemoryWritesLargerThanThePoolDoesNotHoldUpARead) {
+    create_session("s");
+    append_text("s", "before the lock");
+    WriteLock lock(db_path());
+    ASSERT_TRUE(lock.held());
+    std::vector<HttpConnection> writes = send_memory_writes(kBurst);
+    expect_read_answers_while_writes_wait(writes);
+
+    lock.release();
+    expect_all_answer(writes, 200);
+    for (int i = 0; i < kBurst; ++i) {
+        auto memory = call("GET", std::string(kMemories) + "/m" + std::to_string(i));
+        EXPECT_EQ(memory.status, 200) << memory.body;
+    }
 }
 
 TEST_F(SqliteQueuedWrites, QueuedWriteThatFailsAnswersItsOwnError) {
@@ -135,6 +211,33 @@ TEST_F(SqliteQueuedWrites, QueuedWriteThatFailsAnswersItsOwnError) {
     EXPECT_EQ(json_int(ok.body, "/state/a"), 2) << ok.body;
     auto duplicate = call("POST", kSessions, R"({"id":"s"})");
     expect_error(duplicate, 409, "already_exists");
+}
+
+TEST_F(SqliteQueuedWrites, QueuedLaneMemoryAndPurgeWritesThatFailAnswerTheirOwnError) {
+    expect_error(call("PATCH", std::string(kMemories) + "/nope", R"({"text":"x"})"), 404, "not_found");
+    expect_error(call("DELETE", std::string(kMemories) + "/nope"), 404, "not_found");
+    auto first = call("POST", kMemories, R"({"memories":[{"id":"v","text":"x","embedding":[1,0]}]})");
+    ASSERT_EQ(first.status, 200) << first.body;
+    // Another length than the app's first stored vector: refused by the write itself.
+    auto mismatched = call("POST", kMemories, R"({"memories":[{"id":"w","text":"y","embedding":[1,0,0]}]})");
+    expect_error(mismatched, 400, "invalid_argument");
+    expect_error(call("POST", lane_path(0) + "/suspend"), 404, "not_found");
+    ASSERT_EQ(call("POST", lane_path(0) + "/resolve", R"({"user":"u1"})").status, 200);
+    expect_error(call("POST", lane_path(0) + "/resolve", R"({"user":"u2"})"), 409, "conflict");
+    expect_error(call("POST", lane_path(0) + "/switch", R"({"session_id":"nope"})"), 404, "not_found");
+
+    // The failures undid only themselves: the next writes go through.
+    auto patched = call("PATCH", std::string(kMemories) + "/v", R"({"text":"changed"})");
+    EXPECT_EQ(patched.status, 200) << patched.body;
+    EXPECT_EQ(json_string(patched.body, "/text"), "changed") << patched.body;
+    EXPECT_EQ(call("GET", std::string(kMemories) + "/w").status, 404);
+    auto reset = call("POST", lane_path(0) + "/reset");
+    EXPECT_EQ(reset.status, 200) << reset.body;
+    auto purged = call("DELETE", "/v1/apps/shop/users/u1");
+    ASSERT_EQ(purged.status, 200) << purged.body;
+    EXPECT_EQ(json_int(purged.body, "/memories"), 1) << purged.body;
+    EXPECT_EQ(json_int(purged.body, "/lanes"), 1) << purged.body;
+    EXPECT_EQ(call("GET", std::string(kMemories) + "/v").status, 404);
 }
 
 TEST_F(SqliteQueuedWrites, SigtermWithQueuedWritesAnswersEachAndLosesNoAcknowledgedOne) {
@@ -163,6 +266,46 @@ TEST_F(SqliteQueuedWrites, SigtermWithQueuedWritesAnswersEachAndLosesNoAcknowled
     ASSERT_EQ(state.status, 200) << state.body;
     for (int i : acknowledged) EXPECT_EQ(json_int(state.body, "/session/state/k" + std::to_string(i)), i) << state.body;
     std::printf("SIGTERM with %d queued patches: %zu acknowledged\n", kBurst, acknowledged.size());
+}
+
+TEST_F(SqliteQueuedWrites, SigtermWithQueuedLaneAndMemoryWritesAnswersEachAndLosesNoAcknowledgedOne) {
+    constexpr int kEach = kBurst / 2;
+    resolve_lanes(kEach);
+    auto lock = std::make_unique<WriteLock>(db_path());
+    ASSERT_TRUE(lock->held());
+    std::vector<HttpConnection> suspends = send_lane_suspends(kEach);
+    std::vector<HttpConnection> memories = send_memory_writes(kEach);
+    daemon_->send_signal(SIGTERM);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    lock.reset();
+
+    // Index i of suspends or memories: answered 200 (acknowledged) or 503.
+    auto acknowledged = [](std::vector<HttpConnection>& connections, const char* what) {
+        std::vector<int> ok;
+        for (int i = 0; i < static_cast<int>(connections.size()); ++i) {
+            auto answer = connections[static_cast<size_t>(i)].read_response(std::chrono::milliseconds(kPatience));
+            EXPECT_TRUE(answer) << what << " " << i << " got no answer";
+            if (!answer) continue;
+            if (answer->status == 200) {
+                ok.push_back(i);
+            } else {
+                EXPECT_EQ(answer->status, 503) << what << " " << i << ": " << answer->body;
+            }
+        }
+        return ok;
+    };
+    std::vector<int> suspended = acknowledged(suspends, "lane suspend");
+    std::vector<int> written = acknowledged(memories, "memory write");
+    EXPECT_EQ(daemon_->wait_exit(std::chrono::milliseconds(kPatience)), 0);
+    std::string error;
+    ASSERT_TRUE(daemon_->start(&error)) << error;
+    for (int i : suspended) {
+        auto lane = call("GET", lane_path(i));
+        EXPECT_EQ(json_raw(lane.body, "/suspended"), "true") << lane.body;
+    }
+    for (int i : written) EXPECT_EQ(call("GET", std::string(kMemories) + "/m" + std::to_string(i)).status, 200);
+    std::printf("SIGTERM with %d queued lane writes and %d memory writes: %zu and %zu acknowledged\n", kEach, kEach,
+                suspended.size(), written.size());
 }
 
 }  // namespace

@@ -24,6 +24,8 @@ struct DoneCalls {
 
     static void wrap(mnemo_storage_ops& ops) {
         single = batch = 0;
+        // A queued write reaches the plugin's own entry, past these wrappers: the host calls the table.
+        ops.write_async = nullptr;
         real_single = ops.finalize_done;
         real_batch = ops.finalize_done_batch;
         ops.finalize_done = [](mnemo_backend* b, const mnemo_finalize_done_req* r, const mnemo_sink* s,
@@ -104,6 +106,7 @@ struct SweepCalls {
 
     static void wrap(mnemo_storage_ops& ops) {
         coordinate.clear();
+        ops.write_async = nullptr;  // as DoneCalls::wrap: every step through the table
         real = ops.sweep_step;
         ops.sweep_step = [](mnemo_backend* b, const mnemo_sweep_req* r, const mnemo_sink* s, mnemo_error* e) {
             coordinate.push_back(r->coordinate);
