@@ -133,26 +133,15 @@ constexpr std::array<char, 200> kTwoDigits = [] {
 
 void put_two(char* at, unsigned value) { std::memcpy(at, &kTwoDigits[2 * value], 2); }
 
-// "YYYY-MM-DDT" of one day. The events of a read mostly share their day, and
-// the calendar arithmetic is the costly part of a timestamp.
-struct DayPrefix {
-    int64_t days = INT64_MIN;
-    char text[11];
-};
-
-const char* day_prefix(int64_t days) {
-    thread_local DayPrefix cached;
-    if (cached.days != days) {
-        int64_t year;
-        unsigned month, day;
-        civil_from_days(days, year, month, day);
-        std::memcpy(cached.text, "0000-00-00T", 11);
-        put_digits(cached.text, static_cast<uint64_t>(year < 0 ? 0 : year % 10000), 4);
-        put_two(cached.text + 5, month);
-        put_two(cached.text + 8, day);
-        cached.days = days;
-    }
-    return cached.text;
+// "YYYY-MM-DDT" of a day, written at `at`.
+void put_day(char* at, int64_t days) {
+    int64_t year;
+    unsigned month, day;
+    civil_from_days(days, year, month, day);
+    std::memcpy(at, "0000-00-00T", 11);
+    put_digits(at, static_cast<uint64_t>(year < 0 ? 0 : year % 10000), 4);
+    put_two(at + 5, month);
+    put_two(at + 8, day);
 }
 
 }  // namespace
@@ -164,7 +153,7 @@ void write_rfc3339_us(char* buf, int64_t unix_us) {
     auto micros = static_cast<unsigned>(unix_us - secs * 1000000);
     int64_t days = secs >= 0 ? secs / 86400 : (secs - 86399) / 86400;
     auto second_of_day = static_cast<unsigned>(secs - days * 86400);
-    std::memcpy(buf, day_prefix(days), 11);
+    put_day(buf, days);
     put_two(buf + 11, second_of_day / 3600);
     buf[13] = ':';
     put_two(buf + 14, second_of_day / 60 % 60);

@@ -126,7 +126,8 @@ TEST(EventRender, TheFastPathGivesTheWritersBytesForEveryMixOfFields) {
         {"id", "e\"1"}, {"author", "a\nb"}, {"role", "r\\"}, {"filter_key", "f\x01"}, {"invocation_id", "i\"v"}};
     for (unsigned fields = 0; fields < 256; ++fields) {
         for (int variant = 0; variant < 7; ++variant) {
-            mnemo_event e = event(variant == 1 ? INT64_MIN : variant == 2 ? INT64_MAX : -7 + variant, "evt_1", "{}");
+            mnemo_event e = event(1, "evt_1", "{}");
+            e.seq = variant == 1 ? INT64_MIN : variant == 2 ? INT64_MAX : -7 + variant;
             e.content_json = (fields & 1) ? raws[0] : mnemo_str{};
             e.state_delta_json = (fields & 2) ? raws[1] : mnemo_str{};
             e.usage_json = (fields & 4) ? raws[2] : mnemo_str{};

@@ -72,6 +72,9 @@ void LifecycleTest::close() {
     uv_run(&loop_, UV_RUN_DEFAULT);
     sweeper_.reset();
     backend_.reset();
+    // Destroying the sweeper closes its executor's wake-up handle: the close
+    // completes (and frees the handle) only on a turn of the loop.
+    uv_run(&loop_, UV_RUN_DEFAULT);
 }
 
 void LifecycleTest::open(const std::string& extra_yaml) {
