@@ -4,6 +4,7 @@
 // succeed from the same version, every version handed out is new, and every
 // failure is a 409 conflict.
 #include "fixture.h"
+#include "sqlite_daemon_config.h"
 
 #include <simdjson.h>
 
@@ -19,21 +20,6 @@ namespace {
 constexpr int kClients = 8;
 constexpr int kAttemptsPerClient = 30;
 constexpr const char* kSession = "cas";
-
-std::string sqlite_config() {
-    return "server:\n"
-           "  listen: [\"127.0.0.1:@PORT@\"]\n"
-           "  admin_socket: @DIR@/admin.sock\n"
-           "  idle_timeout: 2s\n"  // a stopping mnemod waits out idle keep-alive timers
-           "storage:\n"
-           "  plugin: sqlite\n"
-           "  plugin_dir: @PLUGIN_DIR@\n"
-           "  options: {path: @DIR@/mnemo.db, synchronous: normal}\n"
-           "limits:\n"
-           "  event_limit: 0\n"
-           "summary:\n"
-           "  enabled: false\n";
-}
 
 struct Success {
     int64_t expected_version = 0;
@@ -118,7 +104,7 @@ std::multiset<std::string> stored_texts(const HttpResponse& page) {
 
 class SqliteConcurrency : public DaemonTest {
 protected:
-    void SetUp() override { start_daemon(sqlite_config()); }
+    void SetUp() override { start_daemon(sqlite_daemon_config()); }
 };
 
 TEST_F(SqliteConcurrency, ExpectedVersionAppendsFromManyClientsNeitherLoseNorDuplicateWrites) {

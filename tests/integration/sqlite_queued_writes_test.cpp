@@ -6,6 +6,7 @@
 // its own error, and SIGTERM with writes queued answers every one of them,
 // each acknowledged write found after a restart.
 #include "fixture.h"
+#include "sqlite_daemon_config.h"
 
 #include <sqlite3.h>
 
@@ -19,21 +20,6 @@ namespace {
 
 constexpr int kPoolThreads = 2;
 constexpr int kBurst = 8;  // state patches in flight at once, more than the pool has threads
-
-// busy_timeout far beyond the test: the writer waits for the test's lock
-// instead of giving up on it.
-std::string config() {
-    return "server:\n"
-           "  listen: [\"127.0.0.1:@PORT@\"]\n"
-           "  admin_socket: @DIR@/admin.sock\n"
-           "  idle_timeout: 2s\n"
-           "storage:\n"
-           "  plugin: sqlite\n"
-           "  plugin_dir: @PLUGIN_DIR@\n"
-           "  options: {path: @DIR@/mnemo.db, synchronous: normal, busy_timeout: 120s}\n"
-           "summary:\n"
-           "  enabled: false\n";
-}
 
 // The database's write lock, taken from outside the daemon: its writer
 // thread waits in BEGIN IMMEDIATE while WAL readers go on.
@@ -68,7 +54,9 @@ protected:
         const char* before = std::getenv("UV_THREADPOOL_SIZE");
         if (before != nullptr) saved_pool_ = before;
         ::setenv("UV_THREADPOOL_SIZE", std::to_string(kPoolThreads).c_str(), 1);
-        start_daemon(config());
+        // busy_timeout far beyond the test: the writer waits for the test's
+        // lock instead of giving up on it.
+        start_daemon(sqlite_daemon_config(", busy_timeout: 120s"));
         if (saved_pool_) {
             ::setenv("UV_THREADPOOL_SIZE", saved_pool_->c_str(), 1);
         } else {

@@ -6,6 +6,7 @@
 // acknowledged event and the restarted daemon indexes what was left, FTS5's
 // integrity-check passing after each.
 #include "fixture.h"
+#include "sqlite_daemon_config.h"
 
 #include <sqlite3.h>
 
@@ -16,21 +17,6 @@ namespace mnemo::integration {
 namespace {
 
 constexpr const char* kHoldIndexingEnv = "MNEMO_SQLITE_TEST_HOLD_INDEXING";
-
-std::string tail_config() {
-    return "server:\n"
-           "  listen: [\"127.0.0.1:@PORT@\"]\n"
-           "  admin_socket: @DIR@/admin.sock\n"
-           "  idle_timeout: 2s\n"
-           "storage:\n"
-           "  plugin: sqlite\n"
-           "  plugin_dir: @PLUGIN_DIR@\n"
-           "  options: {path: @DIR@/mnemo.db, synchronous: normal}\n"
-           "limits:\n"
-           "  event_limit: 0\n"
-           "summary:\n"
-           "  enabled: false\n";
-}
 
 // The daemon's file, read beside it (WAL lets a reader in while it runs).
 class TailDbFile {
@@ -71,7 +57,7 @@ protected:
     void start(bool held) {
         if (held) ::setenv(kHoldIndexingEnv, "1", 1);
         if (!daemon_) {
-            start_daemon(tail_config());
+            start_daemon(sqlite_daemon_config());
         } else {
             std::string error;
             ASSERT_TRUE(daemon_->start(&error)) << error;
