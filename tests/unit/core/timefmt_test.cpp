@@ -79,9 +79,9 @@ TEST(TimeFormat, LeapDaysAndCenturyYearsFormatCorrectly) {
 namespace mnemo::core {
 namespace {
 
-// The formatter keeps the last day's "YYYY-MM-DD": every timestamp of a
-// sequence that hops between days, crosses midnight both ways and goes
-// before 1970 must read as gmtime_r reads it.
+// The formatter's own calendar and digit tables against the C library's:
+// every timestamp of a sequence that hops between days, crosses midnight
+// both ways and goes before 1970 must read as gmtime_r reads it.
 std::string gmtime_format(int64_t unix_us) {
     int64_t secs = unix_us >= 0 ? unix_us / 1000000 : (unix_us - 999999) / 1000000;
     auto micros = static_cast<long>(unix_us - secs * 1000000);
@@ -94,7 +94,7 @@ std::string gmtime_format(int64_t unix_us) {
     return text;
 }
 
-TEST(TimeFormat, DaysInTurnNeverBorrowAnotherDaysDate) {
+TEST(TimeFormat, ReadsAsGmtimeAcrossDaysAndMidnights) {
     constexpr int64_t kDay = 86'400'000'000;
     const int64_t midnight = 1'795'046'400'000'000;  // 2026-11-18T00:00:00Z
     std::vector<int64_t> sequence;
