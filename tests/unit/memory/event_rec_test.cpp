@@ -153,6 +153,32 @@ TEST(EventRec, SearchTextFoundInContentIsTheContentsBytes) {
     EXPECT_LE(search.data() + search.size(), content.data() + content.size());
 }
 
+// The text's first byte occurs many times before the text does: the first
+// places are compared directly, the rest are left to memmem.
+TEST(EventRec, SearchTextFoundPastManyFalseStarts) {
+    Given given;
+    given.search = "abc";
+    given.content = R"({"text":"aaaaaaaaaaaaaaaaab abc"})";
+    const EventRec rec(given.event(), 1);
+    const std::string_view content = rec.text(EventRec::kContent);
+    const std::string_view search = rec.search_text();
+    EXPECT_EQ(search, "abc");
+    EXPECT_EQ(search.data(), content.data() + content.find("abc")) << "the slice, not a copy";
+    expect_same_row(rec.row(), given.event());
+}
+
+TEST(EventRec, SearchTextWithManyNearMissesIsKeptBesideTheFields) {
+    Given given;
+    given.search = "abd";
+    given.content = R"({"text":"ab ab ab ab ab ab ab ab ab abc"})";
+    const EventRec rec(given.event(), 1);
+    const std::string_view content = rec.text(EventRec::kContent);
+    const std::string_view search = rec.search_text();
+    EXPECT_EQ(search, "abd");
+    EXPECT_TRUE(search.data() < content.data() || search.data() >= content.data() + content.size());
+    expect_same_row(rec.row(), given.event());
+}
+
 TEST(EventRec, FieldAtMaxEventSizeRoundTrips) {
     Given given;
     // Far past limits.max_event_bytes' default; offsets are 32-bit.
