@@ -12,6 +12,9 @@ struct Predicate {
     std::string_view filter_key;
 
     bool operator()(const EventRec& e) const {
+        // A read without conditions must not touch the event's block here:
+        // selecting is then a walk of seqs alone.
+        if (after_ts_us == 0 && filter_key.empty() && roles.empty()) return true;
         if (after_ts_us != 0 && e.timestamp_us() <= after_ts_us) return false;
         if (!filter_key_matches(e.filter_key(), filter_key)) return false;
         return roles.empty() || std::find(roles.begin(), roles.end(), e.role()) != roles.end();

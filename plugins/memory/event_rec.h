@@ -62,6 +62,10 @@ public:
 
     // The event as the ABI row, its strings pointing into this record.
     mnemo_event row() const;
+    // Asks the CPU to load the start of the block (a typical event's whole
+    // block) before it is read: a read walks blocks scattered over the heap,
+    // one cache miss each, which otherwise come one after another.
+    void prefetch() const;
 
 private:
     struct Block;

@@ -7,6 +7,7 @@
 #include "lifecycle.h"
 #include "ops.h"
 
+#include <algorithm>
 #include <mutex>
 
 namespace mnemo::memory {
@@ -51,8 +52,15 @@ int events_list(mnemo_backend* backend, const mnemo_events_list_req* req, const 
     std::shared_lock lock(store.mutex);
     SessionRef ref = find_session(store, req->key);
     if (!ref.session || !ref.session->visible(req->now_us)) return session_not_found(err, req->key);
-    EventSelection selection = select_events(*ref.session, req->filter);
-    for (const EventRec* event : selection.events) emit_event(sink, *event);
+    const EventSelection selection = select_events(*ref.session, req->filter);
+    // Each event is loaded while an earlier one is rendered.
+    constexpr size_t kAhead = 3;
+    const std::vector<const EventRec*>& events = selection.events;
+    for (size_t i = 0; i < std::min(kAhead, events.size()); ++i) events[i]->prefetch();
+    for (size_t i = 0; i < events.size(); ++i) {
+        if (i + kAhead < events.size()) events[i + kAhead]->prefetch();
+        emit_event(sink, *events[i]);
+    }
     if (selection.has_more) emit_result<&mnemo_sink::has_more>(sink);
     return MNEMO_OK;
 }
