@@ -13,10 +13,12 @@ namespace mnemo::memory {
 
 struct SessionRec;
 
+// user and id view the session's own strings, which never change while it
+// is indexed: moving a session to the front copies no string.
 struct ListKey {
     int64_t updated_at_us;
-    std::string user;  // sessions of different users may share an id
-    std::string id;
+    std::string_view user;  // sessions of different users may share an id
+    std::string_view id;
     const SessionRec* session;
 };
 
