@@ -110,7 +110,9 @@ void Sweeper::step() {
     executor_.run_write(std::move(write), [this, result, started](core::Outcome&& outcome) {
         auto took = std::chrono::steady_clock::now() - started;
         result->took_us = std::chrono::duration_cast<std::chrono::microseconds>(took).count();
-        if (outcome.error) result->counts.error = fmt::format("sweep step failed: {}", outcome.error->message);
+        if (outcome.error)
+            result->counts.error =
+                fmt::format("sweep step failed ({}): {}", core::code_name(outcome.error->code), outcome.error->message);
         after_step(*result);
     });
 }
