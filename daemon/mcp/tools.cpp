@@ -140,14 +140,15 @@ void remember(ToolRequest& request, ToolDone done) {
         return done(refused(*error));
     }
     in.write.items.push_back(std::move(item));
-    request.api.executor().run(
-        [env = request.api.memory_env(*call), in = std::move(in)] {
-            std::vector<storage::MemoryWritten> written;
-            core::Outcome outcome = memory::write_memories(env, in, written);
-            if (outcome.error || written.empty()) return outcome;
-            return core::Outcome::ok(memory::render_written_memory(written.front()));
-        },
-        answer(request, std::move(done)));
+    // Queued to a backend that queues its writes, as the route's: no pool thread waits for the commit.
+    auto written = std::make_shared<std::vector<storage::MemoryWritten>>();
+    request.api.executor().run_write(
+        memory::begin_write_memories(request.api.memory_env(*call), std::move(in), written),
+        [written, then = answer(request, std::move(done))](core::Outcome&& outcome) {
+            if (!outcome.error && !written->empty())
+                outcome = core::Outcome::ok(memory::render_written_memory(written->front()));
+            then(std::move(outcome));
+        });
 }
 
 std::string recall_note(const api::Api& api) {
@@ -175,15 +176,17 @@ void forget(ToolRequest& request, ToolDone done) {
     const CallPtr& call = request.call;
     memory::MemoryRef ref{param(call, "app"), param(call, "user"), request.args.get("id").value_or("")};
     if (auto error = memory::check_memory_id(ref.id, "id")) return done(refused(*error));
-    request.api.executor().run(
-        [env = request.api.memory_env(*call), ref = std::move(ref)] {
-            core::Outcome outcome = memory::delete_memory(env, ref);
-            if (outcome.error) return outcome;
-            std::string body;
-            core::JsonWriter(body).begin_object().field("id", ref.id).field("deleted", true).end_object();
-            return core::Outcome::ok(std::move(body));
-        },
-        answer(request, std::move(done)));
+    std::string id = ref.id;
+    request.api.executor().run_write(
+        memory::begin_delete_memory(request.api.memory_env(*call), std::move(ref)),
+        [id = std::move(id), then = answer(request, std::move(done))](core::Outcome&& outcome) {
+            if (!outcome.error) {
+                std::string body;
+                core::JsonWriter(body).begin_object().field("id", id).field("deleted", true).end_object();
+                outcome = core::Outcome::ok(std::move(body));
+            }
+            then(std::move(outcome));
+        });
 }
 
 void search_conversations(ToolRequest& request, ToolDone done) {

@@ -90,11 +90,6 @@ MemoryRequestLimits request_limits(const config::Config& config, const std::stri
     return limits;
 }
 
-Outcome write_memories(const MemoryEnv& env, const WriteMemoriesInput& in) {
-    std::vector<storage::MemoryWritten> written;
-    return write_memories(env, in, written);
-}
-
 std::string render_settled(std::vector<storage::MemoryWritten> written, const std::map<int64_t, int>& statuses) {
     for (storage::MemoryWritten& item : written) {
         auto found = statuses.find(item.memory.key);
@@ -160,13 +155,9 @@ std::shared_ptr<core::PendingWrite> begin_write_memories(
         });
 }
 
-Outcome write_memories(const MemoryEnv& env, const WriteMemoriesInput& in,
-                       std::vector<storage::MemoryWritten>& written_out) {
+Outcome write_memories(const MemoryEnv& env, const WriteMemoriesInput& in) {
     if (auto missing = memories_missing(env.backend)) return Outcome::fail(std::move(*missing));
-    auto written = std::make_shared<std::vector<storage::MemoryWritten>>();
-    Outcome answer = begin_write_memories(env, in, written)->run();
-    written_out = std::move(*written);
-    return answer;
+    return begin_write_memories(env, in)->run();
 }
 
 Outcome get_memory(const MemoryEnv& env, const MemoryRef& ref, bool include_embedding) {
@@ -245,11 +236,6 @@ std::shared_ptr<core::PendingWrite> begin_patch_memory(const MemoryEnv& env, Mem
         });
 }
 
-Outcome patch_memory(const MemoryEnv& env, const MemoryRef& ref, const MemoryPatchInput& patch) {
-    if (auto missing = memories_missing(env.backend)) return Outcome::fail(std::move(*missing));
-    return begin_patch_memory(env, ref, patch)->run();
-}
-
 std::shared_ptr<core::PendingWrite> begin_delete_memory(const MemoryEnv& env, MemoryRef ref) {
     struct Delete {
         MemoryRef ref;
@@ -261,11 +247,6 @@ std::shared_ptr<core::PendingWrite> begin_delete_memory(const MemoryEnv& env, Me
     return std::make_shared<core::PendingWrite>(
         core_env(env), MNEMO_WRITE_OP(memory_delete), del, &del->req,
         [](storage::Collected&) { return Outcome::ok({}, core::Success::NoContent); });
-}
-
-Outcome delete_memory(const MemoryEnv& env, const MemoryRef& ref) {
-    if (auto missing = memories_missing(env.backend)) return Outcome::fail(std::move(*missing));
-    return begin_delete_memory(env, ref)->run();
 }
 
 Outcome count_memories(const MemoryEnv& env, const std::optional<std::string>& app,

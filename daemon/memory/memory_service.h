@@ -73,10 +73,8 @@ struct WriteMemoriesInput {
     std::string app, user;
     MemoryWriteInput write;  // write.wait is kept; the answer does not wait yet
 };
+// The whole write on this thread (a script's extraction job).
 core::Outcome write_memories(const MemoryEnv& env, const WriteMemoriesInput& in);
-// The same, also handing out the rows written, in item order (for wait=true).
-core::Outcome write_memories(const MemoryEnv& env, const WriteMemoriesInput& in,
-                             std::vector<storage::MemoryWritten>& written_out);
 // The writes prepared, not run (core/pending_write.h), on a backend that
 // keeps memories (memories_missing says). written_out, when given, receives
 // the rows written once the write answered.
@@ -101,8 +99,6 @@ struct ListMemoriesInput {
 };
 core::Outcome list_memories(const MemoryEnv& env, const ListMemoriesInput& in);
 
-core::Outcome patch_memory(const MemoryEnv& env, const MemoryRef& ref, const MemoryPatchInput& patch);
-core::Outcome delete_memory(const MemoryEnv& env, const MemoryRef& ref);
 std::shared_ptr<core::PendingWrite> begin_patch_memory(const MemoryEnv& env, MemoryRef ref, MemoryPatchInput patch);
 std::shared_ptr<core::PendingWrite> begin_delete_memory(const MemoryEnv& env, MemoryRef ref);
 

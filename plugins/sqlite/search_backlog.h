@@ -5,8 +5,8 @@
 //
 // Why: FTS5 was most of what an append cost on top of its row. An appended
 // event is now committed unindexed; the writer indexes the tail later, in
-// transactions of their own, in its idle time or when the tail grows past
-// kMaxTail (writer.h), a batch at a time (one FTS5 segment per batch, far
+// transactions of their own, in its idle time or between groups once the
+// tail is long (writer.h), a batch at a time (one FTS5 segment per batch, far
 // cheaper per event than one per group commit). search_indexed.up_to, the
 // durable mark, is written in the same transaction as each batch, so a
 // restart after a crash indexes exactly the rest.

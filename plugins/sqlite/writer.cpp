@@ -2,6 +2,7 @@
 
 #include "host_services.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -9,7 +10,8 @@ namespace mnemo::sqlite {
 
 Writer::Writer(std::unique_ptr<Conn> conn, RetryPolicy retry) : conn_(std::move(conn)), retry_(retry) {
     const char* hold = std::getenv(kHoldIndexingEnv);
-    hold_indexing_ = hold != nullptr && std::strcmp(hold, "1") == 0;
+    hold_spread_ = hold != nullptr && std::strcmp(hold, "1") == 0;
+    hold_idle_ = hold_spread_ || (hold != nullptr && std::strcmp(hold, "idle") == 0);
     conn_->search_backlog().load(*conn_);
     thread_ = std::thread([this] { loop(); });
 }
@@ -51,7 +53,7 @@ void Writer::submit(Work work, Finished finished) {
 }
 
 bool Writer::wants_idle_indexing() const {
-    return !hold_indexing_ && !index_failed_ && conn_->search_backlog().pending() > 0;
+    return !hold_idle_ && !index_failed_ && conn_->search_backlog().pending() > 0;
 }
 
 // Idle time goes to the search tail, a batch at a time, checking for
@@ -84,9 +86,18 @@ void Writer::loop() {
         std::vector<JobPtr> group = take_group();
         if (group.empty()) break;  // stopping and nothing left to do
         run_group(group);
+        spread_indexing();
     }
     // A clean stop leaves no tail to index at the next open.
     while (conn_->search_backlog().pending() > 0 && index_tail(conn_->search_backlog().pending())) {}
+}
+
+// After the group's callers were woken: the requests queued meanwhile wait
+// for this batch, the next group's callers for none.
+void Writer::spread_indexing() {
+    int64_t pending = conn_->search_backlog().pending();
+    if (hold_spread_ || index_failed_ || pending <= kSpreadMark) return;
+    index_tail(std::max(kSpreadBatch, pending - kSpreadMark));
 }
 
 bool Writer::index_tail(int64_t limit) {

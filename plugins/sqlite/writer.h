@@ -10,9 +10,11 @@
 // Appended events reach the search indexes later, from this thread (the only
 // writer of the file: another connection would fight it for the WAL lock),
 // in transactions of their own (search_backlog.h): a batch when no request
-// came for kIndexIdle, the whole tail before the next group once it passes
-// kMaxTail events (so a sustained load cannot grow it without bound), and
-// the whole tail when the writer stops.
+// came for kIndexIdle; under a load that never leaves the writer idle, a
+// batch after each group once the tail passes kSpreadMark, so the indexing
+// is spread over the groups instead of stalling one of them; the whole tail
+// before the next group past kMaxTail (a hard bound, for when the spread
+// batches cannot keep up or fail); and the whole tail when the writer stops.
 #pragma once
 
 #include "connection.h"
@@ -45,9 +47,19 @@ public:
     // Events an idle batch takes at most: a request arriving meanwhile waits
     // for one batch.
     static constexpr int64_t kIdleBatch = 1024;
-    // Tests only: set to 1 in the environment when the plugin opens, idle
-    // indexing waits, so tests can hold events in the unindexed tail
-    // (back-pressure past kMaxTail and stopping still index it).
+    // Spread: after a group that left the tail longer than kSpreadMark, the
+    // writer indexes kSpreadBatch events, or down to the mark when the group
+    // alone added more, before the next group. Each FTS5 segment costs a
+    // merge later, so a batch is a few hundred events, not one group's; the
+    // requests that queued meanwhile wait for one such batch, not for the
+    // whole tail.
+    static constexpr int64_t kSpreadMark = 1024;
+    static constexpr int64_t kSpreadBatch = 512;
+    // Tests only: set in the environment when the plugin opens. "1": idle
+    // and spread indexing wait, so tests can hold events in the unindexed
+    // tail (back-pressure past kMaxTail and stopping still index it).
+    // "idle": only idle indexing waits, as under a load that never leaves the
+    // writer idle.
     static constexpr const char* kHoldIndexingEnv = "MNEMO_SQLITE_TEST_HOLD_INDEXING";
     Writer(const Writer&) = delete;
     Writer& operator=(const Writer&) = delete;
@@ -77,6 +89,7 @@ private:
     // it failed (then the tail waits for the next try).
     bool index_tail(int64_t limit);
     bool wants_idle_indexing() const;
+    void spread_indexing();
     void run_group(std::vector<JobPtr>& group);
     void run_in_savepoint(Job& job);
     bool commit(std::vector<JobPtr>& group);
@@ -89,7 +102,8 @@ private:
     std::condition_variable wake_;
     std::deque<JobPtr> queue_;
     bool stopping_ = false;
-    bool hold_indexing_ = false;
+    bool hold_idle_ = false;     // kHoldIndexingEnv
+    bool hold_spread_ = false;   // kHoldIndexingEnv
     bool index_failed_ = false;  // idle indexing waits for the next group after a failure
     bool index_warned_ = false;  // one warning until indexing works again
     std::thread thread_;

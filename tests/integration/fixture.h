@@ -26,6 +26,17 @@ namespace mnemo::integration {
 inline constexpr const char* kSessions = "/v1/apps/shop/users/u1/sessions";
 inline constexpr const char* kMemories = "/v1/apps/shop/users/u1/memories";
 inline constexpr const char* kRecall = "/v1/apps/shop/memories/search";
+// The MCP endpoint of user u1, and the initialize request that opens a session on it.
+inline constexpr const char* kMcp = "/v1/apps/shop/users/u1/mcp";
+inline constexpr const char* kMcpInitialize =
+    R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
+    R"("capabilities":{},"clientInfo":{"name":"raw","version":"1"}}})";
+// The headers of an MCP POST, naming `session` when given.
+inline Headers mcp_headers(const std::string& session = "") {
+    Headers headers{{"Content-Type", "application/json"}, {"Accept", "application/json, text/event-stream"}};
+    if (!session.empty()) headers.emplace_back("Mcp-Session-Id", session);
+    return headers;
+}
 
 // JSON field access by pointer ("/session/version"); nullopt when absent, of another type, or not JSON.
 std::optional<int64_t> json_int(const std::string& json, const std::string& pointer);

@@ -11,17 +11,6 @@
 namespace mnemo::integration {
 namespace {
 
-constexpr const char* kMcp = "/v1/apps/shop/users/u1/mcp";
-constexpr const char* kInitialize =
-    R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
-    R"("capabilities":{},"clientInfo":{"name":"raw","version":"1"}}})";
-
-Headers json_headers(const std::string& session = "") {
-    Headers headers{{"Content-Type", "application/json"}, {"Accept", "application/json, text/event-stream"}};
-    if (!session.empty()) headers.emplace_back("Mcp-Session-Id", session);
-    return headers;
-}
-
 class McpTest : public DaemonTest {
 protected:
     void SetUp() override { start_daemon(base_config()); }
@@ -36,23 +25,23 @@ protected:
 
     // A new session's id, checked.
     std::string initialize(const Headers& extra = {}) {
-        Headers headers = json_headers();
+        Headers headers = mcp_headers();
         headers.insert(headers.end(), extra.begin(), extra.end());
-        auto answer = call("POST", kMcp, kInitialize, headers);
+        auto answer = call("POST", kMcp, kMcpInitialize, headers);
         EXPECT_EQ(answer.status, 200) << answer.body;
         const std::string* id = answer.header("Mcp-Session-Id");
         return id ? *id : "";
     }
 
     HttpResponse rpc(const std::string& session, const std::string& body, const Headers& extra = {}) {
-        Headers headers = json_headers(session);
+        Headers headers = mcp_headers(session);
         headers.insert(headers.end(), extra.begin(), extra.end());
         return call("POST", kMcp, body, headers);
     }
 };
 
 TEST_F(McpTest, InitializeAnswersJsonWithASessionHeader) {
-    auto answer = call("POST", kMcp, kInitialize, json_headers());
+    auto answer = call("POST", kMcp, kMcpInitialize, mcp_headers());
     ASSERT_EQ(answer.status, 200) << answer.body;
     EXPECT_EQ(*answer.header("Content-Type"), "application/json");
     ASSERT_NE(answer.header("Mcp-Session-Id"), nullptr);
@@ -62,7 +51,7 @@ TEST_F(McpTest, InitializeAnswersJsonWithASessionHeader) {
     EXPECT_EQ(json_string(answer.body, "/result/protocolVersion"), "2025-11-25");
     EXPECT_EQ(json_string(answer.body, "/result/serverInfo/name"), "mnemod");
     EXPECT_EQ(json_raw(answer.body, "/result/capabilities/tools"), R"({"listChanged":false})");
-    auto missing = call("POST", kMcp, R"({"jsonrpc":"2.0","id":2,"method":"initialize","params":{}})", json_headers());
+    auto missing = call("POST", kMcp, R"({"jsonrpc":"2.0","id":2,"method":"initialize","params":{}})", mcp_headers());
     EXPECT_EQ(json_int(missing.body, "/error/code"), -32602);
     EXPECT_EQ(json_string(missing.body, "/error/message"), "params.protocolVersion: required, e.g. \"2025-11-25\"");
 }
@@ -84,8 +73,8 @@ TEST_F(McpTest, SessionHeaderRulesAreHttpRefusalsWithTheApiErrorBody) {
     auto unknown = rpc("feedfeedfeedfeedfeedfeedfeedfeed", R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
     expect_error(unknown, 404, "not_found");
     std::string session = initialize();
-    auto other_user = call("POST", "/v1/apps/shop/users/u2/mcp", R"({"jsonrpc":"2.0","id":1,"method":"ping"})",
-                           json_headers(session));
+    auto other_user =
+        call("POST", "/v1/apps/shop/users/u2/mcp", R"({"jsonrpc":"2.0","id":1,"method":"ping"})", mcp_headers(session));
     expect_error(other_user, 404, "not_found");
     auto version =
         rpc(session, R"({"jsonrpc":"2.0","id":1,"method":"ping"})", {{"MCP-Protocol-Version", "1999-01-01"}});
@@ -99,21 +88,21 @@ TEST_F(McpTest, SessionHeaderRulesAreHttpRefusalsWithTheApiErrorBody) {
 
 TEST_F(McpTest, DeleteEndsTheSessionAndGetIs405) {
     std::string session = initialize();
-    auto get = call("GET", kMcp, "", json_headers(session));
+    auto get = call("GET", kMcp, "", mcp_headers(session));
     EXPECT_EQ(get.status, 405);
     EXPECT_EQ(*get.header("Allow"), "POST, DELETE");
-    EXPECT_EQ(call("DELETE", kMcp, "", json_headers(session)).status, 204);
-    expect_error(call("DELETE", kMcp, "", json_headers(session)), 404, "not_found");
+    EXPECT_EQ(call("DELETE", kMcp, "", mcp_headers(session)).status, 204);
+    expect_error(call("DELETE", kMcp, "", mcp_headers(session)), 404, "not_found");
     expect_error(rpc(session, R"({"jsonrpc":"2.0","id":1,"method":"ping"})"), 404, "not_found");
 }
 
 TEST_F(McpTest, ForeignOriginsAre403) {
-    auto evil = call("POST", kMcp, kInitialize, {{"Origin", "http://evil.example:7420"}});
+    auto evil = call("POST", kMcp, kMcpInitialize, {{"Origin", "http://evil.example:7420"}});
     expect_error(evil, 403, "permission_denied");
     EXPECT_EQ(json_string(evil.body, "/error/message"),
               "Origin http://evil.example:7420 may not use this MCP endpoint; add its host to "
               "server.mcp_allowed_origins to allow it");
-    EXPECT_EQ(call("POST", kMcp, kInitialize, {{"Origin", "http://localhost:5173"}}).status, 200);
+    EXPECT_EQ(call("POST", kMcp, kMcpInitialize, {{"Origin", "http://localhost:5173"}}).status, 200);
 }
 
 TEST_F(McpTest, AClientAcceptingOnlyEventStreamsGetsOneSseEvent) {
@@ -169,12 +158,12 @@ TEST(McpSessionsBound, TheLeastRecentlyUsedSessionIsForgottenFirst) {
     std::string error;
     ASSERT_TRUE(daemon.start(&error)) << error;
     auto open = [&] {
-        auto answer = http_once(daemon.port(), "POST", kMcp, kInitialize, json_headers());
+        auto answer = http_once(daemon.port(), "POST", kMcp, kMcpInitialize, mcp_headers());
         return answer && answer->header("Mcp-Session-Id") ? *answer->header("Mcp-Session-Id") : std::string();
     };
     auto ping_status = [&](const std::string& session) {
-        auto answer = http_once(daemon.port(), "POST", kMcp, R"({"jsonrpc":"2.0","id":1,"method":"ping"})",
-                                json_headers(session));
+        auto answer =
+            http_once(daemon.port(), "POST", kMcp, R"({"jsonrpc":"2.0","id":1,"method":"ping"})", mcp_headers(session));
         return answer ? answer->status : 0;
     };
     std::string a = open(), b = open();
@@ -192,14 +181,14 @@ TEST(McpOnSqlite, ToolsWorkOnAPersistentBackend) {
     DaemonProcess daemon(sqlite_config());
     std::string error;
     ASSERT_TRUE(daemon.start(&error)) << error;
-    auto init = http_once(daemon.port(), "POST", kMcp, kInitialize, json_headers());
+    auto init = http_once(daemon.port(), "POST", kMcp, kMcpInitialize, mcp_headers());
     ASSERT_TRUE(init && init->header("Mcp-Session-Id"));
     std::string session = *init->header("Mcp-Session-Id");
     auto tool = [&](const std::string& name, const std::string& arguments) {
         auto answer = http_once(daemon.port(), "POST", kMcp,
                                 R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":")" + name +
                                     R"(","arguments":)" + arguments + "}}",
-                                json_headers(session));
+                                mcp_headers(session));
         return answer ? answer->body : std::string();
     };
     std::string remembered = tool("remember", R"({"text":"Works nights on weekends"})");

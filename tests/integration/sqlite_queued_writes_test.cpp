@@ -1,10 +1,11 @@
 // Writes other than appends on the sqlite backend are queued to its writer
 // without a libuv pool thread waiting on each, checked through the real
 // binary with a pool of two threads and the database's write lock held by
-// the test: a burst of state patches, lane writes or memory writes larger
-// than the pool does not hold up a read, a queued write that fails answers
-// its own error, and SIGTERM with writes queued answers every one of them,
-// each acknowledged write found after a restart.
+// the test: a burst of state patches, lane writes or memory writes (through
+// the route or MCP's remember and forget) larger than the pool does not hold
+// up a read, a queued write that fails answers its own error, and SIGTERM
+// with writes queued answers every one of them and exits 0, each
+// acknowledged write found after a restart.
 #include "fixture.h"
 #include "sqlite_daemon_config.h"
 
@@ -68,6 +69,7 @@ protected:
 
     struct Request {
         std::string method, target, body;
+        Headers headers;
     };
     // Sends request(0..n-1), one connection each, without reading the answers.
     std::vector<HttpConnection> send_burst(int n, const std::function<Request(int)>& request) {
@@ -75,7 +77,7 @@ protected:
         for (int i = 0; i < n; ++i) {
             connections.push_back(HttpConnection::tcp(daemon_->port()));
             Request r = request(i);
-            EXPECT_TRUE(connections.back().send_raw(format_request(r.method, r.target, r.body)));
+            EXPECT_TRUE(connections.back().send_raw(format_request(r.method, r.target, r.body, r.headers)));
         }
         // Long enough for the daemon to take every request off its socket and start it, so a
         // read sent next finds whatever the writes hold (a parked pool thread each, before).
@@ -86,21 +88,44 @@ protected:
     // The patches of keys k0..k<n-1> on session s.
     std::vector<HttpConnection> send_patches(int n) {
         return send_burst(n, [](int i) {
-            return Request{"PATCH", session_path("s") + "/state",
-                           R"({"state_delta":{"k)" + std::to_string(i) + R"(":)" + std::to_string(i) + "}}"};
+            return Request{"PATCH",
+                           session_path("s") + "/state",
+                           R"({"state_delta":{"k)" + std::to_string(i) + R"(":)" + std::to_string(i) + "}}",
+                           {}};
         });
     }
 
     // Suspends lanes l0..l<n-1>, resolved beforehand.
     std::vector<HttpConnection> send_lane_suspends(int n) {
-        return send_burst(n, [](int i) { return Request{"POST", lane_path(i) + "/suspend", ""}; });
+        return send_burst(n, [](int i) { return Request{"POST", lane_path(i) + "/suspend", "", {}}; });
     }
 
     // Writes memories m0..m<n-1>.
     std::vector<HttpConnection> send_memory_writes(int n) {
         return send_burst(n, [](int i) {
             std::string id = "m" + std::to_string(i);
-            return Request{"POST", kMemories, R"({"memories":[{"id":")" + id + R"(","text":"memory )" + id + R"("}]})"};
+            return Request{
+                "POST", kMemories, R"({"memories":[{"id":")" + id + R"(","text":"memory )" + id + R"("}]})", {}};
+        });
+    }
+
+    // An MCP session of user u1, initialized.
+    std::string mcp_session() {
+        auto answer = call("POST", kMcp, kMcpInitialize, mcp_headers());
+        EXPECT_EQ(answer.status, 200) << answer.body;
+        const std::string* id = answer.header("Mcp-Session-Id");
+        return id ? *id : "";
+    }
+    static Request mcp_tool(const std::string& session, const std::string& tool, const std::string& arguments) {
+        return Request{"POST", kMcp,
+                       R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":")" + tool +
+                           R"(","arguments":)" + arguments + "}}",
+                       mcp_headers(session)};
+    }
+    // MCP remember calls of "memory m<i>", i in 0..n-1.
+    std::vector<HttpConnection> send_remembers(const std::string& session, int n) {
+        return send_burst(n, [&session](int i) {
+            return mcp_tool(session, "remember", R"({"text":"memory m)" + std::to_string(i) + R"("})");
         });
     }
 
@@ -181,6 +206,45 @@ TEST_F(SqliteQueuedWrites, BurstOfMemoryWritesLargerThanThePoolDoesNotHoldUpARea
         auto memory = call("GET", std::string(kMemories) + "/m" + std::to_string(i));
         EXPECT_EQ(memory.status, 200) << memory.body;
     }
+}
+
+TEST_F(SqliteQueuedWrites, BurstOfMcpRemembersAndForgetsLargerThanThePoolDoesNotHoldUpARead) {
+    create_session("s");
+    append_text("s", "before the lock");
+    std::string session = mcp_session();
+    std::vector<std::string> ids;
+    for (int i = 0; i < kBurst; ++i) {
+        Request remember = mcp_tool(session, "remember", R"({"text":"to forget )" + std::to_string(i) + R"("})");
+        auto remembered = call(remember.method, remember.target, remember.body, remember.headers);
+        ids.push_back(json_string(remembered.body, "/result/structuredContent/id").value_or(""));
+        ASSERT_FALSE(ids.back().empty()) << remembered.body;
+    }
+    WriteLock lock(db_path());
+    ASSERT_TRUE(lock.held());
+    std::vector<HttpConnection> remembers = send_remembers(session, kBurst);
+    std::vector<HttpConnection> forgets = send_burst(kBurst, [&](int i) {
+        return mcp_tool(session, "forget", R"({"id":")" + ids[static_cast<size_t>(i)] + R"("})");
+    });
+    expect_read_answers_while_writes_wait(remembers);
+    expect_read_answers_while_writes_wait(forgets);
+
+    lock.release();
+    for (auto& connection : remembers) {
+        auto answer = connection.read_response(std::chrono::milliseconds(kPatience));
+        ASSERT_TRUE(answer);
+        EXPECT_EQ(json_raw(answer->body, "/result/isError"), "false") << answer->body;
+        EXPECT_EQ(json_raw(answer->body, "/result/structuredContent/created"), "true") << answer->body;
+    }
+    for (size_t i = 0; i < forgets.size(); ++i) {
+        auto answer = forgets[i].read_response(std::chrono::milliseconds(kPatience));
+        ASSERT_TRUE(answer);
+        EXPECT_EQ(json_raw(answer->body, "/result/structuredContent"), R"({"id":")" + ids[i] + R"(","deleted":true})")
+            << answer->body;
+        EXPECT_EQ(call("GET", std::string(kMemories) + "/" + ids[i]).status, 404);
+    }
+    auto listed = call("GET", std::string(kMemories) + "?limit=100");
+    for (int i = 0; i < kBurst; ++i)
+        EXPECT_NE(listed.body.find("\"memory m" + std::to_string(i) + "\""), std::string::npos) << listed.body;
 }
 
 TEST_F(SqliteQueuedWrites, QueuedWriteThatFailsAnswersItsOwnError) {
@@ -294,6 +358,38 @@ TEST_F(SqliteQueuedWrites, SigtermWithQueuedLaneAndMemoryWritesAnswersEachAndLos
     for (int i : written) EXPECT_EQ(call("GET", std::string(kMemories) + "/m" + std::to_string(i)).status, 200);
     std::printf("SIGTERM with %d queued lane writes and %d memory writes: %zu and %zu acknowledged\n", kEach, kEach,
                 suspended.size(), written.size());
+}
+
+// MCP remember calls queued behind the held lock when SIGTERM comes: each is
+// answered (stored, or a tool error saying the daemon is stopping), the
+// daemon exits 0 (under ASan: no leak, no error at exit), and every
+// acknowledged memory is there after a restart.
+TEST_F(SqliteQueuedWrites, SigtermWithQueuedMcpRemembersAnswersEachAndExitsCleanly) {
+    std::string session = mcp_session();
+    auto lock = std::make_unique<WriteLock>(db_path());
+    ASSERT_TRUE(lock->held());
+    std::vector<HttpConnection> remembers = send_remembers(session, kBurst);
+    daemon_->send_signal(SIGTERM);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    lock.reset();
+
+    std::vector<std::string> acknowledged;
+    for (int i = 0; i < kBurst; ++i) {
+        auto answer = remembers[static_cast<size_t>(i)].read_response(std::chrono::milliseconds(kPatience));
+        ASSERT_TRUE(answer) << "remember " << i << " got no answer";
+        if (answer->status == 200 && json_raw(answer->body, "/result/isError") == "false") {
+            acknowledged.push_back(json_string(answer->body, "/result/structuredContent/id").value_or(""));
+        } else if (answer->status == 200) {
+            EXPECT_EQ(json_raw(answer->body, "/result/isError"), "true") << answer->body;
+        } else {
+            EXPECT_EQ(answer->status, 503) << answer->body;
+        }
+    }
+    EXPECT_EQ(daemon_->wait_exit(std::chrono::milliseconds(kPatience)), 0) << daemon_->log();
+    std::string error;
+    ASSERT_TRUE(daemon_->start(&error)) << error;
+    for (const std::string& id : acknowledged) EXPECT_EQ(call("GET", std::string(kMemories) + "/" + id).status, 200);
+    std::printf("SIGTERM with %d queued MCP remembers: %zu acknowledged\n", kBurst, acknowledged.size());
 }
 
 }  // namespace

@@ -22,11 +22,13 @@ protected:
         SqliteBackend::TearDown();
         ::unsetenv(kHoldIndexingEnv);
     }
-    // Closes and opens the store again, the writer's indexing held or not.
-    void reopen(bool held) {
+    // Closes and opens the store again, the writer's indexing held ("1"),
+    // its idle indexing only ("idle") or nothing ("").
+    void reopen(bool held) { reopen_holding(held ? "1" : ""); }
+    void reopen_holding(const char* hold) {
         close();
-        if (held)
-            ::setenv(kHoldIndexingEnv, "1", 1);
+        if (*hold != '\0')
+            ::setenv(kHoldIndexingEnv, hold, 1);
         else
             ::unsetenv(kHoldIndexingEnv);
         ASSERT_EQ(open(), MNEMO_OK);
@@ -167,8 +169,8 @@ TEST_F(SearchTailTest, ClosingTheStoreIndexesTheTail) {
 }
 
 // Past Writer::kMaxTail (4096) events the writer indexes the tail before
-// the next group, so with idle indexing held (as under a load that never
-// leaves it idle) the tail stays bounded.
+// the next group, so with its idle and spread indexing held the tail stays
+// bounded.
 TEST_F(SearchTailTest, ASustainedLoadCannotGrowTheTailWithoutBound) {
     reopen(true);
     ASSERT_EQ(create("s1").rc, MNEMO_OK);
@@ -180,6 +182,27 @@ TEST_F(SearchTailTest, ASustainedLoadCannotGrowTheTailWithoutBound) {
     EXPECT_GT(longest, 4096) << "the tail grew up to the bound";
     EXPECT_LE(longest, 4096 + 250) << "and no further";
     EXPECT_LT(unindexed(), 10000) << "the writer indexed some of it";
+}
+
+// A load that never leaves the writer idle (idle indexing held): past
+// Writer::kSpreadMark (1024) the writer indexes a batch (kSpreadBatch, 512)
+// after each group, so the tail never grows much past the mark and no
+// group waits for the whole tail at kMaxTail (4096).
+TEST_F(SearchTailTest, UnderASustainedLoadTheTailIsIndexedABatchAfterEachGroup) {
+    constexpr int64_t kSpreadMark = 1024, kSpreadBatch = 512, kGroup = 250;
+    reopen_holding("idle");
+    ASSERT_EQ(create("s1").rc, MNEMO_OK);
+    int64_t longest = 0;
+    for (int batch = 0; batch < 40; ++batch) {
+        ASSERT_EQ(append("s1", copies(says("load"), kGroup)).rc, MNEMO_OK);
+        longest = std::max(longest, unindexed());
+    }
+    EXPECT_LE(longest, kSpreadMark + kSpreadBatch + kGroup) << "the tail stays near the mark";
+    RawDb file(db_path());
+    EXPECT_GE(file.number("SELECT up_to FROM search_indexed"), 40 * kGroup - kSpreadMark - kGroup)
+        << "the writer indexed all but the last stretch, without idle time";
+    expect_indexes_consistent("after the sustained load");
+    EXPECT_EQ(hits("load", "s1").size(), 100u) << "search's limit, from the indexes and the tail";
 }
 
 }  // namespace
