@@ -142,6 +142,10 @@ void EventRec::set_search_ordinal(uint32_t ordinal) const {
     block_->search_ordinal = ordinal;
 }
 
+uint32_t* EventRec::search_ordinal_slot() const {
+    return &block_->search_ordinal;
+}
+
 mnemo_event EventRec::row() const {
     mnemo_event row{};
     for (int f = 0; f < kFieldCount; ++f) {
