@@ -25,13 +25,20 @@ void SearchIndexer::Batch::clear() {
     filed = 0;
 }
 
-void SearchIndexer::Batch::split(TermList& terms) const {
+void SearchIndexer::Batch::split(TermList& terms, size_t begin, size_t end) const {
     terms.clear();
-    size_t begin = 0;
-    for (const Pending& item : items) {
-        terms.add_text(std::string_view(text).substr(begin, item.text_end - begin));
-        begin = item.text_end;
+    for (size_t i = begin; i < end; ++i) {
+        const size_t from = text_begin(i);
+        terms.add_text(std::string_view(text).substr(from, items[i].text_end - from));
     }
+}
+
+void SearchIndexer::Batch::drop_filed() {
+    const size_t cut = text_begin(filed);
+    items.erase(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(filed));
+    for (Pending& item : items) item.text_end -= cut;
+    text.erase(0, cut);
+    filed = 0;
 }
 
 SearchIndexer::~SearchIndexer() {
@@ -76,32 +83,36 @@ void SearchIndexer::run() {
 // batch; removals set cancelled flags in it), then files it a slice at a
 // time under the index lock alone, so writers queue meanwhile.
 void SearchIndexer::file_taken() {
-    taken_.split(thread_terms_);
-    for (size_t from = 0; from < taken_.items.size(); from += kSlice) {
+    const size_t first = taken_.filed;  // back-pressure may have filed some while they were queued
+    taken_.split(thread_terms_, first, taken_.items.size());
+    while (!taken_.items.empty()) {
         std::unique_lock index(index_mutex_);
         if (stopping_) return;
-        file(taken_, from, std::min(taken_.items.size(), from + kSlice), thread_terms_);
+        file(taken_, taken_.filed, std::min(taken_.items.size(), taken_.filed + kSlice), thread_terms_, first);
         if (taken_.filed == taken_.items.size()) taken_.clear();
     }
 }
 
-// Back-pressure: every queued event, by the write that queued one too many
-// (the thread's batch is not touched: it files that itself).
+// Back-pressure: the oldest kSlice events of the queue, by the write that
+// queued one too many (the thread's batch is not touched: it files that
+// itself). Filed ones are dropped once they are half the queue.
 void SearchIndexer::file_queued() {
     std::unique_lock index(index_mutex_);
     std::lock_guard pending(pending_mutex_);
-    queued_.split(write_terms_);
-    file(queued_, 0, queued_.items.size(), write_terms_);
-    queued_.clear();
+    const size_t begin = queued_.filed, end = std::min(queued_.items.size(), begin + kSlice);
+    queued_.split(write_terms_, begin, end);
+    file(queued_, begin, end, write_terms_, begin);
+    if (queued_.filed * 2 >= queued_.items.size()) queued_.drop_filed();
 }
 
 // With the index lock held (and the pending lock for queued_): an item not
 // cancelled is a live event, whose ordinal can be written (its removal would
-// have had to cancel it first, under the index lock).
-void SearchIndexer::file(Batch& batch, size_t begin, size_t end, const TermList& terms) {
+// have had to cancel it first, under the index lock). terms holds the texts
+// of the batch from item `first` on.
+void SearchIndexer::file(Batch& batch, size_t begin, size_t end, const TermList& terms, size_t first) {
     for (size_t i = begin; i < end; ++i) {
         const Pending& item = batch.items[i];
-        if (!item.cancelled) item.app->search.add(item.key, item.ordinal, terms, i);
+        if (!item.cancelled) item.app->search.add(item.key, item.ordinal, terms, i - first);
     }
     batch.filed = end;
 }
@@ -113,7 +124,7 @@ void SearchIndexer::add(AppRec& app, const SessionRec& session, const EventRec& 
         queued_.text.append(event.search_text());
         queued_.items.push_back(
             Pending{&app, EventKey{&session, event.seq()}, event.search_ordinal_slot(), queued_.text.size(), false});
-        full = queued_.items.size() > kMaxPending || queued_.text.size() > kMaxPendingBytes;
+        full = queued_.items.size() - queued_.filed > kMaxPending || queued_.waiting_bytes() > kMaxPendingBytes;
         if (!full && idle_ && !hold_) {
             idle_ = false;
             wake_.notify_one();

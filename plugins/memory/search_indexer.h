@@ -23,10 +23,11 @@
 // the event is freed: the thread only ever writes the ordinal of a live event
 // and reads nothing of the store but its own copies.
 //
-// Back-pressure: once more than kMaxPending events (or kMaxPendingBytes of
-// text) are queued, the write that queues one more files every queued event
-// itself, so the tail a search scans and the memory the copies hold stay
-// bounded when writers outrun the thread.
+// Back-pressure: while more than kMaxPending events (or kMaxPendingBytes of
+// text) wait in the queue, each write that queues one more files the oldest
+// kSlice itself, so the tail a search scans and the memory the copies hold
+// stay bounded when writers outrun the thread, and no one write pays for the
+// whole queue.
 //
 // Lock order: Store::mutex, then the index lock, then the pending lock. The
 // writes call add and the removals holding the store's lock exclusively;
@@ -113,14 +114,18 @@ private:
         std::string text;
         size_t filed = 0;  // items[0, filed) are filed or cancelled
         void clear();
-        // terms holds the items' texts, text i the i-th item's.
-        void split(TermList& terms) const;
+        size_t text_begin(size_t item) const { return item == 0 ? 0 : items[item - 1].text_end; }
+        size_t waiting_bytes() const { return text.size() - text_begin(filed); }
+        // terms holds the texts of items [begin, end), in order.
+        void split(TermList& terms, size_t begin, size_t end) const;
+        // Drops items[0, filed) and their texts.
+        void drop_filed();
     };
 
     void run();
     void file_taken();
     void file_queued();
-    void file(Batch& batch, size_t begin, size_t end, const TermList& terms);
+    void file(Batch& batch, size_t begin, size_t end, const TermList& terms, size_t first);
     void unfile(AppRec& app, const SessionRec& session, size_t from, size_t to);
 
     // Guards every app's SearchIndex and taken_ (the thread reads what it

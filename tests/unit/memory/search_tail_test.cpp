@@ -17,7 +17,7 @@ namespace {
 
 constexpr const char* kHoldEnv = "MNEMO_MEMORY_TEST_HOLD_INDEXING";
 // The plugin's bound on queued events (SearchIndexer::kMaxPending): one
-// event more and the write files every queued event itself.
+// event more and the write files the oldest 128 itself.
 constexpr int kMaxPending = 4096;
 
 class SearchTail : public MemoryTest {
@@ -57,7 +57,7 @@ protected:
     }
 
     // Appends n events of filler, in batches, to a session of their own:
-    // past kMaxPending the write files the whole queue.
+    // past kMaxPending the write files the oldest events of the queue.
     void fill_queue(int n) {
         create("filler", "f");
         for (int done = 0; done < n; done += 256) {
@@ -114,6 +114,19 @@ TEST_F(SearchTail, AnEventIsFoundByEveryKindOfQueryWhilePendingAndOnceFiled) {
     for (const auto& [q, want] : queries) EXPECT_EQ(hits(q), want) << q << ", filed by back-pressure";
     append("u1", "s1", {says("a second zebra")});
     EXPECT_EQ(hits("zebra"), (Seqs{1, 5})) << "one filed, one pending";
+}
+
+TEST_F(SearchTail, BackPressureFilesTheOldestSliceByEachWriteAndEveryEventStaysFoundOnce) {
+    create("u1", "s1");
+    constexpr int kEvents = 12400;  // three times kMaxPending and more, in appends of 100
+    for (int done = 0; done < kEvents; done += 100) {
+        std::vector<mnemo_event> batch;
+        for (int i = done; i < done + 100; ++i) batch.push_back(says("common u" + std::to_string(i)));
+        append("u1", "s1", batch);
+    }
+    EXPECT_EQ(hits("common").size(), static_cast<size_t>(kEvents)) << "each once, filed or pending";
+    for (int i : {0, 1, 127, 128, 2047, 2048, 4095, 4096, 8191, kEvents - 1})
+        EXPECT_EQ(hits("u" + std::to_string(i)), Seqs{i + 1}) << "its own text, wherever it is";
 }
 
 TEST_F(SearchTail, EvictedWhilePendingIsNeverFound) {
