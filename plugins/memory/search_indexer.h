@@ -10,10 +10,10 @@
 // and returns. The thread takes everything queued, splits it outside every
 // lock, and files it kSlice events at a time under the index lock alone
 // (never the store's, and not the pending lock writers queue under); then it
-// lets kGather pass so that the next batch gathers.
-// Searches read an app's index and its pending tail together (view()), so an
-// event is found the moment its write is answered (docs/api.md: searchable as
-// soon as its response is sent).
+// lets kGather pass so that the next batch gathers. Searches read an app's
+// index and its pending tail together (view()), so an event is found the
+// moment its write is answered (docs/api.md: searchable as soon as its
+// response is sent).
 //
 // Every event handed over is in exactly one place: pending (queued, or taken
 // by the thread and not filed yet), filed (its ordinal set in the index), or
@@ -21,7 +21,7 @@
 // replacement, user purge, an import over an event) unfile a filed event and
 // cancel a pending one, so it is never filed and no search sees it, before
 // the event is freed: the thread only ever writes the ordinal of a live event
-// and reads nothing of the store but its own copies.
+// and reads no session, only its own copies of the texts.
 //
 // Back-pressure: while more than kMaxPending events (or kMaxPendingBytes of
 // text) wait in the queue, each write that queues one more files the oldest
