@@ -155,6 +155,10 @@ void EventRec::set_search_ordinal(uint32_t ordinal) const {
     block_->search_ordinal = ordinal;
 }
 
+uint32_t* EventRec::search_ordinal_slot() const {
+    return &block_->search_ordinal;
+}
+
 void EventRec::prefetch() const {
     // 10 lines hold the header and a ~500-byte message; a larger event's rest
     // is streamed in by the hardware once its first lines are read.

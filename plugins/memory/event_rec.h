@@ -59,6 +59,10 @@ public:
     // place, through the const references the event log hands out.
     uint32_t search_ordinal() const;
     void set_search_ordinal(uint32_t ordinal) const;
+    // Where the search ordinal lives: the block never moves while the event
+    // lives (moving the EventRec moves only its pointer), so the indexer
+    // thread sets it without finding the event in its session.
+    uint32_t* search_ordinal_slot() const;
 
     // The event as the ABI row, its strings pointing into this record.
     mnemo_event row() const;

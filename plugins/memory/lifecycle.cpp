@@ -34,7 +34,7 @@ void soft_delete_session(Store& store, const SessionRef& ref, int64_t now_us, in
 void forget_session(Store& store, const SessionRef& ref) {
     SessionRec& session = *ref.session;
     if (session.deleted_at_us == 0) unindex_session(ref);
-    unindex_session_events(*ref.app, session);
+    store.indexer.remove_session(*ref.app, session);
     if (session.expires_at_us > 0) store.expiring.erase({session.expires_at_us, &session});
     if (session.deleted_at_us > 0) store.purgeable.erase({session.deleted_at_us, &session});
     if (session.finalize_pending()) store.finalizing.erase({session.finalize_marked_at_us, &session});
@@ -49,11 +49,8 @@ void purge_session(Store& store, const SessionRef& ref) {
 
 int64_t soft_delete_events(Store& store, SessionRec& session, size_t from, int64_t now_us) {
     const auto& visible = session.events.visible();
-    AppRec* app = find_app(store, session.app);
-    for (size_t i = from; i < visible.size(); ++i) {
-        store.deleted_events.emplace(now_us, &session, visible[i].seq());
-        if (app) unindex_event(*app, session, visible[i]);
-    }
+    for (size_t i = from; i < visible.size(); ++i) store.deleted_events.emplace(now_us, &session, visible[i].seq());
+    if (AppRec* app = find_app(store, session.app)) store.indexer.remove_from(*app, session, from);
     return session.events.soft_delete_from(from, now_us);
 }
 

@@ -7,7 +7,8 @@
 // idempotency, seqs, eviction, usage sums, state limits, TTL refresh, soft
 // deletes), the lanes of each app, and the lifecycle of sessions (finalize
 // marks, expiry sweeps, purges) under one std::shared_mutex: writes take it
-// exclusively, reads shared. Expired and soft-deleted items are invisible to
+// exclusively, reads shared. The search indexes are filed by the indexer's
+// thread behind a lock of their own (search_indexer.h). Expired and soft-deleted items are invisible to
 // every operation at once; ordered indexes by expiry, deletion and lane
 // activity let a sweep step cost O(rows it handles), never O(live rows).
 // Nothing here reads a clock, every request carries its now_us. Data lives
@@ -18,7 +19,7 @@
 #include "lane_rec.h"
 #include "memories.h"
 #include "scope.h"
-#include "search_index.h"
+#include "search_indexer.h"
 #include "session_index.h"
 
 #include <map>
@@ -80,7 +81,7 @@ struct AppRec {
     SessionIndex index;
     std::map<std::string, LaneRec, std::less<>> lanes;
     LaneIndex lane_index;
-    SearchIndex search;  // visible events of the app's sessions
+    SearchIndex search;  // visible events of the app's sessions, filed by Store::indexer
 };
 
 // One session with the records around it; session is null when absent.
@@ -104,6 +105,8 @@ struct Store {
     ScopeExpiries scope_expiries;
     std::set<std::pair<int64_t, LaneRec*>> lanes_by_update;  // every lane, by updated_at
     MemoryStore memories;                                    // long-term memories (memories.h)
+    // Last: its thread, which files into the apps' indexes, stops before they go.
+    SearchIndexer indexer;
 };
 
 AppRec* find_app(Store& store, std::string_view app);

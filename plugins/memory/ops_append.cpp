@@ -62,16 +62,17 @@ void add_usage(mnemo_usage& sum, const mnemo_usage& add) {
     sum.cost_usd += add.cost_usd;
 }
 
-void store_events(AppRec& app, SessionRec& session, const mnemo_append_req& req, mnemo_append_result* result) {
+void store_events(SearchIndexer& indexer, AppRec& app, SessionRec& session, const mnemo_append_req& req,
+                  mnemo_append_result* result) {
     for (size_t i = 0; i < req.n_events; ++i) {
         EventRec event(req.events[i], ++session.last_seq);
         add_usage(session.usage, req.events[i].usage);
         if (result->seqs) result->seqs[i] = event.seq();
         if (result->timestamps_us) result->timestamps_us[i] = event.timestamp_us();
         session.events.push(std::move(event));
-        index_event(app, session, session.events.visible().back());
+        indexer.add(app, session, session.events.visible().back());
     }
-    result->evicted = evict_indexed(app, session, req.event_limit);
+    result->evicted = indexer.evict(app, session, req.event_limit);
 }
 
 int check_ids(const SessionRec& session, const mnemo_append_req& req, RetryCheck& check, mnemo_error* err) {
@@ -120,7 +121,7 @@ int events_append(mnemo_backend* backend, const mnemo_append_req* req, mnemo_app
     SessionRef ref = target.fresh ? attach_session(store, std::move(target.fresh)) : target.ref;
     stage.commit(req->app_state_ttl_us, req->user_state_ttl_us, store.scope_expiries);
     const int64_t first_seq = ref.session->last_seq + 1;
-    store_events(*ref.app, *ref.session, *req, result);
+    store_events(store.indexer, *ref.app, *ref.session, *req, result);
     store_captures(store.memories, captures, first_seq);
     ref.session->version += 1;
     touch_session(store, ref, req->now_us, true);

@@ -4,7 +4,11 @@
 #include "host_services.h"
 #include "ops.h"
 
+#include <cstdlib>
+#include <memory>
 #include <mutex>
+#include <string_view>
+#include <system_error>
 
 namespace mnemo::memory {
 
@@ -14,11 +18,22 @@ int open_backend(const mnemo_host* host, const char* /*options_json*/, mnemo_bac
     if (!host::install(host))
         return fail(err, MNEMO_E_INVALID, "memory backend: open needs the host's services (mnemo_host of ABI %d)",
                     MNEMO_PLUGIN_ABI_VERSION);
-    *out = new mnemo_backend();
+    auto backend = std::make_unique<mnemo_backend>();
+    const char* hold = std::getenv(SearchIndexer::kHoldEnv);
+    try {
+        backend->store.indexer.start(hold != nullptr && std::string_view(hold) == "1");
+    } catch (const std::system_error& e) {
+        return fail(err, MNEMO_E_INTERNAL,
+                    "memory backend: cannot start the search indexer thread: %s; "
+                    "check the process's thread limit (ulimit -u)",
+                    e.what());
+    }
+    *out = backend.release();
     host::log(MNEMO_LOG_DEBUG, "memory", "opened: sessions live in this process and are gone at exit");
     return MNEMO_OK;
 }
 
+// The indexer's thread stops first (Store::indexer); what it had not filed is dropped with the store.
 void close_backend(mnemo_backend* backend) {
     delete backend;
 }

@@ -86,10 +86,10 @@ int events_rewrite(mnemo_backend* backend, const mnemo_rewrite_req* req, const m
     // Deltas and usage of the new transcript were applied when first appended.
     for (size_t i = 0; i < req->n_events; ++i) {
         session.events.push(EventRec(req->events[i], ++session.last_seq));
-        index_event(*ref.app, session, session.events.visible().back());
+        store.indexer.add(*ref.app, session, session.events.visible().back());
     }
     store_captures(store.memories, captures, first_seq);
-    evict_indexed(*ref.app, session, req->event_limit);
+    store.indexer.evict(*ref.app, session, req->event_limit);
     session.version += 1;
     touch_session(store, ref, req->now_us, true);
     const mnemo_rewrite_result result{session.version, replaced};

@@ -130,9 +130,10 @@ void import_event(Store& store, const SessionRef& ref, const mnemo_event& event)
         store.deleted_events.erase({deleted->deleted_at_us(), &session, event.seq});
         session.events.purge_deleted(event.seq);
     }
-    if (const EventRec* replaced = visible_at(session.events, event.seq)) unindex_event(*ref.app, session, *replaced);
+    if (const EventRec* replaced = visible_at(session.events, event.seq))
+        store.indexer.remove(*ref.app, session, *replaced);
     session.events.put(EventRec(event, event.seq));
-    index_event(*ref.app, session, *visible_at(session.events, event.seq));
+    store.indexer.add(*ref.app, session, *visible_at(session.events, event.seq));
 }
 
 void put_entry(Scope& scope, std::string_view key, std::string_view value) {

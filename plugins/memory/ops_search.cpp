@@ -1,5 +1,6 @@
 // Search over the app's transcripts (mnemo_search_req): candidates from the
-// app's SearchIndex, filtered and grouped by session, best session first.
+// app's SearchIndex and its pending tail (search_indexer.h), filtered and
+// grouped by session, best session first.
 #include "host_services.h"
 #include "emit.h"
 #include "json_field.h"
@@ -63,21 +64,40 @@ std::vector<EventKey> all_events(const AppRec& app) {
     return keys;
 }
 
-std::vector<EventKey> candidates(const AppRec& app, const sw::Query& query, bool& verify) {
-    verify = query.kind == sw::QueryKind::Exact;
-    if (query.kind == sw::QueryKind::Words) return app.search.with_all(query.words);
-    auto found = app.search.exact_candidates(query.exact);
-    return found ? std::move(*found) : all_events(app);
+// The events that may match, each once: keys[verify_from..] are to be
+// verified against the query. A word query's postings are exact, the
+// pending tail is matched by the host's rules like every exact candidate;
+// a scan of every visible event holds the tail already.
+struct Candidates {
+    std::vector<EventKey> keys;
+    size_t verify_from = 0;
+};
+
+Candidates candidates(const Store& store, const AppRec& app, const sw::Query& query) {
+    SearchIndexer::View view = store.indexer.view(app);
+    Candidates found;
+    if (query.kind == sw::QueryKind::Words) {
+        found.keys = view.index.with_all(query.words);
+        found.verify_from = found.keys.size();
+    } else if (auto listed = view.index.exact_candidates(query.exact)) {
+        found.keys = std::move(*listed);
+    } else {
+        found.keys = all_events(app);
+        return found;
+    }
+    found.keys.insert(found.keys.end(), view.tail.begin(), view.tail.end());
+    return found;
 }
 
-std::vector<Group> group_hits(const AppRec& app, const sw::Query& query, Filters& filters) {
-    bool verify = false;
+std::vector<Group> group_hits(const Store& store, const AppRec& app, const sw::Query& query, Filters& filters) {
     std::unordered_map<const SessionRec*, Group> by_session;
-    for (const EventKey& key : candidates(app, query, verify)) {
+    const Candidates found = candidates(store, app, query);
+    for (size_t i = 0; i < found.keys.size(); ++i) {
+        const EventKey& key = found.keys[i];
         if (!filters.session_passes(*key.session)) continue;
         const EventRec* event = event_of(key);
         if (!event || !filters.event_passes(*event)) continue;
-        if (verify && !sw::matches(query, event->search_text())) continue;
+        if (i >= found.verify_from && !sw::matches(query, event->search_text())) continue;
         Group& group = by_session[key.session];
         group.session = key.session;
         group.seqs.push_back(key.seq);
@@ -144,7 +164,7 @@ int search(mnemo_backend* backend, const mnemo_search_req* req, const mnemo_sink
         emit_recent(sink, *app, filters);
         return MNEMO_OK;
     }
-    std::vector<Group> groups = group_hits(*app, query, filters);
+    std::vector<Group> groups = group_hits(store, *app, query, filters);
     emit_groups(sink, groups, *req);
     return MNEMO_OK;
 }

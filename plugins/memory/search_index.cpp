@@ -1,7 +1,6 @@
 #include "search_index.h"
 
 #include "host_services.h"
-#include "memory_store.h"
 
 #include <algorithm>
 #include <iterator>
@@ -158,40 +157,52 @@ void SearchIndex::add_term(std::string_view term, Ordinal ordinal) {
     if (list.empty() || list.back() != ordinal) list.push_back(ordinal);
 }
 
-void SearchIndex::add(const SessionRec& session, const EventRec& event) {
+void TermList::clear() {
+    bytes_.clear();
+    term_ends_.clear();
+    text_ends_.clear();
+}
+
+void TermList::add_text(std::string_view text) {
+    for_each_search_term(text, scratch_, [&](std::string_view term) {
+        bytes_.append(term);
+        term_ends_.push_back(bytes_.size());
+    });
+    text_ends_.push_back(term_ends_.size());
+}
+
+void SearchIndex::add(const EventKey& key, uint32_t* ordinal, const TermList& terms, size_t text) {
     if (events_.size() >= EventRec::kNotIndexed) renumber();
-    const auto ordinal = static_cast<Ordinal>(events_.size());
-    events_.push_back(EventKey{&session, event.seq()});
-    event.set_search_ordinal(ordinal);
-    for_each_search_term(event.search_text(), term_, [&](std::string_view term) { add_term(term, ordinal); });
+    const auto at = static_cast<Ordinal>(events_.size());
+    events_.push_back(Filed{key, ordinal});
+    *ordinal = at;
+    terms.for_each(text, [&](std::string_view term) { add_term(term, at); });
 }
 
 void SearchIndex::remove(const SessionRec& session, const EventRec& event) {
     const Ordinal ordinal = event.search_ordinal();
-    if (ordinal >= events_.size() || events_[ordinal].session != &session || events_[ordinal].seq != event.seq())
+    if (ordinal >= events_.size() || events_[ordinal].key.session != &session ||
+        events_[ordinal].key.seq != event.seq())
         return;
-    events_[ordinal].session = nullptr;
+    events_[ordinal].key.session = nullptr;
     event.set_search_ordinal(EventRec::kNotIndexed);
     if (++dead_ >= kMinDeadToRenumber && dead_ * 2 > events_.size()) renumber();
 }
 
 // Drops dead ordinals and the terms only they held; live events keep their
-// order, so every list stays ascending.
+// order, so every list stays ascending. Each live event's ordinal is set
+// through the address add() was given: a removal marks an event dead before
+// the event is freed, so every live address is still the event's.
 void SearchIndex::renumber() {
     std::vector<Ordinal> renumbered(events_.size(), EventRec::kNotIndexed);
-    std::vector<EventKey> live;
+    std::vector<Filed> live;
     live.reserve(events_.size() - dead_);
     for (size_t old = 0; old < events_.size(); ++old) {
-        const EventKey& key = events_[old];
-        if (key.session == nullptr) continue;
-        const auto& visible = key.session->events.visible();
-        const size_t at = key.session->events.first_after(key.seq - 1);
-        // Every live ordinal is a visible event (the write paths unindex
-        // before they move one); one that is not would be a stale hit, so it goes.
-        if (at == visible.size() || visible[at].seq() != key.seq) continue;
+        const Filed& filed = events_[old];
+        if (filed.key.session == nullptr) continue;
         renumbered[old] = static_cast<Ordinal>(live.size());
-        visible[at].set_search_ordinal(renumbered[old]);
-        live.push_back(key);
+        *filed.ordinal = renumbered[old];
+        live.push_back(filed);
     }
     events_.swap(live);
     dead_ = 0;
@@ -222,7 +233,7 @@ std::vector<EventKey> SearchIndex::live_keys(const Postings& ordinals) const {
     std::vector<EventKey> keys;
     keys.reserve(ordinals.size());
     for (Ordinal ordinal : ordinals) {
-        if (events_[ordinal].session != nullptr) keys.push_back(events_[ordinal]);
+        if (events_[ordinal].key.session != nullptr) keys.push_back(events_[ordinal].key);
     }
     return keys;
 }
@@ -324,25 +335,6 @@ std::optional<std::vector<EventKey>> SearchIndex::exact_candidates(std::string_v
         }
     }
     return live_keys(ordinals);
-}
-
-void index_event(AppRec& app, const SessionRec& session, const EventRec& event) {
-    app.search.add(session, event);
-}
-
-void unindex_event(AppRec& app, const SessionRec& session, const EventRec& event) {
-    app.search.remove(session, event);
-}
-
-void unindex_session_events(AppRec& app, const SessionRec& session) {
-    for (const EventRec& event : session.events.visible()) app.search.remove(session, event);
-}
-
-int64_t evict_indexed(AppRec& app, SessionRec& session, int64_t limit) {
-    const auto& visible = session.events.visible();
-    for (int64_t i = 0; limit > 0 && i < session.events.visible_count() - limit; ++i)
-        app.search.remove(session, visible[static_cast<size_t>(i)]);
-    return session.events.evict_beyond(limit);
 }
 
 }  // namespace mnemo::memory
