@@ -5,6 +5,7 @@
 // side of a lock answers 503, never corrupts) and leave a file that passes
 // PRAGMA integrity_check.
 #include "fixture.h"
+#include "sqlite_daemon_config.h"
 #include "stored_events.h"
 
 #include <sqlite3.h>
@@ -25,23 +26,6 @@ constexpr int kOwnSessionsPerClient = 2;
 constexpr int kSharedSessions = 4;
 constexpr int kMaxProblemsShown = 20;
 constexpr auto kLoadDeadline = std::chrono::seconds(40);
-
-std::string sqlite_config(const std::string& db_path) {
-    return "server:\n"
-           "  listen: [\"127.0.0.1:@PORT@\"]\n"
-           "  admin_socket: @DIR@/admin.sock\n"
-           "  idle_timeout: 2s\n"  // a stopping mnemod waits out idle keep-alive timers
-           "storage:\n"
-           "  plugin: sqlite\n"
-           "  plugin_dir: @PLUGIN_DIR@\n"
-           "  options: {path: " +
-           db_path +
-           ", synchronous: normal}\n"
-           "limits:\n"
-           "  event_limit: 0\n"
-           "summary:\n"
-           "  enabled: false\n";
-}
 
 // A batch's events carry client ids <tag>-e0, <tag>-e1, ... so a read-back can regroup them.
 std::string batch_body(const std::string& tag) {
@@ -289,7 +273,7 @@ protected:
     }
 
     DaemonProcess& start_daemon() {
-        daemons_.push_back(std::make_unique<DaemonProcess>(sqlite_config(db_path_)));
+        daemons_.push_back(std::make_unique<DaemonProcess>(sqlite_daemon_config("", db_path_)));
         std::string error;
         EXPECT_TRUE(daemons_.back()->start(&error)) << error;
         return *daemons_.back();
