@@ -14,7 +14,7 @@
 // stay until the sweep removes them but are absent to every rule (live()).
 #pragma once
 
-#include "host_rules.h"
+#include "keyword_recall.h"
 #include "memory_terms.h"
 #include "util.h"
 
@@ -35,7 +35,7 @@ struct MemoryRec {
     int embedding = MNEMO_EMBEDDING_NONE;
     std::vector<float> vector;  // empty: none
     int64_t text_version = 1, created_at_us = 0, updated_at_us = 0, expires_at_us = 0, change_seq = 0;
-    std::vector<TermCount> terms;  // the text's folded words, for keyword ranking
+    std::vector<host::TermCount> terms;  // the text's folded words, for keyword ranking
     uint32_t word_count = 0;
 
     bool live(int64_t now_us) const { return live_at(expires_at_us, now_us); }

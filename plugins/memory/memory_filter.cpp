@@ -6,7 +6,8 @@ namespace {
 
 bool metadata_passes(const mnemo_memory_filter& filter, const MemoryRec& row) {
     for (size_t i = 0; i < filter.n_metadata; ++i)
-        if (!member_equals(row.metadata_json, view(filter.metadata_keys[i]), view(filter.metadata_values_json[i])))
+        if (!host::json_member_equals(row.metadata_json, view(filter.metadata_keys[i]),
+                                      view(filter.metadata_values_json[i])))
             return false;
     return true;
 }
