@@ -2,6 +2,7 @@
 // create), memory_patch, memory_delete, memory_embed and memory_reembed.
 // Each runs under the store's exclusive lock and checks everything before it
 // changes anything, so a refused request leaves the store as it was.
+#include "emit.h"
 #include "errors.h"
 #include "memory_emit.h"
 #include "memory_store.h"
@@ -204,7 +205,7 @@ int memory_embed(mnemo_backend* backend, const mnemo_memory_embed_req* req, cons
         store.memories.fix_dimension(*row);
         ++stored;
     }
-    emit_memory_embedded(sink, stored);
+    emit_result<&mnemo_sink::memory_embedded>(sink, stored);
     return MNEMO_OK;
 }
 
@@ -223,7 +224,7 @@ int memory_reembed(mnemo_backend* backend, const mnemo_memory_reembed_req* req, 
             store.memories.modify(*row, [](MemoryRec& r) { r.embedding = MNEMO_EMBEDDING_PENDING; });
         marked.total = marked.pending = static_cast<int64_t>(rows.size());
     }
-    emit_memory_count(sink, marked);
+    emit_result<&mnemo_sink::memory_count>(sink, &marked);
     return MNEMO_OK;
 }
 
