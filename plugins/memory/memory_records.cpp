@@ -1,33 +1,13 @@
 #include "memory_records.h"
 
 #include "errors.h"
+#include "memory_record_check.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 namespace mnemo::memory {
 
 namespace {
-
-int check_record(const mnemo_record& r, size_t index, mnemo_error* err) {
-    const mnemo_memory& m = *r.memory;
-    if (!m.text.ptr || m.text.len == 0)
-        return fail(err, MNEMO_E_INVALID, "import record %zu: memory %.*s has no text; a memory needs 1 byte or more",
-                    index, MNEMO_STR_ARG(m.id));
-    if (!r.folded_text.ptr)
-        return fail(err, MNEMO_E_INVALID,
-                    "import record %zu: folded_text is missing; the host folds every text it imports", index);
-    if (m.embedding < MNEMO_EMBEDDING_NONE || m.embedding > MNEMO_EMBEDDING_FAILED)
-        return fail(err, MNEMO_E_INVALID, "import record %zu: memory %.*s has the unknown embedding status %d", index,
-                    MNEMO_STR_ARG(m.id), m.embedding);
-    if (m.embedding == MNEMO_EMBEDDING_READY && !m.vector.values)
-        return fail(err, MNEMO_E_INVALID, "import record %zu: memory %.*s is ready but holds no vector", index,
-                    MNEMO_STR_ARG(m.id));
-    if (m.vector.values && m.vector.dims == 0)
-        return fail(err, MNEMO_E_INVALID, "import record %zu: memory %.*s has an empty vector", index,
-                    MNEMO_STR_ARG(m.id));
-    return MNEMO_OK;
-}
 
 bool same_vector(const std::vector<float>& stored, mnemo_vector given) {
     if (!given.values) return stored.empty();
@@ -101,25 +81,9 @@ void export_memories(MemoryStore& memories, const mnemo_export_req& req, const m
 }
 
 int check_memory_records(MemoryStore& memories, const mnemo_import_req& req, mnemo_error* err) {
-    std::unordered_map<std::string_view, int64_t> dimensions;  // per app, as this call fixes them
-    for (size_t i = 0; i < req.n_records; ++i) {
-        const mnemo_record& r = req.records[i];
-        if (r.kind != MNEMO_RECORD_MEMORY) continue;
-        if (int rc = check_record(r, i, err); rc != MNEMO_OK) return rc;
-        const mnemo_memory& m = *r.memory;
-        if (!m.vector.values) continue;
-        auto [app, fresh] = dimensions.try_emplace(view(m.app), 0);
-        if (fresh) app->second = memories.wanted_dimension(view(m.app), req.memory_dimensions);
-        const auto dims = static_cast<int64_t>(m.vector.dims);
-        if (app->second == 0) app->second = dims;
-        if (dims != app->second)
-            return fail(err, MNEMO_E_INVALID,
-                        "import record %zu: memory %.*s of user %.*s has a vector of %lld dimensions but app %.*s "
-                        "stores %lld (memory.dimensions or its first vector)",
-                        i, MNEMO_STR_ARG(m.id), MNEMO_STR_ARG(m.user), static_cast<long long>(dims),
-                        MNEMO_STR_ARG(m.app), static_cast<long long>(app->second));
-    }
-    return MNEMO_OK;
+    const std::optional<std::string> refusal = host::memory_records_refusal(
+        req, [&](std::string_view app) { return memories.wanted_dimension(app, req.memory_dimensions); });
+    return refusal ? fail(err, MNEMO_E_INVALID, "%s", refusal->c_str()) : MNEMO_OK;
 }
 
 void import_memory(MemoryStore& memories, const mnemo_record& r, int64_t now_us) {

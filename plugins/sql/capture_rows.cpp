@@ -1,32 +1,12 @@
 #include "capture_rows.h"
 
-#include <unordered_set>
-
 namespace mnemo::sqlcore {
-namespace {
-
-[[noreturn]] void refuse(size_t index, const std::string& what) {
-    throw StoreError(MNEMO_E_INVALID, "captures[" + std::to_string(index) + "]." + what);
-}
-
-}  // namespace
 
 void check_captures(Db& db, const CaptureBatch& batch) {
-    const mnemo_key& key = *batch.key;
-    std::unordered_set<std::string_view> ids;
-    for (size_t i = 0; i < batch.n_items; ++i) {
-        const mnemo_capture& capture = batch.items[i];
-        if (capture.event_index >= batch.n_events)
-            refuse(i, "event_index " + std::to_string(capture.event_index) + " is past the " +
-                          std::to_string(batch.n_events) + " events of the request");
-        if (!capture.text.ptr || capture.text.len == 0)
-            refuse(i, "text is empty; an event without text is not captured");
-        if (!capture.memory_id.ptr || capture.memory_id.len == 0)
-            refuse(i, "memory_id is empty; the host generates one");
-        if (!ids.insert(view(capture.memory_id)).second ||
-            live_memory(db, key.app, key.user, capture.memory_id, batch.now_us))
-            refuse(i, "memory_id " + text(capture.memory_id) + " already names a memory of user " + text(key.user));
-    }
+    const std::optional<std::string> refusal = host::capture_refusal(batch, [&](std::string_view id) {
+        return live_memory(db, batch.key->app, batch.key->user, str(id), batch.now_us).has_value();
+    });
+    if (refusal) throw StoreError(MNEMO_E_INVALID, *refusal);
 }
 
 void store_captures(Db& db, FeedClock& clock, const CaptureBatch& batch, int64_t first_seq) {

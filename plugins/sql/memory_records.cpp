@@ -1,26 +1,11 @@
 #include "memory_records.h"
 
+#include "memory_record_check.h"
+
 #include <algorithm>
-#include <map>
 
 namespace mnemo::sqlcore {
 namespace {
-
-[[noreturn]] void refuse(size_t index, const std::string& what) {
-    throw StoreError(MNEMO_E_INVALID, "import record " + std::to_string(index) + ": " + what);
-}
-
-void check_record(const mnemo_record& r, size_t index) {
-    const mnemo_memory& m = *r.memory;
-    const std::string memory = "memory " + text(m.id);
-    if (!m.text.ptr || m.text.len == 0) refuse(index, memory + " has no text; a memory needs 1 byte or more");
-    if (!r.folded_text.ptr) refuse(index, "folded_text is missing; the host folds every text it imports");
-    if (m.embedding < MNEMO_EMBEDDING_NONE || m.embedding > MNEMO_EMBEDDING_FAILED)
-        refuse(index, memory + " has the unknown embedding status " + std::to_string(m.embedding));
-    if (m.embedding == MNEMO_EMBEDDING_READY && !m.vector.values)
-        refuse(index, memory + " is ready but holds no vector");
-    if (m.vector.values && m.vector.dims == 0) refuse(index, memory + " has an empty vector");
-}
 
 std::optional<std::string> optional_copy(mnemo_str value) {
     return value.ptr ? std::optional<std::string>(text(value)) : std::nullopt;
@@ -96,22 +81,10 @@ void export_memories(Db& db, const mnemo_export_req& req, const mnemo_record_sin
 }
 
 void check_memory_records(Db& db, const mnemo_import_req& req) {
-    std::map<std::string, int64_t, std::less<>> dimensions;  // per app, as this call fixes them
-    for (size_t i = 0; i < req.n_records; ++i) {
-        const mnemo_record& r = req.records[i];
-        if (r.kind != MNEMO_RECORD_MEMORY) continue;
-        check_record(r, i);
-        const mnemo_memory& m = *r.memory;
-        if (!m.vector.values) continue;
-        auto [app, fresh] = dimensions.try_emplace(text(m.app), 0);
-        if (fresh) app->second = req.memory_dimensions > 0 ? req.memory_dimensions : app_dimension(db, view(m.app));
-        const auto dims = static_cast<int64_t>(m.vector.dims);
-        if (app->second == 0) app->second = dims;
-        if (dims != app->second)
-            refuse(i, "memory " + text(m.id) + " of user " + text(m.user) + " has a vector of " + std::to_string(dims) +
-                          " dimensions but app " + app->first + " stores " + std::to_string(app->second) +
-                          " (memory.dimensions or its first vector)");
-    }
+    const std::optional<std::string> refusal = host::memory_records_refusal(req, [&](std::string_view app) {
+        return req.memory_dimensions > 0 ? req.memory_dimensions : app_dimension(db, app);
+    });
+    if (refusal) throw StoreError(MNEMO_E_INVALID, *refusal);
 }
 
 void import_memory(Db& db, FeedClock& clock, const mnemo_record& r, int64_t now_us) {
