@@ -7,6 +7,7 @@
 #pragma once
 
 #include "host_services.h"
+#include "memory_values.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -49,6 +50,23 @@ std::optional<std::string> capture_refusal(const CaptureBatch& batch, Taken&& ta
                            detail::copy(batch.key->user));
     }
     return std::nullopt;
+}
+
+// The values of the memory a capture makes, of the session's user, from the
+// event that got the seq first_seq + event_index; its text is the backend's
+// to set (a captured memory takes no part in dedupe).
+inline void capture_values(MemoryValues& row, const CaptureBatch& batch, const mnemo_capture& capture,
+                           int64_t first_seq) {
+    const mnemo_capture_settings& settings = *batch.settings;
+    row.app = detail::copy(batch.key->app);
+    row.user = detail::copy(batch.key->user);
+    row.id = detail::copy(capture.memory_id);
+    row.name_space = detail::copy(settings.name_space);
+    row.session_id = row.source_session = optional_copy(batch.key->session_id);
+    row.source_seq = first_seq + static_cast<int64_t>(capture.event_index);
+    row.embedding = settings.embedder ? MNEMO_EMBEDDING_PENDING : MNEMO_EMBEDDING_NONE;
+    row.created_at_us = row.updated_at_us = batch.now_us;
+    row.expires_at_us = settings.ttl_us > 0 ? batch.now_us + settings.ttl_us : 0;
 }
 
 }  // namespace mnemo::host

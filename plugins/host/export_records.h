@@ -4,10 +4,12 @@
 // become a record of the item being walked, handed to the host's record
 // sink. The caller names the owner, the state scope's expiry or the track
 // before emitting their rows; the owner is copied, so its strings may go
-// once it is set. Header-only, like host_services.h.
+// once it is set. A memory step's rows go through send_memory_record.
+// Header-only, like host_services.h.
 #pragma once
 
 #include "host_services.h"
+#include "memory_values.h"
 
 #include <cstdint>
 #include <string>
@@ -77,5 +79,15 @@ private:
     std::string app_, user_, session_id_, track_;
     int64_t expires_at_us_ = 0;
 };
+
+// Hands a memory, its vector included, to the sink as a record of its own.
+inline void send_memory_record(const mnemo_record_sink& sink, const MemoryValues& row) {
+    const mnemo_memory memory = memory_view(row, true);
+    mnemo_record record{};
+    record.kind = MNEMO_RECORD_MEMORY;
+    record.key = mnemo_key{memory.app, memory.user, mnemo_str{nullptr, 0}};
+    record.memory = &memory;
+    if (sink.record) sink.record(sink.ctx, &record);
+}
 
 }  // namespace mnemo::host

@@ -25,7 +25,7 @@ int check_limit(mnemo_error* err, const char* operation, int64_t limit) {
 bool listed(const mnemo_memory_list_req& req, const MemoryRec& row) {
     if (!row.live(req.now_us)) return false;
     if (req.name_space.ptr && row.name_space != view(req.name_space)) return false;
-    return !req.session_id.ptr || (row.session_id.present && row.session_id.bytes == view(req.session_id));
+    return !req.session_id.ptr || row.session_id == view(req.session_id);
 }
 
 void count_status(mnemo_memory_count_result& count, const MemoryRec& row) {

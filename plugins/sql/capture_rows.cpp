@@ -11,24 +11,15 @@ void check_captures(Db& db, const CaptureBatch& batch) {
 
 void store_captures(Db& db, FeedClock& clock, const CaptureBatch& batch, int64_t first_seq) {
     const mnemo_key& key = *batch.key;
-    const mnemo_capture_settings& settings = *batch.settings;
     for (size_t i = 0; i < batch.n_items; ++i) {
         const mnemo_capture& capture = batch.items[i];
         // An expired row of the id is removed first, so the id is created afresh.
         if (std::optional<MemoryRow> expired = stored_memory(db, key.app, key.user, capture.memory_id))
             remove_memory(db, clock, *expired, expired->expires_at_us);
         MemoryRow row;
-        row.app = text(key.app);
-        row.user = text(key.user);
-        row.id = text(capture.memory_id);
-        row.name_space = text(settings.name_space);
-        row.session_id = row.source_session = text(key.session_id);
-        row.source_seq = first_seq + static_cast<int64_t>(capture.event_index);
+        host::capture_values(row, batch, capture, first_seq);
         row.set_text(view(capture.text), {});
         row.folded_text.reset();  // out of dedupe: its life follows its event's
-        row.embedding = settings.embedder ? MNEMO_EMBEDDING_PENDING : MNEMO_EMBEDDING_NONE;
-        row.created_at_us = row.updated_at_us = batch.now_us;
-        row.expires_at_us = expiry_after(batch.now_us, settings.ttl_us);
         insert_memory(db, clock, row);
     }
 }
