@@ -25,10 +25,18 @@ inline const mnemo_host*& table() {
 inline mnemo_str str(std::string_view s) {
     return mnemo_str{s.data() ? s.data() : "", s.size()};
 }
+inline std::string_view view(mnemo_str s) {
+    return s.ptr ? std::string_view(s.ptr, s.len) : std::string_view();
+}
 inline std::string copy(mnemo_str s) {
-    return s.ptr ? std::string(s.ptr, s.len) : std::string();
+    return std::string(view(s));
 }
 }  // namespace detail
+
+// An owned copy of an ABI string that keeps "absent" (ptr NULL) apart from "".
+inline std::optional<std::string> optional_copy(mnemo_str s) {
+    return s.ptr ? std::optional<std::string>(detail::copy(s)) : std::nullopt;
+}
 
 // Keeps the host's table for the process (one host per process). Returns
 // false, with nothing kept, when host is missing or older than this header's.

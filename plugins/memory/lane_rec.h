@@ -15,9 +15,9 @@ struct LaneRec {
     std::string app, lane, user, session_id, platform, chat_type;
     int64_t created_at_us = 0, updated_at_us = 0;
     bool suspended = false, resume_pending = false;
-    OptStr resume_reason;
+    std::optional<std::string> resume_reason;
     bool was_auto_reset = false;
-    OptStr auto_reset_reason;
+    std::optional<std::string> auto_reset_reason;
     bool reset_had_activity = false, is_fresh_reset = false;
     int64_t restart_count = 0, version = 0;
 };

@@ -30,7 +30,7 @@ void erase_entry(Map& map, const Key& key, const MemoryRec* row) {
 void MemoryRec::set_text(std::string_view new_text, std::string_view new_folded_text) {
     text = std::string(new_text);
     folded_text = std::string(new_folded_text);
-    terms = count_terms(text, &word_count);
+    terms = host::count_terms(text, &word_count);
 }
 
 AppMemories* MemoryStore::find_app(std::string_view app) {
@@ -114,8 +114,8 @@ int64_t MemoryStore::wanted_dimension(std::string_view app, int64_t configured) 
 
 void MemoryStore::index(MemoryRec& row) {
     UserMemories& memories = user_of(row);
-    if (row.source_session.present)
-        memories.by_source.emplace(std::make_pair(row.source_session.bytes, row.source_seq), &row);
+    if (row.source_session)
+        memories.by_source.emplace(std::make_pair(*row.source_session, row.source_seq), &row);
     else
         memories.by_text.emplace(text_key(row.name_space, row.folded_text), &row);
     memories.by_update.emplace(std::make_pair(row.updated_at_us, row.id), &row);
@@ -125,8 +125,8 @@ void MemoryStore::index(MemoryRec& row) {
 
 void MemoryStore::unindex(MemoryRec& row) {
     UserMemories& memories = user_of(row);
-    if (row.source_session.present)
-        erase_entry(memories.by_source, std::make_pair(row.source_session.bytes, row.source_seq), &row);
+    if (row.source_session)
+        erase_entry(memories.by_source, std::make_pair(*row.source_session, row.source_seq), &row);
     else
         erase_entry(memories.by_text, text_key(row.name_space, row.folded_text), &row);
     memories.by_update.erase(std::make_pair(row.updated_at_us, row.id));
@@ -211,29 +211,6 @@ int64_t MemoryStore::purge_user(std::string_view app, std::string_view user, int
     for (const auto& [id, row] : memories->by_id) rows.push_back(row);
     for (MemoryRec* row : rows) remove(*row, now_us);  // the last removal drops the user's entry
     return static_cast<int64_t>(rows.size());
-}
-
-mnemo_memory memory_view(const MemoryRec& row, bool with_vector) {
-    mnemo_memory view{};
-    view.key = row.key;
-    view.app = out(row.app);
-    view.user = out(row.user);
-    view.id = out(row.id);
-    view.name_space = out(row.name_space);
-    view.text = out(row.text);
-    view.metadata_json = out(row.metadata_json);
-    view.session_id = out(row.session_id);
-    view.source_session = out(row.source_session);
-    view.source_seq = row.source_seq;
-    view.embedding = row.embedding;
-    view.embedding_model = out(row.embedding_model);
-    if (with_vector && !row.vector.empty()) view.vector = mnemo_vector{row.vector.data(), row.vector.size()};
-    view.text_version = row.text_version;
-    view.created_at_us = row.created_at_us;
-    view.updated_at_us = row.updated_at_us;
-    view.expires_at_us = row.expires_at_us;
-    view.change_seq = row.change_seq;
-    return view;
 }
 
 }  // namespace mnemo::memory

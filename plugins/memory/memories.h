@@ -14,7 +14,8 @@
 // stay until the sweep removes them but are absent to every rule (live()).
 #pragma once
 
-#include "host_rules.h"
+#include "keyword_recall.h"
+#include "memory_values.h"
 #include "memory_terms.h"
 #include "util.h"
 
@@ -27,18 +28,12 @@
 
 namespace mnemo::memory {
 
-struct MemoryRec {
-    int64_t key = 0;
-    std::string app, user, id, name_space, text, folded_text, metadata_json = "{}";
-    OptStr session_id, source_session, embedding_model;
-    int64_t source_seq = 0;
-    int embedding = MNEMO_EMBEDDING_NONE;
-    std::vector<float> vector;  // empty: none
-    int64_t text_version = 1, created_at_us = 0, updated_at_us = 0, expires_at_us = 0, change_seq = 0;
-    std::vector<TermCount> terms;  // the text's folded words, for keyword ranking
+// The values both backends keep (memory_values.h), with this store's keys of the text.
+struct MemoryRec : host::MemoryValues {
+    std::string folded_text;
+    std::vector<host::TermCount> terms;  // the text's folded words, for keyword ranking
     uint32_t word_count = 0;
 
-    bool live(int64_t now_us) const { return live_at(expires_at_us, now_us); }
     void set_text(std::string_view new_text, std::string_view new_folded_text);
 };
 
@@ -136,7 +131,6 @@ private:
     int64_t next_key_ = 1, last_seq_ = 0, horizon_ = 0;
 };
 
-// The row as the ABI shows it; with_vector 0 leaves vector NULL.
-mnemo_memory memory_view(const MemoryRec& row, bool with_vector);
+using host::memory_view;
 
 }  // namespace mnemo::memory

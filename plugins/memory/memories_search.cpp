@@ -8,6 +8,8 @@ namespace mnemo::memory {
 
 namespace {
 
+using host::RecallQuery;
+
 uint32_t term_frequency(const MemoryRec& row, const std::string& word) {
     return host::term_frequency(row.terms, word);
 }
@@ -17,7 +19,7 @@ bool holds_all(const MemoryRec& row, const std::vector<std::string>& words) {
 }
 
 bool matches(const RecallQuery& query, const MemoryRec& row) {
-    return query.exact ? holds_verbatim(row.text, query) : holds_all(row, query.words);
+    return query.exact ? host::matches(query.parsed, row.text) : holds_all(row, query.words);
 }
 
 // The word index of the filter's scope, or null when the scope holds nothing.
@@ -96,7 +98,7 @@ std::vector<KeywordHit> matching(MemoryStore& memories, const TermIndex& index, 
 
 std::vector<KeywordHit> keyword_recall(MemoryStore& memories, const mnemo_memory_filter& filter, std::string_view q,
                                        size_t limit) {
-    const RecallQuery query = read_query(q);
+    const RecallQuery query = host::read_recall_query(q);
     const TermIndex* index = scope_index(memories, filter);
     if (query.empty() || limit == 0 || !index) return {};
     std::vector<KeywordHit> hits = matching(memories, *index, filter, query);

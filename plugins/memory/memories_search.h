@@ -1,5 +1,5 @@
 // memories_search.h -- keyword recall over memories: the transcript search
-// rules decide which memories match (host_rules.h), BM25 ranks them.
+// rules decide which memories match (keyword_recall.h), BM25 ranks them.
 //
 // BM25 with k1 1.2 and b 0.75; a document is a memory's words, N, df and the
 // average length are counted over the live memories of the filter's scope

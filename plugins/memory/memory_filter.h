@@ -7,8 +7,8 @@
 
 namespace mnemo::memory {
 
-// Whether a stored row of the filter's scope passes every filter (live included).
-bool passes(const mnemo_memory_filter& filter, const MemoryRec& row);
+// Whether a stored row passes every filter (live included): memory_values.h.
+using host::passes;
 
 // Calls fn(row) for every live row of the filter's scope (app, and user when
 // given), before the other filters: BM25 counts its documents over it.

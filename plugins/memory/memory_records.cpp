@@ -1,70 +1,12 @@
 #include "memory_records.h"
 
 #include "errors.h"
-
-#include <algorithm>
-#include <unordered_map>
+#include "export_records.h"
+#include "memory_record_check.h"
 
 namespace mnemo::memory {
 
 namespace {
-
-int check_record(const mnemo_record& r, size_t index, mnemo_error* err) {
-    const mnemo_memory& m = *r.memory;
-    if (!m.text.ptr || m.text.len == 0)
-        return fail(err, MNEMO_E_INVALID, "import record %zu: memory %.*s has no text; a memory needs 1 byte or more",
-                    index, MNEMO_STR_ARG(m.id));
-    if (!r.folded_text.ptr)
-        return fail(err, MNEMO_E_INVALID,
-                    "import record %zu: folded_text is missing; the host folds every text it imports", index);
-    if (m.embedding < MNEMO_EMBEDDING_NONE || m.embedding > MNEMO_EMBEDDING_FAILED)
-        return fail(err, MNEMO_E_INVALID, "import record %zu: memory %.*s has the unknown embedding status %d", index,
-                    MNEMO_STR_ARG(m.id), m.embedding);
-    if (m.embedding == MNEMO_EMBEDDING_READY && !m.vector.values)
-        return fail(err, MNEMO_E_INVALID, "import record %zu: memory %.*s is ready but holds no vector", index,
-                    MNEMO_STR_ARG(m.id));
-    if (m.vector.values && m.vector.dims == 0)
-        return fail(err, MNEMO_E_INVALID, "import record %zu: memory %.*s has an empty vector", index,
-                    MNEMO_STR_ARG(m.id));
-    return MNEMO_OK;
-}
-
-bool same_vector(const std::vector<float>& stored, mnemo_vector given) {
-    if (!given.values) return stored.empty();
-    return stored.size() == given.dims && std::equal(stored.begin(), stored.end(), given.values);
-}
-
-mnemo_str metadata_of(const mnemo_memory& m) {
-    return m.metadata_json.ptr ? m.metadata_json : mnemo_str{"{}", 2};
-}
-
-// Every field the record carries equals the stored one.
-bool unchanged(const MemoryRec& row, const mnemo_memory& m) {
-    return row.text == view(m.text) && row.name_space == view(m.name_space) &&
-           row.metadata_json == view(metadata_of(m)) && same(row.session_id, m.session_id) &&
-           same(row.source_session, m.source_session) && row.source_seq == m.source_seq &&
-           row.embedding == m.embedding && same(row.embedding_model, m.embedding_model) &&
-           same_vector(row.vector, m.vector) && row.created_at_us == m.created_at_us &&
-           row.updated_at_us == m.updated_at_us && row.expires_at_us == m.expires_at_us;
-}
-
-// Every field but the identity and the text, which goes through the word indexes.
-void fill(MemoryRec& row, const mnemo_memory& m) {
-    row.name_space = copy(m.name_space);
-    row.metadata_json = copy(metadata_of(m));
-    row.session_id = copy_opt(m.session_id);
-    row.source_session = copy_opt(m.source_session);
-    row.source_seq = m.source_seq;
-    row.embedding = m.embedding;
-    row.embedding_model = copy_opt(m.embedding_model);
-    if (m.vector.values)
-        row.vector.assign(m.vector.values, m.vector.values + m.vector.dims);
-    else
-        row.vector.clear();
-    row.created_at_us = m.created_at_us;
-    row.updated_at_us = m.updated_at_us;
-    row.expires_at_us = m.expires_at_us;
-}
 
 void create(MemoryStore& memories, const mnemo_record& r) {
     const mnemo_memory& m = *r.memory;
@@ -72,7 +14,7 @@ void create(MemoryStore& memories, const mnemo_record& r) {
     row->app = copy(m.app);
     row->user = copy(m.user);
     row->id = copy(m.id);
-    fill(*row, m);
+    host::assign_imported(*row, m);
     row->set_text(view(m.text), view(r.folded_text));
     memories.fix_dimension(memories.insert(std::move(row)));
 }
@@ -90,36 +32,15 @@ void export_memories(MemoryStore& memories, const mnemo_export_req& req, const m
             if (sink->more) sink->more(sink->ctx);
             return;
         }
-        const mnemo_memory memory = memory_view(row, true);
-        mnemo_record record{};
-        record.kind = MNEMO_RECORD_MEMORY;
-        record.key = mnemo_key{memory.app, memory.user, mnemo_str{nullptr, 0}};
-        record.memory = &memory;
-        if (sink->record) sink->record(sink->ctx, &record);
+        host::send_memory_record(*sink, row);
         ++sent;
     }
 }
 
 int check_memory_records(MemoryStore& memories, const mnemo_import_req& req, mnemo_error* err) {
-    std::unordered_map<std::string_view, int64_t> dimensions;  // per app, as this call fixes them
-    for (size_t i = 0; i < req.n_records; ++i) {
-        const mnemo_record& r = req.records[i];
-        if (r.kind != MNEMO_RECORD_MEMORY) continue;
-        if (int rc = check_record(r, i, err); rc != MNEMO_OK) return rc;
-        const mnemo_memory& m = *r.memory;
-        if (!m.vector.values) continue;
-        auto [app, fresh] = dimensions.try_emplace(view(m.app), 0);
-        if (fresh) app->second = memories.wanted_dimension(view(m.app), req.memory_dimensions);
-        const auto dims = static_cast<int64_t>(m.vector.dims);
-        if (app->second == 0) app->second = dims;
-        if (dims != app->second)
-            return fail(err, MNEMO_E_INVALID,
-                        "import record %zu: memory %.*s of user %.*s has a vector of %lld dimensions but app %.*s "
-                        "stores %lld (memory.dimensions or its first vector)",
-                        i, MNEMO_STR_ARG(m.id), MNEMO_STR_ARG(m.user), static_cast<long long>(dims),
-                        MNEMO_STR_ARG(m.app), static_cast<long long>(app->second));
-    }
-    return MNEMO_OK;
+    const std::optional<std::string> refusal = host::memory_records_refusal(
+        req, [&](std::string_view app) { return memories.wanted_dimension(app, req.memory_dimensions); });
+    return refusal ? fail(err, MNEMO_E_INVALID, "%s", refusal->c_str()) : MNEMO_OK;
 }
 
 void import_memory(MemoryStore& memories, const mnemo_record& r, int64_t now_us) {
@@ -133,13 +54,13 @@ void import_memory(MemoryStore& memories, const mnemo_record& r, int64_t now_us)
         return;
     }
     if (!row) return create(memories, r);
-    if (unchanged(*row, m)) return;
+    if (host::unchanged_by_import(*row, m)) return;
     memories.modify(*row, [&](MemoryRec& stored) {
         if (stored.text != view(m.text)) {
             memories.replace_text(stored, view(m.text), view(r.folded_text));
             ++stored.text_version;
         }
-        fill(stored, m);
+        host::assign_imported(stored, m);
     });
     memories.fix_dimension(*row);
 }

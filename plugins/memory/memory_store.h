@@ -50,7 +50,7 @@ struct TrackRec {
 
 struct SessionRec {
     std::string app, user, id, title;
-    OptStr parent_id;
+    std::optional<std::string> parent_id;
     std::string metadata_json = "{}";
     int64_t created_at_us = 0, updated_at_us = 0, expires_at_us = 0, ttl_us = 0;
     int64_t version = 1, last_seq = 0, deleted_at_us = 0;

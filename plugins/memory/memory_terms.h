@@ -6,8 +6,6 @@
 // recall discounts them).
 #pragma once
 
-#include "host_rules.h"
-
 #include <cstdint>
 #include <string>
 #include <unordered_map>

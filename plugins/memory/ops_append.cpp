@@ -4,6 +4,7 @@
 #include "emit.h"
 #include "errors.h"
 #include "ops.h"
+#include "usage_sum.h"
 
 #include <mutex>
 
@@ -53,20 +54,11 @@ void answer_retry(const SessionRec& session, const mnemo_append_req& req, mnemo_
     result->created = 0;
 }
 
-void add_usage(mnemo_usage& sum, const mnemo_usage& add) {
-    sum.input_tokens += add.input_tokens;
-    sum.output_tokens += add.output_tokens;
-    sum.cache_read_tokens += add.cache_read_tokens;
-    sum.cache_write_tokens += add.cache_write_tokens;
-    sum.total_tokens += add.total_tokens;
-    sum.cost_usd += add.cost_usd;
-}
-
 void store_events(SearchIndexer& indexer, AppRec& app, SessionRec& session, const mnemo_append_req& req,
                   mnemo_append_result* result) {
     for (size_t i = 0; i < req.n_events; ++i) {
         EventRec event(req.events[i], ++session.last_seq);
-        add_usage(session.usage, req.events[i].usage);
+        host::add_usage(session.usage, req.events[i].usage);
         if (result->seqs) result->seqs[i] = event.seq();
         if (result->timestamps_us) result->timestamps_us[i] = event.timestamp_us();
         session.events.push(std::move(event));

@@ -13,12 +13,13 @@ namespace mnemo::memory {
 
 namespace {
 
-// Finds a visible session and checks its version for a write.
-int writable_session(Store& store, const mnemo_key& key, int64_t now_us, int has_expected, int64_t expected,
-                     SessionRef& ref, mnemo_error* err) {
-    ref = find_session(store, key);
-    if (!ref.session || !ref.session->visible(now_us)) return session_not_found(err, key);
-    return check_version(err, key, has_expected, expected, ref.session->version);
+// Finds the request's visible session and checks its expected version
+// (rewrite and rewind requests name both alike).
+template <typename Req>
+int writable_session(Store& store, const Req& req, SessionRef& ref, mnemo_error* err) {
+    ref = find_session(store, req.key);
+    if (!ref.session || !ref.session->visible(req.now_us)) return session_not_found(err, req.key);
+    return check_version(err, req.key, req.has_expected_version, req.expected_version, ref.session->version);
 }
 
 // Index of the earliest event of the last `turns` user turns; `undone` says how many were found.
@@ -64,9 +65,7 @@ int events_rewrite(mnemo_backend* backend, const mnemo_rewrite_req* req, const m
     Store& store = backend->store;
     std::unique_lock lock(store.mutex);
     SessionRef ref;
-    if (int rc =
-            writable_session(store, req->key, req->now_us, req->has_expected_version, req->expected_version, ref, err))
-        return rc;
+    if (int rc = writable_session(store, *req, ref, err)) return rc;
     std::string_view duplicate = duplicate_id(req->events, req->n_events);
     if (!duplicate.empty())
         return fail(err, MNEMO_E_INVALID, "event id %.*s appears twice in the new transcript of session %.*s/%.*s",
@@ -96,9 +95,7 @@ int events_rewind(mnemo_backend* backend, const mnemo_rewind_req* req, const mne
     Store& store = backend->store;
     std::unique_lock lock(store.mutex);
     SessionRef ref;
-    if (int rc =
-            writable_session(store, req->key, req->now_us, req->has_expected_version, req->expected_version, ref, err))
-        return rc;
+    if (int rc = writable_session(store, *req, ref, err)) return rc;
     SessionRec& session = *ref.session;
     int64_t undone = 0;
     const size_t cut = turn_start(session.events, req->turns, undone);

@@ -44,7 +44,7 @@ Recovered recover_lane(LaneRec& lane, const mnemo_lane_recover_req& req) {
         lane.restart_count += 1;
     } else if (lane.updated_at_us >= req.now_us - req.resume_window_us) {
         lane.resume_pending = true;
-        lane.resume_reason = OptStr{"restart_interrupted", true};
+        lane.resume_reason = std::string("restart_interrupted");
         lane.restart_count = 1;
     } else {
         return Recovered::Untouched;

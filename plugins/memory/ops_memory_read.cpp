@@ -25,7 +25,7 @@ int check_limit(mnemo_error* err, const char* operation, int64_t limit) {
 bool listed(const mnemo_memory_list_req& req, const MemoryRec& row) {
     if (!row.live(req.now_us)) return false;
     if (req.name_space.ptr && row.name_space != view(req.name_space)) return false;
-    return !req.session_id.ptr || (row.session_id.present && row.session_id.bytes == view(req.session_id));
+    return !req.session_id.ptr || row.session_id == view(req.session_id);
 }
 
 void count_status(mnemo_memory_count_result& count, const MemoryRec& row) {
@@ -119,7 +119,7 @@ int memory_candidates(mnemo_backend* backend, const mnemo_memory_candidates_req*
     int64_t sent = 0;
     for_each_in_scope(store.memories, req->filter, [&](const MemoryRec& row) {
         if (sent > req->limit || row.vector.empty() || !passes(req->filter, row)) return;
-        emit_memory_key(sink, row.key);
+        emit_result<&mnemo_sink::memory_key>(sink, row.key);
         ++sent;
     });
     return MNEMO_OK;
@@ -133,7 +133,8 @@ int memory_changes(mnemo_backend* backend, const mnemo_memory_changes_req* req, 
     const MemoryStore& memories = store.memories;
     mnemo_memory_feed_result result{req->after_seq, memories.horizon(), 0};
     if (req->after_seq > 0 && req->after_seq < memories.horizon()) {
-        emit_memory_feed(sink, result);  // removals it would need were forgotten: start again from 0
+        // The removals it would need were forgotten: start again from 0.
+        emit_result<&mnemo_sink::memory_feed>(sink, &result);
         return MNEMO_OK;
     }
     int64_t sent = 0;
@@ -150,7 +151,7 @@ int memory_changes(mnemo_backend* backend, const mnemo_memory_changes_req* req, 
         result.last_seq = it->first;
         ++sent;
     }
-    emit_memory_feed(sink, result);
+    emit_result<&mnemo_sink::memory_feed>(sink, &result);
     return MNEMO_OK;
 }
 
@@ -181,7 +182,7 @@ int memory_count(mnemo_backend* backend, const mnemo_memory_count_req* req, cons
         count_app(*app, *req, count);
         count.dimension = app->dimension;
     }
-    emit_memory_count(sink, count);
+    emit_result<&mnemo_sink::memory_count>(sink, &count);
     return MNEMO_OK;
 }
 

@@ -2,6 +2,7 @@
 // create), memory_patch, memory_delete, memory_embed and memory_reembed.
 // Each runs under the store's exclusive lock and checks everything before it
 // changes anything, so a refused request leaves the store as it was.
+#include "emit.h"
 #include "errors.h"
 #include "memory_emit.h"
 #include "memory_store.h"
@@ -35,35 +36,14 @@ int check_text(mnemo_error* err, const std::string& where, const mnemo_memory_in
     return MNEMO_OK;
 }
 
-void store_vector(MemoryRec& row, const mnemo_memory_input& in) {
-    row.vector.assign(in.vector.values, in.vector.values + in.vector.dims);
-    row.embedding = MNEMO_EMBEDDING_READY;
-    row.embedding_model = copy_opt(in.embedding_model);
-}
-
-// Same id again: absent fields count as equal; vector and session_id take no part.
-bool is_retry(const MemoryRec& row, const mnemo_memory_input& in) {
-    return (!in.text.ptr || view(in.text) == row.text) &&
-           (!in.name_space.ptr || view(in.name_space) == row.name_space) &&
-           (!in.metadata_json.ptr || view(in.metadata_json) == row.metadata_json);
-}
-
 // Given fields replace stored ones; a changed text drops the vector unless one is given.
 void update(MemoryStore& memories, MemoryRec& row, const mnemo_memory_input& in, bool embedder, int64_t now_us) {
     memories.modify(row, [&](MemoryRec& r) {
         if (in.text.ptr && view(in.text) != r.text) {
             memories.replace_text(r, view(in.text), view(in.folded_text));
-            ++r.text_version;
-            r.vector.clear();
-            r.embedding = embedder ? MNEMO_EMBEDDING_PENDING : MNEMO_EMBEDDING_NONE;
-            r.embedding_model = OptStr{};
+            host::text_replaced(r, embedder);
         }
-        if (in.name_space.ptr) r.name_space = copy(in.name_space);
-        if (in.metadata_json.ptr) r.metadata_json = copy(in.metadata_json);
-        if (in.session_id.ptr) r.session_id = copy_opt(in.session_id);
-        if (in.vector.values) store_vector(r, in);
-        r.updated_at_us = now_us;
-        r.expires_at_us = expiry_after(now_us, in.ttl_us);
+        host::apply_write(r, in, now_us);
     });
     memories.fix_dimension(row);
 }
@@ -73,16 +53,10 @@ MemoryRec& create(MemoryStore& memories, const mnemo_memory_write_req& req, cons
     row->app = copy(req.app);
     row->user = copy(req.user);
     row->id = copy(in.id);
-    row->name_space = copy(in.name_space);
-    if (in.metadata_json.ptr) row->metadata_json = copy(in.metadata_json);
-    row->session_id = copy_opt(in.session_id);
     row->set_text(view(in.text), view(in.folded_text));
-    if (in.vector.values)
-        store_vector(*row, in);
-    else
-        row->embedding = req.embedder ? MNEMO_EMBEDDING_PENDING : MNEMO_EMBEDDING_NONE;
-    row->created_at_us = row->updated_at_us = req.now_us;
-    row->expires_at_us = expiry_after(req.now_us, in.ttl_us);
+    row->embedding = req.embedder ? MNEMO_EMBEDDING_PENDING : MNEMO_EMBEDDING_NONE;  // unless a vector is given
+    host::apply_write(*row, in, req.now_us);
+    row->created_at_us = req.now_us;
     MemoryRec& stored = memories.insert(std::move(row));
     memories.fix_dimension(stored);
     return stored;
@@ -121,7 +95,7 @@ void write_item(MemoryStore& memories, const mnemo_memory_write_req& req, size_t
     memories.drop_expired(app, user, view(in.id), req.now_us);
     if (in.id_from_client) {
         if (MemoryRec* row = memories.live_by_id(app, user, view(in.id), req.now_us)) {
-            if (!is_retry(*row, in)) update(memories, *row, in, req.embedder != 0, req.now_us);
+            if (!host::is_write_retry(*row, in)) update(memories, *row, in, req.embedder != 0, req.now_us);
             emit_memory_written(sink, index, *row, false);
             return;
         }
@@ -195,16 +169,15 @@ int memory_embed(mnemo_backend* backend, const mnemo_memory_embed_req* req, cons
         const bool ready = item.status == MNEMO_EMBEDDING_READY && item.vector.values && item.vector.dims > 0 &&
                            (dimension == 0 || static_cast<int64_t>(item.vector.dims) == dimension);
         store.memories.modify(*row, [&](MemoryRec& r) {
-            if (ready) {
-                r.vector.assign(item.vector.values, item.vector.values + item.vector.dims);
-                r.embedding_model = copy_opt(item.model);
-            }
-            r.embedding = ready ? MNEMO_EMBEDDING_READY : MNEMO_EMBEDDING_FAILED;
+            if (ready)
+                host::store_vector(r, item.vector, item.model);
+            else
+                r.embedding = MNEMO_EMBEDDING_FAILED;
         });
         store.memories.fix_dimension(*row);
         ++stored;
     }
-    emit_memory_embedded(sink, stored);
+    emit_result<&mnemo_sink::memory_embedded>(sink, stored);
     return MNEMO_OK;
 }
 
@@ -223,7 +196,7 @@ int memory_reembed(mnemo_backend* backend, const mnemo_memory_reembed_req* req, 
             store.memories.modify(*row, [](MemoryRec& r) { r.embedding = MNEMO_EMBEDDING_PENDING; });
         marked.total = marked.pending = static_cast<int64_t>(rows.size());
     }
-    emit_memory_count(sink, marked);
+    emit_result<&mnemo_sink::memory_count>(sink, &marked);
     return MNEMO_OK;
 }
 

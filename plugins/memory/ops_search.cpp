@@ -3,7 +3,6 @@
 // grouped by session, best session first.
 #include "host_services.h"
 #include "emit.h"
-#include "json_field.h"
 #include "ops.h"
 
 #include <algorithm>
@@ -31,8 +30,13 @@ struct Filters {
         if (req.user.ptr && session.user != view(req.user)) return false;
         if (req.exclude_session.ptr && session.id == view(req.exclude_session)) return false;
         if (!req.channel.ptr) return true;
-        for (std::string_view key : {"channel", "platform"}) {
-            if (top_level_string(session.metadata_json, key) == view(req.channel)) return true;
+        // The channel is the metadata's string "channel" or "platform".
+        const auto members = sw::json_members(session.metadata_json);
+        if (!members) return false;
+        for (const sw::JsonMember& member : *members) {
+            if (member.kind == MNEMO_JSON_STRING && (member.key == "channel" || member.key == "platform") &&
+                member.text == view(req.channel))
+                return true;
         }
         return false;
     }

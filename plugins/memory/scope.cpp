@@ -21,7 +21,7 @@ StagedScope::StagedScope(const Scope& base, bool base_live)
 
 const std::string* StagedScope::current(std::string_view key) const {
     auto changed = changes_.find(key);
-    if (changed != changes_.end()) return changed->second.present ? &changed->second.bytes : nullptr;
+    if (changed != changes_.end()) return changed->second ? &*changed->second : nullptr;
     if (!base_live_) return nullptr;
     auto stored = base_.entries.find(key);
     return stored == base_.entries.end() ? nullptr : &stored->second;
@@ -37,8 +37,8 @@ void StagedScope::commit(Scope& target) const {
     // An expired scope is gone as a whole: its old keys must not come back.
     if (!base_live_) target.entries.clear();
     for (const auto& [key, value] : changes_) {
-        if (value.present)
-            target.entries.insert_or_assign(key, value.bytes);
+        if (value)
+            target.entries.insert_or_assign(key, *value);
         else
             target.entries.erase(key);
     }

@@ -48,7 +48,7 @@ private:
     const std::string* current(std::string_view key) const;
     const Scope& base_;
     bool base_live_;
-    std::map<std::string, OptStr, std::less<>> changes_;
+    std::map<std::string, std::optional<std::string>, std::less<>> changes_;
     int64_t bytes_;
 };
 

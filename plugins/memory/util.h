@@ -1,23 +1,19 @@
 // util.h -- small value helpers shared by the memory backend: owned copies of
 // ABI strings (keeping "absent" apart from "empty"), expiry arithmetic and a
 // string-keyed hash map that accepts string_view lookups without allocating.
+// Free of the host's services, so tests can compile a module with it alone.
 #pragma once
 
 #include "mnemo_plugin.h"
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 
 namespace mnemo::memory {
-
-// An owned mnemo_str: present == false is the ABI's ptr NULL.
-struct OptStr {
-    std::string bytes;
-    bool present = false;
-};
 
 inline std::string_view view(mnemo_str s) {
     return s.ptr ? std::string_view(s.ptr, s.len) : std::string_view();
@@ -25,17 +21,15 @@ inline std::string_view view(mnemo_str s) {
 inline std::string copy(mnemo_str s) {
     return std::string(view(s));
 }
-inline OptStr copy_opt(mnemo_str s) {
-    return s.ptr ? OptStr{copy(s), true} : OptStr{};
+// An absent value (nullopt) is the ABI's ptr NULL, as in host::optional_copy.
+inline std::optional<std::string> copy_opt(mnemo_str s) {
+    return s.ptr ? std::optional<std::string>(copy(s)) : std::nullopt;
 }
 inline mnemo_str out(const std::string& s) {
     return mnemo_str{s.data(), s.size()};
 }
-inline mnemo_str out(const OptStr& s) {
-    return s.present ? out(s.bytes) : mnemo_str{nullptr, 0};
-}
-inline bool same(const OptStr& a, mnemo_str b) {
-    return a.present == (b.ptr != nullptr) && (!a.present || a.bytes == view(b));
+inline mnemo_str out(const std::optional<std::string>& s) {
+    return s ? out(*s) : mnemo_str{nullptr, 0};
 }
 
 // 0 in an expiry means "never"; an item is gone the moment its expiry passes.

@@ -7,7 +7,7 @@
 #include "mysql_store.h"
 #include "ops.h"
 #include "plugin_table.h"
-#include "record_output.h"
+#include "record_buffer.h"
 
 namespace mnemo::mysql {
 namespace {

@@ -1,54 +1,25 @@
 #include "capture_rows.h"
 
-#include <unordered_set>
-
 namespace mnemo::sqlcore {
-namespace {
-
-[[noreturn]] void refuse(size_t index, const std::string& what) {
-    throw StoreError(MNEMO_E_INVALID, "captures[" + std::to_string(index) + "]." + what);
-}
-
-}  // namespace
 
 void check_captures(Db& db, const CaptureBatch& batch) {
-    const mnemo_key& key = *batch.key;
-    std::unordered_set<std::string_view> ids;
-    for (size_t i = 0; i < batch.n_items; ++i) {
-        const mnemo_capture& capture = batch.items[i];
-        if (capture.event_index >= batch.n_events)
-            refuse(i, "event_index " + std::to_string(capture.event_index) + " is past the " +
-                          std::to_string(batch.n_events) + " events of the request");
-        if (!capture.text.ptr || capture.text.len == 0)
-            refuse(i, "text is empty; an event without text is not captured");
-        if (!capture.memory_id.ptr || capture.memory_id.len == 0)
-            refuse(i, "memory_id is empty; the host generates one");
-        if (!ids.insert(view(capture.memory_id)).second ||
-            live_memory(db, key.app, key.user, capture.memory_id, batch.now_us))
-            refuse(i, "memory_id " + text(capture.memory_id) + " already names a memory of user " + text(key.user));
-    }
+    const std::optional<std::string> refusal = host::capture_refusal(batch, [&](std::string_view id) {
+        return live_memory(db, batch.key->app, batch.key->user, str(id), batch.now_us).has_value();
+    });
+    if (refusal) throw StoreError(MNEMO_E_INVALID, *refusal);
 }
 
 void store_captures(Db& db, FeedClock& clock, const CaptureBatch& batch, int64_t first_seq) {
     const mnemo_key& key = *batch.key;
-    const mnemo_capture_settings& settings = *batch.settings;
     for (size_t i = 0; i < batch.n_items; ++i) {
         const mnemo_capture& capture = batch.items[i];
         // An expired row of the id is removed first, so the id is created afresh.
         if (std::optional<MemoryRow> expired = stored_memory(db, key.app, key.user, capture.memory_id))
             remove_memory(db, clock, *expired, expired->expires_at_us);
         MemoryRow row;
-        row.app = text(key.app);
-        row.user = text(key.user);
-        row.id = text(capture.memory_id);
-        row.name_space = text(settings.name_space);
-        row.session_id = row.source_session = text(key.session_id);
-        row.source_seq = first_seq + static_cast<int64_t>(capture.event_index);
+        host::capture_values(row, batch, capture, first_seq);
         row.set_text(view(capture.text), {});
         row.folded_text.reset();  // out of dedupe: its life follows its event's
-        row.embedding = settings.embedder ? MNEMO_EMBEDDING_PENDING : MNEMO_EMBEDDING_NONE;
-        row.created_at_us = row.updated_at_us = batch.now_us;
-        row.expires_at_us = expiry_after(batch.now_us, settings.ttl_us);
         insert_memory(db, clock, row);
     }
 }

@@ -1,7 +1,7 @@
 // memory_filter.h -- recall's exact filters (mnemo_memory_filter) on the SQL
 // backends: the scope (app, and user when given) and the plain columns as
-// SQL conditions, metadata by JSON value through the host's
-// json_member_equals, as the memory backend compares them.
+// SQL conditions; a row read passes() them all (memory_values.h, the memory
+// backend's test too), metadata by JSON value.
 #pragma once
 
 #include "memory_rows.h"
@@ -11,7 +11,7 @@
 namespace mnemo::sqlcore {
 
 // Whether a row passes every filter (live at filter.now_us included).
-bool passes(const mnemo_memory_filter& filter, const MemoryRow& row);
+using host::passes;
 
 // The scope's conditions, "app = ? [AND user = ?] AND <live at ?>": a text
 // per shape rather than `? IS NULL OR user = ?`, which leaves a planner only

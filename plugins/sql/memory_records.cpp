@@ -1,65 +1,10 @@
 #include "memory_records.h"
 
-#include <algorithm>
-#include <map>
+#include "export_records.h"
+#include "memory_record_check.h"
 
 namespace mnemo::sqlcore {
 namespace {
-
-[[noreturn]] void refuse(size_t index, const std::string& what) {
-    throw StoreError(MNEMO_E_INVALID, "import record " + std::to_string(index) + ": " + what);
-}
-
-void check_record(const mnemo_record& r, size_t index) {
-    const mnemo_memory& m = *r.memory;
-    const std::string memory = "memory " + text(m.id);
-    if (!m.text.ptr || m.text.len == 0) refuse(index, memory + " has no text; a memory needs 1 byte or more");
-    if (!r.folded_text.ptr) refuse(index, "folded_text is missing; the host folds every text it imports");
-    if (m.embedding < MNEMO_EMBEDDING_NONE || m.embedding > MNEMO_EMBEDDING_FAILED)
-        refuse(index, memory + " has the unknown embedding status " + std::to_string(m.embedding));
-    if (m.embedding == MNEMO_EMBEDDING_READY && !m.vector.values)
-        refuse(index, memory + " is ready but holds no vector");
-    if (m.vector.values && m.vector.dims == 0) refuse(index, memory + " has an empty vector");
-}
-
-std::optional<std::string> optional_copy(mnemo_str value) {
-    return value.ptr ? std::optional<std::string>(text(value)) : std::nullopt;
-}
-
-std::string metadata_of(const mnemo_memory& m) {
-    return m.metadata_json.ptr ? text(m.metadata_json) : std::string("{}");
-}
-
-std::vector<float> vector_of(const mnemo_memory& m) {
-    if (!m.vector.values) return {};
-    return std::vector<float>(m.vector.values, m.vector.values + m.vector.dims);
-}
-
-// Every field but the identity, the text and the store's own counters.
-void fill(MemoryRow& row, const mnemo_memory& m) {
-    row.name_space = text(m.name_space);
-    row.metadata = metadata_of(m);
-    row.session_id = optional_copy(m.session_id);
-    row.source_session = optional_copy(m.source_session);
-    row.source_seq = m.source_seq;
-    row.embedding = m.embedding;
-    row.model = optional_copy(m.embedding_model);
-    row.vector = vector_of(m);
-    row.created_at_us = m.created_at_us;
-    row.updated_at_us = m.updated_at_us;
-    row.expires_at_us = m.expires_at_us;
-}
-
-// Every field the record carries equals the stored one.
-bool unchanged(const MemoryRow& row, const mnemo_memory& m) {
-    MemoryRow given = row;
-    fill(given, m);
-    return row.text == view(m.text) && row.name_space == given.name_space && row.metadata == given.metadata &&
-           row.session_id == given.session_id && row.source_session == given.source_session &&
-           row.source_seq == given.source_seq && row.embedding == given.embedding && row.model == given.model &&
-           row.vector == given.vector && row.created_at_us == given.created_at_us &&
-           row.updated_at_us == given.updated_at_us && row.expires_at_us == given.expires_at_us;
-}
 
 void create(Db& db, FeedClock& clock, const mnemo_record& r) {
     const mnemo_memory& m = *r.memory;
@@ -67,7 +12,7 @@ void create(Db& db, FeedClock& clock, const mnemo_record& r) {
     row.app = text(m.app);
     row.user = text(m.user);
     row.id = text(m.id);
-    fill(row, m);
+    host::assign_imported(row, m);
     row.set_text(view(m.text), view(r.folded_text));
     insert_memory(db, clock, row);
     fix_dimension(db, row.app, row.vector.size());
@@ -84,34 +29,16 @@ void export_memories(Db& db, const mnemo_export_req& req, const mnemo_record_sin
             if (sink.more) sink.more(sink.ctx);
             return;
         }
-        const MemoryRow row = memory_row(rows);
-        const mnemo_memory memory = memory_view(row, true);
-        mnemo_record record{};
-        record.kind = MNEMO_RECORD_MEMORY;
-        record.key = mnemo_key{memory.app, memory.user, mnemo_str{nullptr, 0}};
-        record.memory = &memory;
-        if (sink.record) sink.record(sink.ctx, &record);
+        host::send_memory_record(sink, memory_row(rows));
         ++sent;
     }
 }
 
 void check_memory_records(Db& db, const mnemo_import_req& req) {
-    std::map<std::string, int64_t, std::less<>> dimensions;  // per app, as this call fixes them
-    for (size_t i = 0; i < req.n_records; ++i) {
-        const mnemo_record& r = req.records[i];
-        if (r.kind != MNEMO_RECORD_MEMORY) continue;
-        check_record(r, i);
-        const mnemo_memory& m = *r.memory;
-        if (!m.vector.values) continue;
-        auto [app, fresh] = dimensions.try_emplace(text(m.app), 0);
-        if (fresh) app->second = req.memory_dimensions > 0 ? req.memory_dimensions : app_dimension(db, view(m.app));
-        const auto dims = static_cast<int64_t>(m.vector.dims);
-        if (app->second == 0) app->second = dims;
-        if (dims != app->second)
-            refuse(i, "memory " + text(m.id) + " of user " + text(m.user) + " has a vector of " + std::to_string(dims) +
-                          " dimensions but app " + app->first + " stores " + std::to_string(app->second) +
-                          " (memory.dimensions or its first vector)");
-    }
+    const std::optional<std::string> refusal = host::memory_records_refusal(req, [&](std::string_view app) {
+        return req.memory_dimensions > 0 ? req.memory_dimensions : app_dimension(db, app);
+    });
+    if (refusal) throw StoreError(MNEMO_E_INVALID, *refusal);
 }
 
 void import_memory(Db& db, FeedClock& clock, const mnemo_record& r, int64_t now_us) {
@@ -127,13 +54,13 @@ void import_memory(Db& db, FeedClock& clock, const mnemo_record& r, int64_t now_
         return;
     }
     if (!stored) return create(db, clock, r);
-    if (unchanged(*stored, m)) return;
+    if (host::unchanged_by_import(*stored, m)) return;
     const bool text_changed = stored->text != view(m.text);
     if (text_changed) {
         stored->set_text(view(m.text), view(r.folded_text));
         ++stored->text_version;
     }
-    fill(*stored, m);
+    host::assign_imported(*stored, m);
     update_memory(db, clock, *stored, text_changed);
     fix_dimension(db, stored->app, stored->vector.size());
 }

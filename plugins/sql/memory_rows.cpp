@@ -63,12 +63,12 @@ MemoryRow memory_row(const Query& query) {
     row.name_space = query.text(4);
     row.text = query.text(5);
     row.folded_text = optional_text(query, 6);
-    row.metadata = query.text(7);
+    row.metadata_json = query.text(7);
     row.session_id = optional_text(query, 8);
     row.source_session = optional_text(query, 9);
     row.source_seq = query.i64(10);
     row.embedding = static_cast<int>(query.i64(11));
-    row.model = optional_text(query, 12);
+    row.embedding_model = optional_text(query, 12);
     row.vector = vector_of(query.str(13));
     row.text_version = query.i64(14);
     row.created_at_us = query.i64(15);
@@ -132,9 +132,9 @@ void insert_memory(Db& db, FeedClock& clock, MemoryRow& row) {
                  "created_at, updated_at, expires_at, change_seq) "
                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     insert.args(row.app, row.user, row.id, row.name_space, row.text, opt_str(row.folded_text), row.word_count,
-                row.metadata, opt_str(row.session_id), opt_str(row.source_session), row.source_seq, row.embedding,
-                opt_str(row.model), blob_of(row.vector), row.text_version, row.created_at_us, row.updated_at_us,
-                row.expires_at_us, row.change_seq);
+                row.metadata_json, opt_str(row.session_id), opt_str(row.source_session), row.source_seq, row.embedding,
+                opt_str(row.embedding_model), blob_of(row.vector), row.text_version, row.created_at_us,
+                row.updated_at_us, row.expires_at_us, row.change_seq);
     try {
         insert.run();
     } catch (const StoreError& e) {
@@ -153,10 +153,10 @@ void update_memory(Db& db, FeedClock& clock, MemoryRow& row, bool text_changed) 
         "UPDATE memories SET name_space = ?, text = ?, folded_text = ?, word_count = ?, metadata = ?, "
         "session_id = ?, source_session = ?, source_seq = ?, embedding = ?, embedding_model = ?, vector_blob = ?, "
         "text_version = ?, created_at = ?, updated_at = ?, expires_at = ?, change_seq = ? WHERE row_key = ?");
-    update.args(row.name_space, row.text, opt_str(row.folded_text), row.word_count, row.metadata,
-                opt_str(row.session_id), opt_str(row.source_session), row.source_seq, row.embedding, opt_str(row.model),
-                blob_of(row.vector), row.text_version, row.created_at_us, row.updated_at_us, row.expires_at_us,
-                row.change_seq, row.key);
+    update.args(row.name_space, row.text, opt_str(row.folded_text), row.word_count, row.metadata_json,
+                opt_str(row.session_id), opt_str(row.source_session), row.source_seq, row.embedding,
+                opt_str(row.embedding_model), blob_of(row.vector), row.text_version, row.created_at_us,
+                row.updated_at_us, row.expires_at_us, row.change_seq, row.key);
     update.run();
     if (text_changed) index_text(db, row);
 }
@@ -244,29 +244,6 @@ void require_memory_limit(const char* operation, int64_t limit) {
 void throw_memory_not_found(const mnemo_memory_ref& ref) {
     throw StoreError(MNEMO_E_NOT_FOUND, "memory " + text(ref.id) + " of user " + text(ref.user) + " in app " +
                                             text(ref.app) + " not found (deleted or expired?)");
-}
-
-mnemo_memory memory_view(const MemoryRow& row, bool with_vector) {
-    mnemo_memory view{};
-    view.key = row.key;
-    view.app = str(row.app);
-    view.user = str(row.user);
-    view.id = str(row.id);
-    view.name_space = str(row.name_space);
-    view.text = str(row.text);
-    view.metadata_json = str(row.metadata);
-    view.session_id = opt_str(row.session_id);
-    view.source_session = opt_str(row.source_session);
-    view.source_seq = row.source_seq;
-    view.embedding = row.embedding;
-    view.embedding_model = opt_str(row.model);
-    if (with_vector && !row.vector.empty()) view.vector = mnemo_vector{row.vector.data(), row.vector.size()};
-    view.text_version = row.text_version;
-    view.created_at_us = row.created_at_us;
-    view.updated_at_us = row.updated_at_us;
-    view.expires_at_us = row.expires_at_us;
-    view.change_seq = row.change_seq;
-    return view;
 }
 
 void emit_memory(Output& out, const MemoryRow& row, bool with_vector, const MemoryVia& via) {

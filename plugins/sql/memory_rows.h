@@ -11,6 +11,7 @@
 #pragma once
 
 #include "db.h"
+#include "memory_values.h"
 #include "memory_sql.h"
 #include "output.h"
 #include "rules.h"
@@ -22,20 +23,13 @@
 
 namespace mnemo::sqlcore {
 
-struct MemoryRow {
-    int64_t key = 0;
-    std::string app, user, id, name_space, text, metadata = "{}";
+// The values both backends keep (memory_values.h), with the text index's columns.
+struct MemoryRow : host::MemoryValues {
     // The dedupe key; absent on a captured row, which takes no part in dedupe
     // until a write gives its text a folded form.
     std::optional<std::string> folded_text;
-    std::optional<std::string> session_id, source_session, model;
-    int64_t source_seq = 0;
-    int embedding = MNEMO_EMBEDDING_NONE;
-    std::vector<float> vector;  // empty: none
-    int64_t text_version = 1, created_at_us = 0, updated_at_us = 0, expires_at_us = 0, change_seq = 0;
     int64_t word_count = 0;
 
-    bool live(int64_t now_us) const { return live_at(expires_at_us, now_us); }
     // A new text: its folded form and word count follow.
     void set_text(std::string_view new_text, std::string_view new_folded_text);
 };
@@ -92,8 +86,7 @@ void require_memory_limit(const char* operation, int64_t limit);
 // NOT_FOUND naming the memory.
 [[noreturn]] void throw_memory_not_found(const mnemo_memory_ref& ref);
 
-// The row as the ABI shows it (pointing into row), with its vector when with_vector.
-mnemo_memory memory_view(const MemoryRow& row, bool with_vector);
+using host::memory_view;
 // Sends the row through out as via says, with its vector when with_vector.
 void emit_memory(Output& out, const MemoryRow& row, bool with_vector, const MemoryVia& via = {});
 

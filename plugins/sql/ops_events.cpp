@@ -3,6 +3,7 @@
 #include "sql_ops.h"
 #include "session_rows.h"
 #include "state_rows.h"
+#include "usage_sum.h"
 
 #include <limits>
 #include <string_view>
@@ -60,15 +61,6 @@ bool answer_retry(Db& db, const SessionMeta& meta, const mnemo_append_req& req, 
     outcome.retried = true;
     outcome.version = meta.version;
     return true;
-}
-
-void add_usage(mnemo_usage& sum, const mnemo_usage& usage) {
-    sum.input_tokens += usage.input_tokens;
-    sum.output_tokens += usage.output_tokens;
-    sum.cache_read_tokens += usage.cache_read_tokens;
-    sum.cache_write_tokens += usage.cache_write_tokens;
-    sum.total_tokens += usage.total_tokens;
-    sum.cost_usd += usage.cost_usd;
 }
 
 // Inserts events after last_seq; returns nothing but leaves meta counting them.
@@ -149,7 +141,7 @@ void events_append(Db& db, const mnemo_append_req& req, AppendOutcome& outcome, 
     store_events(db, meta, req.events, req.n_events, &outcome);
     captures.store(meta.last_seq - static_cast<int64_t>(req.n_events) + 1);
     captures.save();
-    for (size_t i = 0; i < req.n_events; ++i) add_usage(meta.usage, req.events[i].usage);
+    for (size_t i = 0; i < req.n_events; ++i) host::add_usage(meta.usage, req.events[i].usage);
     StateTarget target{&meta, req.key.app, req.key.user};
     StateWriter state(db, target, req.now_us);
     state.apply(req.state_ops, req.n_state_ops);

@@ -41,35 +41,14 @@ void check_text(const std::string& where, const mnemo_memory_input& in) {
     if (!in.folded_text.ptr) invalid(where + ".folded_text is missing; the host folds every text it writes");
 }
 
-void store_vector(MemoryRow& row, mnemo_vector vector, mnemo_str model) {
-    row.vector.assign(vector.values, vector.values + vector.dims);
-    row.embedding = MNEMO_EMBEDDING_READY;
-    row.model = model.ptr ? std::optional<std::string>(text(model)) : std::nullopt;
-}
-
-// Same id again: absent fields count as equal; vector and session_id take no part.
-bool is_retry(const MemoryRow& row, const mnemo_memory_input& in) {
-    return (!in.text.ptr || view(in.text) == row.text) &&
-           (!in.name_space.ptr || view(in.name_space) == row.name_space) &&
-           (!in.metadata_json.ptr || view(in.metadata_json) == row.metadata);
-}
-
 // Given fields replace stored ones; a changed text drops the vector unless one is given.
 void update(Db& db, FeedClock& clock, MemoryRow& row, const mnemo_memory_input& in, bool embedder, int64_t now_us) {
     const bool text_changed = in.text.ptr && view(in.text) != row.text;
     if (text_changed) {
         row.set_text(view(in.text), view(in.folded_text));
-        ++row.text_version;
-        row.vector.clear();
-        row.embedding = embedder ? MNEMO_EMBEDDING_PENDING : MNEMO_EMBEDDING_NONE;
-        row.model.reset();
+        host::text_replaced(row, embedder);
     }
-    if (in.name_space.ptr) row.name_space = text(in.name_space);
-    if (in.metadata_json.ptr) row.metadata = text(in.metadata_json);
-    if (in.session_id.ptr) row.session_id = text(in.session_id);
-    if (in.vector.values) store_vector(row, in.vector, in.embedding_model);
-    row.updated_at_us = now_us;
-    row.expires_at_us = expiry_after(now_us, in.ttl_us);
+    host::apply_write(row, in, now_us);
     update_memory(db, clock, row, text_changed);
     fix_dimension(db, row.app, row.vector.size());
 }
@@ -79,16 +58,10 @@ MemoryRow create(Db& db, FeedClock& clock, const mnemo_memory_write_req& req, co
     row.app = text(req.app);
     row.user = text(req.user);
     row.id = text(in.id);
-    row.name_space = text(in.name_space);
-    if (in.metadata_json.ptr) row.metadata = text(in.metadata_json);
-    if (in.session_id.ptr) row.session_id = text(in.session_id);
     row.set_text(view(in.text), view(in.folded_text));
-    if (in.vector.values)
-        store_vector(row, in.vector, in.embedding_model);
-    else
-        row.embedding = req.embedder ? MNEMO_EMBEDDING_PENDING : MNEMO_EMBEDDING_NONE;
-    row.created_at_us = row.updated_at_us = req.now_us;
-    row.expires_at_us = expiry_after(req.now_us, in.ttl_us);
+    row.embedding = req.embedder ? MNEMO_EMBEDDING_PENDING : MNEMO_EMBEDDING_NONE;  // unless a vector is given
+    host::apply_write(row, in, req.now_us);
+    row.created_at_us = req.now_us;
     insert_memory(db, clock, row);
     fix_dimension(db, row.app, row.vector.size());
     return row;
@@ -117,7 +90,7 @@ void write_item(Db& db, FeedClock& clock, const mnemo_memory_write_req& req, siz
         invalid(where + ".text is required: user " + text(req.user) + " has no memory " + text(in.id) + " to update");
     MemoryVia via{MemoryVia::Written, index, 0, 0};
     if (stored) {
-        if (!is_retry(*stored, in)) update(db, clock, *stored, in, req.embedder != 0, req.now_us);
+        if (!host::is_write_retry(*stored, in)) update(db, clock, *stored, in, req.embedder != 0, req.now_us);
         return emit_memory(out, *stored, false, via);
     }
     if (!in.id_from_client) {
@@ -180,7 +153,7 @@ void memory_embed(Db& db, const mnemo_memory_embed_req& req, Output& out) {
         const bool ready = item.status == MNEMO_EMBEDDING_READY && item.vector.values && item.vector.dims > 0 &&
                            (dimension == 0 || static_cast<int64_t>(item.vector.dims) == dimension);
         if (ready)
-            store_vector(*row, item.vector, item.model);
+            host::store_vector(*row, item.vector, item.model);
         else
             row->embedding = MNEMO_EMBEDDING_FAILED;
         update_memory(db, clock, *row, false);

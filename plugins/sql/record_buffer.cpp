@@ -1,4 +1,4 @@
-#include "record_output.h"
+#include "record_buffer.h"
 
 #include "rules.h"
 
@@ -12,69 +12,6 @@ mnemo_str of(const std::string& s) {
 }
 
 }  // namespace
-
-void RecordOutput::set_owner(mnemo_str app, mnemo_str user, mnemo_str session_id) {
-    app_ = text(app);
-    user_ = text(user);
-    session_id_ = text(session_id);
-}
-
-mnemo_record RecordOutput::base(int kind) const {
-    mnemo_record record{};
-    record.kind = kind;
-    record.key = mnemo_key{of(app_), of(user_), of(session_id_)};
-    return record;
-}
-
-void RecordOutput::send(const mnemo_record& record) const {
-    if (sink_.record) sink_.record(sink_.ctx, &record);
-}
-
-void RecordOutput::session(const mnemo_session& session) {
-    mnemo_record record = base(MNEMO_RECORD_SESSION);
-    record.session = &session;
-    send(record);
-}
-
-void RecordOutput::state(int scope, mnemo_str key, mnemo_str value_json) {
-    mnemo_record record = base(MNEMO_RECORD_STATE);
-    record.scope = scope;
-    record.state_key = key;
-    record.value_json = value_json;
-    record.expires_at_us = scope == MNEMO_SCOPE_SESSION ? 0 : expires_at_us_;
-    send(record);
-}
-
-void RecordOutput::event(const mnemo_event& event) {
-    mnemo_record record = base(MNEMO_RECORD_EVENT);
-    record.event = &event;
-    send(record);
-}
-
-void RecordOutput::summary(const mnemo_summary& summary) {
-    mnemo_record record = base(MNEMO_RECORD_SUMMARY);
-    record.summary = &summary;
-    send(record);
-}
-
-void RecordOutput::track(const mnemo_track_event& track) {
-    mnemo_record record = base(MNEMO_RECORD_TRACK);
-    record.track = of(track_);
-    record.track_event = &track;
-    send(record);
-}
-
-// Results and lane_get's or finalize_list's rows cannot occur: exports read
-// events without a limit, and neither lanes' sessions nor finalize marks.
-void RecordOutput::lane_session(const mnemo_session& /*session*/, int64_t /*visible_events*/) {}
-void RecordOutput::finalize_pending(const mnemo_session& /*session*/, int /*reason*/, int64_t /*failed_attempts*/) {}
-void RecordOutput::result(const Result& /*result*/) {}
-
-void RecordOutput::lane(const mnemo_lane& lane) {
-    mnemo_record record = base(MNEMO_RECORD_LANE);
-    record.lane = &lane;
-    send(record);
-}
 
 RecordBuffer::RecordBuffer() : sink_{this, on_record, on_more} {}
 
