@@ -53,10 +53,17 @@ int events_list(mnemo_backend* backend, const mnemo_events_list_req* req, const 
     SessionRef ref = find_session(store, req->key);
     if (!ref.session || !ref.session->visible(req->now_us)) return session_not_found(err, req->key);
     const EventSelection selection = select_events(*ref.session, req->filter);
-    // Every block is asked for before the first is rendered, so their cache
-    // misses overlap instead of each stalling the rendering in turn.
-    for (const EventRec* event : selection.events) event->prefetch();
-    for (const EventRec* event : selection.events) emit_event(sink, *event);
+    // Blocks are asked for a window ahead of the rendering, so their cache
+    // misses overlap instead of each stalling it in turn; a window, not the
+    // whole selection, so a long read does not evict what it asked for before
+    // it renders it (B's 50 events fit in one window).
+    constexpr size_t kPrefetchWindow = 64;
+    const std::vector<const EventRec*>& events = selection.events;
+    for (size_t i = 0; i < events.size() && i < kPrefetchWindow; ++i) events[i]->prefetch();
+    for (size_t i = 0; i < events.size(); ++i) {
+        if (i + kPrefetchWindow < events.size()) events[i + kPrefetchWindow]->prefetch();
+        emit_event(sink, *events[i]);
+    }
     if (selection.has_more) emit_result<&mnemo_sink::has_more>(sink);
     return MNEMO_OK;
 }
