@@ -12,7 +12,7 @@ runtime_and_build=(
   libuv1-dev liblua5.4-dev libsqlite3-dev libmysqlcppconn-dev libyaml-cpp-dev
   libsimdjson-dev libhttp-parser-dev libsystemd-dev libspdlog-dev libfmt-dev
   libcli11-dev libedit-dev libhowardhinnant-date-dev libabsl-dev
-  libhnswlib-dev libcurl4-openssl-dev
+  libhnswlib-dev libcurl4-openssl-dev libstemmer-dev
 )
 test_only=(
   libgtest-dev libgmock-dev libbenchmark-dev mariadb-server wrk redis-server

@@ -138,7 +138,7 @@ void delete_memory(Api& api, CallPtr call) {
 
 void recall_user(Api& api, CallPtr call) {
     const Query& q = call->query;
-    memory::RecallQueryParams params{q.get("q"), q.get("namespace"), q.get("mode"), q.get("limit")};
+    memory::RecallQueryParams params{q.get("q"), q.get("namespace"), q.get("mode"), q.get("limit"), q.get("match")};
     memory::RecallInput in;
     in.user = call->params.get("user");
     if (auto error = memory::decode_recall_params(params, in)) return api.fail(*call, std::move(*error));

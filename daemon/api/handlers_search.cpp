@@ -50,6 +50,16 @@ std::optional<core::Error> decode_search(const Query& q, core::SearchInput& in) 
     if (!error) error = read_count(q, "context", 0, core::kSearchMaxContext, in.context);
     if (!error) error = read_count(q, "max_hits", 1, core::kSearchMaxHits, in.max_hits);
     if (error) return error;
+    if (auto match = q.get("match")) {
+        if (*match != "any" && *match != "all")
+            return core::invalid(fmt::format("match: '{}' is not one of any, all", *match));
+        in.match = *match == "all" ? core::search_words::MatchMode::All : core::search_words::MatchMode::Any;
+    }
+    if (auto order = q.get("order")) {
+        if (*order != "relevance" && *order != "time")
+            return core::invalid(fmt::format("order: '{}' is not one of relevance, time", *order));
+        in.order_by_time = *order == "time";
+    }
     in.channel = q.get("channel");
     if (in.channel && in.channel->empty())
         return core::invalid("channel: must not be empty; leave it out to search every channel");

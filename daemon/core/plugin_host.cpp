@@ -68,8 +68,13 @@ void host_fold(mnemo_str word, void (*out)(void* ctx, mnemo_str folded), void* c
     out(ctx, str_of(folded));
 }
 
-mnemo_query* host_query_parse(mnemo_str q) {
-    return new mnemo_query{sw::parse_query(view_of(q))};
+void host_terms(mnemo_str text, void (*term)(void* ctx, size_t begin, size_t end, mnemo_str term), void* ctx) {
+    sw::for_each_term(view_of(text),
+                      [&](size_t begin, size_t end, const std::string& t) { term(ctx, begin, end, str_of(t)); });
+}
+
+mnemo_query* host_query_parse(mnemo_str q, int match) {
+    return new mnemo_query{sw::parse_query(view_of(q), match == MNEMO_MATCH_ALL ? sw::MatchMode::All : sw::MatchMode::Any)};
 }
 
 void host_query_free(mnemo_query* query) {
@@ -77,31 +82,27 @@ void host_query_free(mnemo_query* query) {
 }
 
 int host_query_kind(const mnemo_query* query) {
-    switch (query->parsed.kind) {
-        case sw::QueryKind::Words:
-            return MNEMO_QUERY_WORDS;
-        case sw::QueryKind::Exact:
-            return MNEMO_QUERY_EXACT;
-        case sw::QueryKind::Recent:
-            break;
-    }
-    return MNEMO_QUERY_RECENT;
+    return query->parsed.kind == sw::QueryKind::Terms ? MNEMO_QUERY_TERMS : MNEMO_QUERY_RECENT;
 }
 
-size_t host_query_words(const mnemo_query* query) {
-    return query->parsed.words.size();
+int host_query_match(const mnemo_query* query) {
+    return query->parsed.match == sw::MatchMode::All ? MNEMO_MATCH_ALL : MNEMO_MATCH_ANY;
 }
 
-mnemo_str host_query_word(const mnemo_query* query, size_t index) {
-    return index < query->parsed.words.size() ? str_of(query->parsed.words[index]) : mnemo_str{nullptr, 0};
+size_t host_query_terms(const mnemo_query* query) {
+    return query->parsed.terms.size();
 }
 
-mnemo_str host_query_raw_word(const mnemo_query* query, size_t index) {
-    return index < query->parsed.raw_words.size() ? str_of(query->parsed.raw_words[index]) : mnemo_str{nullptr, 0};
+mnemo_str host_query_term(const mnemo_query* query, size_t index) {
+    return index < query->parsed.terms.size() ? str_of(query->parsed.terms[index]) : mnemo_str{nullptr, 0};
 }
 
-mnemo_str host_query_exact(const mnemo_query* query) {
-    return str_of(query->parsed.exact);
+size_t host_query_clauses(const mnemo_query* query) {
+    return query->parsed.clauses.size();
+}
+
+mnemo_str host_query_clause(const mnemo_query* query, size_t index) {
+    return index < query->parsed.clauses.size() ? str_of(query->parsed.clauses[index]) : mnemo_str{nullptr, 0};
 }
 
 int host_query_matches(const mnemo_query* query, mnemo_str text) {
@@ -136,11 +137,11 @@ int host_json_members(mnemo_str json, void (*member)(void*, mnemo_str, int, mnem
 }
 
 const mnemo_host kHost = {
-    sizeof(mnemo_host),  host_log,         host_decode,        host_is_cjk,
-    host_has_cjk,        host_words,       host_fold,          host_query_parse,
-    host_query_free,     host_query_kind,  host_query_words,   host_query_word,
-    host_query_raw_word, host_query_exact, host_query_matches, host_json_member_equals,
-    host_json_members,
+    sizeof(mnemo_host), host_log,           host_decode,        host_is_cjk,
+    host_has_cjk,       host_words,         host_fold,          host_terms,
+    host_query_parse,   host_query_free,    host_query_kind,    host_query_match,
+    host_query_terms,   host_query_term,    host_query_clauses, host_query_clause,
+    host_query_matches, host_json_member_equals, host_json_members,
 };
 
 }  // namespace

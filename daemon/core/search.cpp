@@ -17,7 +17,8 @@ namespace sw = search_words;
 
 struct Hit {
     int64_t seq = 0;
-    std::string role, excerpt;
+    std::string role;
+    Excerpt excerpt;
     std::string context = "[";  // JSON array, closed when written
 };
 
@@ -87,9 +88,8 @@ void Results::on_event(void* ctx, const mnemo_event* e) {
     using storage::view;
     auto opt = [](mnemo_str s) { return s.ptr ? std::optional<std::string_view>(view(s)) : std::nullopt; };
     std::string text = search_text(opt(e->content_json), opt(e->tool_calls_json), opt(e->media_json));
-    sw::Match match = sw::first_match(*self.query, text);
     hit.role = std::string(view(e->role));
-    hit.excerpt = match.found() ? excerpt(text, match.begin, match.length) : excerpt(text, 0, 0);
+    hit.excerpt = excerpt_of(*self.query, text);
 }
 
 void write_results(JsonWriter& w, std::vector<Group>& groups) {
@@ -98,8 +98,11 @@ void write_results(JsonWriter& w, std::vector<Group>& groups) {
         w.begin_object().raw_field("session", group.session).key("hits").begin_array();
         for (Hit& hit : group.hits) {
             hit.context.push_back(']');
-            w.begin_object().field("seq", hit.seq).field("role", hit.role).field("excerpt", hit.excerpt);
-            w.raw_field("context", hit.context).end_object();
+            w.begin_object().field("seq", hit.seq).field("role", hit.role).field("excerpt", hit.excerpt.text);
+            w.key("highlights").begin_array();
+            for (const auto& [start, end] : hit.excerpt.highlights)
+                w.begin_array().integer(static_cast<int64_t>(start)).integer(static_cast<int64_t>(end)).end_array();
+            w.end_array().raw_field("context", hit.context).end_object();
         }
         w.end_array().end_object();
     }
@@ -140,7 +143,10 @@ bool has_search_op(const storage::Backend& backend) {
     return (backend.descriptor().capabilities & MNEMO_CAP_SEARCH) != 0 && in_table && ops.search != nullptr;
 }
 
-std::string excerpt(std::string_view text, size_t begin, size_t length) {
+namespace {
+
+// The byte range [start, end) of text an excerpt of [begin, begin + length) keeps.
+sw::Span excerpt_range(std::string_view text, size_t begin, size_t length) {
     begin = std::min(begin, text.size());
     length = std::min(length, text.size() - begin);
     size_t budget = kExcerptChars - std::min(kExcerptChars, chars_in(text.substr(begin, length)));
@@ -150,9 +156,67 @@ std::string excerpt(std::string_view text, size_t begin, size_t length) {
     size_t start = step_chars(text, begin, budget / 3, true, used_before);
     size_t end = step_chars(text, begin + length, budget - used_before, false, used_after);
     start = step_chars(text, start, budget - used_before - used_after, true, used_before);
-    std::string out(text.substr(start, end - start));
+    return sw::Span{start, end};
+}
+
+std::string plain(std::string_view text) {
+    std::string out(text);
     for (char& c : out) {
         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = ' ';
+    }
+    return out;
+}
+
+// What a matched span stands for, so that a word found twice counts once.
+std::string span_key(std::string_view text, const sw::Span& span) {
+    std::string key(text.substr(span.begin, span.end - span.begin));
+    for (char& c : key) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 0x20) : c;
+    return key;
+}
+
+// The run of spans [first, last] holding the most distinct keys within
+// kExcerptChars code points, the earliest of the best.
+std::pair<size_t, size_t> best_window(std::string_view text, const std::vector<sw::Span>& spans) {
+    std::vector<std::string> keys;
+    keys.reserve(spans.size());
+    for (const sw::Span& span : spans) keys.push_back(span_key(text, span));
+    std::pair<size_t, size_t> best{0, 0};
+    size_t best_distinct = 0;
+    for (size_t first = 0; first < spans.size(); ++first) {
+        std::vector<std::string_view> seen;
+        for (size_t last = first; last < spans.size(); ++last) {
+            const size_t end = std::max(spans[last].end, spans[first].end);
+            if (last > first && chars_in(text.substr(spans[first].begin, end - spans[first].begin)) > kExcerptChars)
+                break;
+            if (std::find(seen.begin(), seen.end(), keys[last]) == seen.end()) seen.push_back(keys[last]);
+            if (seen.size() > best_distinct) {
+                best_distinct = seen.size();
+                best = {first, last};
+            }
+        }
+    }
+    return best;
+}
+
+}  // namespace
+
+std::string excerpt(std::string_view text, size_t begin, size_t length) {
+    const sw::Span range = excerpt_range(text, begin, length);
+    return plain(text.substr(range.begin, range.end - range.begin));
+}
+
+Excerpt excerpt_of(const sw::Query& query, std::string_view text) {
+    const std::vector<sw::Span> spans = sw::matched_spans(query, text);
+    if (spans.empty()) return Excerpt{excerpt(text, 0, 0), {}};
+    const auto [first, last] = best_window(text, spans);
+    size_t window_end = spans[first].end;
+    for (size_t s = first; s <= last; ++s) window_end = std::max(window_end, spans[s].end);
+    const sw::Span range = excerpt_range(text, spans[first].begin, window_end - spans[first].begin);
+    Excerpt out{plain(text.substr(range.begin, range.end - range.begin)), {}};
+    for (const sw::Span& span : spans) {
+        if (span.begin < range.begin || span.end > range.end) continue;
+        const size_t start = chars_in(text.substr(range.begin, span.begin - range.begin));
+        out.highlights.emplace_back(start, start + chars_in(text.substr(span.begin, span.end - span.begin)));
     }
     return out;
 }
@@ -175,7 +239,7 @@ Outcome search(const Env& env, const SearchInput& in) {
                                 "storage plugin with search (memory, sqlite)",
                                 env.backend.descriptor().name)));
     }
-    sw::Query query = sw::parse_query(in.q);
+    sw::Query query = sw::parse_query(in.q, in.match);
     std::string_view trimmed = in.q;
     auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
     while (!trimmed.empty() && space(trimmed.front())) trimmed.remove_prefix(1);
@@ -191,6 +255,8 @@ Outcome search(const Env& env, const SearchInput& in) {
     req.max_hits = in.max_hits;
     req.context = in.context;
     req.now_us = env.clock.now_us();
+    req.match = in.match == sw::MatchMode::All ? MNEMO_MATCH_ALL : MNEMO_MATCH_ANY;
+    req.order = in.order_by_time ? MNEMO_ORDER_TIME : MNEMO_ORDER_RELEVANCE;
     Results results;
     results.query = &query;
     mnemo_sink sink = results.sink();

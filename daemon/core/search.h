@@ -18,26 +18,34 @@
  *    included); punctuation, symbols, `_` and spaces separate words. Words
  *    are compared folded: lower case, Latin diacritics removed (`Madchen`
  *    finds `Mädchen`, `MADCHEN` too).
+ *  - A term is a word folded and, in Latin script, reduced to its Snowball
+ *    English stem (`running` and `runs` are `run`); words holding a CJK
+ *    character have no term (core/search_words.h).
  *  - q is trimmed of ASCII whitespace. Empty q: no text query; the most
  *    recently updated sessions that pass the filters, with no hits.
- *  - Word query: q made only of letters and digits (no CJK), spaces, and
- *    `-` or `'` between two letters/digits (`e-mail`, `don't`). An event
- *    matches when every word of q occurs in it as a whole word (AND, any
- *    order, any distance).
- *  - Exact query: any other q (other punctuation, a CJK character). An event
- *    matches when q occurs verbatim in its search text, compared ASCII
- *    case-insensitively (other characters byte for byte). Words are not
- *    matched separately: `git push --force` never matches an event that has
- *    the words apart.
+ *  - Any other q is read into content terms and exact clauses
+ *    (core/query_reading.h): quoted parts, and chunks that look like paths,
+ *    URLs, options, identifiers or code, or hold CJK, are exact clauses, found
+ *    verbatim (ASCII case-insensitively); their words are terms too.
+ *    Sentence punctuation at a chunk's ends is ignored. English stop words
+ *    are left out when q has other words.
+ *  - match any (default): an event matches when it holds one term or one
+ *    clause; match all: every term and every clause.
+ *  - Relevance (plugins/host/bm25.h): clauses held first, then Okapi BM25
+ *    (k1 1.2, b 0.75) over the live visible events of the request's user,
+ *    or of the app without one, before the other filters.
  *  - Filters: `user` (the session's user), `channel` (session
  *    metadata.channel or metadata.platform equals it), `role` (the hit
  *    event's role), `exclude_session` (a session id left out).
- *  - Order: sessions best first (the backend's relevance: bm25 for sqlite,
- *    hit count for memory and mysql; ties by updated_at, newest first);
- *    hits oldest first, at most `max_hits` per session.
+ *  - Order: sessions by their best event, best first (ties: updated_at,
+ *    newest first); each session's `max_hits` best events, best first, or
+ *    oldest first with order=time.
+ *  - The excerpt is taken around the place that holds the most distinct
+ *    terms and clauses; `highlights` marks every matched word and clause in it.
  */
 #pragma once
 
+#include "core/search_words.h"
 #include "core/service.h"
 
 #include <optional>
@@ -52,6 +60,8 @@ struct SearchInput {
     int64_t limit = 10;    // sessions, 1..100
     int64_t context = 1;   // visible events each side of a hit, 0..10
     int64_t max_hits = 5;  // hits per session, 1..50
+    search_words::MatchMode match = search_words::MatchMode::Any;
+    bool order_by_time = false;  // each session's hits oldest first (else best first)
 };
 
 inline constexpr int64_t kSearchMaxLimit = 100;
@@ -74,5 +84,15 @@ Outcome search(const Env& env, const SearchInput& in);
 // At most kExcerptChars characters of text around [begin, begin + length),
 // which is kept whole; newlines and other control characters become spaces.
 std::string excerpt(std::string_view text, size_t begin, size_t length);
+
+// A hit's excerpt with where it holds the query: highlights are [start, end)
+// pairs of code points into excerpt, one per matched word or exact clause.
+struct Excerpt {
+    std::string text;
+    std::vector<std::pair<size_t, size_t>> highlights;
+};
+// The excerpt around the place in text that holds the most of the query's
+// distinct terms and clauses within kExcerptChars (the earliest such).
+Excerpt excerpt_of(const search_words::Query& query, std::string_view text);
 
 }  // namespace mnemo::core

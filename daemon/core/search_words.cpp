@@ -1,7 +1,8 @@
 #include "core/search_words.h"
 
+#include "core/query_reading.h"
+
 #include <algorithm>
-#include <unordered_set>
 
 namespace mnemo::core::search_words {
 namespace {
@@ -69,42 +70,6 @@ std::string_view trim(std::string_view q) {
     while (!q.empty() && is_space(q.front())) q.remove_prefix(1);
     while (!q.empty() && is_space(q.back())) q.remove_suffix(1);
     return q;
-}
-
-bool word_char_at(std::string_view text, size_t pos) {
-    return pos < text.size() && is_word_char(decode(text, pos).value);
-}
-
-bool word_char_before(std::string_view text, size_t pos) {
-    if (pos == 0) return false;
-    size_t start = pos - 1;
-    while (start > 0 && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) --start;
-    return is_word_char(decode(text, start).value);
-}
-
-// A word query holds only words, spaces, and '-' or '\'' joining two words.
-bool is_word_query(std::string_view q) {
-    for (size_t pos = 0; pos < q.size();) {
-        CodePoint cp = decode(q, pos);
-        bool joiner = (cp.value == '-' || cp.value == '\'') && word_char_before(q, pos) && word_char_at(q, pos + 1);
-        bool ok = (is_word_char(cp.value) && !is_cjk(cp.value)) || cp.value == ' ' || cp.value == '\t' || joiner;
-        if (!ok) return false;
-        pos += cp.length;
-    }
-    return true;
-}
-
-Match first_word_match(const Query& query, std::string_view text) {
-    std::unordered_set<std::string_view> wanted(query.words.begin(), query.words.end());
-    std::unordered_set<std::string> seen;
-    Match first;
-    for_each_word(text, [&](size_t begin, size_t end) {
-        std::string folded = fold(text.substr(begin, end - begin));
-        if (!wanted.count(folded)) return;
-        if (!first.found()) first = Match{begin, end - begin};
-        seen.insert(std::move(folded));
-    });
-    return seen.size() == wanted.size() ? first : Match{};
 }
 
 }  // namespace
@@ -175,22 +140,32 @@ std::string fold(std::string_view word) {
     return out;
 }
 
-Query parse_query(std::string_view q) {
+Query parse_query(std::string_view q, MatchMode match) {
     Query query;
+    query.match = match;
     q = trim(q);
     if (q.empty()) return query;
-    if (!is_word_query(q)) {
-        query.kind = QueryKind::Exact;
-        query.exact = std::string(q);
-        return query;
+    query.kind = QueryKind::Terms;
+    std::vector<std::string> content, stop;
+    auto add_term = [](std::vector<std::string>& terms, std::string term) {
+        if (std::find(terms.begin(), terms.end(), term) == terms.end()) terms.push_back(std::move(term));
+    };
+    for (const query_reading::Piece& piece : query_reading::read_pieces(q)) {
+        if (piece.exact && std::none_of(query.clauses.begin(), query.clauses.end(), [&](const std::string& c) {
+                return c.size() == piece.text.size() && find_ascii_icase(c, piece.text) == 0;
+            }))
+            query.clauses.push_back(piece.text);
+        const std::string_view text = piece.text;
+        for_each_word(text, [&](size_t begin, size_t end) {
+            const std::string_view word = text.substr(begin, end - begin);
+            if (has_cjk(word)) return;
+            std::string folded = fold(word);
+            const bool is_stop = is_stop_word(folded);
+            add_term(is_stop ? stop : content, stem(folded));
+        });
     }
-    query.kind = QueryKind::Words;
-    for_each_word(q, [&](size_t begin, size_t end) {
-        std::string folded = fold(q.substr(begin, end - begin));
-        if (std::find(query.words.begin(), query.words.end(), folded) != query.words.end()) return;
-        query.words.push_back(std::move(folded));
-        query.raw_words.emplace_back(q.substr(begin, end - begin));
-    });
+    // A query of stop words alone still asks for them.
+    query.terms = content.empty() ? std::move(stop) : std::move(content);
     return query;
 }
 
@@ -205,15 +180,66 @@ size_t find_ascii_icase(std::string_view text, std::string_view needle, size_t f
     return std::string_view::npos;
 }
 
-Match first_match(const Query& query, std::string_view text) {
-    if (query.kind == QueryKind::Words) return first_word_match(query, text);
-    if (query.kind != QueryKind::Exact) return Match{};
-    size_t at = find_ascii_icase(text, query.exact);
-    return at == std::string_view::npos ? Match{} : Match{at, query.exact.size()};
+namespace {
+
+// Which of the query's terms text holds (by index into query.terms).
+std::vector<bool> terms_held(const Query& query, std::string_view text) {
+    std::vector<bool> held(query.terms.size(), false);
+    if (query.terms.empty()) return held;
+    for_each_term(text, [&](size_t, size_t, const std::string& t) {
+        auto it = std::find(query.terms.begin(), query.terms.end(), t);
+        if (it != query.terms.end()) held[static_cast<size_t>(it - query.terms.begin())] = true;
+    });
+    return held;
 }
 
+}  // namespace
+
 bool matches(const Query& query, std::string_view text) {
-    return first_match(query, text).found();
+    if (query.kind != QueryKind::Terms || query.empty()) return false;
+    const std::vector<bool> held = terms_held(query, text);
+    auto holds_clause = [&](const std::string& clause) {
+        return find_ascii_icase(text, clause) != std::string_view::npos;
+    };
+    if (query.match == MatchMode::All) {
+        return std::all_of(held.begin(), held.end(), [](bool h) { return h; }) &&
+               std::all_of(query.clauses.begin(), query.clauses.end(), holds_clause);
+    }
+    return std::any_of(held.begin(), held.end(), [](bool h) { return h; }) ||
+           std::any_of(query.clauses.begin(), query.clauses.end(), holds_clause);
+}
+
+std::vector<Span> matched_spans(const Query& query, std::string_view text) {
+    std::vector<Span> clauses;
+    for (const std::string& clause : query.clauses) {
+        for (size_t at = find_ascii_icase(text, clause); at != std::string_view::npos;
+             at = find_ascii_icase(text, clause, at + clause.size()))
+            clauses.push_back(Span{at, at + clause.size()});
+    }
+    std::sort(clauses.begin(), clauses.end());
+    std::vector<Span> spans;
+    // Overlapping occurrences (of two clauses, or one clause found twice) read as one.
+    for (const Span& span : clauses) {
+        if (!spans.empty() && span.begin < spans.back().end) {
+            spans.back().end = std::max(spans.back().end, span.end);
+        } else {
+            spans.push_back(span);
+        }
+    }
+    const std::vector<Span> clause_spans = spans;
+    auto inside_clause = [&](size_t begin, size_t end) {
+        return std::any_of(clause_spans.begin(), clause_spans.end(),
+                           [&](const Span& c) { return begin < c.end && end > c.begin; });
+    };
+    if (!query.terms.empty()) {
+        for_each_term(text, [&](size_t begin, size_t end, const std::string& t) {
+            if (inside_clause(begin, end)) return;
+            if (std::find(query.terms.begin(), query.terms.end(), t) != query.terms.end())
+                spans.push_back(Span{begin, end});
+        });
+    }
+    std::sort(spans.begin(), spans.end());
+    return spans;
 }
 
 }  // namespace mnemo::core::search_words

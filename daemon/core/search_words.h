@@ -2,13 +2,13 @@
  * core/search_words.h -- the matching rules of search, as code every backend
  * shares.
  *
- * Owns what a word is, how words are folded (case and diacritics), how a
- * query is classified (recent sessions, word query, exact query) and what
- * "an event's search_text matches the query" means. mnemod uses it for the
- * excerpt; the memory and sqlite plugins compile this file into themselves
- * (it needs nothing but the standard library) so their indexes and
- * verifications agree with the host word for word. The rules in prose are
- * in core/search.h.
+ * Owns what a word is, how words are folded (case and diacritics) and
+ * stemmed into terms, what a query is made of (content terms and exact
+ * clauses, query_reading.h) and what "a search text matches the query"
+ * means. mnemod uses it for excerpts and highlights, and hands it to every
+ * storage plugin as the host's word rules (plugin_host.h), so indexes,
+ * verification and ranking agree with the host word for word. The rules in
+ * prose are in core/search.h.
  */
 #pragma once
 
@@ -58,33 +58,70 @@ void for_each_word(std::string_view text, Fn&& fn) {
     if (start != std::string_view::npos) fn(start, text.size());
 }
 
+// The word's term: folded, then, for a word of Latin script, reduced to its
+// Snowball English stem (`running` and `runs` are both `run`); a word of
+// another script is its folded form. A word holding a CJK character has no
+// term ("": such words are matched verbatim, as exact clauses).
+std::string term(std::string_view word);
+// The Snowball English stem of a folded word of Latin script; any other
+// word unchanged.
+std::string stem(std::string_view folded_word);
+// One of the English stop words that a query with other words leaves out
+// (stop_words.cpp has the list), given folded.
+bool is_stop_word(std::string_view folded_word);
+
+// Calls fn(begin, end, term) for every word of text that has a term, in
+// order, with byte offsets.
+template <typename Fn>
+void for_each_term(std::string_view text, Fn&& fn) {
+    for_each_word(text, [&](size_t begin, size_t end) {
+        std::string t = term(text.substr(begin, end - begin));
+        if (!t.empty()) fn(begin, end, t);
+    });
+}
+
 enum class QueryKind {
     Recent,  // empty q: the most recently updated sessions
-    Words,   // every word must occur as a whole word (folded)
-    Exact,   // q occurs verbatim, ASCII case-insensitively
+    Terms,   // terms and exact clauses (query_reading.h says how q reads)
 };
+
+// How many of the query's terms and clauses a document must hold.
+enum class MatchMode { Any, All };
 
 struct Query {
     QueryKind kind = QueryKind::Recent;
-    std::vector<std::string> words;      // Words: distinct, folded, in query order
-    std::vector<std::string> raw_words;  // Words: as typed (for FTS engines that fold themselves)
-    std::string exact;                   // Exact: q trimmed
+    MatchMode match = MatchMode::Any;
+    // The content terms: distinct, in query order; stop words are left out
+    // when q has other words.
+    std::vector<std::string> terms;
+    // Exact clauses (paths, URLs, options, identifiers, quoted parts): a
+    // document holding one verbatim, ASCII case-insensitively, ranks above
+    // every document that holds fewer. Distinct, in query order.
+    std::vector<std::string> clauses;
+    bool empty() const { return terms.empty() && clauses.empty(); }
 };
 
-// Trims ASCII whitespace and classifies q (see core/search.h).
-Query parse_query(std::string_view q);
+// Trims ASCII whitespace and reads q (see core/search.h): its content terms
+// and exact clauses.
+Query parse_query(std::string_view q, MatchMode match = MatchMode::Any);
 
 // Byte offset of the first ASCII case-insensitive occurrence, or npos.
 size_t find_ascii_icase(std::string_view text, std::string_view needle, size_t from = 0);
 
-struct Match {
-    size_t begin = std::string_view::npos;
-    size_t length = 0;
-    bool found() const { return begin != std::string_view::npos; }
-};
-// The first place in text where the query matches (for Words: the earliest
-// query word); not found when text does not match the whole query.
-Match first_match(const Query& query, std::string_view text);
+// Whether text (a search text) matches the query: with MatchMode::Any it
+// holds one of its terms or clauses, with All every one of them.
 bool matches(const Query& query, std::string_view text);
+
+// A byte range [begin, end) of a text.
+struct Span {
+    size_t begin = 0;
+    size_t end = 0;
+    auto operator<=>(const Span&) const = default;
+};
+
+// Where text holds the query: every word whose term is one of the query's
+// and every occurrence of a clause, in text order; a word inside a clause's
+// occurrence is covered by it and not listed apart.
+std::vector<Span> matched_spans(const Query& query, std::string_view text);
 
 }  // namespace mnemo::core::search_words

@@ -162,7 +162,7 @@ std::string recall_note(const api::Api& api) {
 void recall(ToolRequest& request, ToolDone done) {
     const CallPtr& call = request.call;
     const Args& args = request.args;
-    memory::RecallQueryParams params{args.get("query"), args.get("namespace"), args.get("mode"), args.get("limit")};
+    memory::RecallQueryParams params{args.get("query"), args.get("namespace"), args.get("mode"), args.get("limit"), {}};
     memory::RecallInput in;
     in.user = param(call, "user");
     if (auto error = memory::decode_recall_params(params, in)) return done(refused(*error));
@@ -253,8 +253,10 @@ std::vector<Tool> make_tools() {
     });
     list.push_back(Tool{
         "recall",
-        "Find this user's memories relevant to a question or topic, best first.",
-        {{"query", T::String, true, "What to look for, in words.", {}, {}},
+        "Find this user's memories relevant to a question or topic, best first. Ask in natural language "
+        "(\"what seat does the user prefer?\"): any of its words can match, and the memories holding the "
+        "rarest words, in any form (prefer, preferred), come first.",
+        {{"query", T::String, true, "The question or topic, in the user's own words.", {}, {}},
          {"limit", T::Integer, false, "At most this many memories (default 10, at most 100).", {}, 1},
          {"namespace", T::String, false, "Only memories of this namespace (\"\" is the default one).", {}, {}},
          {"mode",
@@ -279,13 +281,14 @@ std::vector<Tool> make_tools() {
     });
     list.push_back(Tool{
         "search_conversations",
-        "Search the transcripts of this user's past conversations for words, paths, URLs or commands; "
-        "answers the matching conversations with excerpts and the messages around each match.",
+        "Search the transcripts of this user's past conversations with a natural question or a few words; "
+        "paths, URLs, commands and \"quoted parts\" are also found exactly as written and come first. "
+        "Answers the best matching conversations first, with excerpts and the messages around each match.",
         {{"query",
           T::String,
           true,
-          "Words (all must occur) or an exact string such as a file path or a command; \"\" lists the latest "
-          "conversations.",
+          "A question or words (any of them can match; the best matches come first), or an exact string such "
+          "as a file path or a command; \"\" lists the latest conversations.",
           {},
           {}},
          {"limit", T::Integer, false, "At most this many conversations (default 10, at most 100).", {}, 1},

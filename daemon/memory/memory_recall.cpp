@@ -141,6 +141,7 @@ std::optional<Outcome> Recall::keyword_list(int64_t depth) {
     req.filter = args_.filter;
     req.q = str(q);
     req.limit = depth;
+    req.match = in_.match_all ? MNEMO_MATCH_ALL : MNEMO_MATCH_ANY;
     storage::Collector collector;
     if (auto failed = call_memory_op(env_, env_.backend.ops().memory_search, req, collector)) return failed;
     for (auto& hit : collector.result().memory_hits) {

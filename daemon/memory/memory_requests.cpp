@@ -185,6 +185,13 @@ std::optional<Error> read_limit(int64_t value, std::string_view path, int64_t& o
     return std::nullopt;
 }
 
+std::optional<Error> read_match(std::string_view name, bool& match_all) {
+    if (name != "any" && name != "all")
+        return invalid(fmt::format("match: '{}' is not one of any, all", name));
+    match_all = name == "all";
+    return std::nullopt;
+}
+
 std::optional<Error> read_recall_field(std::string_view key, od::value& v, RecallInput& out) {
     Error error;
     if (key == "query") return read_optional_string(v, "query", out.query);
@@ -221,6 +228,12 @@ std::optional<Error> read_recall_field(std::string_view key, od::value& v, Recal
         if (!mode) return invalid(fmt::format("mode: '{}' is not one of hybrid, semantic, keyword", *name));
         out.mode = *mode;
         return std::nullopt;
+    }
+    if (key == "match") {
+        std::optional<std::string> name;
+        if (auto failed = read_optional_string(v, "match", name)) return failed;
+        if (!name) return std::nullopt;
+        return read_match(*name, out.match_all);
     }
     if (key == "limit") {
         if (core::is_null(v)) return std::nullopt;
@@ -378,6 +391,9 @@ std::optional<Error> decode_recall_params(const RecallQueryParams& params, Recal
         auto mode = parse_mode(*params.mode);
         if (!mode) return invalid(fmt::format("mode: '{}' is not one of hybrid, semantic, keyword", *params.mode));
         out.mode = *mode;
+    }
+    if (params.match) {
+        if (auto error = read_match(*params.match, out.match_all)) return error;
     }
     if (params.limit) {
         int64_t limit = 0;

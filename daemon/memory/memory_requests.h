@@ -89,6 +89,7 @@ struct RecallInput {
     std::optional<int64_t> created_after_us;   // strict
     std::optional<int64_t> created_before_us;  // strict
     RecallMode mode = RecallMode::Default;
+    bool match_all = false;  // keyword half: every content term and clause must occur
     int64_t limit = kDefaultRecallLimit;
     std::optional<double> min_similarity;
 };
@@ -122,7 +123,7 @@ std::optional<core::Error> decode_extracted(std::string& json, const MemoryReque
 // The per-user GET route's parameters, already percent-decoded (absent:
 // nullopt). `user` comes from the path.
 struct RecallQueryParams {
-    std::optional<std::string> q, name_space, mode, limit;
+    std::optional<std::string> q, name_space, mode, limit, match;
 };
 std::optional<core::Error> decode_recall_params(const RecallQueryParams& params, RecallInput& out);
 

@@ -1,5 +1,6 @@
 // host_services.h -- a plugin's C++ view of the services mnemod hands to
-// open() (mnemo_host in mnemo_plugin.h): the word rules of search, equality
+// open() (mnemo_host in mnemo_plugin.h): the word rules of search (words,
+// folds, terms, parsed queries), equality
 // by JSON value, the members of a JSON object (a plugin's options) and the
 // host's log. Header-only and shared by every backend; a backend calls
 // install() first thing in its open() and the functions here afterwards.
@@ -94,31 +95,42 @@ void for_each_word(std::string_view text, Fn&& fn) {
         detail::str(text), [](void* ctx, size_t begin, size_t end) { (*static_cast<Fn*>(ctx))(begin, end); }, &fn);
 }
 
-enum class QueryKind { Recent, Words, Exact };
+// Calls fn(begin, end, term) for every word of text that has a term (the
+// host's fold and stem), in order, with byte offsets; term is valid during
+// the call only.
+template <typename Fn>
+void for_each_term(std::string_view text, Fn&& fn) {
+    services().terms(
+        detail::str(text),
+        [](void* ctx, size_t begin, size_t end, mnemo_str term) {
+            (*static_cast<Fn*>(ctx))(begin, end, detail::view(term));
+        },
+        &fn);
+}
+
+enum class QueryKind { Recent, Terms };
 
 // A parsed search query; matches() asks the host with the query it parsed.
 struct Query {
     QueryKind kind = QueryKind::Recent;
-    std::vector<std::string> words;      // Words: distinct, folded, in query order
-    std::vector<std::string> raw_words;  // Words: as typed (for FTS engines that fold themselves)
-    std::string exact;                   // Exact: q trimmed
+    bool match_all = false;            // every term and clause must occur (else any one)
+    std::vector<std::string> terms;    // content terms, distinct, in query order
+    std::vector<std::string> clauses;  // exact clauses, matched verbatim (ASCII case-insensitive)
     std::shared_ptr<mnemo_query> parsed;
+    bool empty() const { return terms.empty() && clauses.empty(); }
 };
 
-inline Query parse_query(std::string_view q) {
+// match: enum mnemo_match.
+inline Query parse_query(std::string_view q, int match = MNEMO_MATCH_ANY) {
     const mnemo_host& host = services();
     Query query;
-    query.parsed = std::shared_ptr<mnemo_query>(host.query_parse(detail::str(q)), host.query_free);
+    query.parsed = std::shared_ptr<mnemo_query>(host.query_parse(detail::str(q), match), host.query_free);
     const mnemo_query* parsed = query.parsed.get();
-    int kind = host.query_kind(parsed);
-    query.kind = kind == MNEMO_QUERY_WORDS   ? QueryKind::Words
-                 : kind == MNEMO_QUERY_EXACT ? QueryKind::Exact
-                                             : QueryKind::Recent;
-    for (size_t i = 0, n = host.query_words(parsed); i < n; ++i) {
-        query.words.push_back(detail::copy(host.query_word(parsed, i)));
-        query.raw_words.push_back(detail::copy(host.query_raw_word(parsed, i)));
-    }
-    query.exact = detail::copy(host.query_exact(parsed));
+    query.kind = host.query_kind(parsed) == MNEMO_QUERY_TERMS ? QueryKind::Terms : QueryKind::Recent;
+    query.match_all = host.query_match(parsed) == MNEMO_MATCH_ALL;
+    for (size_t i = 0, n = host.query_terms(parsed); i < n; ++i) query.terms.push_back(detail::copy(host.query_term(parsed, i)));
+    for (size_t i = 0, n = host.query_clauses(parsed); i < n; ++i)
+        query.clauses.push_back(detail::copy(host.query_clause(parsed, i)));
     return query;
 }
 

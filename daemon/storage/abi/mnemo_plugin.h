@@ -58,8 +58,12 @@ extern "C" {
  * grew, so a plugin built for 3 is refused rather than read past its end.
  * 5: memory_reembed takes a new dimension and memory_count answers the app's
  * dimension and the vectors of another one (a change of model);
- * mnemo_session grew extracted_seq (memory.capture: extract's cursor). */
-#define MNEMO_PLUGIN_ABI_VERSION 5
+ * mnemo_session grew extracted_seq (memory.capture: extract's cursor).
+ * 6: search and recall match any word, ranked by one BM25 (mnemo_host's
+ * terms: folded and stemmed words; queries of content terms and exact
+ * clauses), search takes match and order, memory_search match; a word rule
+ * changed meaning, so every index a plugin built under 5 is stale. */
+#define MNEMO_PLUGIN_ABI_VERSION 6
 #define MNEMO_PLUGIN_ENTRY_SYMBOL "mnemo_plugin_entry"
 
 #if defined(__GNUC__)
@@ -791,16 +795,28 @@ typedef struct mnemo_search_req {
     int64_t max_hits;          /* hits per session at most */
     int64_t context;           /* visible events each side of a hit */
     int64_t now_us;
+    int match;                 /* ABI 6: enum mnemo_match */
+    int order;                 /* ABI 6: enum mnemo_search_order, of each session's hits */
 } mnemo_search_req;
+enum mnemo_search_order {
+    MNEMO_ORDER_RELEVANCE = 0, /* each session's hits best first */
+    MNEMO_ORDER_TIME = 1       /* the same hits, oldest first */
+};
 /* Only live sessions and visible events are searched (soft-deleted,
- * rewound, replaced, evicted and purged events never match). Matching is
- * defined on mnemo_event.search_text and must agree across backends (the
- * conformance suite holds them to it; see core/search.h for the rules).
- * Result, per session, best session first: session(), then for each hit,
- * oldest first, search_hit(seq) followed by the visible events with seq
- * in the hit's context window, oldest first, through event() (the hit
- * itself included). Empty q: the most recently updated live sessions that
- * pass the filters, newest first, with no hits. */
+ * rewound, replaced, evicted and purged events never match). Matching and
+ * ranking are defined on mnemo_event.search_text and must agree across
+ * backends (the conformance suite holds them to it; see core/search.h for
+ * the rules): an event matches as mnemo_host.query_matches says; its
+ * relevance is mnemo_host's BM25 (plugins/host/bm25.h) over the live
+ * visible events of the request's user (of the app without a user), before
+ * the other filters. Sessions rank by their best event, best first (ties:
+ * the later updated_at, then the greater id); a session's hits are its
+ * max_hits best events (ties: the later seq), in `order`.
+ * Result, per session: session(), then for each hit search_hit(seq)
+ * followed by the visible events with seq in the hit's context window,
+ * oldest first, through event() (the hit itself included). Empty q: the
+ * most recently updated live sessions that pass the filters, newest first,
+ * with no hits. */
 
 /* ---- export and import -------------------------------------------------- */
 
@@ -1066,13 +1082,15 @@ typedef struct mnemo_memory_search_req {
     mnemo_memory_filter filter;
     mnemo_str q;   /* trimmed, not empty: read by the search rules (core/search_words.h) */
     int64_t limit; /* candidates at most */
+    int match;     /* ABI 6: enum mnemo_match */
 } mnemo_memory_search_req;
 /* Keyword recall: live memories passing the filter whose text matches q as
- * an event's search_text would, best first by relevance (BM25 or its
- * equivalent: higher is better), ties by updated_at desc, id desc. Result:
- * memory_hit() per memory, without vectors. N, df and the average length of
- * BM25 count the live memories of the filter's app and user (the app when
- * no user), before the other filters. A limit below 1: INVALID. */
+ * an event's search_text would (mnemo_host.query_matches), best first by
+ * relevance (plugins/host/bm25.h: higher is better), ties by updated_at
+ * desc, id desc. Result: memory_hit() per memory, without vectors. N, df
+ * and the average length of BM25 count the live memories of the filter's
+ * app and user (the app when no user), before the other filters. A limit
+ * below 1: INVALID. */
 
 typedef struct mnemo_memory_keys_req {
     mnemo_memory_filter filter; /* applied: keys that fail it are left out */
@@ -1230,8 +1248,12 @@ enum mnemo_log_level { MNEMO_LOG_DEBUG = 0, MNEMO_LOG_INFO = 1, MNEMO_LOG_WARN =
 /* How a search query reads (core/search.h). */
 enum mnemo_query_kind {
     MNEMO_QUERY_RECENT = 0, /* empty q: the most recently updated sessions */
-    MNEMO_QUERY_WORDS = 1,  /* every word must occur as a whole word (folded) */
-    MNEMO_QUERY_EXACT = 2   /* q occurs verbatim, ASCII case-insensitively */
+    MNEMO_QUERY_TERMS = 1   /* content terms and exact clauses */
+};
+/* How many of a query's terms and clauses a match holds. */
+enum mnemo_match {
+    MNEMO_MATCH_ANY = 0, /* at least one */
+    MNEMO_MATCH_ALL = 1  /* every one */
 };
 
 typedef struct mnemo_query mnemo_query; /* opaque, the host's: a parsed query */
@@ -1254,26 +1276,33 @@ typedef struct mnemo_host {
      * one. words: calls word(ctx, begin, end) for every word of text (a
      * maximal run of letters and digits of any script), in order, as byte
      * offsets. fold: calls out(ctx, folded) once with the word folded for
-     * comparison (lower case, Latin diacritics removed). */
+     * comparison (lower case, Latin diacritics removed). terms: calls
+     * term(ctx, begin, end, term) for every word of text that has a term
+     * (folded, then Snowball-stemmed when of Latin script; words holding a
+     * CJK character have none), in order: what an index files and BM25
+     * counts (a document's length is its number of terms). */
     uint32_t (*decode)(mnemo_str text, size_t pos, size_t* length);
     int (*is_cjk)(uint32_t code_point);
     int (*has_cjk)(mnemo_str text);
     void (*words)(mnemo_str text, void (*word)(void* ctx, size_t begin, size_t end), void* ctx);
     void (*fold)(mnemo_str word, void (*out)(void* ctx, mnemo_str folded), void* ctx);
+    void (*terms)(mnemo_str text, void (*term)(void* ctx, size_t begin, size_t end, mnemo_str term), void* ctx);
 
-    /* Queries. query_parse trims and classifies q; the query lives until
-     * query_free. query_words: its distinct folded words in query order
-     * (MNEMO_QUERY_WORDS), query_raw_word the same word as typed (for
-     * engines that fold themselves); query_exact: q trimmed
-     * (MNEMO_QUERY_EXACT). query_matches: 1 when text (an event's
-     * search_text) matches the whole query. */
-    mnemo_query* (*query_parse)(mnemo_str q);
+    /* Queries. query_parse trims and reads q with a match mode (enum
+     * mnemo_match); the query lives until query_free. query_terms /
+     * query_term: its distinct content terms in query order (stop words
+     * left out when it has other words); query_clauses / query_clause: its
+     * exact clauses, each matched verbatim, ASCII case-insensitively.
+     * query_matches: 1 when text (an event's search_text, a memory's text)
+     * matches the query in its mode. */
+    mnemo_query* (*query_parse)(mnemo_str q, int match);
     void (*query_free)(mnemo_query* query);
     int (*query_kind)(const mnemo_query* query); /* enum mnemo_query_kind */
-    size_t (*query_words)(const mnemo_query* query);
-    mnemo_str (*query_word)(const mnemo_query* query, size_t index);
-    mnemo_str (*query_raw_word)(const mnemo_query* query, size_t index);
-    mnemo_str (*query_exact)(const mnemo_query* query);
+    int (*query_match)(const mnemo_query* query); /* enum mnemo_match */
+    size_t (*query_terms)(const mnemo_query* query);
+    mnemo_str (*query_term)(const mnemo_query* query, size_t index);
+    size_t (*query_clauses)(const mnemo_query* query);
+    mnemo_str (*query_clause)(const mnemo_query* query, size_t index);
     int (*query_matches)(const mnemo_query* query, mnemo_str text);
 
     /* Appended within ABI 3 (host_size tells whether it is there): equality

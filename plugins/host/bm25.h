@@ -1,0 +1,129 @@
+// bm25.h -- the one relevance of search and keyword recall, computed the same
+// way by every backend on top of the host's terms (host_services.h), so a
+// query answers the same order whatever the storage.
+//
+// A document (an event's search text, a memory's text) is its terms; its
+// length is their number. Okapi BM25 over the query's content terms with
+// idf = ln(1 + (N - df + 0.5) / (df + 0.5)), where N, df and the average
+// length count the live documents of the request's scope (a user's, or the
+// app's without a user) before its other filters. A document that holds an
+// exact clause verbatim ranks above every document that holds fewer
+// clauses: each clause held adds the most BM25 any document could score
+// for the query (the sum of (k1 + 1) * idf over its terms), so relevance
+// stays one number, higher is better.
+//
+// k1 1.2 and b 0.75, Lucene's and Elasticsearch's defaults; docs/api.md
+// "Search" states them and tests/bench/run_recall_quality measures them.
+//
+// Header-only, like host_services.h: the memory backend and the SQL core
+// both rank with it.
+#pragma once
+
+#include "host_services.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace mnemo::host {
+
+inline constexpr double kBm25K1 = 1.2;
+inline constexpr double kBm25B = 0.75;
+
+// A term with its number of occurrences in one document.
+using TermCount = std::pair<std::string, uint32_t>;
+
+// The terms of text, each once with its count, sorted by term; the
+// document's length (its number of terms) goes to *length.
+inline std::vector<TermCount> count_terms(std::string_view text, uint32_t* length) {
+    std::vector<std::string> all;
+    for_each_term(text, [&](size_t, size_t, std::string_view term) { all.emplace_back(term); });
+    *length = static_cast<uint32_t>(all.size());
+    std::sort(all.begin(), all.end());
+    std::vector<TermCount> counts;
+    for (std::string& term : all) {
+        if (!counts.empty() && counts.back().first == term) {
+            ++counts.back().second;
+        } else {
+            counts.emplace_back(std::move(term), 1);
+        }
+    }
+    return counts;
+}
+
+// How often term occurs in terms (count_terms' sorted list).
+inline uint32_t term_frequency(const std::vector<TermCount>& terms, std::string_view term) {
+    auto it = std::lower_bound(terms.begin(), terms.end(), term,
+                               [](const TermCount& t, std::string_view w) { return t.first < w; });
+    return it != terms.end() && it->first == term ? it->second : 0;
+}
+
+// What BM25 weighs a document with besides its own counts: the scope's live
+// documents, their total length, and each query term's document frequency.
+struct Bm25Corpus {
+    double documents = 0;
+    double total_length = 0;
+    std::vector<double> document_frequency;  // per query term, in Query::terms order
+
+    double average_length() const { return documents > 0 && total_length > 0 ? total_length / documents : 1; }
+    double idf(size_t term) const {
+        const double df = std::min(document_frequency[term], documents);
+        return std::log(1 + (documents - df + 0.5) / (df + 0.5));
+    }
+    // The most one term can add to a document's BM25 (tf growing without bound).
+    double term_bound(size_t term) const { return (kBm25K1 + 1) * idf(term); }
+    // More than any document can score for the query (one more than the
+    // sum of the term bounds, so that a clause weighs even without terms).
+    double bound() const {
+        double sum = 1;
+        for (size_t t = 0; t < document_frequency.size(); ++t) sum += term_bound(t);
+        return sum;
+    }
+};
+
+// One term's share of a document's BM25: tf occurrences in a document of
+// `length` terms.
+inline double bm25_term(const Bm25Corpus& corpus, size_t term, double tf, double length) {
+    if (tf <= 0) return 0;
+    const double norm = kBm25K1 * (1 - kBm25B + kBm25B * length / corpus.average_length());
+    return corpus.idf(term) * tf * (kBm25K1 + 1) / (tf + norm);
+}
+
+// BM25 of a document of `length` terms whose counted terms are terms.
+inline double bm25(const Query& query, const Bm25Corpus& corpus, const std::vector<TermCount>& terms, double length) {
+    double score = 0;
+    for (size_t t = 0; t < query.terms.size(); ++t)
+        score += bm25_term(corpus, t, term_frequency(terms, query.terms[t]), length);
+    return score;
+}
+
+// Byte offset of the first ASCII case-insensitive occurrence of needle, or npos.
+inline size_t find_ascii_icase(std::string_view text, std::string_view needle) {
+    auto lower = [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 0x20) : c; };
+    if (needle.empty() || needle.size() > text.size()) return std::string_view::npos;
+    for (size_t i = 0; i + needle.size() <= text.size(); ++i) {
+        size_t k = 0;
+        while (k < needle.size() && lower(text[i + k]) == lower(needle[k])) ++k;
+        if (k == needle.size()) return i;
+    }
+    return std::string_view::npos;
+}
+
+// How many of the query's exact clauses text holds verbatim.
+inline size_t clauses_held(const Query& query, std::string_view text) {
+    return static_cast<size_t>(std::count_if(query.clauses.begin(), query.clauses.end(), [&](const std::string& c) {
+        return find_ascii_icase(text, c) != std::string_view::npos;
+    }));
+}
+
+// The relevance of a matching document: its clauses first, then its BM25.
+inline double relevance(const Query& query, const Bm25Corpus& corpus, std::string_view text,
+                        const std::vector<TermCount>& terms, double length) {
+    return static_cast<double>(clauses_held(query, text)) * corpus.bound() + bm25(query, corpus, terms, length);
+}
+
+}  // namespace mnemo::host
