@@ -50,6 +50,13 @@ bool unbalanced(std::string_view chunk, char open, char close) {
     return std::count(chunk.begin(), chunk.end(), open) != std::count(chunk.begin(), chunk.end(), close);
 }
 
+bool word_at(std::string_view text, size_t pos);
+
+// `(really)`: brackets around a word, as prose writes them (not `()`, not `f(x)`).
+bool wraps_words(std::string_view chunk) {
+    return chunk.size() > 2 && word_at(chunk, 1);
+}
+
 std::string_view trim_punctuation(std::string_view chunk) {
     constexpr std::string_view kOpeners = "([{", kClosers = ")]}";
     for (bool moved = true; moved && !chunk.empty();) {
@@ -63,6 +70,11 @@ std::string_view trim_punctuation(std::string_view chunk) {
             continue;
         }
         size_t open = kOpeners.find(chunk.front());
+        if (open != std::string_view::npos && chunk.back() == kClosers[open] && wraps_words(chunk)) {
+            chunk = chunk.substr(1, chunk.size() - 2);
+            moved = true;
+            continue;
+        }
         if (open != std::string_view::npos && unbalanced(chunk, kOpeners[open], kClosers[open])) {
             chunk.remove_prefix(1);
             moved = true;
