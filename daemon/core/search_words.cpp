@@ -146,10 +146,20 @@ Query parse_query(std::string_view q, MatchMode match) {
     q = trim(q);
     if (q.empty()) return query;
     query.kind = QueryKind::Terms;
-    std::vector<std::string> content, stop;
-    auto add_term = [](std::vector<std::string>& terms, std::string term) {
-        if (std::find(terms.begin(), terms.end(), term) == terms.end()) terms.push_back(std::move(term));
+    struct Terms {
+        std::vector<std::string> terms;
+        std::vector<bool> required;
+        void add(std::string term, bool from_words) {
+            auto it = std::find(terms.begin(), terms.end(), term);
+            if (it == terms.end()) {
+                terms.push_back(std::move(term));
+                required.push_back(from_words);
+            } else if (from_words) {
+                required[static_cast<size_t>(it - terms.begin())] = true;
+            }
+        }
     };
+    Terms content, stop;
     for (const query_reading::Piece& piece : query_reading::read_pieces(q)) {
         if (piece.exact && std::none_of(query.clauses.begin(), query.clauses.end(), [&](const std::string& c) {
                 return c.size() == piece.text.size() && find_ascii_icase(c, piece.text) == 0;
@@ -161,11 +171,13 @@ Query parse_query(std::string_view q, MatchMode match) {
             if (has_cjk(word)) return;
             std::string folded = fold(word);
             const bool is_stop = is_stop_word(folded);
-            add_term(is_stop ? stop : content, stem(folded));
+            (is_stop ? stop : content).add(stem(folded), !piece.exact);
         });
     }
     // A query of stop words alone still asks for them.
-    query.terms = content.empty() ? std::move(stop) : std::move(content);
+    Terms& kept = content.terms.empty() ? stop : content;
+    query.terms = std::move(kept.terms);
+    query.required = std::move(kept.required);
     return query;
 }
 
@@ -202,8 +214,9 @@ bool matches(const Query& query, std::string_view text) {
         return find_ascii_icase(text, clause) != std::string_view::npos;
     };
     if (query.match == MatchMode::All) {
-        return std::all_of(held.begin(), held.end(), [](bool h) { return h; }) &&
-               std::all_of(query.clauses.begin(), query.clauses.end(), holds_clause);
+        for (size_t t = 0; t < held.size(); ++t)
+            if (query.required[t] && !held[t]) return false;
+        return std::all_of(query.clauses.begin(), query.clauses.end(), holds_clause);
     }
     return std::any_of(held.begin(), held.end(), [](bool h) { return h; }) ||
            std::any_of(query.clauses.begin(), query.clauses.end(), holds_clause);

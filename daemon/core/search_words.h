@@ -94,6 +94,11 @@ struct Query {
     // The content terms: distinct, in query order; stop words are left out
     // when q has other words.
     std::vector<std::string> terms;
+    // Per term: whether it stands in q as a word of its own. A term that
+    // only a clause's words give (`forc` of `--force`, `onfig` of `onfig_v2(`,
+    // which may be cut from a longer word) weighs the ranking, but match all
+    // asks for the clause instead of it.
+    std::vector<bool> required;
     // Exact clauses (paths, URLs, options, identifiers, quoted parts): a
     // document holding one verbatim, ASCII case-insensitively, ranks above
     // every document that holds fewer. Distinct, in query order.
@@ -109,7 +114,8 @@ Query parse_query(std::string_view q, MatchMode match = MatchMode::Any);
 size_t find_ascii_icase(std::string_view text, std::string_view needle, size_t from = 0);
 
 // Whether text (a search text) matches the query: with MatchMode::Any it
-// holds one of its terms or clauses, with All every one of them.
+// holds one of its terms or clauses, with All every clause and every
+// required term.
 bool matches(const Query& query, std::string_view text);
 
 // A byte range [begin, end) of a text.

@@ -170,6 +170,17 @@ TEST(Matches, AnyTermOrClauseMatchesAndAllNeedsEvery) {
     EXPECT_FALSE(sw::matches(all, "a window seat"));
 }
 
+TEST(Matches, AllAsksForEachClauseRatherThanTheWordsOnlyItGives) {
+    sw::Query q = sw::parse_query("onfig_v2( parse", sw::MatchMode::All);
+    EXPECT_EQ(q.terms, (Terms{"onfig", "v2", "pars"}));
+    EXPECT_EQ(q.required, (std::vector<bool>{false, false, true}));
+    EXPECT_TRUE(sw::matches(q, "parse_config_v2(x)"));
+    EXPECT_FALSE(sw::matches(q, "config_v2(x)"));
+    EXPECT_FALSE(sw::matches(q, "parse onfig v2"));
+    sw::Query twice = sw::parse_query("force --force", sw::MatchMode::All);
+    EXPECT_EQ(twice.required, (std::vector<bool>{true}));
+}
+
 TEST(Matches, ClausesAreVerbatimAsciiCaseInsensitive) {
     sw::Query q = sw::parse_query("\"push --force\"", sw::MatchMode::All);
     EXPECT_TRUE(sw::matches(q, "git PUSH --FORCE origin"));
