@@ -41,6 +41,74 @@ TEST_P(MemoryRecall, KeywordRanksByRelevanceThenNewest) {
     EXPECT_EQ(ids(by_get), (std::vector<std::string>{"twice", "short2"}));
 }
 
+// Okapi BM25 (k1 1.2, b 0.75) of one term: tf occurrences in a memory of
+// `length` terms, over n memories of average length `average`, df of which
+// hold it.
+double bm25(double tf, double length, double average, double n, double df) {
+    const double idf = std::log(1 + (n - df + 0.5) / (df + 0.5));
+    return idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * length / average));
+}
+
+// Terms (stems; stop words count in a memory's length): m1 prefer an aisl
+// seat on flight (6), m2 drink green tea no sugar (5), m3 book a window seat
+// for the flight to lisbon (9), m4 like run in the morn (5), m5 the user run
+// a small bakeri (6): 31 terms in 5 memories. u2's memory and the other
+// app's never count for u1.
+void write_preferences(Memories& m) {
+    m.write(R"([{"id":"m1","text":"Prefers an aisle seat on flights"},
+                {"id":"m2","text":"Drinks green tea, no sugar"},
+                {"id":"m3","text":"Booked a window seat for the flight to Lisbon"},
+                {"id":"m4","text":"Likes running in the morning"},
+                {"id":"m5","text":"The user runs a small bakery"}])");
+    m.write(R"([{"id":"x1","text":"seat seat seat user prefers"}])", "u2");
+    m.write(R"([{"id":"y1","text":"seat"},{"id":"y2","text":"seat"}])", "u1", "other");
+}
+
+TEST_P(MemoryRecall, NaturalQuestionsFindTheMemoryRankedByBm25OfItsUser) {
+    write_preferences(*this);
+    auto reply = recall(R"({"query":"What seat does the user prefer?","user":"u1"})");
+    ASSERT_EQ(ids(reply), (std::vector<std::string>{"m1", "m5", "m3"}));
+    const double average = 31.0 / 5;
+    EXPECT_NEAR(number(reply, "/memories/0/score"), bm25(1, 6, average, 5, 2) + bm25(1, 6, average, 5, 1), 1e-9);
+    EXPECT_NEAR(number(reply, "/memories/1/score"), bm25(1, 6, average, 5, 1), 1e-9);
+    EXPECT_NEAR(number(reply, "/memories/2/score"), bm25(1, 9, average, 5, 2), 1e-9);
+    auto by_get = h->get(memories() + "/search?q=what%20seat%20does%20the%20user%20prefer");
+    ASSERT_EQ(by_get.status, 200) << by_get.body;
+    EXPECT_EQ(ids(by_get), (std::vector<std::string>{"m1", "m5", "m3"}));
+    // The whole app: u2's memory counts (N 6, 36 terms), the other app's never.
+    auto app = recall(R"({"query":"What seat does the user prefer?"})");
+    ASSERT_EQ(ids(app), (std::vector<std::string>{"x1", "m1", "m5", "m3"}));
+    EXPECT_NEAR(number(app, "/memories/1/score"), bm25(1, 6, 6, 6, 3) + bm25(1, 6, 6, 6, 2), 1e-9);
+    // Filters narrow the answer, not the statistics.
+    auto filtered = recall(R"({"query":"What seat does the user prefer?","user":"u1","created_after":0})");
+    EXPECT_NEAR(number(filtered, "/memories/0/score"), number(reply, "/memories/0/score"), 1e-12);
+}
+
+TEST_P(MemoryRecall, StemsStopWordsAndMatchAll) {
+    write_preferences(*this);
+    EXPECT_EQ(ids(recall(R"({"query":"running","user":"u1"})")), (std::vector<std::string>{"m4", "m5"}));
+    // A query of stop words alone still searches: shorter memories first.
+    EXPECT_EQ(ids(recall(R"({"query":"the","user":"u1"})")), (std::vector<std::string>{"m4", "m5", "m3"}));
+    EXPECT_EQ(ids(recall(R"({"query":"seat flight","user":"u1"})")), (std::vector<std::string>{"m1", "m3"}));
+    EXPECT_EQ(ids(recall(R"({"query":"aisle flight","user":"u1","match":"all"})")), (std::vector<std::string>{"m1"}));
+    EXPECT_EQ(ids(recall(R"({"query":"aisle tea","user":"u1","match":"all"})")), std::vector<std::string>{});
+    EXPECT_EQ(ids(recall(R"({"query":"aisle tea","user":"u1","match":"any"})")), (std::vector<std::string>{"m2", "m1"}));
+    auto by_get = h->get(memories() + "/search?q=aisle%20tea&match=all");
+    ASSERT_EQ(by_get.status, 200) << by_get.body;
+    EXPECT_TRUE(ids(by_get).empty());
+    expect_error(h->post(recall_path(), R"({"query":"tea","match":"most"})"), 400, "invalid_argument");
+    expect_error(h->get(memories() + "/search?q=tea&match=most"), 400, "invalid_argument");
+}
+
+// An exact clause's holder ranks above memories that score more on its words.
+TEST_P(MemoryRecall, ExactClausesRankFirst) {
+    write(R"([{"id":"c1","text":"edit /etc/hosts first"},{"id":"c2","text":"hosts hosts in etc etc"},
+              {"id":"c3","text":"a hosts file"}])");
+    EXPECT_EQ(ids(recall(R"({"query":"/etc/hosts","user":"u1"})")), (std::vector<std::string>{"c1", "c2", "c3"}));
+    EXPECT_EQ(ids(recall(R"({"query":"/etc/hosts","user":"u1","match":"all"})")), std::vector<std::string>{"c1"});
+    EXPECT_EQ(ids(recall(R"({"query":"\"hosts file\"","user":"u1","match":"all"})")), std::vector<std::string>{"c3"});
+}
+
 TEST_P(MemoryRecall, SemanticRanksByCosineAndMinSimilarityCuts) {
     write(R"([{"id":"same","text":"a","embedding":[2,0,0]},{"id":"diag","text":"b","embedding":[1,1,0]},
               {"id":"ortho","text":"c","embedding":[0,0,3]},{"id":"opposite","text":"d","embedding":[-1,0,0]},
