@@ -61,7 +61,9 @@ std::string search_schema() {
     return fmt::format(
         R"({{"type":"object","properties":{{"results":{{"type":"array","items":{{"type":"object","properties":{{)"
         R"("session":{},"hits":{{"type":"array","items":{{"type":"object","properties":{{"seq":{{"type":"integer"}},)"
-        R"("role":{{"type":"string"}},"excerpt":{{"type":"string"}},"context":{{"type":"array"}}}},)"
+        R"("role":{{"type":"string"}},"excerpt":{{"type":"string"}},)"
+        R"("highlights":{{"type":"array","items":{{"type":"array","items":{{"type":"integer"}}}}}},)"
+        R"("context":{{"type":"array"}}}},)"
         R"("required":["seq","excerpt"]}}}}}},"required":["session","hits"]}}}}}},"required":["results"]}})",
         kSessionHead);
 }

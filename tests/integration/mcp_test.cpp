@@ -198,6 +198,8 @@ TEST(McpOnSqlite, ToolsWorkOnAPersistentBackend) {
     std::string recalled = tool("recall", R"({"query":"nights"})");
     EXPECT_EQ(json_string(recalled, "/result/structuredContent/memories/0/text"), "Works nights on weekends")
         << recalled;
+    std::string asked = tool("recall", R"({"query":"When does the user work?"})");
+    EXPECT_EQ(json_string(asked, "/result/structuredContent/memories/0/text"), "Works nights on weekends") << asked;
     std::string listed = tool("list_conversations", "{}");
     EXPECT_EQ(json_raw(listed, "/result/structuredContent/sessions"), "[]") << listed;
 }

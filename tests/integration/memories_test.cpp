@@ -66,6 +66,37 @@ TEST_P(MemoryRoutes, WriteThenRecallByWordsAndByVectors) {
     expect_error(wrong, 400, "invalid_argument");
 }
 
+// The issue's first try as a new user: two memories, a question in the
+// user's own words, punctuation and all.
+TEST_P(MemoryRoutes, ANaturalQuestionFindsTheMemory) {
+    auto written = call("POST", kMemories,
+                        R"({"memories":[{"id":"seat","text":"Prefers an aisle seat on flights"},
+                                        {"id":"tea","text":"Drinks green tea, no sugar"}]})");
+    ASSERT_EQ(written.status, 200) << written.body;
+    auto asked = call("GET", std::string(kMemories) + "/search?q=what%20seat%20does%20the%20user%20prefer%3F");
+    ASSERT_EQ(asked.status, 200) << asked.body;
+    EXPECT_EQ(json_string(asked.body, "/mode"), "keyword");
+    EXPECT_EQ(memory_ids(asked.body), std::vector<std::string>{"seat"});
+    auto drink = call("POST", kRecall, R"({"query":"What does the user like to drink?","user":"u1"})");
+    EXPECT_EQ(memory_ids(drink.body), std::vector<std::string>{"tea"}) << drink.body;
+}
+
+TEST_P(MemoryRoutes, HybridFusesTheKeywordListOfANaturalQuestion) {
+    auto written = call("POST", kMemories,
+                        R"({"memories":[{"id":"tea","text":"Likes green tea in the morning","embedding":[1,0,0,0]},
+                                        {"id":"seat","text":"Prefers an aisle seat","embedding":[0,1,0,0]},
+                                        {"id":"dog","text":"Has a dog called Rex","embedding":[0,0,1,0]}]})");
+    ASSERT_EQ(written.status, 200) << written.body;
+    auto hybrid = call("POST", kRecall,
+                       R"({"query":"What is the name of the user's dog?","embedding":[0.2,0,0.9,0],"user":"u1"})");
+    ASSERT_EQ(hybrid.status, 200) << hybrid.body;
+    EXPECT_EQ(json_string(hybrid.body, "/mode"), "hybrid");
+    ASSERT_EQ(memory_ids(hybrid.body), (std::vector<std::string>{"dog", "tea", "seat"}));
+    EXPECT_EQ(json_int(hybrid.body, "/memories/0/keyword_rank"), 1);
+    EXPECT_EQ(json_int(hybrid.body, "/memories/0/vector_rank"), 1);
+    EXPECT_EQ(json_raw(hybrid.body, "/memories/1/keyword_rank"), "null") << "tea holds no word of the question";
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, MemoryRoutes, ::testing::Values("memory", "sqlite"),
                          [](const auto& info) { return info.param; });
 
