@@ -11,7 +11,8 @@
 namespace mnemo::console {
 namespace {
 
-// search(app, q, {limit=, user=, channel=, role=, exclude_session=, context=}) as GET /v1/apps/{app}/search.
+// search(app, q, {limit=, user=, channel=, role=, exclude_session=, context=, match=, order=}) as GET
+// /v1/apps/{app}/search.
 int search(lua_State* L) {
     const char* app = check_name(L, 1, "app");
     const char* q = luaL_optstring(L, 2, "");
@@ -22,6 +23,12 @@ int search(lua_State* L) {
     const char* role = opt_name(L, 3, "role");
     int64_t context = opt_integer(L, 3, "context").value_or(1);
     if (context < 0) return luaL_error(L, "invalid_argument: context must not be negative");
+    const char* match = opt_name(L, 3, "match");
+    if (match != nullptr && std::string_view(match) != "any" && std::string_view(match) != "all")
+        return luaL_error(L, "invalid_argument: match '%s' is not any or all", match);
+    const char* order = opt_name(L, 3, "order");
+    if (order != nullptr && std::string_view(order) != "relevance" && std::string_view(order) != "time")
+        return luaL_error(L, "invalid_argument: order '%s' is not relevance or time", order);
     Admin& admin = Admin::of(L);
     {
         core::SearchInput in;
@@ -33,6 +40,8 @@ int search(lua_State* L) {
         if (channel != nullptr) in.channel = channel;
         if (exclude != nullptr) in.exclude_session = exclude;
         if (role != nullptr) in.role = role;
+        if (match != nullptr && std::string_view(match) == "all") in.match = core::search_words::MatchMode::All;
+        in.order_by_time = order != nullptr && std::string_view(order) == "time";
         admin.storage([in = std::move(in)](const core::Env& env) {
             if (auto error = core::check_search_query(in.q)) return core::Outcome::fail(std::move(*error));
             return core::search(env, in);

@@ -30,7 +30,7 @@ int memories_count(lua_State* L) {
     return admin.push_outcome_field(L, "total");
 }
 
-// memories.search(app, q, {user=, limit=, mode=}): recall as POST /v1/apps/{app}/memories/search.
+// memories.search(app, q, {user=, limit=, mode=, match=}): recall as POST /v1/apps/{app}/memories/search.
 int memories_search(lua_State* L) {
     const char* app = check_name(L, 1, "app");
     const char* q = luaL_checkstring(L, 2);
@@ -42,6 +42,11 @@ int memories_search(lua_State* L) {
         auto parsed = memory::parse_mode(mode);
         if (!parsed) return luaL_error(L, "invalid_argument: mode '%s' is not hybrid, semantic or keyword", mode);
         in.mode = *parsed;
+    }
+    if (const char* match = opt_name(L, 3, "match")) {
+        if (std::string_view(match) != "any" && std::string_view(match) != "all")
+            return luaL_error(L, "invalid_argument: match '%s' is not any or all", match);
+        in.match_all = std::string_view(match) == "all";
     }
     Admin& admin = Admin::of(L);
     admin.storage_with_memories(
