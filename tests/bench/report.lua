@@ -22,22 +22,24 @@ local function socket_errors(errors)
   return errors.connect + errors.read + errors.write + errors.timeout
 end
 
-local function non2xx_total()
+-- Called from done(): a per-thread global counter summed over the threads.
+function report.sum(name)
   local total = 0
   for _, thread in ipairs(threads) do
-    total = total + (thread:get("non2xx") or 0)
+    total = total + (thread:get(name) or 0)
   end
   return total
 end
 
 -- One machine-readable line that run.sh parses; latencies in microseconds.
-function report.print(summary, latency)
+-- `extra` (optional) is appended to it as is: " key=value ...".
+function report.print(summary, latency, extra)
   local seconds = summary.duration / 1e6
   io.write(string.format(
-    "BENCH requests=%d seconds=%.3f rps=%.1f p50_us=%d p99_us=%d p999_us=%d non2xx=%d socket_errors=%d\n",
+    "BENCH requests=%d seconds=%.3f rps=%.1f p50_us=%d p99_us=%d p999_us=%d non2xx=%d socket_errors=%d%s\n",
     summary.requests, seconds, summary.requests / seconds,
     latency:percentile(50), latency:percentile(99), latency:percentile(99.9),
-    non2xx_total(), socket_errors(summary.errors)))
+    report.sum("non2xx"), socket_errors(summary.errors), extra or ""))
 end
 
 return report

@@ -3,10 +3,16 @@
 # realistic text (search/fill_search.py: English sentences with paths, URLs,
 # commands, identifiers and tool calls; 100 events per session), filled
 # through mnemod's HTTP API, on the sqlite and the memory backend. Measures
-# p50/p99 of a word query (`rollback`, in ~1 event of 1,000) and of a path
-# query (`/etc/nginx/nginx.conf`, ~1 of 2,000), limit=10&context=1, one
-# connection, BENCH_ROUNDS rounds each; for sqlite also the size of the
-# search index (FTS5 tables, by dbstat) against the rest of the database.
+# p50/p99 of a word query (`rollback`, in ~1 event of 1,000), of a path
+# query (`/etc/nginx/nginx.conf`, ~1 of 2,000) and of natural questions (the
+# 200 of search/questions.txt in turn, 5 to 8 words of the fill's
+# vocabulary, search/questions.lua), limit=10&context=1, one connection,
+# BENCH_ROUNDS rounds each; for sqlite also the size of the search index
+# (FTS5 tables, by dbstat) against the rest of the database. With
+# BENCH_PREVIOUS_BUILD_DIR, the same queries also on that build's mnemod
+# (the reference): both daemons are filled alike (the fill is seeded), stay
+# up together, and each round runs the previous build's queries, then the
+# new one's; the table adds new / previous ratios.
 # Then the cost of indexing on workload A: append.lua (50 connections) on a
 # fresh sqlite database as shipped, alternating with the same backend built
 # to store events without indexing them (mnemo_sqlite_unindexed.so, whose
@@ -19,12 +25,16 @@
 # BENCH_FILL_CONNECTIONS (2), BENCH_BACKENDS ("sqlite memory"),
 # BENCH_PARTS ("queries indexing": either alone runs one half),
 # BENCH_BUILD_DIR (build-bench-e; needs daemon/mnemod and the plugins),
-# BENCH_KEEP=1 keeps the work folder.
+# BENCH_PREVIOUS_BUILD_DIR (unset: no reference; its daemon/mnemod and
+# plugins of BENCH_BACKENDS; it takes no part in the indexing half),
+# BENCH_QUESTIONS (search/questions.txt), BENCH_KEEP=1 keeps the work folder.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build_dir=${BENCH_BUILD_DIR:-$root/build-bench-e}
+previous_build_dir=${BENCH_PREVIOUS_BUILD_DIR:-}
+questions=${BENCH_QUESTIONS:-$here/search/questions.txt}
 events=${BENCH_EVENTS:-1000000}
 query_seconds=${BENCH_SECONDS:-10}
 append_seconds=${BENCH_A_SECONDS:-30}
@@ -40,7 +50,15 @@ path_query="/v1/apps/bench/search?q=%2Fetc%2Fnginx%2Fnginx.conf&limit=10&context
 
 work=$(mktemp -d /tmp/mnemo-bench-e.XXXXXX)
 results=$work/results.tsv
-mnemod_pid=""
+# The builds under test by label: "new" (BENCH_BUILD_DIR) and, with
+# BENCH_PREVIOUS_BUILD_DIR, "previous", measured first in every round.
+declare -A build_of=([new]=$build_dir)
+labels="new"
+if [[ -n $previous_build_dir ]]; then
+  build_of[previous]=$previous_build_dir
+  labels="previous new"
+fi
+declare -A pid_of port_of  # the running daemons, by label
 
 bench_name=bench-e
 # shellcheck source=common.sh
@@ -48,7 +66,8 @@ source "$here/common.sh"
 
 cleanup() {
   local status=$?
-  stop_mnemod
+  local label
+  for label in "${!pid_of[@]}"; do stop_mnemod "$label"; done
   if [[ $status -ne 0 || ${BENCH_KEEP:-0} == 1 ]]; then
     log "logs and raw outputs kept in $work"
   else
@@ -64,17 +83,24 @@ require_tools() {
   for tool in wrk python3 curl; do
     command -v "$tool" >/dev/null || fail "$tool not found; install it (Debian: apt-get install wrk python3 curl)"
   done
+  [[ -s $questions ]] || fail "no questions file $questions"
   local plugins=$backends
   [[ " $parts " == *" indexing "* && " $backends " == *" sqlite "* ]] && plugins+=" sqlite_unindexed"
   for plugin in $plugins; do
     [[ -x $build_dir/daemon/mnemod && -f $build_dir/plugins/mnemo_$plugin.so ]] ||
       fail "$build_dir/daemon/mnemod or plugins/mnemo_$plugin.so not found; build them: cmake -S $root -B $build_dir -DCMAKE_BUILD_TYPE=Release -DMNEMO_TESTS=OFF -DMNEMO_BENCH=ON && cmake --build $build_dir --target mnemod mnemo_sqlite mnemo_sqlite_unindexed mnemo_memory"
   done
+  if [[ -n $previous_build_dir && " $parts " == *" queries "* ]]; then
+    for plugin in $backends; do
+      [[ -x $previous_build_dir/daemon/mnemod && -f $previous_build_dir/plugins/mnemo_$plugin.so ]] ||
+        fail "BENCH_PREVIOUS_BUILD_DIR: $previous_build_dir/daemon/mnemod or plugins/mnemo_$plugin.so not found"
+    done
+  fi
 }
 
 # Loopback only, no hooks (empty scripts folder), no summaries, no eviction.
-write_mnemod_config() {  # folder port plugin
-  local options="{}" plugin=$3
+write_mnemod_config() {  # folder port plugin build_dir
+  local options="{}" plugin=$3 build_dir=$4
   [[ $3 == sqlite* ]] && options="{path: $1/mnemo.db, synchronous: normal}"
   [[ $3 == sqlite_unindexed ]] && plugin=$build_dir/plugins/mnemo_sqlite_unindexed.so  # not a built-in name
   mkdir -p "$1/scripts"
@@ -98,14 +124,16 @@ log:
 EOF_CONFIG
 }
 
-start_mnemod() {  # folder plugin
-  mnemod_port=$(free_port)
-  write_mnemod_config "$1" "$mnemod_port" "$2"
-  "$build_dir/daemon/mnemod" --config "$1/mnemod.yaml" >>"$1/mnemod.log" 2>&1 &
-  mnemod_pid=$!
+start_mnemod() {  # folder plugin [label: new]
+  local label=${3:-new} port
+  port=$(free_port)
+  write_mnemod_config "$1" "$port" "$2" "${build_of[$label]}"
+  "${build_of[$label]}/daemon/mnemod" --config "$1/mnemod.yaml" >>"$1/mnemod.log" 2>&1 &
+  pid_of[$label]=$!
+  port_of[$label]=$port
   for _ in $(seq 300); do
-    curl -sf "http://127.0.0.1:$mnemod_port/readyz" >/dev/null 2>&1 && {
-      log "mnemod pid $mnemod_pid on 127.0.0.1:$mnemod_port ($2)"
+    curl -sf "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && {
+      log "mnemod pid ${pid_of[$label]} on 127.0.0.1:$port ($2, $label build)"
       return 0
     }
     sleep 0.1
@@ -113,11 +141,12 @@ start_mnemod() {  # folder plugin
   fail "mnemod did not become ready within 30 s; see $1/mnemod.log"
 }
 
-stop_mnemod() {
-  [[ -n $mnemod_pid ]] || return 0
-  kill "$mnemod_pid" 2>/dev/null || true
-  wait "$mnemod_pid" 2>/dev/null || true
-  mnemod_pid=""
+stop_mnemod() {  # [label: new]
+  local label=${1:-new}
+  [[ -n ${pid_of[$label]:-} ]] || return 0
+  kill "${pid_of[$label]}" 2>/dev/null || true
+  wait "${pid_of[$label]}" 2>/dev/null || true
+  unset "pid_of[$label]"
 }
 
 
@@ -132,39 +161,54 @@ run_wrk() {  # output seconds threads connections script url args...
 # --- search latency ----------------------------------------------------------
 
 # The answer must hold results, or the latency measures an empty search.
-check_found() {  # query
+check_found() {  # label query
   local body
-  body=$(curl -sf "http://127.0.0.1:$mnemod_port$1") || fail "GET $1 failed"
-  [[ $body == *'"hits":[{'* ]] || fail "GET $1 found nothing: ${body:0:300}"
+  body=$(curl -sf "http://127.0.0.1:${port_of[$1]}$2") || fail "GET $2 failed ($1 build)"
+  [[ $body == *'"hits":[{'* ]] || fail "GET $2 found nothing ($1 build): ${body:0:300}"
 }
 
-run_query() {  # backend word|path path round
-  local out=$work/query-$1-$2-$4.txt
-  run_wrk "$out" "$query_seconds" 1 1 "$here/search/query.lua" "http://127.0.0.1:$mnemod_port" "$3"
-  printf 'query\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$4" "$(bench_field "$out" p50_us)" \
-    "$(bench_field "$out" p99_us)" "$(bench_field "$out" rps)" "$(errors_of "$out")" >>"$results"
+run_query() {  # backend label word|path|questions round
+  local out=$work/query-$1-$2-$3-$4.txt script=$here/search/query.lua argument
+  case $3 in
+    word) argument=$word_query ;;
+    path) argument=$path_query ;;
+    questions) script=$here/search/questions.lua argument=$questions ;;
+  esac
+  run_wrk "$out" "$query_seconds" 1 1 "$script" "http://127.0.0.1:${port_of[$2]}" "$argument"
+  printf 'query\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$(bench_field "$out" p50_us)" \
+    "$(bench_field "$out" p99_us)" "$(bench_field "$out" rps)" "$(errors_of "$out")" \
+    "$(bench_field "$out" requests)" "$(bench_field "$out" with_hits)" >>"$results"
 }
 
 workload_e() {  # backend
-  local folder=$work/e-$1 round started
-  start_mnemod "$folder" "$1"
-  log "$1: filling $events events through the HTTP API"
-  started=$(date +%s)
-  python3 "$here/search/fill_search.py" "http://127.0.0.1:$mnemod_port" --events "$events" \
-    --connections "$fill_connections" || fail "filling $1 failed"
-  printf 'fill\t%s\t%s\t%s\n' "$1" "$events" "$(($(date +%s) - started))" >>"$results"
-  check_found "$word_query"
-  check_found "$path_query"
-  for round in $(seq "$rounds"); do
-    log "$1, round $round/$rounds: word query, then path query (${query_seconds} s each)"
-    run_query "$1" word "$word_query" "$round"
-    run_query "$1" path "$path_query" "$round"
+  local label round started kind sizes
+  for label in $labels; do
+    start_mnemod "$work/e-$1-$label" "$1" "$label"
+    log "$1 ($label build): filling $events events through the HTTP API"
+    started=$(date +%s)
+    python3 "$here/search/fill_search.py" "http://127.0.0.1:${port_of[$label]}" --events "$events" \
+      --connections "$fill_connections" || fail "filling $1 ($label build) failed"
+    printf 'fill\t%s\t%s\t%s\t%s\n' "$1" "$label" "$events" "$(($(date +%s) - started))" >>"$results"
+    check_found "$label" "$word_query"
+    check_found "$label" "$path_query"
   done
-  stop_mnemod  # a clean stop checkpoints the WAL into the file
-  if [[ $1 == sqlite ]]; then
-    printf 'size\tsqlite\t%s\n' "$(python3 "$here/search/db_sizes.py" "$folder/mnemo.db")" >>"$results"
-  fi
-  rm -rf "$folder"
+  for round in $(seq "$rounds"); do
+    for label in $labels; do
+      log "$1, round $round/$rounds, $label build: word query, path query, questions (${query_seconds} s each)"
+      for kind in word path questions; do run_query "$1" "$label" "$kind" "$round"; done
+    done
+  done
+  for label in $labels; do
+    stop_mnemod "$label"  # a clean stop checkpoints the WAL into the file
+    if [[ $1 == sqlite ]]; then
+      if sizes=$(python3 "$here/search/db_sizes.py" "$work/e-$1-$label/mnemo.db"); then
+        printf 'size\tsqlite\t%s\t%s\n' "$label" "$sizes" >>"$results"
+      else
+        log "db_sizes.py failed on the $label build's database (another schema?): no size line"
+      fi
+    fi
+    rm -rf "$work/e-$1-$label"
+  done
 }
 
 # --- the cost of indexing on workload A ----------------------------------------
@@ -180,7 +224,7 @@ run_append() {  # indexed|unindexed folder round
   [[ $1 == unindexed ]] && plugin=sqlite_unindexed
   start_mnemod "$2" "$plugin"
   run_wrk "$out" "$append_seconds" "$wrk_threads" "$connections" "$here/append.lua" \
-    "http://127.0.0.1:$mnemod_port" 1000
+    "http://127.0.0.1:${port_of[new]}" 1000
   stop_mnemod
   printf 'append\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$3" "$(bench_field "$out" rps)" "$(bench_field "$out" p50_us)" \
     "$(bench_field "$out" p99_us)" "$(errors_of "$out")" >>"$results"

@@ -1,17 +1,22 @@
 #!/usr/bin/env python3
 """Print run_e.sh's results (BENCH.md workload E) as one table of medians.
 
-Input rows (tab-separated):
-  fill   <backend> <events> <seconds>
-  query  <backend> word|path <round> <p50_us> <p99_us> <requests_per_s> <errors>
-  size   sqlite data_bytes=.. words_bytes=.. trigrams_bytes=.. search_text_bytes=..
+Input rows (tab-separated; <build> is "new", or "previous" for
+BENCH_PREVIOUS_BUILD_DIR's daemon):
+  fill   <backend> <build> <events> <seconds>
+  query  <backend> <build> word|path|questions <round> <p50_us> <p99_us> <requests_per_s> <errors>
+         <requests> <answers_with_hits (questions only, else empty)>
+  size   sqlite <build> data_bytes=.. words_bytes=.. trigrams_bytes=.. search_text_bytes=..
   append indexed|unindexed <round> <events_per_s> <p50_us> <p99_us> <errors>
+With a previous build, each backend also gets a line of new / previous
+ratios of the medians (below 1: the new build is faster).
 """
 import argparse
 import collections
 import statistics
 
-P50_TARGET_MS = 20.0   # issue 8: p50 under 20 ms for both queries
+P50_TARGET_MS = 20.0   # issue 8: p50 under 20 ms for both queries; natural questions: p50 <= 20 ms
+KINDS = ("word", "path", "questions")
 APPEND_TARGET = 0.8    # issue 8: A within 0.8x of its figure without indexing
 
 
@@ -28,32 +33,60 @@ def median(values):
     return statistics.median(values) if values else float("nan")
 
 
+def query_figures(runs):
+    """Medians of one backend, build and kind: p50 ms, p99 ms, req/s; errors; share of answers with hits."""
+    p50 = median([int(r[5]) / 1000 for r in runs])
+    p99 = median([int(r[6]) / 1000 for r in runs])
+    rate = median([float(r[7]) for r in runs])
+    errors = sum(int(r[8]) for r in runs)
+    asked = sum(int(r[9]) for r in runs if r[10])
+    found = sum(int(r[10]) for r in runs if r[10])
+    return p50, p99, rate, errors, (found / asked if asked else None)
+
+
 def query_lines(rows):
     lines = []
-    fills = {r[1]: (int(r[2]), int(r[3])) for r in rows["fill"]}
+    fills = {(r[1], r[2]): (int(r[3]), int(r[4])) for r in rows["fill"]}
+    builds = list(dict.fromkeys(r[2] for r in rows["query"]))
     for backend in dict.fromkeys(r[1] for r in rows["query"]):
-        events, seconds = fills.get(backend, (0, 0))
-        rate = events / seconds if seconds else float("nan")
-        lines.append("%s: filled %d events in %d s (%.0f events/s)" % (backend, events, seconds, rate))
-        for kind in ("word", "path"):
-            runs = [r for r in rows["query"] if r[1] == backend and r[2] == kind]
-            p50 = median([int(r[4]) / 1000 for r in runs])
-            p99 = median([int(r[5]) / 1000 for r in runs])
-            errors = sum(int(r[7]) for r in runs)
-            verdict = "ok" if p50 < P50_TARGET_MS else "MISSES"
-            lines.append("  %-4s query  p50 %8.2f ms  p99 %8.2f ms  %7.0f req/s  errors %d  (p50 < %g ms: %s)"
-                         % (kind, p50, p99, median([float(r[6]) for r in runs]), errors, P50_TARGET_MS, verdict))
+        figures = {}
+        for build in builds:
+            events, seconds = fills.get((backend, build), (0, 0))
+            rate = events / seconds if seconds else float("nan")
+            name = backend if len(builds) == 1 else "%s, %s build" % (backend, build)
+            lines.append("%s: filled %d events in %d s (%.0f events/s)" % (name, events, seconds, rate))
+            for kind in KINDS:
+                runs = [r for r in rows["query"] if r[1] == backend and r[2] == build and r[3] == kind]
+                if not runs:
+                    continue
+                p50, p99, rate, errors, hits = figures[build, kind] = query_figures(runs)
+                met = p50 <= P50_TARGET_MS if kind == "questions" else p50 < P50_TARGET_MS
+                target = "p50 %s %g ms: %s" % ("<=" if kind == "questions" else "<", P50_TARGET_MS,
+                                               "ok" if met else "MISSES")
+                if hits is not None:
+                    target += "; answers with hits %.0f%%" % (100 * hits)
+                lines.append("  %-9s p50 %8.2f ms  p99 %8.2f ms  %7.0f req/s  errors %d  (%s)"
+                             % (kind, p50, p99, rate, errors, target))
+        if "previous" in builds and "new" in builds:
+            ratios = []
+            for kind in KINDS:
+                new, old = figures.get(("new", kind)), figures.get(("previous", kind))
+                if new and old:
+                    ratios.append("%s p50 %.2fx p99 %.2fx" % (kind, new[0] / old[0], new[1] / old[1]))
+            lines.append("  new / previous: " + ", ".join(ratios))
     return lines
 
 
 def size_lines(rows):
     lines = []
+    builds = list(dict.fromkeys(r[2] for r in rows["size"]))
     for r in rows["size"]:
-        fields = dict(item.split("=") for item in r[2].split())
+        fields = dict(item.split("=") for item in r[3].split())
         data, words, trigrams = (int(fields[k]) for k in ("data_bytes", "words_bytes", "trigrams_bytes"))
         text = int(fields["search_text_bytes"])
         mib = 1024 * 1024
-        lines.append("sqlite size: data %.1f MiB (events.search_text %.1f MiB of it), index %.1f MiB "
+        name = "sqlite" if len(builds) == 1 else "sqlite, %s build," % r[2]
+        lines.append(name + " size: data %.1f MiB (events.search_text %.1f MiB of it), index %.1f MiB "
                      "(words %.1f + trigrams %.1f) = %.2fx the data"
                      % (data / mib, text / mib, (words + trigrams) / mib, words / mib, trigrams / mib,
                         (words + trigrams) / data))
