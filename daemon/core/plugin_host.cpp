@@ -97,6 +97,10 @@ mnemo_str host_query_term(const mnemo_query* query, size_t index) {
     return index < query->parsed.terms.size() ? str_of(query->parsed.terms[index]) : mnemo_str{nullptr, 0};
 }
 
+int host_query_term_required(const mnemo_query* query, size_t index) {
+    return index < query->parsed.required.size() && query->parsed.required[index] ? 1 : 0;
+}
+
 size_t host_query_clauses(const mnemo_query* query) {
     return query->parsed.clauses.size();
 }
@@ -140,7 +144,7 @@ const mnemo_host kHost = {
     sizeof(mnemo_host), host_log,           host_decode,        host_is_cjk,
     host_has_cjk,       host_words,         host_fold,          host_terms,
     host_query_parse,   host_query_free,    host_query_kind,    host_query_match,
-    host_query_terms,   host_query_term,    host_query_clauses, host_query_clause,
+    host_query_terms,   host_query_term,    host_query_term_required, host_query_clauses, host_query_clause,
     host_query_matches, host_json_member_equals, host_json_members,
 };
 

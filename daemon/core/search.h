@@ -32,7 +32,7 @@
  *  - match any (default): an event matches when it holds one term or one
  *    clause; match all: every term and every clause.
  *  - Relevance (plugins/host/bm25.h): clauses held first, then Okapi BM25
- *    (k1 1.2, b 0.75) over the live visible events of the request's user,
+ *    (k1 0.9, b 0.4) over the live visible events of the request's user,
  *    or of the app without one, before the other filters.
  *  - Filters: `user` (the session's user), `channel` (session
  *    metadata.channel or metadata.platform equals it), `role` (the hit

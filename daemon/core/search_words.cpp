@@ -168,7 +168,7 @@ Query parse_query(std::string_view q, MatchMode match) {
         const std::string_view text = piece.text;
         for_each_word(text, [&](size_t begin, size_t end) {
             const std::string_view word = text.substr(begin, end - begin);
-            if (has_cjk(word)) return;
+            if (has_cjk(word) || is_possessive_s(text, begin, end)) return;
             std::string folded = fold(word);
             const bool is_stop = is_stop_word(folded);
             (is_stop ? stop : content).add(stem(folded), !piece.exact);

@@ -70,11 +70,16 @@ std::string stem(std::string_view folded_word);
 // (stop_words.cpp has the list), given folded.
 bool is_stop_word(std::string_view folded_word);
 
+// Whether the word [begin, end) of text is the `s` of a possessive
+// (`Caroline's`, `Caroline’s`): no term, as Lucene's English analyzer drops it.
+bool is_possessive_s(std::string_view text, size_t begin, size_t end);
+
 // Calls fn(begin, end, term) for every word of text that has a term, in
 // order, with byte offsets.
 template <typename Fn>
 void for_each_term(std::string_view text, Fn&& fn) {
     for_each_word(text, [&](size_t begin, size_t end) {
+        if (is_possessive_s(text, begin, end)) return;
         std::string t = term(text.substr(begin, end - begin));
         if (!t.empty()) fn(begin, end, t);
     });

@@ -68,6 +68,16 @@ std::string stem(std::string_view folded_word) {
     return std::string(reinterpret_cast<const char*>(stemmed), static_cast<size_t>(sb_stemmer_length(stemmer)));
 }
 
+bool is_possessive_s(std::string_view text, size_t begin, size_t end) {
+    if (end != begin + 1 || (text[begin] != 's' && text[begin] != 'S') || begin < 2) return false;
+    if (text[begin - 1] == '\'') return is_word_char(decode(text, begin - 2).value);
+    constexpr std::string_view kRightQuote = "\u2019";
+    if (begin < kRightQuote.size() + 1 || text.substr(begin - kRightQuote.size(), kRightQuote.size()) != kRightQuote)
+        return false;
+    const size_t before = begin - kRightQuote.size() - 1;
+    return (static_cast<unsigned char>(text[before]) & 0x80) == 0 && is_word_char(static_cast<unsigned char>(text[before]));
+}
+
 std::string term(std::string_view word) {
     if (has_cjk(word)) return {};
     return stem(fold(word));

@@ -115,6 +115,7 @@ struct Query {
     QueryKind kind = QueryKind::Recent;
     bool match_all = false;            // every term and clause must occur (else any one)
     std::vector<std::string> terms;    // content terms, distinct, in query order
+    std::vector<bool> required;        // per term: match all asks for it (else for its clause)
     std::vector<std::string> clauses;  // exact clauses, matched verbatim (ASCII case-insensitive)
     std::shared_ptr<mnemo_query> parsed;
     bool empty() const { return terms.empty() && clauses.empty(); }
@@ -128,7 +129,10 @@ inline Query parse_query(std::string_view q, int match = MNEMO_MATCH_ANY) {
     const mnemo_query* parsed = query.parsed.get();
     query.kind = host.query_kind(parsed) == MNEMO_QUERY_TERMS ? QueryKind::Terms : QueryKind::Recent;
     query.match_all = host.query_match(parsed) == MNEMO_MATCH_ALL;
-    for (size_t i = 0, n = host.query_terms(parsed); i < n; ++i) query.terms.push_back(detail::copy(host.query_term(parsed, i)));
+    for (size_t i = 0, n = host.query_terms(parsed); i < n; ++i) {
+        query.terms.push_back(detail::copy(host.query_term(parsed, i)));
+        query.required.push_back(host.query_term_required(parsed, i) != 0);
+    }
     for (size_t i = 0, n = host.query_clauses(parsed); i < n; ++i)
         query.clauses.push_back(detail::copy(host.query_clause(parsed, i)));
     return query;

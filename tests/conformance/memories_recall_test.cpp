@@ -41,12 +41,12 @@ TEST_P(MemoryRecall, KeywordRanksByRelevanceThenNewest) {
     EXPECT_EQ(ids(by_get), (std::vector<std::string>{"twice", "short2"}));
 }
 
-// Okapi BM25 (k1 1.2, b 0.75) of one term: tf occurrences in a memory of
+// Okapi BM25 (k1 0.9, b 0.4) of one term: tf occurrences in a memory of
 // `length` terms, over n memories of average length `average`, df of which
 // hold it.
 double bm25(double tf, double length, double average, double n, double df) {
     const double idf = std::log(1 + (n - df + 0.5) / (df + 0.5));
-    return idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * length / average));
+    return idf * tf * 1.9 / (tf + 0.9 * (0.6 + 0.4 * length / average));
 }
 
 // Terms (stems; stop words count in a memory's length): m1 prefer an aisl

@@ -1291,8 +1291,11 @@ typedef struct mnemo_host {
     /* Queries. query_parse trims and reads q with a match mode (enum
      * mnemo_match); the query lives until query_free. query_terms /
      * query_term: its distinct content terms in query order (stop words
-     * left out when it has other words); query_clauses / query_clause: its
-     * exact clauses, each matched verbatim, ASCII case-insensitively.
+     * left out when it has other words); query_term_required: 1 when that
+     * term stands in q as a word of its own, 0 when only a clause's words
+     * give it (match all then asks for the clause, not the term: it may be
+     * cut from a longer word); query_clauses / query_clause: its exact
+     * clauses, each matched verbatim, ASCII case-insensitively.
      * query_matches: 1 when text (an event's search_text, a memory's text)
      * matches the query in its mode. */
     mnemo_query* (*query_parse)(mnemo_str q, int match);
@@ -1301,6 +1304,7 @@ typedef struct mnemo_host {
     int (*query_match)(const mnemo_query* query); /* enum mnemo_match */
     size_t (*query_terms)(const mnemo_query* query);
     mnemo_str (*query_term)(const mnemo_query* query, size_t index);
+    int (*query_term_required)(const mnemo_query* query, size_t index);
     size_t (*query_clauses)(const mnemo_query* query);
     mnemo_str (*query_clause)(const mnemo_query* query, size_t index);
     int (*query_matches)(const mnemo_query* query, mnemo_str text);

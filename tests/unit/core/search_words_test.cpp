@@ -57,6 +57,13 @@ TEST(SearchTerms, ForEachTermSkipsCjkWordsAndKeepsOffsets) {
     EXPECT_EQ(words.back(), "groups");
 }
 
+TEST(SearchTerms, APossessiveSIsNoTerm) {
+    std::vector<std::string> terms;
+    sw::for_each_term("Caroline's dog, Bob\u2019s cat: it's S", [&](size_t, size_t, const std::string& t) { terms.push_back(t); });
+    EXPECT_EQ(terms, (Terms{"carolin", "dog", "bob", "cat", "it", "s"}));
+    EXPECT_EQ(sw::parse_query("Caroline's dog").terms, (Terms{"carolin", "dog"}));
+}
+
 TEST(SearchStopWords, AreTheClassicEnglishFunctionWords) {
     for (const char* word : {"the", "what", "does", "to", "when", "did", "is", "a"}) EXPECT_TRUE(sw::is_stop_word(word)) << word;
     for (const char* word : {"seat", "prefer", "user", "caroline", "go"}) EXPECT_FALSE(sw::is_stop_word(word)) << word;
