@@ -68,14 +68,20 @@ std::vector<Group> best_sessions(std::vector<ScoredEvent>& scored, const mnemo_s
 
 // Each chosen session's max_hits best events passing the role filter.
 void collect_hits(std::vector<Group>& groups, const std::vector<ScoredEvent>& scored, const mnemo_search_req& req) {
-    std::unordered_map<const SessionRec*, Group*> chosen;
-    for (Group& group : groups) chosen.emplace(group.session, &group);
+    // At most limit (100) sessions: a sorted vector, searched per event.
+    std::vector<std::pair<const SessionRec*, Group*>> chosen;
+    for (Group& group : groups) chosen.emplace_back(group.session, &group);
+    std::sort(chosen.begin(), chosen.end());
+    auto group_of = [&](const SessionRec* session) -> Group* {
+        auto it = std::lower_bound(chosen.begin(), chosen.end(), std::make_pair(session, static_cast<Group*>(nullptr)));
+        return it != chosen.end() && it->first == session ? it->second : nullptr;
+    };
     std::vector<ScoredEvent> theirs;
     for (const ScoredEvent& event : scored)
-        if (chosen.contains(event.session)) theirs.push_back(event);
+        if (group_of(event.session)) theirs.push_back(event);
     std::sort(theirs.begin(), theirs.end(), better_hit);
     for (const ScoredEvent& event : theirs) {
-        Group& group = *chosen[event.session];
+        Group& group = *group_of(event.session);
         if (static_cast<int64_t>(group.hits.size()) >= req.max_hits || !event_passes(req, event)) continue;
         group.hits.push_back(event);
     }

@@ -248,6 +248,7 @@ void SearchIndex::add(const EventKey& key, uint32_t* ordinal, const TermList& te
     totals.documents += filed.has_text;
     totals.length += filed.length;
     events_.push_back(filed);
+    slots_by_ordinal_.push_back(filed.slot);
 }
 
 void SearchIndex::remove(const SessionRec& session, const EventRec& event) {
@@ -266,6 +267,7 @@ void SearchIndex::remove(const SessionRec& session, const EventRec& event) {
         free_slots_.push_back(filed.slot);
     }
     filed.key.session = nullptr;
+    slots_by_ordinal_[ordinal] = kDeadSlot;
     event.set_search_ordinal(EventRec::kNotIndexed);
     if (++dead_ >= kMinDeadToRenumber && dead_ * 2 > events_.size()) renumber();
 }
@@ -286,6 +288,8 @@ void SearchIndex::renumber() {
         live.push_back(filed);
     }
     events_.swap(live);
+    slots_by_ordinal_.resize(events_.size());
+    for (size_t ordinal = 0; ordinal < events_.size(); ++ordinal) slots_by_ordinal_[ordinal] = events_[ordinal].slot;
     dead_ = 0;
     std::vector<uint32_t> new_ids(postings_.size(), UINT32_MAX);
     TermIds ids;

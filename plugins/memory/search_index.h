@@ -128,8 +128,12 @@ public:
     void remove(const SessionRec& session, const EventRec& event);
 
     // Reads, under the indexer's lock (SearchIndexer::View).
+    static constexpr uint32_t kDeadSlot = UINT32_MAX;
     size_t ordinal_end() const { return events_.size(); }
     const Filed& filed(Ordinal ordinal) const { return events_[ordinal]; }
+    // The slot of a filed event's session, kDeadSlot once it is removed: what
+    // a walk of postings reads per posting, packed apart from the events.
+    uint32_t slot(Ordinal ordinal) const { return slots_by_ordinal_[ordinal]; }
     const std::vector<SessionTotals>& sessions() const { return sessions_; }
     // The postings of a term (or of a marked entry), null when none.
     const Postings* find(std::string_view term) const;
@@ -162,6 +166,7 @@ private:
     std::vector<Postings> postings_;
     absl::flat_hash_map<uint64_t, uint32_t> big_counts_;  // (term id, ordinal) -> count, counts past 254
     std::vector<Filed> events_;                           // by ordinal
+    std::vector<uint32_t> slots_by_ordinal_;              // events_[o].slot, or kDeadSlot
     size_t dead_ = 0;
     std::vector<SessionTotals> sessions_;  // by slot
     std::vector<uint32_t> free_slots_;

@@ -18,15 +18,15 @@ bool SessionFilter::in_scope(const SessionRec& session) const {
 }
 
 bool SessionFilter::passes(const SessionRec& session) {
-    auto [slot, fresh] = memo_.try_emplace(&session, false);
-    if (fresh) slot->second = check(session);
-    return slot->second;
-}
-
-bool SessionFilter::check(const SessionRec& session) const {
     if (!in_scope(session)) return false;
     if (req_.exclude_session.ptr && session.id == view(req_.exclude_session)) return false;
     if (!req_.channel.ptr) return true;
+    auto [slot, fresh] = channel_memo_.try_emplace(&session, false);
+    if (fresh) slot->second = on_channel(session);
+    return slot->second;
+}
+
+bool SessionFilter::on_channel(const SessionRec& session) const {
     // The channel is the metadata's string "channel" or "platform".
     const auto members = host::json_members(session.metadata_json);
     if (!members) return false;
@@ -60,14 +60,18 @@ public:
         count_scope();
         corpus_.document_frequency.assign(query_.terms.size(), 0);
         split_tail();
-        count_filed_frequencies();
-        bound_ = corpus_.bound();
-        if (query_.match_all && !query_.terms.empty()) {
-            score_all_terms();
-        } else if (query_.match_all) {
-            score_all_clauses();
-        } else {
+        if (!query_.match_all) {
+            collect_any();  // counts the filed df as it walks
+            bound_ = corpus_.bound();
             score_any();
+        } else {
+            count_filed_frequencies();
+            bound_ = corpus_.bound();
+            if (!query_.terms.empty()) {
+                score_all_terms();
+            } else {
+                score_all_clauses();
+            }
         }
         score_tail();
         return std::move(scored_);
@@ -76,11 +80,19 @@ public:
 private:
     enum : uint8_t { kOut = 0, kScope, kPass, kFail };
 
-    // The filed sessions in scope give N and the total length.
+    // The filed sessions in scope give N and the total length. Each session
+    // read is a cache miss of its own: they are asked for a few ahead.
     void count_scope() {
+        constexpr size_t kAhead = 8;
         const auto& sessions = index_.sessions();
         slot_states_.assign(sessions.size(), kOut);
         for (size_t slot = 0; slot < sessions.size(); ++slot) {
+            if (slot + kAhead < sessions.size() && sessions[slot + kAhead].session) {
+                const SessionRec& ahead = *sessions[slot + kAhead].session;
+                __builtin_prefetch(&ahead.user);
+                __builtin_prefetch(&ahead.expires_at_us);
+                __builtin_prefetch(&ahead.deleted_at_us);
+            }
             const SearchIndex::SessionTotals& totals = sessions[slot];
             if (!totals.session || !sessions_.in_scope(*totals.session)) continue;
             slot_states_[slot] = kScope;
@@ -105,27 +117,37 @@ private:
         }
     }
 
+    const SearchIndex::Postings* list_of(size_t term) {
+        if (lists_.empty())
+            for (const std::string& t : query_.terms) lists_.push_back(index_.find(t));
+        return lists_[term];
+    }
+
+    // df of the filed events in scope, a walk of each term's postings.
     void count_filed_frequencies() {
         for (size_t t = 0; t < query_.terms.size(); ++t) {
-            const SearchIndex::Postings* list = index_.find(query_.terms[t]);
-            lists_.push_back(list);
+            const SearchIndex::Postings* list = list_of(t);
             if (!list) continue;
             size_t df = 0;
             for (Ordinal ordinal : list->ordinals) {
-                const SearchIndex::Filed& filed = index_.filed(ordinal);
-                if (filed.live() && slot_states_[filed.slot] != kOut) ++df;
+                const uint32_t slot = index_.slot(ordinal);
+                if (slot != SearchIndex::kDeadSlot && slot_states_[slot] != kOut) ++df;
             }
             corpus_.document_frequency[t] += static_cast<double>(df);
         }
     }
 
+    // Whether a slot's session (in scope) passes the session filters.
+    bool slot_passes(uint32_t slot) {
+        uint8_t& state = slot_states_[slot];
+        if (state == kScope) state = sessions_.passes(*index_.sessions()[slot].session) ? kPass : kFail;
+        return state == kPass;
+    }
+
     // Whether a filed event is live, in scope and through the session filters.
     bool passes(Ordinal ordinal) {
-        const SearchIndex::Filed& filed = index_.filed(ordinal);
-        if (!filed.live()) return false;
-        uint8_t& state = slot_states_[filed.slot];
-        if (state == kScope) state = sessions_.passes(*filed.key.session) ? kPass : kFail;
-        return state == kPass;
+        const uint32_t slot = index_.slot(ordinal);
+        return slot != SearchIndex::kDeadSlot && slot_states_[slot] != kOut && slot_passes(slot);
     }
 
     std::string_view text_of(Ordinal ordinal) const {
@@ -139,10 +161,10 @@ private:
     }
 
     // relevance() of bm25.h, from counts at hand: the same sum in the same order.
-    void add(Ordinal ordinal, const std::vector<uint32_t>& tf, size_t clauses) {
+    void add(Ordinal ordinal, const uint32_t* tf, size_t clauses) {
         const SearchIndex::Filed& filed = index_.filed(ordinal);
         double bm25 = 0;
-        for (size_t t = 0; t < tf.size(); ++t)
+        for (size_t t = 0; t < query_.terms.size(); ++t)
             if (tf[t] > 0) bm25 += host::bm25_term(corpus_, t, tf[t], filed.length);
         scored_.push_back(ScoredEvent{static_cast<double>(clauses) * bound_ + bm25, filed.key.session, filed.key.seq});
     }
@@ -162,8 +184,10 @@ private:
     }
 
     // Match any: every event in some term's postings or holding some clause,
-    // merged by ordinal so each is scored once with all its counts.
-    void score_any() {
+    // merged by ordinal so each is met once with all its counts; the walk
+    // counts df over the scope, and keeps the events passing the filters
+    // with their counts until the corpus is whole.
+    void collect_any() {
         std::vector<std::vector<Ordinal>> clause_lists;
         for (const std::string& clause : query_.clauses) clause_lists.push_back(holding(clause));
         const size_t terms = query_.terms.size();
@@ -176,16 +200,20 @@ private:
         auto ordinals = [&](size_t list) -> const std::vector<Ordinal>& {
             return list < terms ? lists_[list]->ordinals : clause_lists[list - terms];
         };
+        size_t postings = 0;
         for (size_t list = 0; list < terms + clause_lists.size(); ++list) {
-            if (list < terms && !lists_[list]) continue;
+            if (list < terms && !list_of(list)) continue;
+            postings += ordinals(list).size();
             if (!ordinals(list).empty()) heap.push_back(Cursor{ordinals(list).front(), list, 0});
         }
         std::make_heap(heap.begin(), heap.end(), later);
+        candidates_.reserve(postings);
         std::vector<uint32_t> tf(terms, 0);
+        std::vector<size_t> df(terms, 0);
         while (!heap.empty()) {
             const Ordinal ordinal = heap.front().ordinal;
             std::fill(tf.begin(), tf.end(), 0);
-            size_t clauses = 0;
+            uint32_t clauses = 0;
             while (!heap.empty() && heap.front().ordinal == ordinal) {
                 std::pop_heap(heap.begin(), heap.end(), later);
                 Cursor& cursor = heap.back();
@@ -202,15 +230,29 @@ private:
                     heap.pop_back();
                 }
             }
+            const uint32_t slot = index_.slot(ordinal);
+            if (slot == SearchIndex::kDeadSlot || slot_states_[slot] == kOut) continue;
+            for (size_t t = 0; t < terms; ++t) df[t] += tf[t] > 0 ? 1 : 0;
             // Clause lists hold only events that pass; term postings hold them all.
-            if (clauses > 0 || passes(ordinal)) add(ordinal, tf, clauses);
+            if (clauses == 0 && !slot_passes(slot)) continue;
+            candidates_.push_back(Candidate{ordinal, clauses});
+            candidate_counts_.insert(candidate_counts_.end(), tf.begin(), tf.end());
         }
+        for (size_t t = 0; t < terms; ++t) corpus_.document_frequency[t] += static_cast<double>(df[t]);
+    }
+
+    void score_any() {
+        scored_.reserve(candidates_.size() + tail_.size());
+        const size_t terms = query_.terms.size();
+        for (size_t i = 0; i < candidates_.size(); ++i)
+            add(candidates_[i].ordinal, candidate_counts_.data() + i * terms, candidates_[i].clauses);
     }
 
     // Match all with terms: the rarest term's postings, looked up in the
     // others, then every clause verified.
     void score_all_terms() {
         const size_t terms = query_.terms.size();
+        list_of(0);
         if (std::find(lists_.begin(), lists_.end(), nullptr) != lists_.end()) return;
         std::vector<size_t> order(terms);
         for (size_t t = 0; t < terms; ++t) order[t] = t;
@@ -237,7 +279,7 @@ private:
                                  [&](const std::string& clause) { return holds(text, clause); }))
                     continue;
             }
-            add(ordinal, tf, query_.clauses.size());
+            add(ordinal, tf.data(), query_.clauses.size());
         }
     }
 
@@ -249,7 +291,7 @@ private:
             auto candidates = index_.clause_candidates(clause);
             if (candidates && (!best || candidates->size() < best->size())) best = std::move(candidates);
         }
-        const std::vector<uint32_t> no_terms;
+        const uint32_t* no_terms = nullptr;  // no term to count
         auto consider = [&](Ordinal ordinal) {
             if (!passes(ordinal)) return;
             const std::string_view text = text_of(ordinal);
@@ -289,6 +331,12 @@ private:
     std::vector<uint8_t> slot_states_;                  // by slot
     std::vector<const SearchIndex::Postings*> lists_;  // by query term; null: in no filed event
     std::vector<TailDoc> tail_;                         // the tail's documents through the filters
+    struct Candidate {
+        Ordinal ordinal;
+        uint32_t clauses;
+    };
+    std::vector<Candidate> candidates_;       // match any, before the corpus is whole
+    std::vector<uint32_t> candidate_counts_;  // their term counts, query.terms.size() each
     std::vector<ScoredEvent> scored_;
 };
 

@@ -48,10 +48,10 @@ public:
     bool passes(const SessionRec& session);
 
 private:
-    bool check(const SessionRec& session) const;
+    bool on_channel(const SessionRec& session) const;
 
     const mnemo_search_req& req_;
-    std::unordered_map<const SessionRec*, bool> memo_;
+    std::unordered_map<const SessionRec*, bool> channel_memo_;  // the metadata is parsed once per session
 };
 
 // One matching event with its relevance (bm25.h: higher is better).
