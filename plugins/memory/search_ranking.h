@@ -8,21 +8,24 @@
 // user (of the app without one), before the other filters: N and the total
 // length sum the filed documents and lengths of the scope's visible sessions
 // (SearchIndex::sessions(), so dead ordinals and deleted or expired sessions
-// never count) and those of the tail; df walks each query term's postings,
+// never count) and those of the tail; df counts each query term's postings,
 // skipping dead ordinals and sessions out of scope, and adds the tail's.
 // The tail's texts are split on the fly (they are few: the indexer keeps
 // them bounded); a filed event's counts and length come from the index, so
 // no filed text is split again. Exact clauses are verified against the text
 // of their candidates only.
 //
-// Candidates: match any takes the union of the terms' postings and of the
-// events verified to hold a clause, merged by ordinal (each event is scored
-// once, with every count it has); match all walks the rarest term's postings
-// and looks the event up in the others, verifying the clauses on what is
-// left (or, with clauses alone, verifies them on the rarest clause's
-// candidates). Every posting of the query's terms is walked once for df
-// anyway, so top-k pruning (MaxScore, WAND) would save little here: the
-// scoring is arithmetic on counts already at hand.
+// Candidates: match any merges the terms' postings and the events verified
+// to hold a clause by ordinal, counting df as it goes (each event is met
+// once, with every count it has, and scored once the corpus is whole);
+// match all counts df first, then walks the rarest term's postings and
+// looks the event up in the others, verifying the clauses on what is left
+// (or, with clauses alone, verifies them on the rarest clause's
+// candidates). Every posting of the query's terms is walked for df anyway,
+// exactly, so top-k pruning (MaxScore, WAND) could only spare the scoring,
+// which is arithmetic on counts already at hand; and a session's hits may
+// rank far below the other sessions' best, so a pruning threshold would not
+// hold for them. There is none.
 #pragma once
 
 #include "host_services.h"

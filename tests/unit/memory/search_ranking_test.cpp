@@ -10,12 +10,14 @@
 #include "core/search_words.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <deque>
 #include <map>
 #include <random>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <utility>
 
@@ -238,6 +240,42 @@ TEST_F(RankedSearch, DeletedSessionsNeitherMatchNorCount) {
     EXPECT_EQ(sessions_of(ask("alpha beta")), (Order{"a", "c", "b"}));
 }
 
+std::string repeated(const std::string& word, int times) {
+    std::string text;
+    for (int i = 0; i < times; ++i) text += (i ? " " : "") + word;
+    return text;
+}
+
+// A count past 254 is kept apart from the postings' one-byte counts; it must
+// survive the renumbering that thousands of evictions bring (the indexer
+// thread runs: the churn is filed, then evicted, while searches go on).
+TEST_F(RankedSearch, LargeCountsStayExactThroughRenumbering) {
+    // With the length equal to the count, more is better: 300 above 299,
+    // which a count capped at 255 would put the other way round.
+    one_each("u1", {{"more", repeated("kiwi", 300)}, {"fewer", repeated("kiwi", 299)}, {"other", "lime"}});
+    EXPECT_EQ(sessions_of(ask("kiwi")), (Order{"more", "fewer"}));
+    ++now;
+    create("u2", "churn");
+    // Each batch evicts the one before, filed meanwhile: dead ordinals pile
+    // up past the renumbering's threshold (4096, and half the index).
+    for (int batch = 0; batch < 100; ++batch) {
+        std::vector<mnemo_event> events;
+        for (int i = 0; i < 100; ++i) events.push_back(line("churn " + std::to_string(batch * 100 + i)));
+        append("u2", "churn", events, {}, 100);
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        if (batch % 20 == 19) {
+            EXPECT_EQ(sessions_of(ask("kiwi")), (Order{"more", "fewer"})) << "batch " << batch;
+        }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_EQ(sessions_of(ask("kiwi")), (Order{"more", "fewer"}));
+    Ask churn;
+    churn.q = "churn";
+    churn.max_hits = 1000;
+    ASSERT_EQ(ask(churn).size(), 1u);
+    EXPECT_EQ(ask(churn).front().second.size(), 100u) << "the kept events, each once";
+}
+
 // ---- against a reference ----------------------------------------------------
 
 // The contract written out naively: every event of the app checked with the
@@ -446,6 +484,14 @@ protected:
     std::vector<RefEvent> events_;
     std::map<std::string, RefSession> sessions_;  // by user/id
 };
+
+TEST_F(RankedSearchReference, LargeCountsRankTheSamePendingOrFiled) {
+    one_each("u1", {{"more", repeated("kiwi", 300)}, {"fewer", repeated("kiwi", 299)}, {"other", "lime kiwi"}});
+    const Ranked pending = ask("kiwi");
+    EXPECT_EQ(sessions_of(pending), (Order{"more", "fewer", "other"}));
+    file_ours();
+    EXPECT_EQ(ask("kiwi"), pending);
+}
 
 TEST_F(RankedSearchReference, PendingFiledAndMixedAnswerAsTheReference) {
     write_random(120);
