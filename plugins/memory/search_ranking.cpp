@@ -42,12 +42,13 @@ namespace {
 
 using Ordinal = SearchIndex::Ordinal;
 
-// A pending event of the scope, split on the fly.
+// A pending event of the scope, split on the fly: its length, and the
+// count of each query term (only those are kept: no term is copied).
 struct TailDoc {
     const SessionRec* session = nullptr;
     int64_t seq = 0;
     std::string_view text;
-    std::vector<host::TermCount> counts;
+    std::vector<uint32_t> tf;  // by query term
     uint32_t length = 0;
 };
 
@@ -107,12 +108,16 @@ private:
             if (!sessions_.in_scope(*key.session)) continue;
             const EventRec* event = visible_event(*key.session, key.seq);
             if (!event || event->search_text().empty()) continue;
-            TailDoc doc{key.session, key.seq, event->search_text(), {}, 0};
-            doc.counts = host::count_terms(doc.text, &doc.length);
+            TailDoc doc{key.session, key.seq, event->search_text(), std::vector<uint32_t>(query_.terms.size(), 0), 0};
+            host::for_each_term(doc.text, [&](size_t, size_t, std::string_view term) {
+                ++doc.length;
+                for (size_t t = 0; t < query_.terms.size(); ++t)
+                    if (query_.terms[t] == term) ++doc.tf[t];
+            });
             corpus_.documents += 1;
             corpus_.total_length += doc.length;
             for (size_t t = 0; t < query_.terms.size(); ++t)
-                if (host::term_frequency(doc.counts, query_.terms[t]) > 0) corpus_.document_frequency[t] += 1;
+                if (doc.tf[t] > 0) corpus_.document_frequency[t] += 1;
             if (sessions_.passes(*key.session)) tail_.push_back(std::move(doc));
         }
     }
@@ -160,13 +165,18 @@ private:
         return host::find_ascii_icase(text, clause) != std::string_view::npos;
     }
 
-    // relevance() of bm25.h, from counts at hand: the same sum in the same order.
-    void add(Ordinal ordinal, const uint32_t* tf, size_t clauses) {
-        const SearchIndex::Filed& filed = index_.filed(ordinal);
+    // relevance() of bm25.h from counts at hand: the same terms summed in the
+    // same order (a term not held adds 0 there), clauses first.
+    double relevance(const uint32_t* tf, uint32_t length, size_t clauses) const {
         double bm25 = 0;
         for (size_t t = 0; t < query_.terms.size(); ++t)
-            if (tf[t] > 0) bm25 += host::bm25_term(corpus_, t, tf[t], filed.length);
-        scored_.push_back(ScoredEvent{static_cast<double>(clauses) * bound_ + bm25, filed.key.session, filed.key.seq});
+            if (tf[t] > 0) bm25 += host::bm25_term(corpus_, t, tf[t], length);
+        return static_cast<double>(clauses) * bound_ + bm25;
+    }
+
+    void add(Ordinal ordinal, const uint32_t* tf, size_t clauses) {
+        const SearchIndex::Filed& filed = index_.filed(ordinal);
+        scored_.push_back(ScoredEvent{relevance(tf, filed.length, clauses), filed.key.session, filed.key.seq});
     }
 
     // The filed events passing the filters that hold clause, ascending.
@@ -306,19 +316,17 @@ private:
         }
     }
 
-    // The tail, matched and scored by the host's rules on its split texts.
+    // The tail, matched (as mnemo_host.query_matches) and scored on its split texts.
     void score_tail() {
         for (const TailDoc& doc : tail_) {
-            size_t terms_held = 0;
-            for (const std::string& term : query_.terms)
-                if (host::term_frequency(doc.counts, term) > 0) ++terms_held;
+            const auto terms_held =
+                static_cast<size_t>(std::count_if(doc.tf.begin(), doc.tf.end(), [](uint32_t tf) { return tf > 0; }));
             const size_t clauses = host::clauses_held(query_, doc.text);
             const bool match = query_.match_all
                                    ? terms_held == query_.terms.size() && clauses == query_.clauses.size()
                                    : terms_held + clauses > 0;
             if (!match) continue;
-            scored_.push_back(
-                ScoredEvent{host::relevance(query_, corpus_, doc.text, doc.counts, doc.length), doc.session, doc.seq});
+            scored_.push_back(ScoredEvent{relevance(doc.tf.data(), doc.length, clauses), doc.session, doc.seq});
         }
     }
 
