@@ -30,7 +30,7 @@ void erase_entry(Map& map, const Key& key, const MemoryRec* row) {
 void MemoryRec::set_text(std::string_view new_text, std::string_view new_folded_text) {
     text = std::string(new_text);
     folded_text = std::string(new_folded_text);
-    terms = host::count_terms(text, &word_count);
+    terms = host::count_terms(text, &length);
 }
 
 AppMemories* MemoryStore::find_app(std::string_view app) {

@@ -1,7 +1,7 @@
 // memories.h -- the long-term memories of the in-memory backend (docs/memories.md).
 //
 // This module owns the memory rows and every index over them: by key, by
-// word per app and per user (memory_terms.h), by (app, user, id), by
+// term per app and per user (memory_terms.h), by (app, user, id), by
 // (namespace, folded text) for dedupe, by updated_at for pages, by expiry
 // for the sweep, the pending set for the embedder, each app's fixed vector
 // dimension, and the change feed (change_seq order, with removals kept until
@@ -14,7 +14,7 @@
 // stay until the sweep removes them but are absent to every rule (live()).
 #pragma once
 
-#include "keyword_recall.h"
+#include "bm25.h"
 #include "memory_values.h"
 #include "memory_terms.h"
 #include "util.h"
@@ -31,8 +31,8 @@ namespace mnemo::memory {
 // The values both backends keep (memory_values.h), with this store's keys of the text.
 struct MemoryRec : host::MemoryValues {
     std::string folded_text;
-    std::vector<host::TermCount> terms;  // the text's folded words, for keyword ranking
-    uint32_t word_count = 0;
+    std::vector<host::TermCount> terms;  // the text's host terms with their counts (bm25.h), for recall
+    uint32_t length = 0;                 // its number of terms: BM25's document length
 
     void set_text(std::string_view new_text, std::string_view new_folded_text);
 };

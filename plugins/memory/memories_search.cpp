@@ -3,26 +3,13 @@
 #include "memory_filter.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace mnemo::memory {
 
 namespace {
 
-using host::RecallQuery;
-
-uint32_t term_frequency(const MemoryRec& row, const std::string& word) {
-    return host::term_frequency(row.terms, word);
-}
-
-bool holds_all(const MemoryRec& row, const std::vector<std::string>& words) {
-    return std::all_of(words.begin(), words.end(), [&](const std::string& word) { return term_frequency(row, word); });
-}
-
-bool matches(const RecallQuery& query, const MemoryRec& row) {
-    return query.exact ? host::matches(query.parsed, row.text) : holds_all(row, query.words);
-}
-
-// The word index of the filter's scope, or null when the scope holds nothing.
+// The term index of the filter's scope, or null when the scope holds nothing.
 const TermIndex* scope_index(MemoryStore& memories, const mnemo_memory_filter& filter) {
     if (!filter.user.ptr) {
         const AppMemories* app = memories.find_app(view(filter.app));
@@ -38,20 +25,20 @@ bool in_scope(const mnemo_memory_filter& filter, const MemoryRec& row) {
 
 // The index counts every stored row: expired ones not yet swept are taken back out.
 host::Bm25Corpus corpus_of(MemoryStore& memories, const TermIndex& index, const mnemo_memory_filter& filter,
-                           const RecallQuery& query) {
+                           const host::Query& query) {
     host::Bm25Corpus corpus;
     corpus.documents = static_cast<double>(index.documents());
-    corpus.total_words = static_cast<double>(index.words());
-    for (const std::string& word : query.words) {
-        const MemoryPostings* postings = index.find(word);
+    corpus.total_length = static_cast<double>(index.length());
+    for (const std::string& term : query.terms) {
+        const MemoryPostings* postings = index.find(term);
         corpus.document_frequency.push_back(postings ? static_cast<double>(postings->size()) : 0);
     }
     memories.for_each_expired(filter.now_us, [&](const MemoryRec& row) {
         if (!in_scope(filter, row)) return;
         corpus.documents -= 1;
-        corpus.total_words -= row.word_count;
-        for (size_t w = 0; w < query.words.size(); ++w)
-            if (term_frequency(row, query.words[w]) > 0) corpus.document_frequency[w] -= 1;
+        corpus.total_length -= row.length;
+        for (size_t t = 0; t < query.terms.size(); ++t)
+            if (host::term_frequency(row.terms, query.terms[t]) > 0) corpus.document_frequency[t] -= 1;
     });
     return corpus;
 }
@@ -62,32 +49,71 @@ bool ranks_before(const KeywordHit& a, const KeywordHit& b) {
     return a.row->id > b.row->id;
 }
 
-// The postings of the rarest of words; null when some word is in no memory
-// (then nothing matches), or when words is empty (then every memory may).
-const MemoryPostings* rarest(const TermIndex& index, const std::vector<std::string>& words, bool* none_match) {
+// Where the memories that may hold an exact clause are: the postings of the
+// rarest term of its interior whole words. *scan when the clause has no such
+// word; *none when one of them is in no memory (then none holds the clause).
+const MemoryPostings* clause_postings(const TermIndex& index, std::string_view clause, bool* scan, bool* none) {
     const MemoryPostings* best = nullptr;
-    for (const std::string& word : words) {
-        const MemoryPostings* postings = index.find(word);
-        if (!postings) {
-            *none_match = true;
-            return nullptr;
-        }
-        if (!best || postings->size() < best->size()) best = postings;
-    }
+    bool interior = false;
+    host::for_each_word(clause, [&](size_t begin, size_t end) {
+        if (*none || begin == 0 || end == clause.size()) return;
+        host::for_each_term(clause.substr(begin, end - begin), [&](size_t, size_t, std::string_view term) {
+            interior = true;
+            const MemoryPostings* postings = index.find(std::string(term));
+            if (!postings) {
+                *none = true;
+            } else if (!best || postings->size() < best->size()) {
+                best = postings;
+            }
+        });
+    });
+    *scan = !interior;
     return best;
 }
 
+// A superset of the rows of the scope that match: each once, unordered
+// (nullopt: every row of the scope may).
+std::optional<std::vector<const MemoryRec*>> candidates(const TermIndex& index, const host::Query& query) {
+    std::vector<const MemoryPostings*> lists;  // any: their union; all: the smallest
+    bool none = false, scan = false;
+    for (const std::string& term : query.terms) {
+        const MemoryPostings* postings = index.find(term);
+        if (postings) lists.push_back(postings);
+        if (!postings && query.match_all) none = true;
+    }
+    for (const std::string& clause : query.clauses) {
+        bool clause_scan = false, clause_none = false;
+        const MemoryPostings* postings = clause_postings(index, clause, &clause_scan, &clause_none);
+        if (postings) lists.push_back(postings);
+        if (clause_none && query.match_all) none = true;
+        if (clause_scan && !query.match_all) scan = true;  // any: this clause alone may match anywhere
+    }
+    if (none) return std::vector<const MemoryRec*>{};
+    if (query.match_all) {
+        if (lists.empty()) return std::nullopt;
+        lists = {*std::min_element(lists.begin(), lists.end(),
+                                   [](const MemoryPostings* a, const MemoryPostings* b) { return a->size() < b->size(); })};
+    } else if (scan) {
+        return std::nullopt;
+    }
+    std::vector<const MemoryRec*> rows;
+    for (const MemoryPostings* postings : lists)
+        for (const auto& [row, count] : *postings) rows.push_back(row);
+    if (lists.size() > 1) {
+        std::sort(rows.begin(), rows.end());
+        rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    }
+    return rows;
+}
+
 std::vector<KeywordHit> matching(MemoryStore& memories, const TermIndex& index, const mnemo_memory_filter& filter,
-                                 const RecallQuery& query) {
+                                 const host::Query& query) {
     std::vector<KeywordHit> hits;
     auto consider = [&](const MemoryRec& row) {
-        if (passes(filter, row) && matches(query, row)) hits.push_back(KeywordHit{&row, 0});
+        if (passes(filter, row) && host::matches(query, row.text)) hits.push_back(KeywordHit{&row, 0});
     };
-    bool none_match = false;
-    const MemoryPostings* postings = rarest(index, query.exact ? query.whole_words : query.words, &none_match);
-    if (none_match) return hits;
-    if (postings) {
-        for (const auto& [row, count] : *postings) consider(*row);
+    if (auto rows = candidates(index, query)) {
+        for (const MemoryRec* row : *rows) consider(*row);
     } else {
         for_each_in_scope(memories, filter, consider);
     }
@@ -97,13 +123,14 @@ std::vector<KeywordHit> matching(MemoryStore& memories, const TermIndex& index, 
 }  // namespace
 
 std::vector<KeywordHit> keyword_recall(MemoryStore& memories, const mnemo_memory_filter& filter, std::string_view q,
-                                       size_t limit) {
-    const RecallQuery query = host::read_recall_query(q);
+                                       int match, size_t limit) {
+    const host::Query query = host::parse_query(q, match);
     const TermIndex* index = scope_index(memories, filter);
-    if (query.empty() || limit == 0 || !index) return {};
+    if (query.kind != host::QueryKind::Terms || query.empty() || limit == 0 || !index) return {};
     std::vector<KeywordHit> hits = matching(memories, *index, filter, query);
     const host::Bm25Corpus corpus = corpus_of(memories, *index, filter, query);
-    for (KeywordHit& hit : hits) hit.relevance = host::bm25(query, corpus, hit.row->terms, hit.row->word_count);
+    for (KeywordHit& hit : hits)
+        hit.relevance = host::relevance(query, corpus, hit.row->text, hit.row->terms, hit.row->length);
     const size_t kept = std::min(limit, hits.size());
     std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(kept), hits.end(), ranks_before);
     hits.resize(kept);

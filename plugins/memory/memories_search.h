@@ -1,17 +1,23 @@
-// memories_search.h -- keyword recall over memories: the transcript search
-// rules decide which memories match (keyword_recall.h), BM25 ranks them.
+// memories_search.h -- keyword recall over memories: the host's rules decide
+// which memories match (mnemo_host.query_matches: any or all of the query's
+// terms and exact clauses), bm25.h's relevance ranks them.
 //
-// BM25 with k1 1.2 and b 0.75; a document is a memory's words, N, df and the
-// average length are counted over the live memories of the filter's scope
-// (its app and user, or the whole app when no user is named), so the other
-// filters narrow the hits without changing their scores. An exact query is
-// weighed by its words. Ties: updated_at desc, then id desc.
+// A document is a memory's host terms; N, df and the average length are
+// counted over the live memories of the filter's scope (its app and user, or
+// the whole app when no user is named), so the other filters narrow the hits
+// without changing their scores. Order: relevance desc, then updated_at
+// desc, then id desc.
 //
-// Candidates come from the scope's inverted index (memory_terms.h): a word
-// query walks the postings of its rarest word; an exact query those of its
-// rarest whole word, verifying the text; only an exact query with no whole
-// word (`w12 w4`, `(home`) walks the scope. Expired rows not yet swept are
-// discounted from N and df by walking them (the sweep keeps them few).
+// Candidates come from the scope's inverted index (memory_terms.h): the
+// union of the postings of the query's terms, and for each exact clause the
+// postings of the rarest term of its interior whole words (a text holding
+// the clause holds each of them as a whole word; the words at the clause's
+// ends may be parts of longer words). A clause with no interior word
+// (`user_id`, `"two words"`, CJK) walks the scope. With match all one
+// necessary condition is enough: the rarest of those postings. Every
+// candidate is verified by the host. Expired rows not yet swept are
+// discounted from N, the total length and df by walking them (the sweep
+// keeps them few).
 #pragma once
 
 #include "memories.h"
@@ -25,8 +31,9 @@ struct KeywordHit {
     double relevance = 0;
 };
 
-// Live memories passing the filter whose text matches q, best first, at most limit.
+// Live memories passing the filter whose text matches q (match: enum
+// mnemo_match), best first, at most limit.
 std::vector<KeywordHit> keyword_recall(MemoryStore& memories, const mnemo_memory_filter& filter, std::string_view q,
-                                       size_t limit);
+                                       int match, size_t limit);
 
 }  // namespace mnemo::memory

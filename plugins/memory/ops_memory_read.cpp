@@ -95,7 +95,7 @@ int memory_search(mnemo_backend* backend, const mnemo_memory_search_req* req, co
     Store& store = backend->store;
     std::shared_lock lock(store.mutex);
     for (const KeywordHit& hit :
-         keyword_recall(store.memories, req->filter, view(req->q), static_cast<size_t>(req->limit)))
+         keyword_recall(store.memories, req->filter, view(req->q), req->match, static_cast<size_t>(req->limit)))
         emit_memory_hit(sink, *hit.row, hit.relevance);
     return MNEMO_OK;
 }

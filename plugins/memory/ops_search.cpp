@@ -1,9 +1,9 @@
-// Search over the app's transcripts (mnemo_search_req): candidates from the
-// app's SearchIndex and its pending tail (search_indexer.h), filtered and
-// grouped by session, best session first.
-#include "host_services.h"
+// Search over the app's transcripts (mnemo_search_req): the matching events
+// with their relevance (search_ranking.h), the role filter, then sessions by
+// their best event and each session's max_hits best events.
 #include "emit.h"
 #include "ops.h"
+#include "search_ranking.h"
 
 #include <algorithm>
 #include <mutex>
@@ -13,112 +13,78 @@
 namespace mnemo::memory {
 namespace {
 
-namespace sw = host;
-
-struct Filters {
-    const mnemo_search_req& req;
-    std::unordered_map<const SessionRec*, bool> session_ok;  // memo per session
-
-    bool session_passes(const SessionRec& session) {
-        auto [slot, fresh] = session_ok.try_emplace(&session, false);
-        if (fresh) slot->second = check_session(session);
-        return slot->second;
-    }
-
-    bool check_session(const SessionRec& session) const {
-        if (!session.visible(req.now_us)) return false;
-        if (req.user.ptr && session.user != view(req.user)) return false;
-        if (req.exclude_session.ptr && session.id == view(req.exclude_session)) return false;
-        if (!req.channel.ptr) return true;
-        // The channel is the metadata's string "channel" or "platform".
-        const auto members = sw::json_members(session.metadata_json);
-        if (!members) return false;
-        for (const sw::JsonMember& member : *members) {
-            if (member.kind == MNEMO_JSON_STRING && (member.key == "channel" || member.key == "platform") &&
-                member.text == view(req.channel))
-                return true;
-        }
-        return false;
-    }
-
-    bool event_passes(const EventRec& event) const { return !req.role.ptr || event.role() == view(req.role); }
-};
-
 struct Group {
     const SessionRec* session = nullptr;
-    std::vector<int64_t> seqs;
+    double best = 0;
+    std::vector<ScoredEvent> hits;
 };
 
-// The visible event of a key, or null when it is gone.
-const EventRec* event_of(const EventKey& key) {
-    const auto& visible = key.session->events.visible();
-    size_t index = key.session->events.first_after(key.seq - 1);
-    return index < visible.size() && visible[index].seq() == key.seq ? &visible[index] : nullptr;
+bool event_passes(const mnemo_search_req& req, const ScoredEvent& scored) {
+    if (!req.role.ptr) return true;
+    const EventRec* event = visible_event(*scored.session, scored.seq);
+    return event && event->role() == view(req.role);
 }
 
-// Every visible event of the app's live sessions, for queries without a word.
-std::vector<EventKey> all_events(const AppRec& app) {
-    std::vector<EventKey> keys;
-    for (const auto& [name, user] : app.users) {
-        for (const auto& [id, session] : user.sessions) {
-            for (const EventRec& event : session->events.visible())
-                keys.push_back(EventKey{session.get(), event.seq()});
-        }
-    }
-    return keys;
+// Best first: relevance desc, ties the later seq first.
+bool better_hit(const ScoredEvent& a, const ScoredEvent& b) {
+    if (a.relevance != b.relevance) return a.relevance > b.relevance;
+    return a.seq > b.seq;
 }
 
-// The events that may match, each once: keys[verify_from..] are to be
-// verified against the query. A word query's postings are exact, the
-// pending tail is matched by the host's rules like every exact candidate;
-// a scan of every visible event holds the tail already.
-struct Candidates {
-    std::vector<EventKey> keys;
-    size_t verify_from = 0;
-};
-
-Candidates candidates(const Store& store, const AppRec& app, const sw::Query& query) {
-    SearchIndexer::View view = store.indexer.view(app);
-    Candidates found;
-    if (query.kind == sw::QueryKind::Words) {
-        found.keys = view.index.with_all(query.words);
-        found.verify_from = found.keys.size();
-    } else if (auto listed = view.index.exact_candidates(query.exact)) {
-        found.keys = std::move(*listed);
-    } else {
-        found.keys = all_events(app);
-        return found;
-    }
-    found.keys.insert(found.keys.end(), view.tail.begin(), view.tail.end());
-    return found;
+// Best session first: its best event's relevance desc, ties updated_at desc, then id desc.
+bool better_group(const Group& a, const Group& b) {
+    if (a.best != b.best) return a.best > b.best;
+    if (a.session->updated_at_us != b.session->updated_at_us) return a.session->updated_at_us > b.session->updated_at_us;
+    return std::tie(a.session->id, a.session->user) > std::tie(b.session->id, b.session->user);
 }
 
-std::vector<Group> group_hits(const Store& store, const AppRec& app, const sw::Query& query, Filters& filters) {
-    std::unordered_map<const SessionRec*, Group> by_session;
-    const Candidates found = candidates(store, app, query);
-    for (size_t i = 0; i < found.keys.size(); ++i) {
-        const EventKey& key = found.keys[i];
-        if (!filters.session_passes(*key.session)) continue;
-        const EventRec* event = event_of(key);
-        if (!event || !filters.event_passes(*event)) continue;
-        if (i >= found.verify_from && !sw::matches(query, event->search_text())) continue;
-        Group& group = by_session[key.session];
-        group.session = key.session;
-        group.seqs.push_back(key.seq);
-    }
+// The `limit` best sessions. The events are taken best first from a heap, so
+// the first one of a session to pass the role filter is its best; once
+// `limit` sessions are found, an event below the last one's best can start
+// no session that would rank among them (one equal to it may: ties go by
+// updated_at, so those are taken too and the sort decides).
+std::vector<Group> best_sessions(std::vector<ScoredEvent>& scored, const mnemo_search_req& req) {
     std::vector<Group> groups;
-    for (auto& [session, group] : by_session) groups.push_back(std::move(group));
+    if (req.limit <= 0) return groups;
+    const auto limit = static_cast<size_t>(req.limit);
+    auto worse = [](const ScoredEvent& a, const ScoredEvent& b) { return better_hit(b, a); };
+    // In place: a popped event stays in scored, past the heap's end.
+    auto end = scored.end();
+    std::make_heap(scored.begin(), end, worse);
+    std::unordered_map<const SessionRec*, bool> seen;
+    while (end != scored.begin()) {
+        const ScoredEvent top = scored.front();
+        if (groups.size() >= limit && top.relevance < groups.back().best) break;
+        std::pop_heap(scored.begin(), end, worse);
+        --end;
+        if (seen.contains(top.session) || !event_passes(req, top)) continue;
+        seen.emplace(top.session, true);
+        groups.push_back(Group{top.session, top.relevance, {}});
+    }
+    std::sort(groups.begin(), groups.end(), better_group);
+    if (groups.size() > limit) groups.resize(limit);
     return groups;
 }
 
-// Most hits first, then the most recently updated, then by id.
-void rank(std::vector<Group>& groups) {
-    std::sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
-        if (a.seqs.size() != b.seqs.size()) return a.seqs.size() > b.seqs.size();
-        if (a.session->updated_at_us != b.session->updated_at_us)
-            return a.session->updated_at_us > b.session->updated_at_us;
-        return std::tie(a.session->id, a.session->user) > std::tie(b.session->id, b.session->user);
-    });
+// Each chosen session's max_hits best events passing the role filter.
+void collect_hits(std::vector<Group>& groups, const std::vector<ScoredEvent>& scored, const mnemo_search_req& req) {
+    // At most limit (100) sessions: a sorted vector, searched per event.
+    std::vector<std::pair<const SessionRec*, Group*>> chosen;
+    for (Group& group : groups) chosen.emplace_back(group.session, &group);
+    std::sort(chosen.begin(), chosen.end());
+    auto group_of = [&](const SessionRec* session) -> Group* {
+        auto it = std::lower_bound(chosen.begin(), chosen.end(), std::make_pair(session, static_cast<Group*>(nullptr)));
+        return it != chosen.end() && it->first == session ? it->second : nullptr;
+    };
+    std::vector<ScoredEvent> theirs;
+    for (const ScoredEvent& event : scored)
+        if (group_of(event.session)) theirs.push_back(event);
+    std::sort(theirs.begin(), theirs.end(), better_hit);
+    for (const ScoredEvent& event : theirs) {
+        Group& group = *group_of(event.session);
+        if (static_cast<int64_t>(group.hits.size()) >= req.max_hits || !event_passes(req, event)) continue;
+        group.hits.push_back(event);
+    }
 }
 
 void emit_hit(const mnemo_sink* sink, const SessionRec& session, int64_t seq, int64_t context) {
@@ -131,25 +97,22 @@ void emit_hit(const mnemo_sink* sink, const SessionRec& session, int64_t seq, in
 }
 
 void emit_groups(const mnemo_sink* sink, std::vector<Group>& groups, const mnemo_search_req& req) {
-    rank(groups);
-    if (static_cast<int64_t>(groups.size()) > req.limit) groups.resize(static_cast<size_t>(req.limit));
     for (Group& group : groups) {
-        std::sort(group.seqs.begin(), group.seqs.end());
+        if (req.order == MNEMO_ORDER_TIME)
+            std::sort(group.hits.begin(), group.hits.end(),
+                      [](const ScoredEvent& a, const ScoredEvent& b) { return a.seq < b.seq; });
         emit_session(sink, *group.session);
-        int64_t sent = 0;
-        for (int64_t seq : group.seqs) {
-            if (sent++ == req.max_hits) break;
-            emit_hit(sink, *group.session, seq, std::max<int64_t>(req.context, 0));
-        }
+        for (const ScoredEvent& hit : group.hits)
+            emit_hit(sink, *group.session, hit.seq, std::max<int64_t>(req.context, 0));
     }
 }
 
 // Empty q: the most recently updated sessions passing the filters.
-void emit_recent(const mnemo_sink* sink, const AppRec& app, Filters& filters) {
+void emit_recent(const mnemo_sink* sink, const AppRec& app, SessionFilter& sessions) {
     int64_t sent = 0;
     for (const ListKey& key : app.index) {
-        if (sent == filters.req.limit) return;
-        if (!filters.session_passes(*key.session)) continue;
+        if (sent == sessions.req().limit) return;
+        if (!sessions.passes(*key.session)) continue;
         emit_session(sink, *key.session);
         ++sent;
     }
@@ -162,13 +125,19 @@ int search(mnemo_backend* backend, const mnemo_search_req* req, const mnemo_sink
     std::shared_lock lock(store.mutex);
     const AppRec* app = find_app(store, view(req->app));
     if (!app) return MNEMO_OK;
-    Filters filters{*req, {}};
-    sw::Query query = sw::parse_query(view(req->q));
-    if (query.kind == sw::QueryKind::Recent) {
-        emit_recent(sink, *app, filters);
+    SessionFilter sessions(*req);
+    const host::Query query = host::parse_query(view(req->q), req->match);
+    if (query.kind == host::QueryKind::Recent) {
+        emit_recent(sink, *app, sessions);
         return MNEMO_OK;
     }
-    std::vector<Group> groups = group_hits(store, *app, query, filters);
+    std::vector<ScoredEvent> scored;
+    {
+        const SearchIndexer::View index = store.indexer.view(*app);
+        scored = score_events(index, query, sessions);
+    }
+    std::vector<Group> groups = best_sessions(scored, *req);
+    collect_hits(groups, scored, *req);
     emit_groups(sink, groups, *req);
     return MNEMO_OK;
 }

@@ -4,17 +4,15 @@
 
 #include <algorithm>
 #include <iterator>
-#include <limits>
 
 namespace mnemo::memory {
 namespace {
 
-namespace sw = host;
-
 constexpr char kCharMark = '\x01';
 constexpr char kPairMark = '\x02';
-// A prefix or suffix piece is listed to narrow the candidates when it holds
-// at most this many times as many events as they are.
+constexpr char kWordMark = '\x03';
+// A prefix, suffix or infix piece is listed to narrow the candidates when it
+// holds at most this many times as many events as they are.
 constexpr size_t kMaxListedFactor = 8;
 // Dead ordinals are dropped once they are this many and outnumber live ones:
 // the renumbering walks every posting, so it waits until it halves them.
@@ -37,21 +35,23 @@ bool is_ascii_punct(unsigned char c) {
 bool is_ascii_space(unsigned char c) {
     return c == ' ' || (c >= '\t' && c <= '\r');
 }
-bool is_ascii_alnum(unsigned char c) {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
 char ascii_lower(char c) {
     return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
 }
 
-// Each CJK character of word alone, marked: fn(term) with term in scratch.
+// Each CJK character of text alone, marked: fn(entry) with entry in scratch.
+// Every CJK range starts at U+1100 or above: a lead byte of 0xE1 or more.
 template <typename Fn>
-void for_each_cjk_term(std::string_view word, std::string& scratch, Fn&& fn) {
-    for (size_t pos = 0; pos < word.size();) {
-        sw::CodePoint cp = sw::decode(word, pos);
-        if (sw::is_cjk(cp.value)) {
+void for_each_cjk_char(std::string_view text, std::string& scratch, Fn&& fn) {
+    for (size_t pos = 0; pos < text.size();) {
+        if (static_cast<unsigned char>(text[pos]) < 0xE1) {
+            ++pos;
+            continue;
+        }
+        host::CodePoint cp = host::decode(text, pos);
+        if (host::is_cjk(cp.value)) {
             scratch.assign(1, kCharMark);
-            scratch.append(word.substr(pos, cp.length));
+            scratch.append(text.substr(pos, cp.length));
             fn(std::string_view(scratch));
         }
         pos += cp.length;
@@ -60,9 +60,9 @@ void for_each_cjk_term(std::string_view word, std::string& scratch, Fn&& fn) {
 
 // Every two adjacent bytes of text with ASCII punctuation in them and no
 // space, ASCII letters lowered (exact matching is ASCII case-insensitive),
-// marked with a leading '\x02': `-n`, `()`, `/e`, `--`. An exact query made
-// of punctuation and word edges (`()`, `-n`, `?=`) has no whole word to
-// narrow by; its pairs do, since every text holding the query holds them.
+// marked: `-n`, `()`, `/e`, `--`. An exact clause made of punctuation and
+// word edges (`()`, `-n`, `?=`) has no whole word to narrow by; its pairs
+// do, since every text holding the clause holds them.
 template <typename Fn>
 void for_each_punct_pair(std::string_view text, Fn&& fn) {
     for (size_t i = 0; i + 1 < text.size(); ++i) {
@@ -71,45 +71,6 @@ void for_each_punct_pair(std::string_view text, Fn&& fn) {
         const char pair[] = {kPairMark, ascii_lower(text[i]), ascii_lower(text[i + 1])};
         fn(std::string_view(pair, sizeof pair));
     }
-}
-
-// The terms an event is indexed under: its folded words, for each CJK
-// character that character alone (marked with a leading '\x01'), and its
-// punctuation pairs. fn(term) for each, in text order, repeats included;
-// term lives in scratch until the next call.
-//
-// ASCII text, the common case, is split here: among ASCII characters the
-// host's word characters are exactly [0-9A-Za-z] and its fold lowers A-Z
-// (core's is_word_char and fold_char), and no ASCII character is CJK. Any
-// other text goes through the host's rules, a call per word.
-template <typename Fn>
-void for_each_search_term(std::string_view text, std::string& scratch, Fn&& fn) {
-    if (is_ascii(text)) {
-        for (size_t pos = 0; pos < text.size();) {
-            if (!is_ascii_alnum(static_cast<unsigned char>(text[pos]))) {
-                ++pos;
-                continue;
-            }
-            scratch.clear();
-            for (; pos < text.size() && is_ascii_alnum(static_cast<unsigned char>(text[pos])); ++pos)
-                scratch.push_back(ascii_lower(text[pos]));
-            fn(std::string_view(scratch));
-        }
-    } else {
-        sw::for_each_word(text, [&](size_t begin, size_t end) {
-            std::string_view word = text.substr(begin, end - begin);
-            sw::fold_into(word, scratch);
-            fn(std::string_view(scratch));
-            if (!is_ascii(word)) for_each_cjk_term(word, scratch, fn);
-        });
-    }
-    for_each_punct_pair(text, fn);
-}
-
-// Every word of `ordered` starting with `prefix`, as stored there.
-template <typename Fn>
-void for_each_with_prefix(const std::set<std::string, std::less<>>& ordered, const std::string& prefix, Fn&& fn) {
-    for (auto it = ordered.lower_bound(prefix); it != ordered.end() && it->starts_with(prefix); ++it) fn(*it);
 }
 
 template <typename T>
@@ -135,48 +96,159 @@ void keep_only(List& ordinals, const List& list) {
 
 }  // namespace
 
-// One selective piece of an exact query: a term that must be present, or a
-// word prefix / suffix some present word must have.
-struct SearchIndex::Piece {
-    enum Kind { Term, Prefix, Suffix } kind = Term;
-    std::string text;  // folded; byte-reversed for Suffix
-};
+// ---- TermList -------------------------------------------------------------
 
-void SearchIndex::add_term(std::string_view term, Ordinal ordinal) {
-    auto slot = ids_.find(term);
-    if (slot == ids_.end()) {
-        slot = ids_.emplace(std::string(term), static_cast<uint32_t>(postings_.size())).first;
-        postings_.emplace_back();
-        if (term.front() != kCharMark && term.front() != kPairMark) {
-            words_.emplace(term);
-            reversed_.insert(reversed(term));
-        }
+TermList::Kind TermList::kind_of(std::string_view entry) {
+    switch (entry.front()) {
+        case kCharMark:
+            return Kind::Char;
+        case kPairMark:
+            return Kind::Pair;
+        case kWordMark:
+            return Kind::Word;
+        default:
+            return Kind::Term;  // a term is letters and digits: it never starts with a mark
     }
-    Postings& list = postings_[slot->second];
-    // Ordinals only grow, so a repeat of a term within one event is the list's last entry.
-    if (list.empty() || list.back() != ordinal) list.push_back(ordinal);
 }
 
 void TermList::clear() {
     bytes_.clear();
-    term_ends_.clear();
+    entry_ends_.clear();
     text_ends_.clear();
+    lengths_.clear();
+    has_text_.clear();
 }
 
+void TermList::add_entry(std::string_view entry) {
+    bytes_.append(entry);
+    entry_ends_.push_back(bytes_.size());
+}
+
+// The host's terms, each followed by its folded word when the stem changed
+// it (ASCII words are folded here: among ASCII characters the host's fold
+// lowers A-Z and nothing else), then the CJK characters and the punctuation
+// pairs.
 void TermList::add_text(std::string_view text) {
-    for_each_search_term(text, scratch_, [&](std::string_view term) {
-        bytes_.append(term);
-        term_ends_.push_back(bytes_.size());
+    uint32_t length = 0;
+    const bool ascii = is_ascii(text);
+    host::for_each_term(text, [&](size_t begin, size_t end, std::string_view term) {
+        add_entry(term);
+        ++length;
+        const std::string_view word = text.substr(begin, end - begin);
+        scratch_.assign(1, kWordMark);
+        if (ascii || is_ascii(word)) {
+            for (char c : word) scratch_.push_back(ascii_lower(c));
+        } else {
+            host::fold_into(word, folded_);
+            scratch_.append(folded_);
+        }
+        if (std::string_view(scratch_).substr(1) != term) add_entry(scratch_);
     });
-    text_ends_.push_back(term_ends_.size());
+    if (!ascii) for_each_cjk_char(text, scratch_, [&](std::string_view entry) { add_entry(entry); });
+    for_each_punct_pair(text, [&](std::string_view entry) { add_entry(entry); });
+    text_ends_.push_back(entry_ends_.size());
+    lengths_.push_back(length);
+    has_text_.push_back(text.empty() ? 0 : 1);
+}
+
+// ---- filing ----------------------------------------------------------------
+
+// One selective piece of an exact clause: a term (or marked entry) that
+// must be present, or a piece of a word that some present word must hold
+// as its start (Prefix), end (Suffix) or anywhere (Infix).
+struct SearchIndex::Piece {
+    enum Kind { Term, Prefix, Suffix, Infix } kind = Term;
+    std::string text;           // folded; byte-reversed for Suffix
+    std::vector<uint32_t> ids;  // resolve(): the terms whose events hold it
+    size_t size = 0;            // resolve(): their postings, together
+};
+
+uint32_t SearchIndex::term_id(std::string_view term, bool is_term) {
+    auto slot = ids_.find(term);
+    if (slot != ids_.end()) return slot->second;
+    const auto id = static_cast<uint32_t>(postings_.size());
+    ids_.emplace(std::string(term), id);
+    postings_.emplace_back();
+    if (is_term) {
+        // The word spelled as its term (most words are their own stem).
+        // Should that word stem otherwise, its own entry wins (add_word).
+        words_.emplace(std::string(term), id);
+        reversed_.emplace(reversed(term), id);
+    }
+    return id;
+}
+
+void SearchIndex::add_word(std::string_view word, uint32_t id) {
+    if (word_ids_.contains(word)) return;
+    word_ids_.emplace(std::string(word), id);
+    words_.insert_or_assign(std::string(word), id);
+    reversed_.insert_or_assign(reversed(word), id);
+}
+
+void SearchIndex::add_posting(uint32_t id, Ordinal ordinal) {
+    Postings& list = postings_[id];
+    // Ordinals only grow, so a repeat of a term within one event is the list's last entry.
+    if (list.ordinals.empty() || list.ordinals.back() != ordinal) {
+        list.ordinals.push_back(ordinal);
+        list.counts.push_back(1);
+        return;
+    }
+    uint8_t& count = list.counts.back();
+    if (count < kBigCount - 1) {
+        ++count;
+    } else if (count == kBigCount - 1) {
+        count = kBigCount;
+        big_counts_[big_key(id, ordinal)] = kBigCount;
+    } else {
+        ++big_counts_[big_key(id, ordinal)];
+    }
+}
+
+uint32_t SearchIndex::slot_of(const SessionRec* session) {
+    auto [it, fresh] = slots_.try_emplace(session, 0);
+    if (!fresh) return it->second;
+    if (free_slots_.empty()) {
+        it->second = static_cast<uint32_t>(sessions_.size());
+        sessions_.emplace_back();
+    } else {
+        it->second = free_slots_.back();
+        free_slots_.pop_back();
+    }
+    sessions_[it->second].session = session;
+    return it->second;
 }
 
 void SearchIndex::add(const EventKey& key, uint32_t* ordinal, const TermList& terms, size_t text) {
     if (events_.size() >= EventRec::kNotIndexed) renumber();
     const auto at = static_cast<Ordinal>(events_.size());
-    events_.push_back(Filed{key, ordinal});
     *ordinal = at;
-    terms.for_each(text, [&](std::string_view term) { add_term(term, at); });
+    uint32_t last_term = 0;
+    terms.for_each(text, [&](std::string_view entry) {
+        switch (TermList::kind_of(entry)) {
+            case TermList::Kind::Term:
+                last_term = term_id(entry, true);
+                add_posting(last_term, at);
+                break;
+            case TermList::Kind::Word:
+                add_word(entry.substr(1), last_term);
+                break;
+            default:
+                add_posting(term_id(entry, false), at);
+                break;
+        }
+    });
+    Filed filed;
+    filed.key = key;
+    filed.ordinal = ordinal;
+    filed.length = terms.length(text);
+    filed.slot = slot_of(key.session) & 0x7FFFFFFFu;
+    filed.has_text = terms.has_text(text) ? 1 : 0;
+    SessionTotals& totals = sessions_[filed.slot];
+    ++totals.filed;
+    totals.documents += filed.has_text;
+    totals.length += filed.length;
+    events_.push_back(filed);
+    slots_by_ordinal_.push_back(filed.slot);
 }
 
 void SearchIndex::remove(const SessionRec& session, const EventRec& event) {
@@ -184,7 +256,18 @@ void SearchIndex::remove(const SessionRec& session, const EventRec& event) {
     if (ordinal >= events_.size() || events_[ordinal].key.session != &session ||
         events_[ordinal].key.seq != event.seq())
         return;
-    events_[ordinal].key.session = nullptr;
+    Filed& filed = events_[ordinal];
+    SessionTotals& totals = sessions_[filed.slot];
+    --totals.filed;
+    totals.documents -= filed.has_text;
+    totals.length -= filed.length;
+    if (totals.filed == 0) {
+        slots_.erase(totals.session);
+        totals = SessionTotals{};
+        free_slots_.push_back(filed.slot);
+    }
+    filed.key.session = nullptr;
+    slots_by_ordinal_[ordinal] = kDeadSlot;
     event.set_search_ordinal(EventRec::kNotIndexed);
     if (++dead_ >= kMinDeadToRenumber && dead_ * 2 > events_.size()) renumber();
 }
@@ -199,142 +282,167 @@ void SearchIndex::renumber() {
     live.reserve(events_.size() - dead_);
     for (size_t old = 0; old < events_.size(); ++old) {
         const Filed& filed = events_[old];
-        if (filed.key.session == nullptr) continue;
+        if (!filed.live()) continue;
         renumbered[old] = static_cast<Ordinal>(live.size());
         *filed.ordinal = renumbered[old];
         live.push_back(filed);
     }
     events_.swap(live);
+    slots_by_ordinal_.resize(events_.size());
+    for (size_t ordinal = 0; ordinal < events_.size(); ++ordinal) slots_by_ordinal_[ordinal] = events_[ordinal].slot;
     dead_ = 0;
+    std::vector<uint32_t> new_ids(postings_.size(), UINT32_MAX);
     TermIds ids;
     std::vector<Postings> postings;
     for (auto& [term, id] : ids_) {
         Postings& list = postings_[id];
-        std::erase_if(list, [&](Ordinal ordinal) { return renumbered[ordinal] == EventRec::kNotIndexed; });
-        for (Ordinal& ordinal : list) ordinal = renumbered[ordinal];
-        if (list.empty()) {
-            words_.erase(term);
-            reversed_.erase(reversed(term));
-            continue;
+        size_t kept = 0;
+        for (size_t i = 0; i < list.size(); ++i) {
+            if (renumbered[list.ordinals[i]] == EventRec::kNotIndexed) continue;
+            list.ordinals[kept] = renumbered[list.ordinals[i]];
+            list.counts[kept] = list.counts[i];
+            ++kept;
         }
-        ids.emplace(term, static_cast<uint32_t>(postings.size()));
+        if (kept == 0) continue;
+        list.ordinals.resize(kept);
+        list.counts.resize(kept);
+        new_ids[id] = static_cast<uint32_t>(postings.size());
+        ids.emplace(term, new_ids[id]);
         postings.push_back(std::move(list));
     }
+    absl::flat_hash_map<uint64_t, uint32_t> big_counts;
+    for (const auto& [key, count] : big_counts_) {
+        const auto id = static_cast<uint32_t>(key >> 32);
+        const auto ordinal = static_cast<Ordinal>(key & 0xFFFFFFFFu);
+        if (new_ids[id] != UINT32_MAX && renumbered[ordinal] != EventRec::kNotIndexed)
+            big_counts.emplace(big_key(new_ids[id], renumbered[ordinal]), count);
+    }
+    auto remap = [&](auto& words) {
+        for (auto it = words.begin(); it != words.end();) {
+            if (new_ids[it->second] == UINT32_MAX) {
+                it = words.erase(it);
+            } else {
+                it->second = new_ids[it->second];
+                ++it;
+            }
+        }
+    };
+    remap(words_);
+    remap(reversed_);
+    absl::erase_if(word_ids_, [&](const auto& entry) { return new_ids[entry.second] == UINT32_MAX; });
+    for (auto& [word, id] : word_ids_) id = new_ids[id];
     ids_.swap(ids);
     postings_.swap(postings);
+    big_counts_.swap(big_counts);
 }
+
+// ---- reading ---------------------------------------------------------------
 
 const SearchIndex::Postings* SearchIndex::find(std::string_view term) const {
     auto slot = ids_.find(term);
     return slot == ids_.end() ? nullptr : &postings_[slot->second];
 }
 
-std::vector<EventKey> SearchIndex::live_keys(const Postings& ordinals) const {
-    std::vector<EventKey> keys;
-    keys.reserve(ordinals.size());
-    for (Ordinal ordinal : ordinals) {
-        if (events_[ordinal].key.session != nullptr) keys.push_back(events_[ordinal].key);
-    }
-    return keys;
+uint32_t SearchIndex::count(const Postings& list, size_t i) const {
+    const uint8_t count = list.counts[i];
+    if (count != kBigCount) return count;
+    const auto id = static_cast<uint32_t>(&list - postings_.data());
+    return big_counts_.at(big_key(id, list.ordinals[i]));
 }
 
-std::vector<EventKey> SearchIndex::with_all(const std::vector<std::string>& terms) const {
-    std::vector<const Postings*> lists;
-    for (const std::string& term : terms) {
-        const Postings* list = find(term);
-        if (list == nullptr) return {};
-        lists.push_back(list);
-    }
-    if (lists.empty()) return {};
-    std::sort(lists.begin(), lists.end(), [](const Postings* a, const Postings* b) { return a->size() < b->size(); });
-    Postings ordinals = *lists.front();
-    for (size_t i = 1; i < lists.size() && !ordinals.empty(); ++i) keep_only(ordinals, *lists[i]);
-    return live_keys(ordinals);
-}
-
-// A run bounded by non-word characters on both sides inside the query is a
-// whole word of any text holding the query; a run at the query's start may
-// be the end of a longer word, one at its end the start of one. A query with
-// no whole word narrows by its punctuation pairs instead.
-std::vector<SearchIndex::Piece> SearchIndex::pieces_of(std::string_view exact) const {
+// A run bounded by non-word characters on both sides inside the clause is a
+// whole word of any text holding the clause, so its term is held; a run at
+// the clause's start may be the end of a longer word, one at its end the
+// start of one, and a clause that is one run may lie inside a word. A clause
+// with no whole word narrows by its punctuation pairs as well.
+std::vector<SearchIndex::Piece> SearchIndex::pieces_of(std::string_view clause) const {
     std::vector<Piece> pieces;
     bool has_term = false;
-    sw::for_each_word(exact, [&](size_t begin, size_t end) {
-        std::string_view run = exact.substr(begin, end - begin);
-        bool left = begin > 0, right = end < exact.size();
-        if (sw::has_cjk(run)) {
+    host::for_each_word(clause, [&](size_t begin, size_t end) {
+        const std::string_view run = clause.substr(begin, end - begin);
+        const bool left = begin > 0, right = end < clause.size();
+        if (host::has_cjk(run)) {
             std::string scratch;
-            for_each_cjk_term(run, scratch, [&](std::string_view term) {
-                pieces.push_back(Piece{Piece::Term, std::string(term)});
+            for_each_cjk_char(run, scratch, [&](std::string_view entry) {
+                pieces.push_back(Piece{Piece::Term, std::string(entry), {}, 0});
                 has_term = true;
             });
         } else if (left && right) {
-            pieces.push_back(Piece{Piece::Term, sw::fold(run)});
-            has_term = true;
+            host::for_each_term(run, [&](size_t, size_t, std::string_view term) {
+                pieces.push_back(Piece{Piece::Term, std::string(term), {}, 0});
+                has_term = true;
+            });
         } else if (left) {
-            pieces.push_back(Piece{Piece::Prefix, sw::fold(run)});
+            pieces.push_back(Piece{Piece::Prefix, host::fold(run), {}, 0});
         } else if (right) {
-            pieces.push_back(Piece{Piece::Suffix, reversed(sw::fold(run))});
+            pieces.push_back(Piece{Piece::Suffix, reversed(host::fold(run)), {}, 0});
+        } else {
+            pieces.push_back(Piece{Piece::Infix, host::fold(run), {}, 0});
         }
     });
     if (has_term) return pieces;
     std::vector<std::string> pairs;
-    for_each_punct_pair(exact, [&](std::string_view pair) { pairs.emplace_back(pair); });
+    for_each_punct_pair(clause, [&](std::string_view pair) { pairs.emplace_back(pair); });
     sort_unique(pairs);
-    for (auto& pair : pairs) pieces.push_back(Piece{Piece::Term, std::move(pair)});
+    for (auto& pair : pairs) pieces.push_back(Piece{Piece::Term, std::move(pair), {}, 0});
     return pieces;
 }
 
-size_t SearchIndex::size_of(const Piece& piece) const {
-    if (piece.kind == Piece::Term) {
-        const Postings* list = find(piece.text);
-        return list ? list->size() : 0;
+void SearchIndex::resolve(Piece& piece) const {
+    switch (piece.kind) {
+        case Piece::Term:
+            if (auto slot = ids_.find(piece.text); slot != ids_.end()) piece.ids.push_back(slot->second);
+            break;
+        case Piece::Prefix:
+        case Piece::Suffix: {
+            const Ordered& ordered = piece.kind == Piece::Prefix ? words_ : reversed_;
+            for (auto it = ordered.lower_bound(piece.text); it != ordered.end() && it->first.starts_with(piece.text);
+                 ++it)
+                piece.ids.push_back(it->second);
+            break;
+        }
+        case Piece::Infix:
+            for (const auto& [word, id] : words_)
+                if (word.find(piece.text) != std::string::npos) piece.ids.push_back(id);
+            break;
     }
-    size_t total = 0;
-    const auto& ordered = piece.kind == Piece::Prefix ? words_ : reversed_;
-    for_each_with_prefix(ordered, piece.text, [&](const std::string& word) {
-        total += find(piece.kind == Piece::Prefix ? word : reversed(word))->size();
-    });
-    return total;
+    sort_unique(piece.ids);
+    for (uint32_t id : piece.ids) piece.size += postings_[id].size();
 }
 
-SearchIndex::Postings SearchIndex::ordinals_of(const Piece& piece) const {
-    if (piece.kind == Piece::Term) {
-        const Postings* list = find(piece.text);
-        return list ? *list : Postings{};
+std::vector<SearchIndex::Ordinal> SearchIndex::ordinals_of(const Piece& piece) const {
+    if (piece.ids.size() == 1) return postings_[piece.ids.front()].ordinals;
+    std::vector<Ordinal> ordinals;
+    for (uint32_t id : piece.ids) {
+        const std::vector<Ordinal>& list = postings_[id].ordinals;
+        ordinals.insert(ordinals.end(), list.begin(), list.end());
     }
-    Postings ordinals;
-    const auto& ordered = piece.kind == Piece::Prefix ? words_ : reversed_;
-    for_each_with_prefix(ordered, piece.text, [&](const std::string& word) {
-        const Postings* list = find(piece.kind == Piece::Prefix ? word : reversed(word));
-        ordinals.insert(ordinals.end(), list->begin(), list->end());
-    });
     sort_unique(ordinals);
     return ordinals;
 }
 
 // The events of the rarest piece that every other piece also holds: each
 // piece is a necessary condition, so the intersection is still a superset.
-// A prefix or suffix piece much larger than the running set costs more to
-// list than the verification it would save; it is left to the verification.
-std::optional<std::vector<EventKey>> SearchIndex::exact_candidates(std::string_view exact) const {
-    std::vector<Piece> pieces = pieces_of(exact);
+// A word piece much larger than the running set costs more to list than
+// the verification it would save; it is left to the verification.
+std::optional<std::vector<SearchIndex::Ordinal>> SearchIndex::clause_candidates(std::string_view clause) const {
+    std::vector<Piece> pieces = pieces_of(clause);
     if (pieces.empty()) return std::nullopt;
-    std::vector<std::pair<size_t, const Piece*>> by_size;
-    for (const Piece& piece : pieces) by_size.emplace_back(size_of(piece), &piece);
-    std::sort(by_size.begin(), by_size.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    Postings ordinals = ordinals_of(*by_size.front().second);
-    for (size_t i = 1; i < by_size.size() && !ordinals.empty(); ++i) {
-        const Piece& piece = *by_size[i].second;
+    for (Piece& piece : pieces) {
+        resolve(piece);
+        if (piece.size == 0) return std::vector<Ordinal>{};  // no filed event holds it
+    }
+    std::sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.size < b.size; });
+    std::vector<Ordinal> ordinals = ordinals_of(pieces.front());
+    for (size_t i = 1; i < pieces.size() && !ordinals.empty(); ++i) {
+        const Piece& piece = pieces[i];
         if (piece.kind == Piece::Term) {
-            const Postings* list = find(piece.text);
-            if (list == nullptr) return std::vector<EventKey>{};
-            keep_only(ordinals, *list);
-        } else if (by_size[i].first <= kMaxListedFactor * ordinals.size()) {
+            keep_only(ordinals, postings_[piece.ids.front()].ordinals);
+        } else if (piece.size <= kMaxListedFactor * ordinals.size()) {
             keep_only(ordinals, ordinals_of(piece));
         }
     }
-    return live_keys(ordinals);
+    return ordinals;
 }
 
 }  // namespace mnemo::memory

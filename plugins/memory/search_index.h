@@ -1,26 +1,32 @@
 // search_index.h -- the memory backend's search index, one per app.
 //
 // Owns the postings of every filed event of the app's sessions (soft-deleted
-// sessions keep theirs until purged; search skips them): each folded word of
-// the event's search text (the host's word rules, mnemo_host) and each CJK
-// character on its own, mapped to the events holding it, plus the words in
-// order and reversed, so an exact query's partial words at its edges find
-// their candidates by prefix and suffix. Word queries are answered by the
-// postings alone; exact queries take the events every piece holds (rarest
-// piece first) and verify each against the text. A query with no whole word
-// (`()`, `-n`) narrows by its punctuation pairs; only a query of a single
-// character (`(`) scans the app's visible events.
+// and expired sessions keep theirs until purged; search skips them): each
+// host term of the event's search text (mnemo_host.terms: folded, stemmed
+// words) with its count in the event, each CJK character on its own and
+// each punctuation pair, mapped to the events holding it; per event its
+// length (its number of terms, what BM25 weighs a document's length by);
+// per session the number of filed events with a search text and their total
+// length (ranking sums them over the visible sessions of its scope: BM25's N
+// and average length); and the folded words in order and reversed, each
+// with its term, so an exact clause's partial words at its edges find their
+// candidates by prefix and suffix. Term queries are answered by the postings
+// alone; an exact clause takes the events every piece of it holds (rarest
+// piece first), which the ranking verifies against the text. A clause with
+// no whole word (`()`, `-n`) narrows by its punctuation pairs; only a clause
+// of a single character (`$`) scans.
 //
 // Each filed event gets the next ordinal of its app, so a posting list is a
-// vector of ordinals in ascending order and an add is a push_back per term.
-// A removal only marks the event's ordinal dead (an O(1) step that can never
-// leave a stale hit: every answer skips dead ordinals); once dead ordinals
-// outnumber live ones the index renumbers and drops them.
+// vector of ordinals in ascending order and an add is a push_back per term
+// (counts beside them, one byte each: the rare count past 254 is kept in a
+// side table). A removal only marks the event's ordinal dead (an O(1) step
+// that can never leave a stale hit: every answer skips dead ordinals); once
+// dead ordinals outnumber live ones the index renumbers and drops them.
 //
 // Events reach the index through the indexer (search_indexer.h), which also
 // owns the lock the index lives behind: the terms of a text are split apart
-// (TermList) so that the splitting happens outside that lock, and add only
-// files them.
+// (TermList) so that the splitting and stemming happen outside that lock,
+// and add only files them.
 #pragma once
 
 #include "event_log.h"
@@ -28,8 +34,8 @@
 #include <absl/container/flat_hash_map.h>
 
 #include <cstdint>
+#include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,33 +50,76 @@ struct EventKey {
     auto operator<=>(const EventKey&) const = default;
 };
 
-// The terms of search texts as the index files them (folded words, CJK
-// characters and punctuation pairs, in text order, repeats kept), split
-// apart from the index so that splitting and folding need none of its locks.
+// The entries of search texts as the index files them, in text order,
+// repeats kept: each host term, right after a term the folded word it comes
+// from when that differs (marked), each CJK character (marked) and each
+// punctuation pair (marked). Split apart from the index so that splitting,
+// folding and stemming need none of its locks.
 class TermList {
 public:
+    enum class Kind { Term, Word, Char, Pair };
+    static Kind kind_of(std::string_view entry);
+
     void clear();
     // Splits one more text; it is text number size() - 1 until clear().
     void add_text(std::string_view text);
     size_t size() const { return text_ends_.size(); }
-    // Calls fn(term) for every term of the text-th text.
+    // Calls fn(entry) for every entry of the text-th text; kind_of(entry)
+    // tells what it is (a Word, Char or Pair entry carries its mark byte).
     template <typename Fn>
     void for_each(size_t text, Fn&& fn) const {
         for (size_t t = text == 0 ? 0 : text_ends_[text - 1]; t < text_ends_[text]; ++t) {
-            const size_t begin = t == 0 ? 0 : term_ends_[t - 1];
-            fn(std::string_view(bytes_).substr(begin, term_ends_[t] - begin));
+            const size_t begin = t == 0 ? 0 : entry_ends_[t - 1];
+            fn(std::string_view(bytes_).substr(begin, entry_ends_[t] - begin));
         }
     }
+    // The text's number of terms.
+    uint32_t length(size_t text) const { return lengths_[text]; }
+    // Whether the text is not empty (a document of BM25).
+    bool has_text(size_t text) const { return has_text_[text] != 0; }
 
 private:
-    std::string bytes_;              // every term, back to back
-    std::vector<size_t> term_ends_;  // term t is bytes_[term_ends_[t - 1], term_ends_[t])
-    std::vector<size_t> text_ends_;  // text i is terms [text_ends_[i - 1], text_ends_[i])
-    std::string scratch_;
+    void add_entry(std::string_view entry);
+
+    std::string bytes_;               // every entry, back to back
+    std::vector<size_t> entry_ends_;  // entry t is bytes_[entry_ends_[t - 1], entry_ends_[t])
+    std::vector<size_t> text_ends_;   // text i is entries [text_ends_[i - 1], text_ends_[i])
+    std::vector<uint32_t> lengths_;
+    std::vector<uint8_t> has_text_;
+    std::string scratch_, folded_;
 };
 
 class SearchIndex {
 public:
+    using Ordinal = uint32_t;
+
+    // A filed event: its key (session null once removed), where its ordinal
+    // lives (so renumbering reaches the event without the store), its length
+    // in terms, its session's slot (sessions()) and whether its search text
+    // is not empty.
+    struct Filed {
+        EventKey key;
+        uint32_t* ordinal = nullptr;
+        uint32_t length = 0;
+        uint32_t slot : 31 = 0;
+        uint32_t has_text : 1 = 0;
+        bool live() const { return key.session != nullptr; }
+    };
+    // A session with filed events: how many (with a search text: documents)
+    // and their total length. session null: a free slot.
+    struct SessionTotals {
+        const SessionRec* session = nullptr;
+        uint32_t filed = 0, documents = 0;
+        uint64_t length = 0;
+    };
+    // The events holding one term, ascending, dead ones included, with the
+    // term's count in each (count(list, i)).
+    struct Postings {
+        std::vector<Ordinal> ordinals;
+        std::vector<uint8_t> counts;  // kBigCount: in big_counts_
+        size_t size() const { return ordinals.size(); }
+    };
+
     // Files the text-th text of terms as the event key, setting *ordinal
     // (the event's search ordinal: EventRec::search_ordinal_slot) to the
     // event's ordinal here. ordinal must stay valid until remove().
@@ -78,40 +127,54 @@ public:
     // Marks a filed event dead; an event not filed here is left alone.
     void remove(const SessionRec& session, const EventRec& event);
 
-    // Events holding every term, or nullopt when some term is absent.
-    std::vector<EventKey> with_all(const std::vector<std::string>& terms) const;
-    // Candidates for an exact query: a superset of the events whose search
-    // text holds `exact`; nullopt when the query gives no usable piece (scan).
-    std::optional<std::vector<EventKey>> exact_candidates(std::string_view exact) const;
-    size_t term_count() const { return ids_.size(); }
+    // Reads, under the indexer's lock (SearchIndexer::View).
+    static constexpr uint32_t kDeadSlot = UINT32_MAX;
+    size_t ordinal_end() const { return events_.size(); }
+    const Filed& filed(Ordinal ordinal) const { return events_[ordinal]; }
+    // The slot of a filed event's session, kDeadSlot once it is removed: what
+    // a walk of postings reads per posting, packed apart from the events.
+    uint32_t slot(Ordinal ordinal) const { return slots_by_ordinal_[ordinal]; }
+    const std::vector<SessionTotals>& sessions() const { return sessions_; }
+    // The postings of a term (or of a marked entry), null when none.
+    const Postings* find(std::string_view term) const;
+    // How often list's term occurs in the event of its i-th posting.
+    uint32_t count(const Postings& list, size_t i) const;
+    // Candidates for an exact clause: ascending ordinals (dead ones
+    // included), a superset of the filed events whose search text holds
+    // `clause` (ASCII case-insensitively); nullopt when the clause gives no
+    // usable piece (scan).
+    std::optional<std::vector<Ordinal>> clause_candidates(std::string_view clause) const;
 
 private:
-    using Ordinal = uint32_t;
-    using Postings = std::vector<Ordinal>;  // ascending
+    static constexpr uint8_t kBigCount = 255;
     // Looked up by string_view (StringHash, util.h): no string built per term.
     using TermIds = absl::flat_hash_map<std::string, uint32_t, StringHash, std::equal_to<>>;
+    using Ordered = std::map<std::string, uint32_t, std::less<>>;  // word (or reversed word) -> term id
     struct Piece;
 
-    std::vector<Piece> pieces_of(std::string_view exact) const;
-    size_t size_of(const Piece& piece) const;
-    Postings ordinals_of(const Piece& piece) const;
-    const Postings* find(std::string_view term) const;
-    void add_term(std::string_view term, Ordinal ordinal);
-    std::vector<EventKey> live_keys(const Postings& ordinals) const;
+    std::vector<Piece> pieces_of(std::string_view clause) const;
+    void resolve(Piece& piece) const;
+    std::vector<Ordinal> ordinals_of(const Piece& piece) const;
+    uint32_t term_id(std::string_view term, bool is_term);
+    void add_posting(uint32_t id, Ordinal ordinal);
+    void add_word(std::string_view word, uint32_t id);
+    uint32_t slot_of(const SessionRec* session);
     void renumber();
+    static uint64_t big_key(uint32_t id, Ordinal ordinal) { return (uint64_t{id} << 32) | ordinal; }
 
-    // A filed event: its key (session null once removed) and where its
-    // ordinal lives, so renumbering reaches the event without the store.
-    struct Filed {
-        EventKey key;
-        uint32_t* ordinal = nullptr;
-    };
-    TermIds ids_;  // term -> index into postings_
+    TermIds ids_;  // term (or marked entry) -> index into postings_
     std::vector<Postings> postings_;
-    std::vector<Filed> events_;  // by ordinal
+    absl::flat_hash_map<uint64_t, uint32_t> big_counts_;  // (term id, ordinal) -> count, counts past 254
+    std::vector<Filed> events_;                           // by ordinal
+    std::vector<uint32_t> slots_by_ordinal_;              // events_[o].slot, or kDeadSlot
     size_t dead_ = 0;
-    std::set<std::string, std::less<>> words_;     // folded words, for prefix ranges
-    std::set<std::string, std::less<>> reversed_;  // folded words byte-reversed, for suffix ranges
+    std::vector<SessionTotals> sessions_;  // by slot
+    std::vector<uint32_t> free_slots_;
+    absl::flat_hash_map<const SessionRec*, uint32_t> slots_;
+    // Folded words: those that differ from their term, for finding them;
+    // all of them in order and reversed, for prefix and suffix ranges.
+    TermIds word_ids_;
+    Ordered words_, reversed_;
 };
 
 }  // namespace mnemo::memory

@@ -3,17 +3,17 @@
 // visible but not yet in their app's SearchIndex), and the lock every
 // SearchIndex of the store lives behind.
 //
-// Why: splitting, folding and filing an event's words cost an append more
-// than storing it, on the event loop (the backend is non-blocking). A write
-// now hands each event it makes visible to the indexer (its key, where its
-// ordinal lives, and a copy of its search text, pushed under a short lock)
-// and returns. The thread takes everything queued, splits it outside every
-// lock, and files it kSlice events at a time under the index lock alone
-// (never the store's, and not the pending lock writers queue under); then it
-// lets kGather pass so that the next batch gathers. Searches read an app's
-// index and its pending tail together (view()), so an event is found the
-// moment its write is answered (docs/api.md: searchable as soon as its
-// response is sent).
+// Why: splitting, folding, stemming and filing an event's words cost an
+// append more than storing it, on the event loop (the backend is
+// non-blocking). A write now hands each event it makes visible to the
+// indexer (its key, where its ordinal lives, and a copy of its search text,
+// pushed under a short lock) and returns. The thread takes everything
+// queued, splits it outside every lock, and files it kSlice events at a time
+// under the index lock alone (never the store's, and not the pending lock
+// writers queue under); then it lets kGather pass so that the next batch
+// gathers. Searches read an app's index and its pending tail together
+// (view()), so an event is found the moment its write is answered
+// (docs/api.md: searchable as soon as its response is sent).
 //
 // Every event handed over is in exactly one place: pending (queued, or taken
 // by the thread and not filed yet), filed (its ordinal set in the index), or

@@ -127,18 +127,34 @@ TEST(HostServices, AnswerWithTheHostsWordRules) {
     EXPECT_EQ(host.has_cjk(s(text)), 1);
     EXPECT_EQ(host.has_cjk(s("plain")), 0);
 
-    mnemo_query* words_query = host.query_parse(s("  Red CAR red "));
-    ASSERT_EQ(host.query_kind(words_query), MNEMO_QUERY_WORDS);
-    ASSERT_EQ(host.query_words(words_query), 2u);
-    mnemo_str second = host.query_word(words_query, 1);
-    EXPECT_EQ(std::string(second.ptr, second.len), "car");
-    mnemo_str raw = host.query_raw_word(words_query, 1);
-    EXPECT_EQ(std::string(raw.ptr, raw.len), "CAR");
-    EXPECT_EQ(host.query_matches(words_query, s("a car, red")), 1);
-    EXPECT_EQ(host.query_matches(words_query, s("a carpet, red")), 0);
-    host.query_free(words_query);
+    std::vector<std::string> terms;
+    host.terms(
+        s("Running runs, 東京 Crème"),
+        [](void* ctx, size_t, size_t, mnemo_str term) {
+            static_cast<std::vector<std::string>*>(ctx)->emplace_back(term.ptr, term.len);
+        },
+        &terms);
+    EXPECT_EQ(terms, (std::vector<std::string>{"run", "run", "creme"})) << "folded, stemmed; CJK words have none";
 
-    mnemo_query* recent = host.query_parse(s("   "));
+    mnemo_query* query = host.query_parse(s("  Red CARS the red /etc/hosts "), MNEMO_MATCH_ANY);
+    ASSERT_EQ(host.query_kind(query), MNEMO_QUERY_TERMS);
+    EXPECT_EQ(host.query_match(query), MNEMO_MATCH_ANY);
+    ASSERT_EQ(host.query_terms(query), 4u) << "distinct, stop words left out";
+    mnemo_str second = host.query_term(query, 1);
+    EXPECT_EQ(std::string(second.ptr, second.len), "car");
+    ASSERT_EQ(host.query_clauses(query), 1u);
+    mnemo_str clause = host.query_clause(query, 0);
+    EXPECT_EQ(std::string(clause.ptr, clause.len), "/etc/hosts");
+    EXPECT_EQ(host.query_matches(query, s("a car")), 1) << "any term";
+    EXPECT_EQ(host.query_matches(query, s("a carpet")), 0);
+    host.query_free(query);
+    mnemo_query* all = host.query_parse(s("red cars"), MNEMO_MATCH_ALL);
+    EXPECT_EQ(host.query_match(all), MNEMO_MATCH_ALL);
+    EXPECT_EQ(host.query_matches(all, s("a car, red")), 1);
+    EXPECT_EQ(host.query_matches(all, s("a car")), 0) << "every term";
+    host.query_free(all);
+
+    mnemo_query* recent = host.query_parse(s("   "), MNEMO_MATCH_ANY);
     EXPECT_EQ(host.query_kind(recent), MNEMO_QUERY_RECENT);
     host.query_free(recent);
 }

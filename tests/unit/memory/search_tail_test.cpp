@@ -1,7 +1,8 @@
 // Search over the pending tail (plugins/memory/search_indexer.h) through the
 // plugin's ABI: with the indexer thread held (MNEMO_MEMORY_TEST_HOLD_INDEXING,
 // read at open), an event is found the moment its write is answered by every
-// kind of query, and exactly once after back-pressure files it; an event
+// kind of query (terms and exact clauses; ranking over the tail is in
+// search_ranking_test.cpp), and exactly once after back-pressure files it; an event
 // removed in any way while pending or while the thread files it is never
 // found again; closing with a full tail neither hangs nor leaks (ASan).
 #include "memory_fixture.h"
@@ -39,7 +40,7 @@ protected:
         return e;
     }
 
-    // The seqs q finds, each hit in `session` (or in none).
+    // The seqs q finds (match any), each hit in `session` (or in none), oldest first.
     std::vector<int64_t> hits(const std::string& q, const char* session = "s1") {
         mnemo_search_req req{};
         req.app = s(app);
@@ -47,6 +48,7 @@ protected:
         req.limit = 100;
         req.max_hits = 100000;
         req.now_us = now;
+        req.order = MNEMO_ORDER_TIME;
         Recorder sink;
         mnemo_error err{};
         EXPECT_EQ(ops().search(backend, &req, sink.get(), &err), MNEMO_OK) << err.message;
@@ -99,15 +101,18 @@ TEST_F(SearchTail, AnEventIsFoundByEveryKindOfQueryWhilePendingAndOnceFiled) {
            {says("deploy the zebra crossing"), says("edit /etc/nginx/nginx.conf now"), says("東京の天気は晴れ"),
             says("call f(x) twice")});
     const std::vector<std::pair<std::string, Seqs>> queries = {
-        {"zebra crossing", {1}},         // words, from the postings
+        {"zebra crossing", {1}},         // terms, from the postings
         {"ZEBRA", {1}},                  // folded
-        {"/etc/nginx/nginx.conf", {2}},  // exact, by its whole words
-        {"tc/nginx/ngin", {2}},          // exact, by a suffix and a prefix piece
-        {"東京の天気", {3}},             // exact CJK, by its characters
-        {"f(x)", {4}},                   // exact, by punctuation pairs
-        {"(", {4}},                      // one character: a scan of every visible event
-        {"crossing zebra deploy", {1}},  // every word, any order
-        {"zebra nginx", {}},             // not every word in one event
+        {"crossings", {1}},              // stemmed
+        {"/etc/nginx/nginx.conf", {2}},  // an exact clause, by its whole words
+        {"\"c/ngin\"", {2}},            // a clause by a suffix and a prefix piece (its words are no terms of 2)
+        {"\"ossin\"", {1}},             // a clause inside a word
+        {"東京の天気", {3}},             // an exact CJK clause, by its characters
+        {"\"f(x)\"", {4}},              // a clause, by punctuation pairs
+        {"\"(\"", {4}},                 // one character: a scan of every visible event
+        {"crossing zebra deploy", {1}},  // any order
+        {"zebra nginx", {1, 2}},         // any term
+        {"(", {}},                       // punctuation alone: nothing to look for
     };
     for (const auto& [q, want] : queries) EXPECT_EQ(hits(q), want) << q << ", pending";
     fill_queue(kMaxPending);

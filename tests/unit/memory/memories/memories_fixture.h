@@ -70,7 +70,9 @@ protected:
     int remove(const char* user, const std::string& id, int64_t at_us = 0);
     Rows list(const char* user, int64_t limit, int64_t cursor_updated = 0, const std::string& cursor_id = "",
               Opt name_space = std::nullopt, Opt session_id = std::nullopt, int64_t at_us = 0);
-    Rows search(const Filter& filter, const std::string& q, int64_t limit = 10, int64_t at_us = 0);
+    // match: enum mnemo_match.
+    Rows search(const Filter& filter, const std::string& q, int64_t limit = 10, int64_t at_us = 0,
+                int match = MNEMO_MATCH_ANY);
     Rows keys(const Filter& filter, const std::vector<int64_t>& keys, int64_t at_us = 0);
     Rows candidates(const Filter& filter, int64_t limit, int64_t at_us = 0);
     Rows changes(int64_t after_seq, int64_t limit = 100);

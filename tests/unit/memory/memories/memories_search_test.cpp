@@ -1,5 +1,6 @@
-// memory_search: which memories match (the transcript search rules) and how
-// BM25 orders them; scopes and filters apply before ranking.
+// memory_search: which memories match (the transcript search rules: any or
+// all of the query's terms and exact clauses) and how BM25 orders them;
+// scopes and filters apply before ranking.
 #include "memories_fixture.h"
 
 #include <algorithm>
@@ -37,17 +38,29 @@ TEST_F(MemorySearch, EqualRelevanceTheNewestFirstThenIdDescending) {
     EXPECT_EQ(search(of_user("u1"), "apple", 10, now + 5).hit_ids(), (std::vector<std::string>{"c", "b", "a"}));
 }
 
-TEST_F(MemorySearch, EveryWordMustOccurAsAWholeFoldedWord) {
+TEST_F(MemorySearch, AnyTermMatchesFoldedAndStemmedAndAllAsksForEach) {
     write("u1", {text("Crème brûlée for dessert").with_id("fr"), text("creme only").with_id("half"),
                  text("cremes brulees").with_id("plural")});
-    EXPECT_EQ(search(of_user("u1"), "CREME brulee").hit_ids(), std::vector<std::string>{"fr"});
-    EXPECT_EQ(search(of_user("u1"), "creme").hit_ids().size(), 2u);
+    // Both terms beat one; of the two holding both, the shorter text first.
+    EXPECT_EQ(search(of_user("u1"), "CREME brulee").hit_ids(), (std::vector<std::string>{"plural", "fr", "half"}));
+    EXPECT_EQ(search(of_user("u1"), "CREME brulee", 10, 0, MNEMO_MATCH_ALL).hit_ids(),
+              (std::vector<std::string>{"plural", "fr"}));
+    EXPECT_EQ(search(of_user("u1"), "creme").hit_ids().size(), 3u);
 }
 
-TEST_F(MemorySearch, AnExactQueryMatchesVerbatimIgnoringAsciiCase) {
-    write("u1", {text("call me at 555-0100 (home)").with_id("phone"), text("555 0100").with_id("spaced")});
-    EXPECT_EQ(search(of_user("u1"), "555-0100 (HOME)").hit_ids(), std::vector<std::string>{"phone"});
-    EXPECT_EQ(search(of_user("u1"), "(home").hit_ids(), std::vector<std::string>{"phone"});
+TEST_F(MemorySearch, AnExactClauseIsMatchedVerbatimIgnoringAsciiCaseAndRanksFirst) {
+    write("u1", {text("call me at 555-0100 (home)").with_id("phone"), text("555 0100").with_id("spaced"),
+                 text("home home sweet home").with_id("homes")});
+    // `(HOME)` is a clause (code symbols), its word a term: every text with
+    // `home` matches, the one holding `(home)` verbatim first.
+    const std::vector<std::string> got = search(of_user("u1"), "(HOME)").hit_ids();
+    EXPECT_EQ(got, (std::vector<std::string>{"phone", "homes"}));
+    EXPECT_EQ(search(of_user("u1"), "555-0100 (HOME)", 10, 0, MNEMO_MATCH_ALL).hit_ids(),
+              std::vector<std::string>{"phone"});
+    EXPECT_EQ(search(of_user("u1"), "555-0100 (HOME)").hit_ids(),
+              (std::vector<std::string>{"phone", "spaced", "homes"}));
+    EXPECT_EQ(search(of_user("u1"), "\"(home)\"", 10, 0, MNEMO_MATCH_ALL).hit_ids(),
+              std::vector<std::string>{"phone"});
 }
 
 TEST_F(MemorySearch, RareWordsWeighMoreThanCommonOnes) {

@@ -1,0 +1,359 @@
+#include "search_ranking.h"
+
+#include "bm25.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace mnemo::memory {
+
+const EventRec* visible_event(const SessionRec& session, int64_t seq) {
+    const auto& visible = session.events.visible();
+    size_t index = session.events.first_after(seq - 1);
+    return index < visible.size() && visible[index].seq() == seq ? &visible[index] : nullptr;
+}
+
+bool SessionFilter::in_scope(const SessionRec& session) const {
+    return session.visible(req_.now_us) && (!req_.user.ptr || session.user == view(req_.user));
+}
+
+bool SessionFilter::passes(const SessionRec& session) {
+    if (!in_scope(session)) return false;
+    if (req_.exclude_session.ptr && session.id == view(req_.exclude_session)) return false;
+    if (!req_.channel.ptr) return true;
+    auto [slot, fresh] = channel_memo_.try_emplace(&session, false);
+    if (fresh) slot->second = on_channel(session);
+    return slot->second;
+}
+
+bool SessionFilter::on_channel(const SessionRec& session) const {
+    // The channel is the metadata's string "channel" or "platform".
+    const auto members = host::json_members(session.metadata_json);
+    if (!members) return false;
+    for (const host::JsonMember& member : *members) {
+        if (member.kind == MNEMO_JSON_STRING && (member.key == "channel" || member.key == "platform") &&
+            member.text == view(req_.channel))
+            return true;
+    }
+    return false;
+}
+
+namespace {
+
+using Ordinal = SearchIndex::Ordinal;
+
+// A pending event of the scope, split on the fly: its length, and the
+// count of each query term (only those are kept: no term is copied).
+struct TailDoc {
+    const SessionRec* session = nullptr;
+    int64_t seq = 0;
+    std::string_view text;
+    std::vector<uint32_t> tf;  // by query term
+    uint32_t length = 0;
+};
+
+class Ranking {
+public:
+    Ranking(const SearchIndexer::View& view, const host::Query& query, SessionFilter& sessions)
+        : index_(view.index), tail_keys_(view.tail), query_(query), sessions_(sessions) {}
+
+    std::vector<ScoredEvent> run() {
+        count_scope();
+        corpus_.document_frequency.assign(query_.terms.size(), 0);
+        split_tail();
+        if (!query_.match_all) {
+            collect_any();  // counts the filed df as it walks
+            bound_ = corpus_.bound();
+            score_any();
+        } else {
+            count_filed_frequencies();
+            bound_ = corpus_.bound();
+            if (!query_.terms.empty()) {
+                score_all_terms();
+            } else {
+                score_all_clauses();
+            }
+        }
+        score_tail();
+        return std::move(scored_);
+    }
+
+private:
+    enum : uint8_t { kOut = 0, kScope, kPass, kFail };
+
+    // The filed sessions in scope give N and the total length. Each session
+    // read is a cache miss of its own: they are asked for a few ahead.
+    void count_scope() {
+        constexpr size_t kAhead = 8;
+        const auto& sessions = index_.sessions();
+        slot_states_.assign(sessions.size(), kOut);
+        for (size_t slot = 0; slot < sessions.size(); ++slot) {
+            if (slot + kAhead < sessions.size() && sessions[slot + kAhead].session) {
+                const SessionRec& ahead = *sessions[slot + kAhead].session;
+                __builtin_prefetch(&ahead.user);
+                __builtin_prefetch(&ahead.expires_at_us);
+                __builtin_prefetch(&ahead.deleted_at_us);
+            }
+            const SearchIndex::SessionTotals& totals = sessions[slot];
+            if (!totals.session || !sessions_.in_scope(*totals.session)) continue;
+            slot_states_[slot] = kScope;
+            corpus_.documents += totals.documents;
+            corpus_.total_length += static_cast<double>(totals.length);
+        }
+    }
+
+    // The tail's documents of the scope: N, length and df count them too.
+    void split_tail() {
+        for (const EventKey& key : tail_keys_) {
+            if (!sessions_.in_scope(*key.session)) continue;
+            const EventRec* event = visible_event(*key.session, key.seq);
+            if (!event || event->search_text().empty()) continue;
+            TailDoc doc{key.session, key.seq, event->search_text(), std::vector<uint32_t>(query_.terms.size(), 0), 0};
+            host::for_each_term(doc.text, [&](size_t, size_t, std::string_view term) {
+                ++doc.length;
+                for (size_t t = 0; t < query_.terms.size(); ++t)
+                    if (query_.terms[t] == term) ++doc.tf[t];
+            });
+            corpus_.documents += 1;
+            corpus_.total_length += doc.length;
+            for (size_t t = 0; t < query_.terms.size(); ++t)
+                if (doc.tf[t] > 0) corpus_.document_frequency[t] += 1;
+            if (sessions_.passes(*key.session)) tail_.push_back(std::move(doc));
+        }
+    }
+
+    const SearchIndex::Postings* list_of(size_t term) {
+        if (lists_.empty())
+            for (const std::string& t : query_.terms) lists_.push_back(index_.find(t));
+        return lists_[term];
+    }
+
+    // df of the filed events in scope, a walk of each term's postings.
+    void count_filed_frequencies() {
+        for (size_t t = 0; t < query_.terms.size(); ++t) {
+            const SearchIndex::Postings* list = list_of(t);
+            if (!list) continue;
+            size_t df = 0;
+            for (Ordinal ordinal : list->ordinals) {
+                const uint32_t slot = index_.slot(ordinal);
+                if (slot != SearchIndex::kDeadSlot && slot_states_[slot] != kOut) ++df;
+            }
+            corpus_.document_frequency[t] += static_cast<double>(df);
+        }
+    }
+
+    // Whether a slot's session (in scope) passes the session filters.
+    bool slot_passes(uint32_t slot) {
+        uint8_t& state = slot_states_[slot];
+        if (state == kScope) state = sessions_.passes(*index_.sessions()[slot].session) ? kPass : kFail;
+        return state == kPass;
+    }
+
+    // Whether a filed event is live, in scope and through the session filters.
+    bool passes(Ordinal ordinal) {
+        const uint32_t slot = index_.slot(ordinal);
+        return slot != SearchIndex::kDeadSlot && slot_states_[slot] != kOut && slot_passes(slot);
+    }
+
+    std::string_view text_of(Ordinal ordinal) const {
+        const EventKey& key = index_.filed(ordinal).key;
+        const EventRec* event = visible_event(*key.session, key.seq);
+        return event ? event->search_text() : std::string_view();
+    }
+
+    bool holds(std::string_view text, const std::string& clause) const {
+        return host::find_ascii_icase(text, clause) != std::string_view::npos;
+    }
+
+    // relevance() of bm25.h from counts at hand: the same terms summed in the
+    // same order (a term not held adds 0 there), clauses first.
+    double relevance(const uint32_t* tf, uint32_t length, size_t clauses) const {
+        double bm25 = 0;
+        for (size_t t = 0; t < query_.terms.size(); ++t)
+            if (tf[t] > 0) bm25 += host::bm25_term(corpus_, t, tf[t], length);
+        return static_cast<double>(clauses) * bound_ + bm25;
+    }
+
+    void add(Ordinal ordinal, const uint32_t* tf, size_t clauses) {
+        const SearchIndex::Filed& filed = index_.filed(ordinal);
+        scored_.push_back(ScoredEvent{relevance(tf, filed.length, clauses), filed.key.session, filed.key.seq});
+    }
+
+    // The filed events passing the filters that hold clause, ascending.
+    std::vector<Ordinal> holding(const std::string& clause) {
+        std::vector<Ordinal> found;
+        auto consider = [&](Ordinal ordinal) {
+            if (passes(ordinal) && holds(text_of(ordinal), clause)) found.push_back(ordinal);
+        };
+        if (auto candidates = index_.clause_candidates(clause)) {
+            for (Ordinal ordinal : *candidates) consider(ordinal);
+        } else {
+            for (size_t ordinal = 0; ordinal < index_.ordinal_end(); ++ordinal) consider(static_cast<Ordinal>(ordinal));
+        }
+        return found;
+    }
+
+    // Match any: every event in some term's postings or holding some clause,
+    // merged by ordinal so each is met once with all its counts; the walk
+    // counts df over the scope, and keeps the events passing the filters
+    // with their counts until the corpus is whole.
+    void collect_any() {
+        std::vector<std::vector<Ordinal>> clause_lists;
+        for (const std::string& clause : query_.clauses) clause_lists.push_back(holding(clause));
+        const size_t terms = query_.terms.size();
+        struct Cursor {
+            Ordinal ordinal;
+            size_t list, at;
+        };
+        auto later = [](const Cursor& a, const Cursor& b) { return a.ordinal > b.ordinal; };
+        std::vector<Cursor> heap;
+        auto ordinals = [&](size_t list) -> const std::vector<Ordinal>& {
+            return list < terms ? lists_[list]->ordinals : clause_lists[list - terms];
+        };
+        size_t postings = 0;
+        for (size_t list = 0; list < terms + clause_lists.size(); ++list) {
+            if (list < terms && !list_of(list)) continue;
+            postings += ordinals(list).size();
+            if (!ordinals(list).empty()) heap.push_back(Cursor{ordinals(list).front(), list, 0});
+        }
+        std::make_heap(heap.begin(), heap.end(), later);
+        candidates_.reserve(postings);
+        std::vector<uint32_t> tf(terms, 0);
+        std::vector<size_t> df(terms, 0);
+        while (!heap.empty()) {
+            const Ordinal ordinal = heap.front().ordinal;
+            std::fill(tf.begin(), tf.end(), 0);
+            uint32_t clauses = 0;
+            while (!heap.empty() && heap.front().ordinal == ordinal) {
+                std::pop_heap(heap.begin(), heap.end(), later);
+                Cursor& cursor = heap.back();
+                if (cursor.list < terms) {
+                    tf[cursor.list] = index_.count(*lists_[cursor.list], cursor.at);
+                } else {
+                    ++clauses;
+                }
+                const std::vector<Ordinal>& list = ordinals(cursor.list);
+                if (++cursor.at < list.size()) {
+                    cursor.ordinal = list[cursor.at];
+                    std::push_heap(heap.begin(), heap.end(), later);
+                } else {
+                    heap.pop_back();
+                }
+            }
+            const uint32_t slot = index_.slot(ordinal);
+            if (slot == SearchIndex::kDeadSlot || slot_states_[slot] == kOut) continue;
+            for (size_t t = 0; t < terms; ++t) df[t] += tf[t] > 0 ? 1 : 0;
+            // Clause lists hold only events that pass; term postings hold them all.
+            if (clauses == 0 && !slot_passes(slot)) continue;
+            candidates_.push_back(Candidate{ordinal, clauses});
+            candidate_counts_.insert(candidate_counts_.end(), tf.begin(), tf.end());
+        }
+        for (size_t t = 0; t < terms; ++t) corpus_.document_frequency[t] += static_cast<double>(df[t]);
+    }
+
+    void score_any() {
+        scored_.reserve(candidates_.size() + tail_.size());
+        const size_t terms = query_.terms.size();
+        for (size_t i = 0; i < candidates_.size(); ++i)
+            add(candidates_[i].ordinal, candidate_counts_.data() + i * terms, candidates_[i].clauses);
+    }
+
+    // Match all with terms: the rarest term's postings, looked up in the
+    // others, then every clause verified.
+    void score_all_terms() {
+        const size_t terms = query_.terms.size();
+        list_of(0);
+        if (std::find(lists_.begin(), lists_.end(), nullptr) != lists_.end()) return;
+        std::vector<size_t> order(terms);
+        for (size_t t = 0; t < terms; ++t) order[t] = t;
+        std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return lists_[a]->size() < lists_[b]->size(); });
+        const SearchIndex::Postings& rarest = *lists_[order.front()];
+        std::vector<size_t> at(terms, 0);
+        std::vector<uint32_t> tf(terms, 0);
+        for (size_t i = 0; i < rarest.size(); ++i) {
+            const Ordinal ordinal = rarest.ordinals[i];
+            tf[order.front()] = index_.count(rarest, i);
+            bool all = true;
+            for (size_t k = 1; k < terms && all; ++k) {
+                const SearchIndex::Postings& list = *lists_[order[k]];
+                auto it = std::lower_bound(list.ordinals.begin() + static_cast<std::ptrdiff_t>(at[k]),
+                                           list.ordinals.end(), ordinal);
+                at[k] = static_cast<size_t>(it - list.ordinals.begin());
+                all = it != list.ordinals.end() && *it == ordinal;
+                if (all) tf[order[k]] = index_.count(list, at[k]);
+            }
+            if (!all || !passes(ordinal)) continue;
+            if (!query_.clauses.empty()) {
+                const std::string_view text = text_of(ordinal);
+                if (!std::all_of(query_.clauses.begin(), query_.clauses.end(),
+                                 [&](const std::string& clause) { return holds(text, clause); }))
+                    continue;
+            }
+            add(ordinal, tf.data(), query_.clauses.size());
+        }
+    }
+
+    // Match all of clauses alone: the smallest candidate set of a clause,
+    // every clause verified.
+    void score_all_clauses() {
+        std::optional<std::vector<Ordinal>> best;
+        for (const std::string& clause : query_.clauses) {
+            auto candidates = index_.clause_candidates(clause);
+            if (candidates && (!best || candidates->size() < best->size())) best = std::move(candidates);
+        }
+        const uint32_t* no_terms = nullptr;  // no term to count
+        auto consider = [&](Ordinal ordinal) {
+            if (!passes(ordinal)) return;
+            const std::string_view text = text_of(ordinal);
+            if (std::all_of(query_.clauses.begin(), query_.clauses.end(),
+                            [&](const std::string& clause) { return holds(text, clause); }))
+                add(ordinal, no_terms, query_.clauses.size());
+        };
+        if (best) {
+            for (Ordinal ordinal : *best) consider(ordinal);
+        } else {
+            for (size_t ordinal = 0; ordinal < index_.ordinal_end(); ++ordinal) consider(static_cast<Ordinal>(ordinal));
+        }
+    }
+
+    // The tail, matched (as mnemo_host.query_matches) and scored on its split texts.
+    void score_tail() {
+        for (const TailDoc& doc : tail_) {
+            const auto terms_held =
+                static_cast<size_t>(std::count_if(doc.tf.begin(), doc.tf.end(), [](uint32_t tf) { return tf > 0; }));
+            const size_t clauses = host::clauses_held(query_, doc.text);
+            const bool match = query_.match_all
+                                   ? terms_held == query_.terms.size() && clauses == query_.clauses.size()
+                                   : terms_held + clauses > 0;
+            if (!match) continue;
+            scored_.push_back(ScoredEvent{relevance(doc.tf.data(), doc.length, clauses), doc.session, doc.seq});
+        }
+    }
+
+    const SearchIndex& index_;
+    const std::vector<EventKey>& tail_keys_;
+    const host::Query& query_;
+    SessionFilter& sessions_;
+    host::Bm25Corpus corpus_;
+    double bound_ = 0;
+    std::vector<uint8_t> slot_states_;                  // by slot
+    std::vector<const SearchIndex::Postings*> lists_;  // by query term; null: in no filed event
+    std::vector<TailDoc> tail_;                         // the tail's documents through the filters
+    struct Candidate {
+        Ordinal ordinal;
+        uint32_t clauses;
+    };
+    std::vector<Candidate> candidates_;       // match any, before the corpus is whole
+    std::vector<uint32_t> candidate_counts_;  // their term counts, query.terms.size() each
+    std::vector<ScoredEvent> scored_;
+};
+
+}  // namespace
+
+std::vector<ScoredEvent> score_events(const SearchIndexer::View& view, const host::Query& query,
+                                      SessionFilter& sessions) {
+    if (query.kind != host::QueryKind::Terms || query.empty()) return {};
+    return Ranking(view, query, sessions).run();
+}
+
+}  // namespace mnemo::memory

@@ -1,0 +1,138 @@
+// Keyword recall of the memory backend against a reference written from
+// mnemo_memory_search_req's contract alone (the host's match, bm25.h's
+// relevance over the scope's live memories before the other filters), over
+// random memories of two users, some expired and not yet swept, with random
+// queries, match modes, scopes and namespace filters. Memory-only: it reads
+// the host's rules from mnemod's core directly.
+#include "memories/memories_fixture.h"
+
+#include "core/search_words.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+
+namespace mnemo::memories_test {
+namespace {
+
+namespace sw = core::search_words;
+
+struct RefMemory {
+    std::string user, id, name_space, text;
+    int64_t updated_at = 0;
+    bool expires = false;
+};
+
+struct RefHit {
+    std::string id;
+    double relevance = 0;
+};
+
+std::vector<RefHit> recall_reference(const std::vector<RefMemory>& memories, const std::string& q, int match,
+                                     const Opt& user, const Opt& name_space, size_t limit) {
+    const sw::Query query = sw::parse_query(q, match == MNEMO_MATCH_ALL ? sw::MatchMode::All : sw::MatchMode::Any);
+    double n = 0, total = 0;
+    std::vector<double> df(query.terms.size(), 0);
+    auto counts_of = [](const std::string& text, double* length) {
+        std::map<std::string, double> counts;
+        sw::for_each_term(text, [&](size_t, size_t, const std::string& t) {
+            counts[t] += 1;
+            *length += 1;
+        });
+        return counts;
+    };
+    for (const RefMemory& m : memories) {
+        if (m.expires || (user && m.user != *user)) continue;
+        double length = 0;
+        const auto counts = counts_of(m.text, &length);
+        n += 1;
+        total += length;
+        for (size_t t = 0; t < query.terms.size(); ++t) df[t] += counts.contains(query.terms[t]) ? 1 : 0;
+    }
+    const double average = n > 0 && total > 0 ? total / n : 1;
+    auto idf = [&](size_t t) { return std::log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)); };
+    double bound = 1;
+    for (size_t t = 0; t < query.terms.size(); ++t) bound += 2.2 * idf(t);
+    std::vector<std::pair<RefHit, int64_t>> hits;
+    for (const RefMemory& m : memories) {
+        if (m.expires || (user && m.user != *user) || (name_space && m.name_space != *name_space)) continue;
+        if (!sw::matches(query, m.text)) continue;
+        double length = 0, score = 0;
+        const auto counts = counts_of(m.text, &length);
+        for (size_t t = 0; t < query.terms.size(); ++t) {
+            auto it = counts.find(query.terms[t]);
+            if (it == counts.end()) continue;
+            score += idf(t) * it->second * 2.2 / (it->second + 1.2 * (1 - 0.75 + 0.75 * length / average));
+        }
+        size_t clauses = 0;
+        for (const std::string& clause : query.clauses)
+            if (sw::find_ascii_icase(m.text, clause) != std::string_view::npos) ++clauses;
+        hits.emplace_back(RefHit{m.id, static_cast<double>(clauses) * bound + score}, m.updated_at);
+    }
+    std::sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) {
+        if (a.first.relevance != b.first.relevance) return a.first.relevance > b.first.relevance;
+        if (a.second != b.second) return a.second > b.second;
+        return a.first.id > b.first.id;
+    });
+    std::vector<RefHit> out;
+    for (size_t i = 0; i < hits.size() && i < limit; ++i) out.push_back(hits[i].first);
+    return out;
+}
+
+using RecallReference = MemoriesTest;
+
+TEST_F(RecallReference, RandomMemoriesAnswerAsTheReference) {
+    std::mt19937 rng(20261203);
+    const std::vector<std::string> words = {
+        "run",  "running", "runs",    "ran",   "the",   "a",     "zebra",  "Zebras", "crossing", "/etc/hosts",
+        "hosts", "etc",    "user_id", "user",  "id",    "東京",  "天気",   "Crème",  "creme",    "f(x)",
+        "kiwi", "kiwis",   "apple",   "--force", "force", "of", "and",   "555-0100", "(home)"};
+    const std::vector<std::string> queries = {
+        "running",       "zebra crossing", "the",          "the a of",      "/etc/hosts",    "hosts etc",
+        "user_id",       "東京",           "crème",        "f(x) kiwi",     "\"zebra crossing\"", "--force apple",
+        "kiwis run",     "\"ross\"",       "Zebras",       "apple ran",     "\"user_id\" hosts",  "天気 kiwi",
+        "\"c/hos\"",     "(home)",         "555-0100",     "runs apple zebra kiwi creme"};
+    std::uniform_int_distribution<size_t> n_words(1, 7), word(0, words.size() - 1), query(0, queries.size() - 1);
+    std::uniform_int_distribution<int> coin(0, 1), few(1, 6);
+    std::vector<RefMemory> memories;
+    for (int i = 0; i < 160; ++i) {
+        RefMemory m;
+        m.user = coin(rng) ? "u1" : "u2";
+        m.id = "m" + std::to_string(i);
+        m.name_space = coin(rng) ? "work" : "life";
+        for (size_t w = 0, n = n_words(rng); w < n; ++w) m.text += (w ? " " : "") + words[word(rng)];
+        m.expires = few(rng) == 1;
+        m.updated_at = now + i % 7;  // ties of updated_at: then the id decides
+        Item item = text(m.text).with_id(m.id).in(m.name_space);
+        if (m.expires) item.ttl(5);
+        write(m.user.c_str(), {item}, m.updated_at);
+        memories.push_back(m);
+    }
+    const int64_t later = now + 100;  // the ttl'd memories have expired, unswept
+    int ranked = 0;
+    for (int i = 0; i < 400; ++i) {
+        Filter filter;
+        Opt user = coin(rng) ? Opt(coin(rng) ? "u1" : "u2") : std::nullopt;
+        Opt name_space = few(rng) == 1 ? Opt("work") : std::nullopt;
+        filter.user = user;
+        filter.name_space = name_space;
+        const std::string q = queries[query(rng)];
+        const int match = coin(rng) ? MNEMO_MATCH_ALL : MNEMO_MATCH_ANY;
+        const auto limit = static_cast<size_t>(few(rng) * 3);
+        const std::vector<RefHit> want = recall_reference(memories, q, match, user, name_space, limit);
+        Rows got = search(filter, q, static_cast<int64_t>(limit), later, match);
+        std::vector<std::string> want_ids;
+        for (const RefHit& hit : want) want_ids.push_back(hit.id);
+        const std::string context = "q=" + q + " match=" + std::to_string(match) + " user=" + user.value_or("-") +
+                                    " ns=" + name_space.value_or("-");
+        ASSERT_EQ(got.hit_ids(), want_ids) << context;
+        for (size_t h = 0; h < want.size(); ++h)
+            EXPECT_DOUBLE_EQ(got.relevance()[h], want[h].relevance) << context << " hit " << h;
+        if (want.size() > 1) ++ranked;
+    }
+    EXPECT_GT(ranked, 200) << "the check has teeth";
+}
+
+}  // namespace
+}  // namespace mnemo::memories_test
