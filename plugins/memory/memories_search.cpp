@@ -76,8 +76,10 @@ const MemoryPostings* clause_postings(const TermIndex& index, std::string_view c
 std::optional<std::vector<const MemoryRec*>> candidates(const TermIndex& index, const host::Query& query) {
     std::vector<const MemoryPostings*> lists;  // any: their union; all: the smallest
     bool none = false, scan = false;
-    for (const std::string& term : query.terms) {
-        const MemoryPostings* postings = index.find(term);
+    for (size_t t = 0; t < query.terms.size(); ++t) {
+        // Match all narrows by the terms it asks for; one that only a clause gives may be cut from a longer word.
+        if (query.match_all && !query.required[t]) continue;
+        const MemoryPostings* postings = index.find(query.terms[t]);
         if (postings) lists.push_back(postings);
         if (!postings && query.match_all) none = true;
     }

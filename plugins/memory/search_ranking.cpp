@@ -68,7 +68,7 @@ public:
         } else {
             count_filed_frequencies();
             bound_ = corpus_.bound();
-            if (!query_.terms.empty()) {
+            if (std::find(query_.required.begin(), query_.required.end(), true) != query_.required.end()) {
                 score_all_terms();
             } else {
                 score_all_clauses();
@@ -258,14 +258,26 @@ private:
             add(candidates_[i].ordinal, candidate_counts_.data() + i * terms, candidates_[i].clauses);
     }
 
-    // Match all with terms: the rarest term's postings, looked up in the
-    // others, then every clause verified.
+    // A term's count in a filed event (0 when its postings lack it).
+    uint32_t count_in(size_t term, Ordinal ordinal) {
+        const SearchIndex::Postings* list = list_of(term);
+        if (!list) return 0;
+        auto it = std::lower_bound(list->ordinals.begin(), list->ordinals.end(), ordinal);
+        if (it == list->ordinals.end() || *it != ordinal) return 0;
+        return index_.count(*list, static_cast<size_t>(it - list->ordinals.begin()));
+    }
+
+    // Match all with required terms: the rarest one's postings, looked up in
+    // the other required ones; the terms only a clause gives are counted
+    // where they occur, and every clause is verified.
     void score_all_terms() {
         const size_t terms = query_.terms.size();
-        list_of(0);
-        if (std::find(lists_.begin(), lists_.end(), nullptr) != lists_.end()) return;
-        std::vector<size_t> order(terms);
-        for (size_t t = 0; t < terms; ++t) order[t] = t;
+        std::vector<size_t> order;
+        for (size_t t = 0; t < terms; ++t) {
+            if (!query_.required[t]) continue;
+            if (!list_of(t)) return;  // a required term in no filed event
+            order.push_back(t);
+        }
         std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return lists_[a]->size() < lists_[b]->size(); });
         const SearchIndex::Postings& rarest = *lists_[order.front()];
         std::vector<size_t> at(terms, 0);
@@ -274,7 +286,7 @@ private:
             const Ordinal ordinal = rarest.ordinals[i];
             tf[order.front()] = index_.count(rarest, i);
             bool all = true;
-            for (size_t k = 1; k < terms && all; ++k) {
+            for (size_t k = 1; k < order.size() && all; ++k) {
                 const SearchIndex::Postings& list = *lists_[order[k]];
                 auto it = std::lower_bound(list.ordinals.begin() + static_cast<std::ptrdiff_t>(at[k]),
                                            list.ordinals.end(), ordinal);
@@ -289,25 +301,29 @@ private:
                                  [&](const std::string& clause) { return holds(text, clause); }))
                     continue;
             }
+            for (size_t t = 0; t < terms; ++t)
+                if (!query_.required[t]) tf[t] = count_in(t, ordinal);
             add(ordinal, tf.data(), query_.clauses.size());
         }
     }
 
     // Match all of clauses alone: the smallest candidate set of a clause,
-    // every clause verified.
+    // every clause verified; the clauses' own words still weigh the ranking.
     void score_all_clauses() {
         std::optional<std::vector<Ordinal>> best;
         for (const std::string& clause : query_.clauses) {
             auto candidates = index_.clause_candidates(clause);
             if (candidates && (!best || candidates->size() < best->size())) best = std::move(candidates);
         }
-        const uint32_t* no_terms = nullptr;  // no term to count
+        std::vector<uint32_t> tf(query_.terms.size(), 0);
         auto consider = [&](Ordinal ordinal) {
             if (!passes(ordinal)) return;
             const std::string_view text = text_of(ordinal);
-            if (std::all_of(query_.clauses.begin(), query_.clauses.end(),
-                            [&](const std::string& clause) { return holds(text, clause); }))
-                add(ordinal, no_terms, query_.clauses.size());
+            if (!std::all_of(query_.clauses.begin(), query_.clauses.end(),
+                             [&](const std::string& clause) { return holds(text, clause); }))
+                return;
+            for (size_t t = 0; t < tf.size(); ++t) tf[t] = count_in(t, ordinal);
+            add(ordinal, tf.data(), query_.clauses.size());
         };
         if (best) {
             for (Ordinal ordinal : *best) consider(ordinal);
@@ -319,12 +335,14 @@ private:
     // The tail, matched (as mnemo_host.query_matches) and scored on its split texts.
     void score_tail() {
         for (const TailDoc& doc : tail_) {
-            const auto terms_held =
-                static_cast<size_t>(std::count_if(doc.tf.begin(), doc.tf.end(), [](uint32_t tf) { return tf > 0; }));
+            bool any_term = false, required_held = true;
+            for (size_t t = 0; t < doc.tf.size(); ++t) {
+                any_term = any_term || doc.tf[t] > 0;
+                required_held = required_held && (doc.tf[t] > 0 || !query_.required[t]);
+            }
             const size_t clauses = host::clauses_held(query_, doc.text);
-            const bool match = query_.match_all
-                                   ? terms_held == query_.terms.size() && clauses == query_.clauses.size()
-                                   : terms_held + clauses > 0;
+            const bool match = query_.match_all ? required_held && clauses == query_.clauses.size()
+                                                : any_term || clauses > 0;
             if (!match) continue;
             scored_.push_back(ScoredEvent{relevance(doc.tf.data(), doc.length, clauses), doc.session, doc.seq});
         }

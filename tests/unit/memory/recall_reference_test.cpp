@@ -53,7 +53,7 @@ std::vector<RefHit> recall_reference(const std::vector<RefMemory>& memories, con
     const double average = n > 0 && total > 0 ? total / n : 1;
     auto idf = [&](size_t t) { return std::log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)); };
     double bound = 1;
-    for (size_t t = 0; t < query.terms.size(); ++t) bound += 2.2 * idf(t);
+    for (size_t t = 0; t < query.terms.size(); ++t) bound += 1.9 * idf(t);
     std::vector<std::pair<RefHit, int64_t>> hits;
     for (const RefMemory& m : memories) {
         if (m.expires || (user && m.user != *user) || (name_space && m.name_space != *name_space)) continue;
@@ -63,7 +63,7 @@ std::vector<RefHit> recall_reference(const std::vector<RefMemory>& memories, con
         for (size_t t = 0; t < query.terms.size(); ++t) {
             auto it = counts.find(query.terms[t]);
             if (it == counts.end()) continue;
-            score += idf(t) * it->second * 2.2 / (it->second + 1.2 * (1 - 0.75 + 0.75 * length / average));
+            score += idf(t) * it->second * 1.9 / (it->second + 0.9 * (1 - 0.4 + 0.4 * length / average));
         }
         size_t clauses = 0;
         for (const std::string& clause : query.clauses)

@@ -45,10 +45,10 @@ Ranked ranked_of(const Rows& rows, bool with_user = false) {
     return ranked;
 }
 
-// The Okapi BM25 share of one term, as docs/api.md states it (k1 1.2, b 0.75).
+// The Okapi BM25 share of one term, as docs/api.md states it (k1 0.9, b 0.4).
 double bm25_share(double n, double df, double tf, double length, double average) {
     const double idf = std::log(1 + (n - df + 0.5) / (df + 0.5));
-    return idf * tf * 2.2 / (tf + 1.2 * (1 - 0.75 + 0.75 * length / average));
+    return idf * tf * 1.9 / (tf + 0.9 * (1 - 0.4 + 0.4 * length / average));
 }
 
 class RankedSearch : public MemoryTest {
@@ -330,7 +330,7 @@ Ranked reference(const std::vector<RefEvent>& events, const std::map<std::string
     const double average = n > 0 && total > 0 ? total / n : 1;
     auto idf = [&](size_t t) { return std::log(1 + (n - std::min(df[t], n) + 0.5) / (std::min(df[t], n) + 0.5)); };
     double bound = 1;
-    for (size_t t = 0; t < query.terms.size(); ++t) bound += 2.2 * idf(t);
+    for (size_t t = 0; t < query.terms.size(); ++t) bound += 1.9 * idf(t);
     struct Hit {
         double relevance;
         int64_t seq;
@@ -344,7 +344,7 @@ Ranked reference(const std::vector<RefEvent>& events, const std::map<std::string
             auto it = doc.counts.find(query.terms[t]);
             const double tf = it == doc.counts.end() ? 0 : it->second;
             if (tf <= 0) continue;
-            score += idf(t) * tf * 2.2 / (tf + 1.2 * (1 - 0.75 + 0.75 * doc.length / average));
+            score += idf(t) * tf * 1.9 / (tf + 0.9 * (1 - 0.4 + 0.4 * doc.length / average));
         }
         size_t clauses = 0;
         for (const std::string& clause : query.clauses)

@@ -1,5 +1,5 @@
-// memory_search's relevance, number for number: bm25.h's BM25 (k1 1.2,
-// b 0.75) over the host's terms of the scope's live memories, exact clauses
+// memory_search's relevance, number for number: bm25.h's BM25 (k1 0.9,
+// b 0.4) over the host's terms of the scope's live memories, exact clauses
 // first; any or all of the query; stems and stop words as the host reads
 // them. The expected values are computed here from the formula.
 #include "memories_fixture.h"
@@ -22,7 +22,7 @@ Filter scope_of(const char* user) {
 // texts of which df hold the term, averaging `average` terms.
 double share(double n, double df, double tf, double length, double average) {
     const double idf = std::log(1 + (n - df + 0.5) / (df + 0.5));
-    return idf * tf * (1.2 + 1) / (tf + 1.2 * (1 - 0.75 + 0.75 * length / average));
+    return idf * tf * (0.9 + 1) / (tf + 0.9 * (1 - 0.4 + 0.4 * length / average));
 }
 
 TEST_F(RecallBm25, RelevanceIsOkapiBm25OverTheScopeComputedByHand) {
@@ -69,7 +69,7 @@ TEST_F(RecallBm25, AClauseHeldWeighsMoreThanAnyBm25) {
     Rows got = search(scope_of("u1"), "/etc/hosts");
     ASSERT_EQ(got.hit_ids(), (std::vector<std::string>{"clause", "terms"}));
     // N 2, lengths 10 and 4, average 7; etc and host each in both.
-    const double bound = 1 + 2 * 2.2 * std::log(1 + 0.5 / 2.5);
+    const double bound = 1 + 2 * 1.9 * std::log(1 + 0.5 / 2.5);
     const double clause = bound + 2 * share(2, 2, 1, 10, 7), terms = 2 * share(2, 2, 2, 4, 7);
     ASSERT_EQ(got.relevance().size(), 2u);
     EXPECT_NEAR(got.relevance()[0], clause, 1e-12);

@@ -51,9 +51,10 @@ TEST_F(MemorySearch, AnyTermMatchesFoldedAndStemmedAndAllAsksForEach) {
 TEST_F(MemorySearch, AnExactClauseIsMatchedVerbatimIgnoringAsciiCaseAndRanksFirst) {
     write("u1", {text("call me at 555-0100 (home)").with_id("phone"), text("555 0100").with_id("spaced"),
                  text("home home sweet home").with_id("homes")});
-    // `(HOME)` is a clause (code symbols), its word a term: every text with
-    // `home` matches, the one holding `(home)` verbatim first.
-    const std::vector<std::string> got = search(of_user("u1"), "(HOME)").hit_ids();
+    // `"(HOME)"` is a clause (quoted), its word a term: every text with
+    // `home` matches, the one holding `(home)` verbatim first. Unquoted,
+    // brackets around a word are prose: `(HOME)` reads as the word `home`.
+    const std::vector<std::string> got = search(of_user("u1"), "\"(HOME)\"").hit_ids();
     EXPECT_EQ(got, (std::vector<std::string>{"phone", "homes"}));
     EXPECT_EQ(search(of_user("u1"), "555-0100 (HOME)", 10, 0, MNEMO_MATCH_ALL).hit_ids(),
               std::vector<std::string>{"phone"});
