@@ -114,8 +114,8 @@ TEST_F(QueryPlanTest, PurgingSoftDeletedRowsUsesTheirPartialIndexes) {
 // The tail is a rowid range from the mark, whatever the app's size: events
 // first, each one's session by its key.
 TEST_F(QueryPlanTest, SearchReadsTheUnindexedTailAsARowidRangeFromTheMark) {
-    for (const char* extra : {"", " AND e.search_trigrams = 1"}) {
-        std::string sql = search_tail_sql(extra);
+    for (bool user : {false, true}) {
+        std::string sql = search_tail_sql(user);
         expect_indexed(sql, "e");
         expect_indexed(sql, "s");
         std::string all;

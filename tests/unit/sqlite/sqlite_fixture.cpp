@@ -1,6 +1,8 @@
 #include "sqlite_fixture.h"
 
 #include "core/plugin_host.h"
+#include "host_services.h"
+#include "term_tokenizer.h"
 
 #include <sqlite3.h>
 
@@ -18,6 +20,10 @@ const mnemo_plugin& plugin() {
 RawDb::RawDb(const std::string& path) {
     std::filesystem::create_directories(std::filesystem::path(path).parent_path());
     EXPECT_EQ(sqlite3_open(path.c_str(), &db_), SQLITE_OK);
+    // The indexes of host terms need the plugin's tokenizer (term_tokenizer.h),
+    // which reads the host's word rules.
+    host::install(&core::plugin_host());
+    EXPECT_TRUE(register_term_tokenizer(db_));
 }
 
 RawDb::~RawDb() {

@@ -139,7 +139,7 @@ Rows MemoriesTest::list(const char* user, int64_t limit, int64_t cursor_updated,
 
 Rows MemoriesTest::search(const Filter& filter, const std::string& q, int64_t limit, int64_t at_us) {
     FilterView view(filter, at_us ? at_us : now);
-    mnemo_memory_search_req req{view.view, s(q), limit};
+    mnemo_memory_search_req req{view.view, s(q), limit, MNEMO_MATCH_ANY};
     Recorder sink;
     mnemo_error err{};
     EXPECT_EQ(ops().memory_search(backend, &req, sink.get(), &err), MNEMO_OK) << err.message;
