@@ -64,7 +64,11 @@ TEST_F(SearchTailTest, AnEventIsFoundTheMomentItsAppendIsAnsweredWhileIndexingIs
     EXPECT_EQ(unindexed(), 3) << "searching indexed nothing";
 }
 
-TEST_F(SearchTailTest, IndexedAndTailHitsAreFoundTogetherTheTailFirst) {
+// A tail event ranks by the same relevance as an indexed one: "old" holds
+// zebra three times in a shorter text, so it leads though it is indexed and
+// "new" is in the tail; the CJK clause weighs alike in both, and the tie
+// goes to the greater session id (both were written at the same instant).
+TEST_F(SearchTailTest, IndexedAndTailHitsAreFoundTogetherAndRankedAlike) {
     ASSERT_EQ(create("old").rc, MNEMO_OK);
     ASSERT_EQ(append("old", {says("zebra zebra zebra"), says("東京の天気")}).rc, MNEMO_OK);
     ASSERT_TRUE(wait_indexed());
@@ -75,8 +79,7 @@ TEST_F(SearchTailTest, IndexedAndTailHitsAreFoundTogetherTheTailFirst) {
     for (const char* q : {"zebra", "東京の天気"}) {
         Answer found = search(q);
         ASSERT_EQ(found.rc, MNEMO_OK) << found.err.message;
-        EXPECT_EQ(found.out.session_ids(), (std::vector<std::string>{"new", "old"}))
-            << q << ": the tail's hit ranks ahead of bm25's";
+        EXPECT_EQ(found.out.session_ids(), (std::vector<std::string>{"old", "new"})) << q;
     }
 }
 
@@ -164,7 +167,7 @@ TEST_F(SearchTailTest, ClosingTheStoreIndexesTheTail) {
     close();
     RawDb file(db_path());
     EXPECT_EQ(file.number("SELECT up_to FROM search_indexed"), file.number("SELECT max(rowid) FROM events"));
-    EXPECT_EQ(file.number("SELECT count(*) FROM events_words WHERE events_words MATCH 'zebra'"), 50);
+    EXPECT_EQ(file.number("SELECT count(*) FROM events_words WHERE events_words MATCH '" + match_expression("events_words", "zebra") + "'"), 50);
     expect_indexes_consistent("after close");
 }
 

@@ -17,6 +17,16 @@ const mnemo_plugin& plugin() {
     return backend_test::plugin("mnemo_sqlite.so");
 }
 
+std::string match_expression(const std::string& table, const std::string& query) {
+    if (table != "events_words" && table != "memories_words") return query;
+    host::install(&core::plugin_host());
+    std::string out;
+    host::for_each_term(query, [&](size_t, size_t, std::string_view term) {
+        out += (out.empty() ? "" : " ") + fts5_string(term);
+    });
+    return out;
+}
+
 RawDb::RawDb(const std::string& path) {
     std::filesystem::create_directories(std::filesystem::path(path).parent_path());
     EXPECT_EQ(sqlite3_open(path.c_str(), &db_), SQLITE_OK);
