@@ -7,6 +7,7 @@
 #include "session_rows.h"
 
 #include <algorithm>
+#include <cstring>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
@@ -45,11 +46,21 @@ struct PairHash {
 };
 
 // What the candidates tell besides the hits: each term's document
-// frequency and the length of the scope's uncounted events.
+// frequency, the length of the scope's uncounted events and the index's
+// rows (0: no row said).
 struct Counts {
     std::vector<double> df;
     double uncounted_length = 0;
+    double index_rows = 0;
 };
+
+// Whether a row with these term counts and clauses matches (host::matches'
+// rule: any term or clause; with match all, every one).
+bool matches_counted(const host::Query& query, const std::vector<uint32_t>& tf, size_t clauses) {
+    const size_t terms = static_cast<size_t>(std::count_if(tf.begin(), tf.end(), [](uint32_t n) { return n > 0; }));
+    if (query.match_all) return terms == query.terms.size() && clauses == query.clauses.size();
+    return terms > 0 || clauses > 0;
+}
 
 void bind_source(Query& rows, const mnemo_search_req& req, const CandidateSource& source) {
     rows.args(req.exclude_session, req.exclude_session, req.channel, req.channel, req.channel, req.role, req.role,
@@ -71,16 +82,27 @@ std::vector<Group> collect(Db& db, const mnemo_search_req& req, const host::Quer
             const int64_t sid = rows.i64(0), seq = rows.i64(1);
             if (!seen.emplace(sid, seq).second) continue;
             const std::string_view text = view(rows.str(4));
-            uint32_t length = 0;
-            const std::vector<host::TermCount> terms = host::count_terms(text, &length);
-            Hit hit{seq, length, 0, std::vector<uint32_t>(query.terms.size(), 0), 0};
-            for (size_t t = 0; t < query.terms.size(); ++t) {
-                hit.tf[t] = host::term_frequency(terms, query.terms[t]);
-                if (hit.tf[t] > 0) counts.df[t] += 1;
+            Hit hit{seq, 0, 0, std::vector<uint32_t>(query.terms.size(), 0), 0};
+            IndexCounts indexed;
+            if (source.index_counts && read_index_counts(view(rows.str(7)), query.terms.size(), &indexed)) {
+                hit.length = static_cast<uint32_t>(indexed.length);
+                hit.tf = std::move(indexed.tf);
+                counts.index_rows = static_cast<double>(indexed.index_rows);
+            } else {
+                uint32_t length = 0;
+                const std::vector<host::TermCount> terms = host::count_terms(text, &length);
+                hit.length = length;
+                for (size_t t = 0; t < query.terms.size(); ++t) hit.tf[t] = host::term_frequency(terms, query.terms[t]);
             }
-            if (rows.i64(6) == 0) counts.uncounted_length += length;
-            if (rows.i64(5) == 0 || !host::matches(query, text)) continue;
+            for (size_t t = 0; t < query.terms.size(); ++t)
+                if (hit.tf[t] > 0) counts.df[t] += 1;
+            if (rows.i64(6) == 0) counts.uncounted_length += hit.length;
+            if (rows.i64(5) == 0) continue;
             hit.clauses = static_cast<uint32_t>(host::clauses_held(query, text));
+            // The index's counts are the host's terms: they decide the
+            // match as host::matches would, without tokenizing the text.
+            if (source.index_counts ? !matches_counted(query, hit.tf, hit.clauses) : !host::matches(query, text))
+                continue;
             auto [slot, fresh] = by_sid.try_emplace(sid);
             Group& group = slot->second;
             if (fresh) {
@@ -97,7 +119,7 @@ std::vector<Group> collect(Db& db, const mnemo_search_req& req, const host::Quer
     return groups;
 }
 
-host::Bm25Corpus corpus_of(Db& db, const mnemo_search_req& req, const Counts& counts) {
+host::Bm25Corpus corpus_of(Db& db, const mnemo_search_req& req, const SearchPlan& plan, const Counts& counts) {
     host::Bm25Corpus corpus;
     Query totals(db, kSearchTotalsSql);
     totals.args(req.app, req.now_us, req.user, req.user);
@@ -107,6 +129,13 @@ host::Bm25Corpus corpus_of(Db& db, const mnemo_search_req& req, const Counts& co
     }
     corpus.total_length += counts.uncounted_length;
     corpus.document_frequency = counts.df;
+    if (plan.index_document_frequency) {
+        // A bounded plan: the index's counts, scaled to the scope.
+        const double scale = counts.index_rows > 0 ? std::min(1.0, corpus.documents / counts.index_rows) : 1.0;
+        for (size_t t = 0; t < corpus.document_frequency.size(); ++t)
+            corpus.document_frequency[t] =
+                std::max(counts.df[t], std::min(corpus.documents, (*plan.index_document_frequency)[t] * scale));
+    }
     return corpus;
 }
 
@@ -144,6 +173,17 @@ void emit_group(Db& db, const mnemo_search_req& req, Group& group, Output& out) 
 
 }  // namespace
 
+bool read_index_counts(std::string_view blob, size_t n_terms, IndexCounts* counts) {
+    if (blob.size() < (2 + n_terms) * sizeof(int64_t)) return false;
+    std::vector<int64_t> values(2 + n_terms);
+    std::memcpy(values.data(), blob.data(), values.size() * sizeof(int64_t));
+    counts->index_rows = values[0];
+    counts->length = values[1];
+    counts->tf.resize(n_terms);
+    for (size_t t = 0; t < n_terms; ++t) counts->tf[t] = static_cast<uint32_t>(values[2 + t]);
+    return true;
+}
+
 std::vector<std::string> clause_whole_terms(std::string_view clause) {
     std::vector<std::string> terms;
     host::for_each_term(clause, [&](size_t begin, size_t end, std::string_view term) {
@@ -164,9 +204,10 @@ void search_sessions(Db& db, const mnemo_search_req& req, const std::function<Se
     if (query.kind == host::QueryKind::Recent) return emit_recent_sessions(db, req, out);
     if (query.empty()) return;
     Counts counts;
-    std::vector<Group> groups = collect(db, req, query, plan(query), counts);
+    const SearchPlan candidates = plan(query);
+    std::vector<Group> groups = collect(db, req, query, candidates, counts);
     if (groups.empty()) return;
-    const host::Bm25Corpus corpus = corpus_of(db, req, counts);
+    const host::Bm25Corpus corpus = corpus_of(db, req, candidates, counts);
     for (Group& group : groups) {
         for (Hit& hit : group.hits) {
             hit.relevance = score(query, corpus, hit);

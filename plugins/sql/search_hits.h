@@ -27,6 +27,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,17 +39,41 @@ namespace mnemo::sqlcore {
 // counted: 1 when its session's search_terms holds its terms). Its
 // parameters are exclude_session x2, channel x3, role x2, then the scope
 // (app, now, user x2: NULL for the whole app), then `first` when has_first.
+// index_counts: the rows have a column more, the text index's counts of
+// the event as IndexCounts lays them out (its phrases: the query's terms, in
+// order), which stand for tokenizing the text: the index holds host terms,
+// so its counts are the host's, and a row of the terms' expression holds
+// the terms the counts say.
 struct CandidateSource {
     std::string sql;
     std::string first;
     bool has_first = true;
+    bool index_counts = false;
 };
+
+// Little-endian int64s: the index's rows, the event's length (host terms),
+// then the occurrences of each query term in it (more phrases may follow:
+// an expression whose first phrases are the query's terms).
+struct IndexCounts {
+    int64_t index_rows = 0;
+    int64_t length = 0;
+    std::vector<uint32_t> tf;
+};
+// false when blob does not hold the counts of n_terms terms.
+bool read_index_counts(std::string_view blob, size_t n_terms, IndexCounts* counts);
 
 // The candidates of a query: every event of the scope holding one of its
 // terms, and a superset of those holding each clause a match may hold
 // without any term. Rows found by several sources count once.
+//
+// A bounded plan (a query whose terms are in too many events to read them
+// all, which the backend decides) reads a subset of the events holding a
+// term: document_frequency then holds each term's count over the whole
+// index (every app), which the core scales to the scope (times the scope's
+// N over the index's rows) instead of counting the candidates.
 struct SearchPlan {
     std::vector<CandidateSource> sources;
+    std::optional<std::vector<double>> index_document_frequency = std::nullopt;
 };
 
 // The scope's BM25 totals: N and the total length (app, now, user x2).

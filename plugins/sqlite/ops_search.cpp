@@ -19,11 +19,23 @@
 //    the index onto host terms that is every event until the writer caught
 //    up (the tail also carries the events whose term_count is not counted
 //    yet, whose length BM25 then adds).
+// The terms' rows carry the index's counts (mnemo_counts), so the core
+// ranks them without tokenizing their text. A query whose terms the index
+// holds in more than kExactCandidates events (all apps, summed over the
+// terms) is bounded (sql/search_hits.h SearchPlan): of the events holding a
+// term it reads the newest kBoundedCandidates, and the newest as many
+// holding every term, and BM25 takes each term's document frequency from the
+// index (scaled to the scope) instead of counting it over the candidates:
+// 1,000,000 events hold `deploy` in 128,000 of them, which no exact plan
+// reads within a search's budget. Each clause's holders are all read
+// (bounded_clause_source), as a holder ranks above every other event.
 // The core verifies, counts, ranks and groups them.
 #include "hot_queries.h"
 #include "ops.h"
 #include "search_hits.h"
 #include "term_tokenizer.h"
+
+#include <algorithm>
 
 namespace mnemo::sqlite {
 namespace {
@@ -32,6 +44,21 @@ std::string fts_sql(const char* table, bool user, const char* extra = "") {
     return std::string(kSearchCandidateColumns) + " FROM " + table + " JOIN events e ON e.rowid = " + table +
            ".rowid JOIN sessions s ON s.sid = e.sid WHERE " + table + " MATCH ?12" + extra + search_scope_sql(user);
 }
+
+// The scope's events holding any (or, with " AND ", every) query term, with
+// the index's counts (term_tokenizer.h mnemo_counts); limit > 0: the newest
+// `limit` only, which FTS5 reads from the end of its lists and stops.
+std::string terms_sql(bool user, int64_t limit = 0) {
+    std::string sql = std::string(kSearchCandidateColumns) + ", " + kCountsFunction +
+                      "(events_words) FROM events_words JOIN events e ON e.rowid = events_words.rowid JOIN sessions "
+                      "s ON s.sid = e.sid WHERE events_words MATCH ?12" +
+                      search_scope_sql(user);
+    if (limit > 0) sql += " ORDER BY events_words.rowid DESC LIMIT " + std::to_string(limit);
+    return sql;
+}
+
+// The events of every app holding term, through the index alone.
+constexpr const char* kTermDocumentsSql = "SELECT count(*) FROM events_words WHERE events_words MATCH ?1";
 
 // The scope's events holding ?12, ASCII case-insensitively (SQLite's lower()
 // folds ASCII only): from the scope's sessions.
@@ -75,11 +102,60 @@ CandidateSource clause_source(std::string_view clause, bool user, bool* scan) {
     return {scan_sql(user), std::string(clause)};
 }
 
-SearchPlan plan(const host::Query& query, bool user) {
+// A query whose terms the index holds in more events than this (every app,
+// summed over the terms) reads a bounded subset of them (SearchPlan).
+constexpr double kExactCandidates = 10000;
+// The newest events holding any term, and the newest holding all of them,
+// a bounded plan reads.
+constexpr int64_t kBoundedCandidates = 1000;
+
+// A bounded plan's source for a clause: its candidates must all be read
+// (a clause holder ranks above every other event), through the index. The
+// clause's whole words' terms as a phrase; without one, every term of its
+// words (a holder whose words at the clause's ends are parts of longer ones
+// is missed: the one approximation besides the terms' subset); a clause
+// with CJK as an exact plan reads it. When a term of the expression is a
+// query term, every row holds one: the expression is AND-ed to the query's
+// terms so the rows carry their counts.
+CandidateSource bounded_clause_source(const host::Query& query, std::string_view clause, bool user) {
+    bool scan = false;
+    if (host::has_cjk(clause)) return clause_source(clause, user, &scan);
+    std::vector<std::string> terms = clause_whole_terms(clause);
+    const bool phrase = !terms.empty();
+    if (!phrase)
+        host::for_each_term(clause, [&](size_t, size_t, std::string_view term) { terms.emplace_back(term); });
+    if (terms.empty()) return clause_source(clause, user, &scan);
+    const std::string expression = joined(terms, phrase ? " + " : " AND ");
+    const bool counted = std::any_of(terms.begin(), terms.end(), [&](const std::string& term) {
+        return std::find(query.terms.begin(), query.terms.end(), term) != query.terms.end();
+    });
+    if (!counted) return {fts_sql("events_words", user), expression};
+    return {terms_sql(user), "(" + joined(query.terms, " OR ") + ") AND (" + expression + ")", true, true};
+}
+
+SearchPlan plan(Conn& conn, const host::Query& query, bool user) {
     SearchPlan plan;
     plan.sources.push_back(CandidateSource{search_tail_sql(user), "", false});
     const bool has_terms = !query.terms.empty();
-    if (has_terms) plan.sources.push_back({fts_sql("events_words", user), joined(query.terms, " OR ")});
+    std::vector<double> df;
+    double total = 0;
+    for (const std::string& term : query.terms) {
+        const std::string match = fts5_string(term);  // bound, not copied: it must outlive the statement's run
+        Query count(conn, kTermDocumentsSql);
+        count.args(match);
+        df.push_back(count.step() ? static_cast<double>(count.i64(0)) : 0);
+        total += df.back();
+    }
+    if (has_terms && total > kExactCandidates) {
+        plan.index_document_frequency = df;
+        if (!query.match_all)
+            plan.sources.push_back({terms_sql(user, kBoundedCandidates), joined(query.terms, " OR "), true, true});
+        if (query.terms.size() > 1 || query.match_all)
+            plan.sources.push_back({terms_sql(user, kBoundedCandidates), joined(query.terms, " AND "), true, true});
+        for (const std::string& clause : query.clauses) plan.sources.push_back(bounded_clause_source(query, clause, user));
+        return plan;
+    }
+    if (has_terms) plan.sources.push_back({terms_sql(user), joined(query.terms, " OR "), true, true});
     // Every match of `all` with terms holds them.
     if (has_terms && query.match_all) return plan;
     std::vector<CandidateSource> scans;
@@ -105,7 +181,7 @@ SearchPlan plan(const host::Query& query, bool user) {
 
 void search(Conn& conn, const mnemo_search_req& req, Output& out) {
     const bool user = req.user.ptr != nullptr;
-    search_sessions(conn, req, [user](const host::Query& query) { return plan(query, user); }, out);
+    search_sessions(conn, req, [&conn, user](const host::Query& query) { return plan(conn, query, user); }, out);
 }
 
 }  // namespace mnemo::sqlite

@@ -34,9 +34,17 @@ inline std::string fts5_string(std::string_view text) {
     return out;
 }
 
-// Registers "mnemo" on db; false when the SQLite in use has no FTS5. The
-// host's services must be installed (host::install) before a document is
-// tokenized.
+// Registers "mnemo" and the auxiliary function mnemo_counts on db; false
+// when the SQLite in use has no FTS5. The host's services must be installed
+// (host::install) before a document is tokenized.
 bool register_term_tokenizer(sqlite3* db);
+
+// mnemo_counts(<table>) in a MATCH query: the row's counts as the index
+// holds them, in sql/search_hits.h's IndexCounts layout (the index's rows,
+// the row's tokens: its length in host terms, then each phrase's
+// occurrences in the row in the expression's order: a phrase of one term,
+// its tf). Search reads BM25's numbers from it instead of tokenizing the
+// text again.
+inline constexpr const char* kCountsFunction = "mnemo_counts";
 
 }  // namespace mnemo::sqlite
