@@ -15,7 +15,8 @@ namespace {
 // sizes).
 std::string match_terms(const std::vector<std::string>& terms, bool all) {
     std::string out;
-    for (const std::string& term : terms) out += (out.empty() ? "" : " ") + std::string(all ? "+" : "") + search_tokens::token(term);
+    for (const std::string& term : terms)
+        out += (out.empty() ? "" : " ") + std::string(all ? "+" : "") + search_tokens::token(term);
     return out;
 }
 

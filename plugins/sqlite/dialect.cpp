@@ -47,7 +47,8 @@ const sqlcore::Dialect kDialect{
                         "+app = ? AND (expires_at = 0 OR expires_at > ?)",
     .memory_match_user =
         sqlcore::kSelectMemoriesSql + "WHERE +row_key " + kMemoryWordsSql + sqlcore::kMemoryUserScopeSql,
-    .memory_unindexed_app = sqlcore::kSelectMemoriesSql + "WHERE " + kMemoryUnindexedRange + sqlcore::kMemoryAppScopeSql,
+    .memory_unindexed_app =
+        sqlcore::kSelectMemoriesSql + "WHERE " + kMemoryUnindexedRange + sqlcore::kMemoryAppScopeSql,
     .memory_unindexed_user =
         sqlcore::kSelectMemoriesSql + "WHERE " + kMemoryUnindexedRange + sqlcore::kMemoryUserScopeSql,
     // Triggers keep memories_words (migrations.h).

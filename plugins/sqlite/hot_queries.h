@@ -117,8 +117,8 @@ inline constexpr const char* kSearchCandidateColumns =
 // The scope: live sessions of the app (of the user: a text of its own, so a
 // scan can start from the user's sessions) and visible events.
 inline std::string search_scope_sql(bool user) {
-    return std::string(
-               " AND s.app = ?8 AND s.deleted_at = 0 AND (s.expires_at = 0 OR s.expires_at > ?9) AND e.deleted_at = 0") +
+    return std::string(" AND s.app = ?8 AND s.deleted_at = 0 AND (s.expires_at = 0 OR s.expires_at > ?9)"
+                       " AND e.deleted_at = 0") +
            (user ? " AND s.user = ?11 AND ?10 IS NOT NULL" : " AND ?10 IS NULL AND ?11 IS NULL");
 }
 

@@ -152,7 +152,8 @@ SearchPlan plan(Conn& conn, const host::Query& query, bool user) {
             plan.sources.push_back({terms_sql(user, kBoundedCandidates), joined(query.terms, " OR "), true, true});
         if (query.terms.size() > 1 || query.match_all)
             plan.sources.push_back({terms_sql(user, kBoundedCandidates), joined(query.terms, " AND "), true, true});
-        for (const std::string& clause : query.clauses) plan.sources.push_back(bounded_clause_source(query, clause, user));
+        for (const std::string& clause : query.clauses)
+            plan.sources.push_back(bounded_clause_source(query, clause, user));
         return plan;
     }
     if (has_terms) plan.sources.push_back({terms_sql(user), joined(query.terms, " OR "), true, true});

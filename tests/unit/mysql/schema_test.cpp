@@ -197,7 +197,8 @@ TEST_F(SchemaTest, APreviousVersionDatabaseIsRederivedFromTheHostsTerms) {
         token("went") + " " + token("running") + " " + token("twice") + "')");
     Backend backend(database_);
     ASSERT_TRUE(backend);
-    EXPECT_EQ(column("SELECT MAX(version) FROM schema_version"), std::vector<std::string>{std::to_string(kSchemaVersion)});
+    EXPECT_EQ(column("SELECT MAX(version) FROM schema_version"),
+              std::vector<std::string>{std::to_string(kSchemaVersion)});
     EXPECT_EQ(column("SELECT COUNT(*) FROM events WHERE term_count = 3 AND search_tokens = '" + token("she") + " " +
                      token("run") + " " + token("daili") + "'"),
               std::vector<std::string>{std::to_string(events)});

@@ -130,12 +130,8 @@ TEST_F(HostTermsMigrationTest, OldEventsAndMemoriesAreFoundByTheirStemsBeforeAnd
     EXPECT_EQ(file.number("SELECT search_terms FROM sessions WHERE sid = 1"), 4 + 4 + 4) << "visible events only";
     EXPECT_EQ(file.number("SELECT search_terms FROM sessions WHERE sid = 2"), 3);
     EXPECT_EQ(file.number("SELECT word_count FROM memories WHERE id = 'm1'"), 4);
-    EXPECT_EQ(file.number("SELECT count(*) FROM memories_words WHERE memories_words MATCH '" +
-                          match_expression("memories_words", "running") + "'"),
-              2);
-    EXPECT_EQ(file.number("SELECT count(*) FROM events_words WHERE events_words MATCH '" +
-                          match_expression("events_words", "runs") + "'"),
-              2);
+    EXPECT_EQ(file.number(count_matching("memories_words", "running")), 2);
+    EXPECT_EQ(file.number(count_matching("events_words", "runs")), 2);
     for (const char* index : {"events_words", "events_trigrams", "memories_words"})
         EXPECT_EQ(file.error_of(std::string("INSERT INTO ") + index + " (" + index + ") VALUES ('integrity-check')"),
                   "")

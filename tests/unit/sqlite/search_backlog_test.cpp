@@ -67,7 +67,7 @@ protected:
         return row.step() ? row.i64(0) : -1;
     }
     int64_t matches(const std::string& table, const std::string& query) {
-        return number("SELECT count(*) FROM " + table + " WHERE " + table + " MATCH '" + match_expression(table, query) + "'");
+        return number(count_matching(table, query));
     }
     int64_t mark() { return number("SELECT up_to FROM search_indexed"); }
     void expect_in_step(const std::string& after) {

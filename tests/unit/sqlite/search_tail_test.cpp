@@ -190,7 +190,7 @@ TEST_F(SearchTailTest, ClosingTheStoreIndexesTheTail) {
     close();
     RawDb file(db_path());
     EXPECT_EQ(file.number("SELECT up_to FROM search_indexed"), file.number("SELECT max(rowid) FROM events"));
-    EXPECT_EQ(file.number("SELECT count(*) FROM events_words WHERE events_words MATCH '" + match_expression("events_words", "zebra") + "'"), 50);
+    EXPECT_EQ(file.number(count_matching("events_words", "zebra")), 50);
     expect_indexes_consistent("after close");
 }
 

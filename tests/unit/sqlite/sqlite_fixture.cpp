@@ -27,6 +27,10 @@ std::string match_expression(const std::string& table, const std::string& query)
     return out;
 }
 
+std::string count_matching(const std::string& table, const std::string& query) {
+    return "SELECT count(*) FROM " + table + " WHERE " + table + " MATCH '" + match_expression(table, query) + "'";
+}
+
 RawDb::RawDb(const std::string& path) {
     std::filesystem::create_directories(std::filesystem::path(path).parent_path());
     EXPECT_EQ(sqlite3_open(path.c_str(), &db_), SQLITE_OK);

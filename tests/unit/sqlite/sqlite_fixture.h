@@ -77,6 +77,8 @@ private:
 // string each (term_tokenizer.h takes a query string as one token); other
 // indexes (events_trigrams) take query as it is.
 std::string match_expression(const std::string& table, const std::string& query);
+// SELECT count(*) of the rows of `table` matching match_expression(table, query).
+std::string count_matching(const std::string& table, const std::string& query);
 
 // An event whose content and search text are `text`.
 EventSpec says(const std::string& text, const std::string& role = "user");
