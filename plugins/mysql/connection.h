@@ -93,7 +93,7 @@ public:
     const sqlcore::Dialect& dialect() const override { return kDialect; }
     int64_t last_insert_id() override;
     bool writing() const override { return writing_; }
-    void insert_event_row(int64_t sid, int64_t seq, const mnemo_event& event) override;  // event_insert.cpp
+    int64_t insert_event_row(int64_t sid, int64_t seq, const mnemo_event& event) override;  // event_insert.cpp
     int64_t owner_id() const override { return owner_id_; }
 
 private:

@@ -10,10 +10,18 @@
 namespace mnemo::mysql {
 namespace {
 
-// Every word as a required term of memories_search (search_tokens.h: every
-// word of the search rules has a token within the default token sizes).
-std::string memory_match_term(const std::string& folded_word) {
-    return "+" + search_tokens::token(folded_word);
+// Host terms as tokens of a boolean-mode expression, each required when
+// all (search_tokens.h: every term has a token within the default token
+// sizes).
+std::string match_terms(const std::vector<std::string>& terms, bool all) {
+    std::string out;
+    for (const std::string& term : terms)
+        out += (out.empty() ? "" : " ") + std::string(all ? "+" : "") + search_tokens::token(term);
+    return out;
+}
+
+std::string memory_tokens(std::string_view text) {
+    return search_tokens::tokens_of(text);
 }
 const std::string kSelectMemoriesMatchSql =
     sqlcore::kSelectMemoriesSql + "WHERE MATCH (search_tokens) AGAINST (? IN BOOLEAN MODE) AND ";
@@ -37,10 +45,13 @@ const sqlcore::Dialect kDialect{
     MNEMO_SQL_DIALECT_HOT_QUERIES,
     .claim_finalize = "UPDATE sessions SET finalize_owner = ?, finalize_claim_until = ? WHERE sid = ?",
     .search_recent = kSearchRecentSql,
+    .match_terms = match_terms,
     .memory_match_app = kSelectMemoriesMatchSql + sqlcore::kMemoryAppScopeSql,
     .memory_match_user = kSelectMemoriesMatchSql + sqlcore::kMemoryUserScopeSql,
-    .memory_match_term = memory_match_term,
-    .memory_tokens = search_tokens::tokens_of,
+    // The FULLTEXT index holds every memory as it is written.
+    .memory_unindexed_app = "",
+    .memory_unindexed_user = "",
+    .memory_tokens = memory_tokens,
     .memory_index = "UPDATE memories SET search_tokens = ? WHERE row_key = ?",
 };
 

@@ -28,6 +28,10 @@ struct Migration {
     // between its DDL and its version row (a crash) is finished by the next
     // open instead of failing on the DDL. NULL: every statement re-runs.
     const char* applied_sql = nullptr;
+    // After the statements (applied or not) and before the version row: the
+    // step re-derives the search columns from the host's terms
+    // (rederive.cpp), in batches of their own transactions; re-runnable.
+    bool rederive_terms = false;
 };
 
 // v1: sessions and everything that hangs off them, with the finalize
@@ -335,8 +339,49 @@ inline const Migration kSchemaMemoryScope{
     "SELECT COUNT(*) FROM information_schema.statistics WHERE table_schema = DATABASE() "
     "AND table_name = 'memories' AND index_name = 'memories_scope'"};
 
-inline const std::array<const Migration*, 7> kMigrations{
-    &kSchemaV1, &kSchemaV2, &kSchemaV3, &kSchemaV4, &kSchemaMemories, &kSchemaExtractCursor, &kSchemaMemoryScope};
+// The steps that move search and recall onto the host's terms (ABI 6:
+// mnemo_host.terms, folded words Snowball-stemmed; plugins/host/bm25.h). A
+// word rule changed meaning, so every search_tokens column is stale:
+//  - events.term_count: the number of host terms of the search text
+//    (BM25's length), written by every insert; NULL until the step's
+//    re-derivation counts it.
+//  - sessions.search_terms: the sum of term_count over the session's
+//    visible events, kept by every write as event_count is, so N and the
+//    total length of a search's scope are a sum over its live sessions
+//    (plugins/sql/search_hits.h).
+//  - the re-derivation (rederive.cpp), run by the second step before its
+//    version row, under migrate()'s lock: events.search_tokens and
+//    term_count of every event still without a term_count, then each
+//    session's search_terms, then every memory's search_tokens and
+//    word_count (now host terms), each in transactions of at most
+//    kRederiveBatch rows, so no transaction holds locks or undo for more.
+//    A crash in the middle leaves the version row unwritten: the next open
+//    skips the ALTER (its column exists) and goes on from the events not
+//    counted yet.
+// Two steps, as MySQL has no ADD COLUMN IF NOT EXISTS and each ALTER is
+// skipped by its own column.
+inline constexpr int kEventTermsVersion = 8;
+inline const Migration kSchemaEventTerms{
+    kEventTermsVersion,
+    {
+        "ALTER TABLE events ADD COLUMN term_count BIGINT NULL",
+    },
+    "SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = DATABASE() "
+    "AND table_name = 'events' AND column_name = 'term_count'"};
+inline constexpr int kHostTermsVersion = 9;
+inline const Migration kSchemaHostTerms{
+    kHostTermsVersion,
+    {
+        "ALTER TABLE sessions ADD COLUMN search_terms BIGINT NOT NULL DEFAULT 0",
+    },
+    "SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = DATABASE() "
+    "AND table_name = 'sessions' AND column_name = 'search_terms'",
+    true};
+inline constexpr int kRederiveBatch = 1000;
+
+inline const std::array<const Migration*, 9> kMigrations{
+    &kSchemaV1,           &kSchemaV2,          &kSchemaV3,         &kSchemaV4,       &kSchemaMemories,
+    &kSchemaExtractCursor, &kSchemaMemoryScope, &kSchemaEventTerms, &kSchemaHostTerms};
 inline const int kSchemaVersion = kMigrations.back()->version;
 
 // The bookkeeping table itself is not a migration: it must exist to read the

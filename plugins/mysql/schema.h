@@ -15,4 +15,9 @@ class Conn;
 // not granted in time, the mapped server error otherwise.
 void migrate(Conn& conn, const std::string& database);
 
+// The re-derivation of the search columns from the host's terms
+// (migrations.h kHostTermsVersion; rederive.cpp): batches of
+// kRederiveBatch rows, each its own transaction. Re-runnable.
+void rederive_host_terms(Conn& conn);
+
 }  // namespace mnemo::mysql

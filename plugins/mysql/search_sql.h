@@ -16,33 +16,32 @@ inline std::string search_metadata_is(const char* key) {
     return "(JSON_TYPE(" + path + ") = 'STRING' AND CAST(JSON_UNQUOTE(" + path + ") AS BINARY) = CAST(? AS BINARY))";
 }
 
-// The session-side filters of every search statement, on `s` (sessions):
-// app, now, user x2, exclude_session x2, channel x3 (NULL: no filter).
+// The session-side filters of kSearchRecentSql, on `s` (sessions): app,
+// now, user x2, exclude_session x2, channel x3 (NULL: no filter).
 inline const std::string kSearchSessionFilters =
     " AND s.app = ? AND s.deleted_at = 0 AND (s.expires_at = 0 OR s.expires_at > ?)"
     " AND (? IS NULL OR s.user = ?) AND (? IS NULL OR s.id <> ?)"
     " AND (? IS NULL OR " +
     search_metadata_is("channel") + " OR " + search_metadata_is("platform") + ")";
-// The event-side filters on `e` (events): role x2.
-inline constexpr const char* kSearchEventFilters = " AND e.deleted_at = 0 AND (? IS NULL OR e.role = ?)";
 
-// Candidates of a search: sid, seq, a rank (none: 0), the session's
-// updated_at and id, the event's search text; verified by the core
-// (search_hits.h). Parameters: the first below, then kSearchSessionFilters'
-// and kSearchEventFilters'.
-inline constexpr const char* kSearchCandidateColumns = "SELECT e.sid, e.seq, 0, s.updated_at, s.id, e.search_text";
-//  - through the FULLTEXT index: the boolean-mode terms;
+// Candidates of a search (sql/search_hits.h CandidateSource): sid, seq, the
+// session's updated_at and id, the event's search text, whether the event
+// passes the other filters (exclude_session x2, channel x3, role x2) and
+// whether its session's search_terms counts it; then the scope (app, now,
+// user x2: live sessions, visible events), then the source's parameter.
+inline const std::string kSearchCandidatesSql =
+    "SELECT e.sid, e.seq, s.updated_at, s.id, e.search_text, (? IS NULL OR s.id <> ?) AND (? IS NULL OR " +
+    search_metadata_is("channel") + " OR " + search_metadata_is("platform") +
+    ") AND (? IS NULL OR e.role = ?), e.term_count IS NOT NULL FROM events e JOIN sessions s ON s.sid = e.sid"
+    " WHERE s.app = ? AND s.deleted_at = 0 AND (s.expires_at = 0 OR s.expires_at > ?) AND (? IS NULL OR s.user = ?)"
+    " AND e.deleted_at = 0";
+//  - through the FULLTEXT index: a boolean-mode expression of tokens;
 inline const std::string kSearchMatchSql =
-    std::string(kSearchCandidateColumns) +
-    " FROM events e JOIN sessions s ON s.sid = e.sid WHERE MATCH (e.search_tokens) AGAINST (? IN BOOLEAN MODE)" +
-    kSearchSessionFilters + kSearchEventFilters;
-//  - a scan of the app's visible events holding the text, case folded by
-//    the server (a superset of ASCII case-insensitive; "" holds them all).
+    kSearchCandidatesSql + " AND MATCH (e.search_tokens) AGAINST (? IN BOOLEAN MODE)";
+//  - a scan of the scope's visible events holding the text, case folded by
+//    the server (a superset of ASCII case-insensitive).
 inline const std::string kSearchScanSql =
-    std::string(kSearchCandidateColumns) +
-    " FROM sessions s JOIN events e ON e.sid = s.sid WHERE e.search_text IS NOT NULL"
-    " AND LOCATE(LOWER(?), LOWER(e.search_text)) > 0" +
-    kSearchSessionFilters + kSearchEventFilters;
+    kSearchCandidatesSql + " AND e.search_text IS NOT NULL AND LOCATE(LOWER(?), LOWER(e.search_text)) > 0";
 
 // Empty q: the most recently updated live sessions passing the filters,
 // newest first in the order of an app's session list, through its index

@@ -6,9 +6,9 @@
 
 namespace mnemo::mysql::search_tokens {
 
-std::string token(std::string_view folded_word) {
+std::string token(std::string_view term) {
     static constexpr char kHex[] = "0123456789abcdef";
-    std::string_view kept = folded_word.substr(0, kTokenWordBytes);
+    std::string_view kept = term.substr(0, kTokenTermBytes);
     std::string out = "w";
     out.reserve(1 + 2 * kept.size());
     for (unsigned char byte : kept) {
@@ -18,16 +18,18 @@ std::string token(std::string_view folded_word) {
     return out;
 }
 
-std::string tokens_of(std::string_view search_text) {
-    namespace sw = host;
+std::string tokens_of(std::string_view text, int64_t* terms) {
     std::unordered_set<std::string> seen;
     std::string out;
-    sw::for_each_word(search_text, [&](size_t begin, size_t end) {
-        std::string next = token(sw::fold(search_text.substr(begin, end - begin)));
+    int64_t count = 0;
+    host::for_each_term(text, [&](size_t, size_t, std::string_view term) {
+        ++count;
+        std::string next = token(term);
         if (!seen.insert(next).second) return;
         if (!out.empty()) out.push_back(' ');
         out += next;
     });
+    if (terms) *terms = count;
     return out;
 }
 

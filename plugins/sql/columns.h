@@ -28,6 +28,10 @@ inline constexpr const char* kLaneVersionSql = "SELECT version, created_at FROM 
 inline constexpr const char* kEvictCutoffSql =
     "SELECT seq FROM events WHERE sid = ? AND deleted_at = 0 ORDER BY seq LIMIT 1 OFFSET ?";
 inline constexpr const char* kEvictSql = "DELETE FROM events WHERE sid = ? AND deleted_at = 0 AND seq <= ?";
+// The terms of what kEvictSql removes (sid, seq): its session's search_terms
+// drops by them (a NULL term_count, not yet counted, adds nothing).
+inline constexpr const char* kEvictTermsSql =
+    "SELECT COALESCE(SUM(term_count), 0) FROM events WHERE sid = ? AND deleted_at = 0 AND seq <= ?";
 
 // The sweep's app and user scopes whose TTL passed (now, limit):
 // scope, app, user (state_scopes_expiry).

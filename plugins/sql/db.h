@@ -72,7 +72,9 @@ public:
     virtual bool writing() const = 0;
     // Inserts one event row with its search columns: what the search index
     // needs from a row is the backend's own (the host's word rules stay behind it).
-    virtual void insert_event_row(int64_t sid, int64_t seq, const mnemo_event& event) = 0;
+    // Returns the number of host terms of its search text (its BM25 length),
+    // which the row keeps in events.term_count.
+    virtual int64_t insert_event_row(int64_t sid, int64_t seq, const mnemo_event& event) = 0;
     // This backend instance's id, which claims finalize work on a shared store.
     virtual int64_t owner_id() const { return 0; }
 };

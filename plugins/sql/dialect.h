@@ -9,6 +9,7 @@
 #include <array>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mnemo::sqlcore {
 
@@ -87,13 +88,21 @@ struct Dialect {
     // channel x3, limit; kSessionColumns.
     std::string search_recent;
 
+    // The text index's expression (sqlite FTS5, mysql boolean mode) for
+    // documents holding any of the host terms (all: every one); "" when the
+    // index cannot hold one of them.
+    std::string (*match_terms)(const std::vector<std::string>& terms, bool all);
+
     // Memories (memory_rows.h).
-    // The live memories of an app (of one user) whose text index holds
-    // every term, memory_rows.h's kMemoryColumns. Parameters: the terms
-    // joined by spaces, then memory_filter.h's scope_sql (app, [user,] now).
+    // The live memories of an app (of one user) whose text index matches
+    // an expression of match_terms, memory_rows.h's kMemoryColumns.
+    // Parameters: the expression, then memory_filter.h's scope_sql (app,
+    // [user,] now).
     std::string memory_match_app, memory_match_user;
-    // A folded word as a term of those, "" where the index cannot hold it.
-    std::string (*memory_match_term)(const std::string& folded_word);
+    // The live memories of the scope the text index does not hold yet
+    // (sqlite's re-derivation after a change of the word rules), with the
+    // scope's parameters; empty where the index always holds every memory.
+    std::string memory_unindexed_app, memory_unindexed_user;
     // Where the text index is not kept by triggers: the index's column for
     // a memory text, written by memory_index (column, row_key).
     std::string (*memory_tokens)(std::string_view text);

@@ -38,8 +38,8 @@ bool has_text(mnemo_str s) {
 
 }  // namespace
 
-void insert_event(Db& db, int64_t sid, int64_t seq, const mnemo_event& event) {
-    db.insert_event_row(sid, seq, event);
+int64_t insert_event(Db& db, int64_t sid, int64_t seq, const mnemo_event& event) {
+    return db.insert_event_row(sid, seq, event);
 }
 
 std::optional<StoredEvent> find_visible_by_id(Db& db, int64_t sid, const mnemo_event& event) {
@@ -51,7 +51,7 @@ std::optional<StoredEvent> find_visible_by_id(Db& db, int64_t sid, const mnemo_e
     return StoredEvent{row.i64(0), row.i64(1), identical};
 }
 
-int64_t evict_oldest(Db& db, int64_t sid, int64_t count) {
+int64_t evict_oldest(Db& db, int64_t sid, int64_t count, int64_t* terms) {
     if (count <= 0) return 0;
     int64_t last_evicted = 0;
     {
@@ -60,10 +60,20 @@ int64_t evict_oldest(Db& db, int64_t sid, int64_t count) {
         if (!cutoff.step()) return 0;
         last_evicted = cutoff.i64(0);
     }
+    {
+        Query sum(db, kEvictTermsSql);
+        sum.args(sid, last_evicted);
+        if (sum.step()) *terms += sum.i64(0);
+    }
     return Query(db, kEvictSql).args(sid, last_evicted).run();
 }
 
-int64_t soft_delete_from(Db& db, int64_t sid, int64_t from_seq, int64_t now_us) {
+int64_t soft_delete_from(Db& db, int64_t sid, int64_t from_seq, int64_t now_us, int64_t* terms) {
+    {
+        Query sum(db, "SELECT COALESCE(SUM(term_count), 0) FROM events WHERE sid = ? AND deleted_at = 0 AND seq >= ?");
+        sum.args(sid, from_seq);
+        if (sum.step()) *terms += sum.i64(0);
+    }
     return Query(db, "UPDATE events SET deleted_at = ? WHERE sid = ? AND deleted_at = 0 AND seq >= ?")
         .args(now_us, sid, from_seq)
         .run();

@@ -14,7 +14,9 @@
 
 namespace mnemo::sqlcore {
 
-void insert_event(Db& db, int64_t sid, int64_t seq, const mnemo_event& event);
+// Returns the event's number of host terms (events.term_count), which the
+// caller adds to its session's search_terms while the event is visible.
+int64_t insert_event(Db& db, int64_t sid, int64_t seq, const mnemo_event& event);
 
 // A visible event found by its client id, and whether it matches a retry
 // (equal author, role and content bytes).
@@ -25,10 +27,12 @@ struct StoredEvent {
 };
 std::optional<StoredEvent> find_visible_by_id(Db& db, int64_t sid, const mnemo_event& event);
 
-// Removes the `count` oldest visible events; returns how many went.
-int64_t evict_oldest(Db& db, int64_t sid, int64_t count);
-// Soft-deletes every visible event with seq >= from_seq; returns how many.
-int64_t soft_delete_from(Db& db, int64_t sid, int64_t from_seq, int64_t now_us);
+// Removes the `count` oldest visible events; returns how many went and
+// adds their terms (events.term_count) to *terms.
+int64_t evict_oldest(Db& db, int64_t sid, int64_t count, int64_t* terms);
+// Soft-deletes every visible event with seq >= from_seq; returns how many
+// and adds their terms to *terms.
+int64_t soft_delete_from(Db& db, int64_t sid, int64_t from_seq, int64_t now_us, int64_t* terms);
 // The seq of the oldest visible event; none when no event is visible.
 std::optional<int64_t> first_visible_seq(Db& db, int64_t sid);
 // The seq of the latest visible event with role "user" and seq < before_seq.

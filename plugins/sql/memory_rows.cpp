@@ -50,8 +50,9 @@ void index_text(Db& db, const MemoryRow& row) {
 void MemoryRow::set_text(std::string_view new_text, std::string_view new_folded_text) {
     text = std::string(new_text);
     folded_text = std::string(new_folded_text);
+    // BM25's length: the number of host terms (bm25.h).
     word_count = 0;
-    host::for_each_word(text, [&](size_t, size_t) { ++word_count; });
+    host::for_each_term(text, [&](size_t, size_t, std::string_view) { ++word_count; });
 }
 
 MemoryRow memory_row(const Query& query) {

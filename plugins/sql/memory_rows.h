@@ -28,7 +28,7 @@ struct MemoryRow : host::MemoryValues {
     // The dedupe key; absent on a captured row, which takes no part in dedupe
     // until a write gives its text a folded form.
     std::optional<std::string> folded_text;
-    int64_t word_count = 0;
+    int64_t word_count = 0;  // the number of host terms of text (BM25's length)
 
     // A new text: its folded form and word count follow.
     void set_text(std::string_view new_text, std::string_view new_folded_text);

@@ -67,7 +67,7 @@ bool answer_retry(Db& db, const SessionMeta& meta, const mnemo_append_req& req, 
 void store_events(Db& db, SessionMeta& meta, const mnemo_event* events, size_t n_events, AppendOutcome* outcome) {
     for (size_t i = 0; i < n_events; ++i) {
         int64_t seq = ++meta.last_seq;
-        insert_event(db, meta.sid, seq, events[i]);
+        meta.search_terms_delta += insert_event(db, meta.sid, seq, events[i]);
         if (!outcome) continue;
         outcome->seqs.push_back(seq);
         outcome->timestamps_us.push_back(events[i].timestamp_us);
@@ -122,8 +122,10 @@ private:
 
 int64_t apply_event_limit(Db& db, SessionMeta& meta, int64_t event_limit) {
     if (event_limit <= 0 || meta.event_count <= event_limit) return 0;
-    int64_t evicted = evict_oldest(db, meta.sid, meta.event_count - event_limit);
+    int64_t terms = 0;
+    int64_t evicted = evict_oldest(db, meta.sid, meta.event_count - event_limit, &terms);
     meta.event_count -= evicted;
+    meta.search_terms_delta -= terms;
     return evicted;
 }
 
@@ -169,8 +171,10 @@ void events_rewrite(Db& db, const mnemo_rewrite_req& req, Output& out) {
     SessionCaptures captures(db, req.key, meta, req.now_us);
     captures.check(req.captures, req.n_captures, req.n_events, req.capture);
     if (req.remove_captured) captures.remove_from(first_visible_seq(db, meta.sid));
-    int64_t replaced = soft_delete_from(db, meta.sid, 0, req.now_us);
+    int64_t terms = 0;
+    int64_t replaced = soft_delete_from(db, meta.sid, 0, req.now_us, &terms);
     meta.event_count = 0;
+    meta.search_terms_delta -= terms;
     const int64_t first_seq = meta.last_seq + 1;
     store_events(db, meta, req.events, req.n_events, nullptr);
     captures.store(first_seq);
@@ -185,14 +189,15 @@ void events_rewind(Db& db, const mnemo_rewind_req& req, Output& out) {
     SessionMeta meta = require_live(db, req.key, req.now_us);
     check_version(meta, req.has_expected_version, req.expected_version, req.key);
     int64_t before_seq = std::numeric_limits<int64_t>::max();
-    int64_t rewound = 0, turns_undone = 0;
+    int64_t rewound = 0, turns_undone = 0, terms = 0;
     for (; turns_undone < req.turns; ++turns_undone) {
         std::optional<int64_t> turn = latest_user_turn(db, meta.sid, before_seq);
         if (!turn) break;
-        rewound += soft_delete_from(db, meta.sid, *turn, req.now_us);
+        rewound += soft_delete_from(db, meta.sid, *turn, req.now_us, &terms);
         before_seq = *turn;
     }
     meta.event_count -= rewound;
+    meta.search_terms_delta -= terms;
     if (req.remove_captured && turns_undone > 0) {
         SessionCaptures captures(db, req.key, meta, req.now_us);
         captures.remove_from(before_seq);

@@ -40,9 +40,19 @@ void import_session(Db& db, const mnemo_session& s, int64_t now_us) {
         .run();
 }
 
+// The session's search_terms follows the visible event replaced and the one stored.
 void import_event(Db& db, const SessionMeta& meta, const mnemo_event& event) {
+    int64_t removed = 0;
+    {
+        Query old(db, "SELECT COALESCE(SUM(term_count), 0) FROM events WHERE sid = ? AND seq = ? AND deleted_at = 0");
+        old.args(meta.sid, event.seq);
+        if (old.step()) removed = old.i64(0);
+    }
     Query(db, "DELETE FROM events WHERE sid = ? AND seq = ?").args(meta.sid, event.seq).run();
-    insert_event(db, meta.sid, event.seq, event);
+    const int64_t added = insert_event(db, meta.sid, event.seq, event);
+    Query(db, "UPDATE sessions SET search_terms = search_terms + ? WHERE sid = ?")
+        .args(added - removed, meta.sid)
+        .run();
 }
 
 // Through StateWriter, so sizes stay exact; then the scope takes the record's expiry.

@@ -1,102 +1,64 @@
 // memory_search: keyword recall over memory texts with the transcript
-// search rules (the host's parsed query and word rules, as the memory
-// backend reads them). The backend's text index (Dialect::memory_match_*:
-// sqlite FTS5 with the events' tokenizer, mysql FULLTEXT over encoded
-// tokens) narrows the candidates to memories holding every word (a words
-// query) or the words wholly inside q (an exact query); each candidate is
-// verified by the host and passes the filter before ranking.
+// search rules (the host's parsed query, its terms and match mode). The
+// backend's text index of host terms (Dialect::memory_match_*: sqlite FTS5
+// with the host-terms tokenizer, mysql FULLTEXT over encoded terms) finds
+// the candidates: every memory of the scope holding any query term, plus a
+// superset of those holding each exact clause a match may hold without a
+// term (the clause's whole words, all of them; a scan of the scope when it
+// has none); memories the index does not hold yet (Dialect::
+// memory_unindexed_*) are read beside it. Each candidate is verified by the
+// host and passes the filter before ranking.
 //
-// Relevance is BM25 computed here, so it is the same number on every
-// backend: N, the average length and each word's document frequency count
-// the live memories of the filter's app and user (the app without a user),
-// before the other filters, as the ABI says; an engine's own ranking
-// function counts every row of its index (other apps, expired rows).
+// Relevance is plugins/host/bm25.h computed here, so it is the same number
+// on every backend: N and the total length are the scope's COUNT and
+// SUM(word_count) (word_count: the number of host terms, kept by every
+// write), each query term's document frequency is counted over the
+// candidates (every memory of the scope holding a term is one), all before
+// the other filters, as the ABI says. An unindexed memory may still carry
+// the word count of the old rules: its read replaces it with its terms.
 #include "memory_filter.h"
 #include "memory_rows.h"
+#include "search_hits.h"
 #include "sql_ops.h"
 
+#include "bm25.h"
 #include "dialect.h"
-#include "keyword_recall.h"
 
 #include <algorithm>
 #include <optional>
+#include <unordered_set>
 
 namespace mnemo::sqlcore {
 namespace {
 
-// Words of an exact query used to narrow candidates; more cost a posting list each.
-constexpr size_t kMaxExactTerms = 3;
-
-// The words every text matching the query holds whole: a words query's
-// words; an exact query's longest words inside q (its end words may be
-// parts of longer words).
-std::vector<std::string> narrowing_words(const host::RecallQuery& query) {
-    if (!query.exact) return query.words;
-    std::vector<std::string> narrow = query.whole_words;
-    std::stable_sort(narrow.begin(), narrow.end(),
-                     [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
-    if (narrow.size() > kMaxExactTerms) narrow.resize(kMaxExactTerms);
-    return narrow;
-}
-
-// The words as the text index's terms; none when one cannot be a term.
-std::optional<std::string> match_terms(const Dialect& dialect, const std::vector<std::string>& words) {
-    std::string terms;
-    for (const std::string& word : words) {
-        std::string term = dialect.memory_match_term(word);
-        if (term.empty()) return std::nullopt;
-        terms += (terms.empty() ? "" : " ") + term;
+// The text index's expressions whose matches are the candidates; nullopt
+// when the scope must be read whole.
+std::optional<std::vector<std::string>> match_expressions(const Dialect& dialect, const host::Query& query) {
+    std::vector<std::string> expressions;
+    if (!query.terms.empty()) {
+        std::string any = dialect.match_terms(query.terms, false);
+        if (any.empty()) return std::nullopt;
+        expressions.push_back(std::move(any));
+        // Every match of `all` holds every term.
+        if (query.match_all) return expressions;
     }
-    return terms;
-}
-
-// Calls fn for every live memory of the filter's scope that may hold each of words, through the text index
-// when it narrows by them, else every memory of the scope.
-template <typename Fn>
-void for_each_candidate(Db& db, const mnemo_memory_filter& filter, const std::vector<std::string>& words, Fn&& fn) {
-    std::optional<std::string> terms = words.empty() ? std::nullopt : match_terms(db.dialect(), words);
-    if (!terms) {
-        mnemo_memory_filter scope{};
-        scope.app = filter.app;
-        scope.user = filter.user;
-        scope.now_us = filter.now_us;
-        return for_each_in_scope(db, scope, "", fn);
+    for (const std::string& clause : query.clauses) {
+        if (!query.terms.empty() && clause_covered(query, clause)) continue;
+        const std::vector<std::string> whole = clause_whole_terms(clause);
+        std::string every = whole.empty() ? std::string() : dialect.match_terms(whole, true);
+        if (every.empty()) return std::nullopt;
+        expressions.push_back(std::move(every));
+        // Every match of `all` holds this clause.
+        if (query.match_all) break;
     }
-    Query query(db, filter.user.ptr ? db.dialect().memory_match_user : db.dialect().memory_match_app);
-    query.bind(1, std::string_view(*terms));
-    bind_scope(query, 2, filter);
-    while (query.step()) fn(memory_row(query));
-}
-
-// known_df: the document frequency of a one-word query's word when the
-// candidate pass already counted it (its candidates were that word's).
-host::Bm25Corpus corpus_of(Db& db, const mnemo_memory_filter& filter, const host::RecallQuery& query,
-                           std::optional<double> known_df) {
-    host::Bm25Corpus corpus;
-    Query totals(db,
-                 std::string("SELECT COUNT(*), COALESCE(SUM(word_count), 0) FROM memories WHERE ") + scope_sql(filter));
-    bind_scope(totals, 1, filter);
-    if (totals.step()) {
-        corpus.documents = static_cast<double>(totals.i64(0));
-        corpus.total_words = static_cast<double>(totals.i64(1));
-    }
-    if (known_df) {
-        corpus.document_frequency.push_back(*known_df);
-        return corpus;
-    }
-    for (const std::string& word : query.words) {
-        double df = 0;
-        for_each_candidate(db, filter, {word}, [&](const MemoryRow& row) {
-            uint32_t words = 0;
-            if (host::term_frequency(host::count_terms(row.text, &words), word) > 0) ++df;
-        });
-        corpus.document_frequency.push_back(df);
-    }
-    return corpus;
+    return expressions;
 }
 
 struct Hit {
     MemoryRow row;
+    uint32_t length = 0;
+    uint32_t clauses = 0;
+    std::vector<uint32_t> tf;
     double relevance = 0;
 };
 
@@ -106,39 +68,102 @@ bool ranks_before(const Hit& a, const Hit& b) {
     return a.row.id > b.row.id;
 }
 
+class Recall {
+public:
+    Recall(const mnemo_memory_search_req& req, const host::Query& query)
+        : req_(req), query_(query), df_(query.terms.size(), 0) {}
+
+    // A candidate of the scope, once each; unindexed: its word_count may be the old rules'.
+    void candidate(const MemoryRow& row, bool unindexed) {
+        if (!seen_.insert(row.key).second) return;
+        uint32_t length = 0;
+        const std::vector<host::TermCount> terms = host::count_terms(row.text, &length);
+        Hit hit{row, length, 0, std::vector<uint32_t>(query_.terms.size(), 0), 0};
+        for (size_t t = 0; t < query_.terms.size(); ++t) {
+            hit.tf[t] = host::term_frequency(terms, query_.terms[t]);
+            if (hit.tf[t] > 0) df_[t] += 1;
+        }
+        if (unindexed) length_correction_ += static_cast<double>(length) - static_cast<double>(row.word_count);
+        if (!passes(req_.filter, row) || !host::matches(query_, row.text)) return;
+        hit.clauses = static_cast<uint32_t>(host::clauses_held(query_, row.text));
+        hits_.push_back(std::move(hit));
+    }
+
+    void emit(Db& db, Output& out) {
+        if (hits_.empty()) return;
+        const host::Bm25Corpus corpus = corpus_of(db);
+        for (Hit& hit : hits_) {
+            hit.relevance = static_cast<double>(hit.clauses) * corpus.bound();
+            for (size_t t = 0; t < query_.terms.size(); ++t)
+                hit.relevance += host::bm25_term(corpus, t, hit.tf[t], hit.length);
+        }
+        const size_t kept = std::min(static_cast<size_t>(req_.limit), hits_.size());
+        std::partial_sort(hits_.begin(), hits_.begin() + static_cast<std::ptrdiff_t>(kept), hits_.end(),
+                          ranks_before);
+        hits_.resize(kept);
+        for (const Hit& hit : hits_)
+            emit_memory(out, hit.row, false, MemoryVia{MemoryVia::Hit, 0, 0, hit.relevance});
+    }
+
+private:
+    host::Bm25Corpus corpus_of(Db& db) const {
+        host::Bm25Corpus corpus;
+        Query totals(db, std::string("SELECT COUNT(*), COALESCE(SUM(word_count), 0) FROM memories WHERE ") +
+                             scope_sql(req_.filter));
+        bind_scope(totals, 1, req_.filter);
+        if (totals.step()) {
+            corpus.documents = static_cast<double>(totals.i64(0));
+            corpus.total_length = static_cast<double>(totals.i64(1));
+        }
+        corpus.total_length = std::max(0.0, corpus.total_length + length_correction_);
+        corpus.document_frequency = df_;
+        return corpus;
+    }
+
+    const mnemo_memory_search_req& req_;
+    const host::Query& query_;
+    std::vector<double> df_;
+    double length_correction_ = 0;
+    std::unordered_set<int64_t> seen_;
+    std::vector<Hit> hits_;
+};
+
+// The filter's scope alone: what BM25 and the candidates count over.
+mnemo_memory_filter scope_of(const mnemo_memory_filter& filter) {
+    mnemo_memory_filter scope{};
+    scope.app = filter.app;
+    scope.user = filter.user;
+    scope.now_us = filter.now_us;
+    return scope;
+}
+
 }  // namespace
 
 void memory_search(Db& db, const mnemo_memory_search_req& req, Output& out) {
     require_memory_limit("memory search", req.limit);
-    const host::RecallQuery query = host::read_recall_query(view(req.q));
+    const host::Query query = host::parse_query(view(req.q), req.match);
     if (query.empty()) return;
-    std::vector<Hit> hits;
-    // A one-word query's candidates are the scope's memories that may hold
-    // the word: the pass counts its document frequency on the way, sparing
-    // corpus_of a second walk of the same posting list.
-    const std::vector<std::string> narrowing = narrowing_words(query);
-    const bool counts_df = query.words.size() == 1 && narrowing == query.words;
-    double df = 0;
-    for_each_candidate(db, req.filter, narrowing, [&](const MemoryRow& row) {
-        if (counts_df) {
-            uint32_t words = 0;
-            if (host::term_frequency(host::count_terms(row.text, &words), query.words[0]) > 0) ++df;
-        }
-        if (passes(req.filter, row) && host::matches(query.parsed, row.text)) hits.push_back(Hit{row, 0});
-    });
-    if (hits.empty()) return;
-    const host::Bm25Corpus corpus =
-        corpus_of(db, req.filter, query, counts_df ? std::optional<double>(df) : std::nullopt);
-    for (Hit& hit : hits) {
-        uint32_t words = 0;
-        // Counted first: an argument list would leave the order of reading `words` open.
-        const std::vector<host::TermCount> terms = host::count_terms(hit.row.text, &words);
-        hit.relevance = host::bm25(query, corpus, terms, words);
+    const Dialect& dialect = db.dialect();
+    const mnemo_memory_filter scope = scope_of(req.filter);
+    Recall recall(req, query);
+    // The unindexed memories first, so each is read as one.
+    const std::string& unindexed = scope.user.ptr ? dialect.memory_unindexed_user : dialect.memory_unindexed_app;
+    if (!unindexed.empty()) {
+        Query rows(db, unindexed);
+        bind_scope(rows, 1, scope);
+        while (rows.step()) recall.candidate(memory_row(rows), true);
     }
-    const size_t kept = std::min(static_cast<size_t>(req.limit), hits.size());
-    std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(kept), hits.end(), ranks_before);
-    hits.resize(kept);
-    for (const Hit& hit : hits) emit_memory(out, hit.row, false, MemoryVia{MemoryVia::Hit, 0, 0, hit.relevance});
+    if (std::optional<std::vector<std::string>> expressions = match_expressions(dialect, query)) {
+        for (const std::string& expression : *expressions) {
+            Query rows(db, scope.user.ptr ? dialect.memory_match_user : dialect.memory_match_app);
+            rows.bind(1, std::string_view(expression));
+            bind_scope(rows, 2, scope);
+            while (rows.step()) recall.candidate(memory_row(rows), false);
+        }
+    } else {
+        for_each_in_scope(db, scope, "", [&](const MemoryRow& row) { recall.candidate(row, false); });
+    }
+    recall.emit(db, out);
 }
 
 }  // namespace mnemo::sqlcore

@@ -1,26 +1,19 @@
 #include "search_hits.h"
 
+#include "bm25.h"
 #include "dialect.h"
 #include "event_rows.h"
 #include "rules.h"
 #include "session_rows.h"
 
 #include <algorithm>
-#include <map>
+#include <cstring>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace mnemo::sqlcore {
 namespace {
-
-void emit_session_hits(Db& db, const mnemo_search_req& req, HitGroup& group, Output& out) {
-    std::vector<int64_t>& seqs = group.seqs;
-    std::sort(seqs.begin(), seqs.end());
-    if (static_cast<int64_t>(seqs.size()) > req.max_hits) seqs.resize(static_cast<size_t>(req.max_hits));
-    emit_session(db, group.sid, out);
-    for (int64_t seq : seqs) {
-        out.result(SearchHit{seq});
-        emit_context(db, group.sid, seq, std::max<int64_t>(req.context, 0), out);
-    }
-}
 
 void emit_recent_sessions(Db& db, const mnemo_search_req& req, Output& out) {
     Query rows(db, db.dialect().search_recent);
@@ -29,36 +22,202 @@ void emit_recent_sessions(Db& db, const mnemo_search_req& req, Output& out) {
     while (rows.step()) emit_session_row(rows, out);
 }
 
-// The candidates whose search text holds the query, by session.
-std::vector<HitGroup> verified_groups(Db& db, const mnemo_search_req& req, const host::Query& query,
-                                      const SearchPlan& plan) {
-    Query rows(db, plan.sql);
-    rows.args(std::string_view(plan.first), req.app, req.now_us, req.user, req.user, req.exclude_session,
-              req.exclude_session, req.channel, req.channel, req.channel, req.role, req.role);
-    std::map<int64_t, HitGroup> by_sid;
-    while (rows.step()) {
-        if (!host::matches(query, view(rows.str(5)))) continue;
-        auto [slot, fresh] = by_sid.try_emplace(rows.i64(0));
-        HitGroup& group = slot->second;
-        if (fresh) group = HitGroup{rows.i64(0), rows.f64(2), rows.i64(3), rows.text(4), {}};
-        group.best = std::min(group.best, rows.f64(2));
-        group.seqs.push_back(rows.i64(1));
+// A verified hit: what its relevance needs once the corpus is known.
+struct Hit {
+    int64_t seq = 0;
+    uint32_t length = 0;
+    uint32_t clauses = 0;
+    std::vector<uint32_t> tf;  // per query term
+    double relevance = 0;
+};
+
+struct Group {
+    int64_t sid = 0;
+    int64_t updated_at_us = 0;
+    std::string id;
+    std::vector<Hit> hits;
+    double best = -1;  // relevance is positive
+};
+
+struct PairHash {
+    size_t operator()(const std::pair<int64_t, int64_t>& p) const {
+        return std::hash<int64_t>{}(p.first * 1000003 ^ p.second);
     }
-    std::vector<HitGroup> groups;
+};
+
+// What the candidates tell besides the hits: each term's document
+// frequency, the length of the scope's uncounted events and the index's
+// rows (0: no row said).
+struct Counts {
+    std::vector<double> df;
+    double uncounted_length = 0;
+    double index_rows = 0;
+};
+
+// Whether a row with these term counts and clauses matches (host::matches'
+// rule: any term or clause; with match all, every one).
+bool matches_counted(const host::Query& query, const std::vector<uint32_t>& tf, size_t clauses) {
+    const size_t terms = static_cast<size_t>(std::count_if(tf.begin(), tf.end(), [](uint32_t n) { return n > 0; }));
+    if (query.match_all) return terms == query.terms.size() && clauses == query.clauses.size();
+    return terms > 0 || clauses > 0;
+}
+
+void bind_source(Query& rows, const mnemo_search_req& req, const CandidateSource& source) {
+    rows.args(req.exclude_session, req.exclude_session, req.channel, req.channel, req.channel, req.role, req.role,
+              req.app, req.now_us, req.user, req.user);
+    if (source.has_first) rows.bind(12, std::string_view(source.first));
+}
+
+// Reads every source's rows once each: counts them and keeps the verified
+// hits that pass the filters, by session.
+std::vector<Group> collect(Db& db, const mnemo_search_req& req, const host::Query& query, const SearchPlan& plan,
+                           Counts& counts) {
+    counts.df.assign(query.terms.size(), 0);
+    std::unordered_set<std::pair<int64_t, int64_t>, PairHash> seen;
+    std::unordered_map<int64_t, Group> by_sid;
+    for (const CandidateSource& source : plan.sources) {
+        Query rows(db, source.sql);
+        bind_source(rows, req, source);
+        while (rows.step()) {
+            const int64_t sid = rows.i64(0), seq = rows.i64(1);
+            if (!seen.emplace(sid, seq).second) continue;
+            const std::string_view text = view(rows.str(4));
+            Hit hit{seq, 0, 0, std::vector<uint32_t>(query.terms.size(), 0), 0};
+            IndexCounts indexed;
+            if (source.index_counts && read_index_counts(view(rows.str(7)), query.terms.size(), &indexed)) {
+                hit.length = static_cast<uint32_t>(indexed.length);
+                hit.tf = std::move(indexed.tf);
+                counts.index_rows = static_cast<double>(indexed.index_rows);
+            } else {
+                uint32_t length = 0;
+                const std::vector<host::TermCount> terms = host::count_terms(text, &length);
+                hit.length = length;
+                for (size_t t = 0; t < query.terms.size(); ++t) hit.tf[t] = host::term_frequency(terms, query.terms[t]);
+            }
+            for (size_t t = 0; t < query.terms.size(); ++t)
+                if (hit.tf[t] > 0) counts.df[t] += 1;
+            if (rows.i64(6) == 0) counts.uncounted_length += hit.length;
+            if (rows.i64(5) == 0) continue;
+            hit.clauses = static_cast<uint32_t>(host::clauses_held(query, text));
+            // The index's counts are the host's terms: they decide the
+            // match as host::matches would, without tokenizing the text.
+            if (source.index_counts ? !matches_counted(query, hit.tf, hit.clauses) : !host::matches(query, text))
+                continue;
+            auto [slot, fresh] = by_sid.try_emplace(sid);
+            Group& group = slot->second;
+            if (fresh) {
+                group.sid = sid;
+                group.updated_at_us = rows.i64(2);
+                group.id = rows.text(3);
+            }
+            group.hits.push_back(std::move(hit));
+        }
+    }
+    std::vector<Group> groups;
+    groups.reserve(by_sid.size());
     for (auto& [sid, group] : by_sid) groups.push_back(std::move(group));
     return groups;
 }
 
+host::Bm25Corpus corpus_of(Db& db, const mnemo_search_req& req, const SearchPlan& plan, const Counts& counts) {
+    host::Bm25Corpus corpus;
+    Query totals(db, kSearchTotalsSql);
+    totals.args(req.app, req.now_us, req.user, req.user);
+    if (totals.step()) {
+        corpus.documents = static_cast<double>(totals.i64(0));
+        corpus.total_length = static_cast<double>(totals.i64(1));
+    }
+    corpus.total_length += counts.uncounted_length;
+    corpus.document_frequency = counts.df;
+    if (plan.index_document_frequency) {
+        // A bounded plan: the index's counts, scaled to the scope.
+        const double scale = counts.index_rows > 0 ? std::min(1.0, corpus.documents / counts.index_rows) : 1.0;
+        for (size_t t = 0; t < corpus.document_frequency.size(); ++t)
+            corpus.document_frequency[t] =
+                std::max(counts.df[t], std::min(corpus.documents, (*plan.index_document_frequency)[t] * scale));
+    }
+    return corpus;
+}
+
+double score(const host::Query& query, const host::Bm25Corpus& corpus, const Hit& hit) {
+    double relevance = static_cast<double>(hit.clauses) * corpus.bound();
+    for (size_t t = 0; t < query.terms.size(); ++t) relevance += host::bm25_term(corpus, t, hit.tf[t], hit.length);
+    return relevance;
+}
+
+// Best first; ties: the later seq.
+bool hit_before(const Hit& a, const Hit& b) {
+    if (a.relevance != b.relevance) return a.relevance > b.relevance;
+    return a.seq > b.seq;
+}
+
+// Best event first; ties: the later updated_at, then the greater id.
+bool group_before(const Group& a, const Group& b) {
+    if (a.best != b.best) return a.best > b.best;
+    return std::tie(a.updated_at_us, a.id, a.sid) > std::tie(b.updated_at_us, b.id, b.sid);
+}
+
+void emit_group(Db& db, const mnemo_search_req& req, Group& group, Output& out) {
+    std::vector<Hit>& hits = group.hits;
+    const size_t kept = std::min(hits.size(), static_cast<size_t>(std::max<int64_t>(req.max_hits, 0)));
+    std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(kept), hits.end(), hit_before);
+    hits.resize(kept);
+    if (req.order == MNEMO_ORDER_TIME)
+        std::sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) { return a.seq < b.seq; });
+    emit_session(db, group.sid, out);
+    for (const Hit& hit : hits) {
+        out.result(SearchHit{hit.seq});
+        emit_context(db, group.sid, hit.seq, std::max<int64_t>(req.context, 0), out);
+    }
+}
+
 }  // namespace
 
+bool read_index_counts(std::string_view blob, size_t n_terms, IndexCounts* counts) {
+    if (blob.size() < (2 + n_terms) * sizeof(int64_t)) return false;
+    std::vector<int64_t> values(2 + n_terms);
+    std::memcpy(values.data(), blob.data(), values.size() * sizeof(int64_t));
+    counts->index_rows = values[0];
+    counts->length = values[1];
+    counts->tf.resize(n_terms);
+    for (size_t t = 0; t < n_terms; ++t) counts->tf[t] = static_cast<uint32_t>(values[2 + t]);
+    return true;
+}
+
+std::vector<std::string> clause_whole_terms(std::string_view clause) {
+    std::vector<std::string> terms;
+    host::for_each_term(clause, [&](size_t begin, size_t end, std::string_view term) {
+        if (begin > 0 && end < clause.size()) terms.emplace_back(term);
+    });
+    return terms;
+}
+
+bool clause_covered(const host::Query& query, std::string_view clause) {
+    for (const std::string& term : clause_whole_terms(clause))
+        if (std::find(query.terms.begin(), query.terms.end(), term) != query.terms.end()) return true;
+    return false;
+}
+
 void search_sessions(Db& db, const mnemo_search_req& req, const std::function<SearchPlan(const host::Query&)>& plan,
-                     bool (*ranks_before)(const HitGroup&, const HitGroup&), Output& out) {
-    const host::Query query = host::parse_query(view(req.q));
+                     Output& out) {
+    const host::Query query = host::parse_query(view(req.q), req.match);
     if (query.kind == host::QueryKind::Recent) return emit_recent_sessions(db, req, out);
-    std::vector<HitGroup> ranked = verified_groups(db, req, query, plan(query));
-    std::sort(ranked.begin(), ranked.end(), ranks_before);
-    if (static_cast<int64_t>(ranked.size()) > req.limit) ranked.resize(static_cast<size_t>(req.limit));
-    for (HitGroup& group : ranked) emit_session_hits(db, req, group, out);
+    if (query.empty()) return;
+    Counts counts;
+    const SearchPlan candidates = plan(query);
+    std::vector<Group> groups = collect(db, req, query, candidates, counts);
+    if (groups.empty()) return;
+    const host::Bm25Corpus corpus = corpus_of(db, req, candidates, counts);
+    for (Group& group : groups) {
+        for (Hit& hit : group.hits) {
+            hit.relevance = score(query, corpus, hit);
+            group.best = std::max(group.best, hit.relevance);
+        }
+    }
+    const size_t kept = std::min(groups.size(), static_cast<size_t>(std::max<int64_t>(req.limit, 0)));
+    std::partial_sort(groups.begin(), groups.begin() + static_cast<std::ptrdiff_t>(kept), groups.end(), group_before);
+    groups.resize(kept);
+    for (Group& group : groups) emit_group(db, req, group, out);
 }
 
 }  // namespace mnemo::sqlcore

@@ -1,11 +1,24 @@
 // search_hits.h -- a search (mnemo_search_req) as both SQL backends run it:
-// the backend picks the statement whose rows are the candidate events (its
+// the backend names the statements whose rows are the candidate events (its
 // own index), the core verifies each candidate against the host's word rules
-// (so every backend agrees to the byte), groups the hits by session, ranks
-// the sessions with the backend's order (sqlite by bm25, mysql by hit count),
-// and writes the first req.limit as the ABI's search rows (mnemo_plugin.h):
-// the session, then for each hit, oldest first and cut to max_hits,
-// search_hit(seq) and its context events.
+// (so every backend agrees to the byte), ranks them by the one relevance
+// (plugins/host/bm25.h) over the request's scope, groups the hits by
+// session and writes the first req.limit sessions as the ABI's search rows
+// (mnemo_plugin.h): the session, then for each of its max_hits best hits,
+// in req.order, search_hit(seq) and its context events.
+//
+// BM25 over the scope (the live visible events of the request's user, or
+// of the app without one, before the other filters):
+//  - N and the total length are the scope's sessions' event_count and
+//    search_terms (the host terms of their visible events, kept by every
+//    write: session_rows.h), one row per live session of the scope;
+//  - an event whose terms its session does not count yet (events.term_count
+//    NULL: written before the host's terms, not re-derived yet) adds its
+//    length here: every such event of the scope must be a candidate (the
+//    backend's unindexed tail is);
+//  - each query term's document frequency is counted over the candidates:
+//    a plan's candidates are every event of the scope that holds any query
+//    term (whatever the filters and the match mode), so the count is exact.
 #pragma once
 
 #include "db.h"
@@ -14,34 +27,74 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace mnemo::sqlcore {
 
-// The candidate events of a query: sql's rows are (sid, seq, rank: lower is
-// better, the session's updated_at and id, the event's search text); its
-// parameters are `first`, then app, now, user x2, exclude_session x2,
-// channel x3, role x2.
-struct SearchPlan {
+// One statement of candidate events. Its rows are (sid, seq, the session's
+// updated_at and id, the event's search text, passes: 1 when the event
+// passes the request's other filters (exclude_session, channel, role),
+// counted: 1 when its session's search_terms holds its terms). Its
+// parameters are exclude_session x2, channel x3, role x2, then the scope
+// (app, now, user x2: NULL for the whole app), then `first` when has_first.
+// index_counts: the rows have a column more, the text index's counts of
+// the event as IndexCounts lays them out (its phrases: the query's terms, in
+// order), which stand for tokenizing the text: the index holds host terms,
+// so its counts are the host's, and a row of the terms' expression holds
+// the terms the counts say.
+struct CandidateSource {
     std::string sql;
     std::string first;
+    bool has_first = true;
+    bool index_counts = false;
 };
 
-// One session's verified hits; best is the lowest rank among them.
-struct HitGroup {
-    int64_t sid = 0;
-    double best = 0;
-    int64_t updated_at_us = 0;
-    std::string id;
-    std::vector<int64_t> seqs;
+// Little-endian int64s: the index's rows, the event's length (host terms),
+// then the occurrences of each query term in it (more phrases may follow:
+// an expression whose first phrases are the query's terms).
+struct IndexCounts {
+    int64_t index_rows = 0;
+    int64_t length = 0;
+    std::vector<uint32_t> tf;
 };
+// false when blob does not hold the counts of n_terms terms.
+bool read_index_counts(std::string_view blob, size_t n_terms, IndexCounts* counts);
+
+// The candidates of a query: every event of the scope holding one of its
+// terms, and a superset of those holding each clause a match may hold
+// without any term. Rows found by several sources count once.
+//
+// A bounded plan (a query whose terms are in too many events to read them
+// all, which the backend decides) reads a subset of the events holding a
+// term: document_frequency then holds each term's count over the whole
+// index (every app), which the core scales to the scope (times the scope's
+// N over the index's rows) instead of counting the candidates.
+struct SearchPlan {
+    std::vector<CandidateSource> sources;
+    std::optional<std::vector<double>> index_document_frequency = std::nullopt;
+};
+
+// The scope's BM25 totals: N and the total length (app, now, user x2).
+inline constexpr const char* kSearchTotalsSql =
+    "SELECT COALESCE(SUM(event_count), 0), COALESCE(SUM(search_terms), 0) FROM sessions WHERE app = ? "
+    "AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?) AND (? IS NULL OR user = ?)";
 
 // Runs a search: an empty q lists the most recently updated live sessions
 // passing the request's filters, newest first (Dialect::search_recent); any
-// other q runs plan's statement and ranks the verified sessions with
-// ranks_before (true when a comes before b).
+// other q runs plan's statements, verifies and ranks.
 void search_sessions(Db& db, const mnemo_search_req& req, const std::function<SearchPlan(const host::Query&)>& plan,
-                     bool (*ranks_before)(const HitGroup&, const HitGroup&), Output& out);
+                     Output& out);
+
+// The words of a clause that any text holding it verbatim holds as whole
+// words: those touching neither end of it (the first may end a longer word
+// of the text, the last begin one), as host terms, in order. A clause
+// holding a CJK character has none (its words have no term).
+std::vector<std::string> clause_whole_terms(std::string_view clause);
+
+// Whether every text holding the clause holds one of the query's terms:
+// then the terms' candidates hold the clause's too.
+bool clause_covered(const host::Query& query, std::string_view clause);
 
 }  // namespace mnemo::sqlcore

@@ -128,10 +128,11 @@ void save_session(Db& db, const SessionMeta& meta) {
     Query(db,
           "UPDATE sessions SET updated_at = ?, expires_at = ?, version = ?, event_count = ?, last_seq = ?, "
           "input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_write_tokens = ?, "
-          "total_tokens = ?, cost_usd = ?, state_bytes = ? WHERE sid = ?")
+          "total_tokens = ?, cost_usd = ?, state_bytes = ?, search_terms = search_terms + ? WHERE sid = ?")
         .args(meta.updated_at_us, meta.expires_at_us, meta.version, meta.event_count, meta.last_seq,
               meta.usage.input_tokens, meta.usage.output_tokens, meta.usage.cache_read_tokens,
-              meta.usage.cache_write_tokens, meta.usage.total_tokens, meta.usage.cost_usd, meta.state_bytes, meta.sid)
+              meta.usage.cache_write_tokens, meta.usage.total_tokens, meta.usage.cost_usd, meta.state_bytes,
+              meta.search_terms_delta, meta.sid)
         .run();
 }
 

@@ -19,6 +19,10 @@ struct SessionMeta {
     int64_t created_at_us = 0, updated_at_us = 0, expires_at_us = 0, ttl_us = 0;
     int64_t version = 0, event_count = 0, last_seq = 0, state_bytes = 0, deleted_at_us = 0;
     int64_t extracted_seq = 0;
+    // What this write adds to sessions.search_terms, the number of host
+    // terms of the visible events (BM25's length over a scope, with
+    // event_count its number of documents): save_session adds it.
+    int64_t search_terms_delta = 0;
     mnemo_usage usage{};
     bool live(int64_t now_us) const { return deleted_at_us == 0 && live_at(expires_at_us, now_us); }
 };

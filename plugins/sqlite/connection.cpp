@@ -1,6 +1,7 @@
 #include "connection.h"
 
 #include "options.h"
+#include "term_tokenizer.h"
 
 #include <algorithm>
 
@@ -48,6 +49,10 @@ Conn::Conn(const Options& options, Mode mode) : path_(options.path) {
     }
     sqlite3_extended_result_codes(db_, 1);
     try {
+        if (!register_term_tokenizer(db_))
+            throw StoreError(MNEMO_E_INTERNAL, "sqlite database " + path_ +
+                                                   ": FTS5 is not available; mnemo_sqlite needs an SQLite built "
+                                                   "with FTS5");
         apply_pragmas(options, mode);
     } catch (...) {
         cache_.clear();

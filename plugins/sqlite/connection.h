@@ -88,7 +88,7 @@ public:
     const sqlcore::Dialect& dialect() const override { return kDialect; }
     int64_t last_insert_id() override { return sqlite3_last_insert_rowid(db_); }
     bool writing() const override { return false; }
-    void insert_event_row(int64_t sid, int64_t seq, const mnemo_event& event) override;  // event_insert.cpp
+    int64_t insert_event_row(int64_t sid, int64_t seq, const mnemo_event& event) override;  // event_insert.cpp
 
 private:
     sqlite3_stmt* prepare(std::string_view sql);

@@ -3,20 +3,22 @@
 #include "host_services.h"
 #include "dialect.h"
 #include "hot_queries.h"
+#include "memory_backlog.h"
 #include "memory_rows.h"
-#include "word_tokenizer.h"
+#include "term_tokenizer.h"
 
 namespace mnemo::sqlite {
 namespace {
 
-// Every word as a term of memories_words (which folds as the host does,
-// but CJK runs, which the host splits per character, not at all: a scan
-// then, like the events' CJK queries without trigrams).
-std::string memory_match_term(const std::string& folded_word) {
-    return host::has_cjk(folded_word) ? "" : fts5_string(folded_word);
+// Host terms as FTS5 strings of the "mnemo" tokenizer's indexes, which
+// take a query string as one token (term_tokenizer.h).
+std::string match_terms(const std::vector<std::string>& terms, bool all) {
+    std::string out;
+    for (const std::string& term : terms) out += (out.empty() ? "" : all ? " AND " : " OR ") + fts5_string(term);
+    return out;
 }
 
-// For the whole app the words' posting lists lead (`+app` keeps the planner
+// For the whole app the terms' posting lists lead (`+app` keeps the planner
 // off the app's index, which would read every memory of the app); for one
 // user the user's index leads and the posting list is a set looked up
 // (`+row_key`), so a common word costs a list of row ids, not a row read per
@@ -40,11 +42,15 @@ const sqlcore::Dialect kDialect{
     // One process owns the file: nothing to claim.
     .claim_finalize = nullptr,
     .search_recent = kSearchRecentSql,
+    .match_terms = match_terms,
     .memory_match_app = sqlcore::kSelectMemoriesSql + "WHERE row_key " + kMemoryWordsSql +
                         "+app = ? AND (expires_at = 0 OR expires_at > ?)",
     .memory_match_user =
         sqlcore::kSelectMemoriesSql + "WHERE +row_key " + kMemoryWordsSql + sqlcore::kMemoryUserScopeSql,
-    .memory_match_term = memory_match_term,
+    .memory_unindexed_app =
+        sqlcore::kSelectMemoriesSql + "WHERE " + kMemoryUnindexedRange + sqlcore::kMemoryAppScopeSql,
+    .memory_unindexed_user =
+        sqlcore::kSelectMemoriesSql + "WHERE " + kMemoryUnindexedRange + sqlcore::kMemoryUserScopeSql,
     // Triggers keep memories_words (migrations.h).
     .memory_tokens = nullptr,
     .memory_index = nullptr,

@@ -103,32 +103,33 @@ inline const std::string kSearchRecentSql =
     " AND (?7 IS NULL OR json_extract(metadata, '$.channel') = ?7 OR json_extract(metadata, '$.platform') = ?7)"
     " ORDER BY updated_at DESC, user DESC, id DESC LIMIT ?10";
 
-// The session-side conditions every search query shares (ops_search.cpp),
-// on `s` (sessions) and `e` (events), numbered as SearchPlan orders them: ?2
-// app, ?3 now, ?4 user, ?6 exclude_session, ?8 channel, ?11 and ?12 role.
-inline constexpr const char* kSearchFilters =
-    " AND s.app = ?2 AND s.deleted_at = 0 AND (s.expires_at = 0 OR s.expires_at > ?3) AND e.deleted_at = 0"
-    " AND (?4 IS NULL OR s.user = ?4) AND (?6 IS NULL OR s.id <> ?6) AND (?11 IS NULL OR e.role = ?12)"
-    " AND (?8 IS NULL OR json_extract(s.metadata, '$.channel') = ?8"
-    " OR json_extract(s.metadata, '$.platform') = ?8)";
-
-// A tail event has no bm25 yet. It ranks first: it was appended moments ago
-// (the tail holds at most a few thousand events, seconds of load), and a
-// client searching right after its append must find that event within any
-// limit, which a rank after every indexed hit would not promise. Among
-// themselves, tail sessions order by recency, as search ties break. Once
-// indexed (within milliseconds when the writer is idle) it ranks by bm25.
-inline constexpr const char* kSearchTailRank = "-1e300";
+// Search's candidate events (ops_search.cpp, sql/search_hits.h): the columns
+// and the scope every candidate statement shares, on `s` (sessions) and `e`
+// (events), numbered as CandidateSource orders the parameters: ?1 ?2
+// exclude_session, ?3 ?4 ?5 channel, ?6 ?7 role (the other filters, which
+// only say whether a candidate passes: the scope's BM25 counts the others
+// too), ?8 app, ?9 now, ?10 ?11 user, ?12 the source's own.
+inline constexpr const char* kSearchCandidateColumns =
+    "SELECT e.sid, e.seq, s.updated_at, s.id, e.search_text,"
+    " (?1 IS NULL OR s.id <> ?2) AND (?6 IS NULL OR e.role = ?7) AND (?3 IS NULL"
+    " OR json_extract(s.metadata, '$.channel') = ?4 OR json_extract(s.metadata, '$.platform') = ?5),"
+    " e.term_count IS NOT NULL";
+// The scope: live sessions of the app (of the user: a text of its own, so a
+// scan can start from the user's sessions) and visible events.
+inline std::string search_scope_sql(bool user) {
+    return std::string(" AND s.app = ?8 AND s.deleted_at = 0 AND (s.expires_at = 0 OR s.expires_at > ?9)"
+                       " AND e.deleted_at = 0") +
+           (user ? " AND s.user = ?11 AND ?10 IS NOT NULL" : " AND ?10 IS NULL AND ?11 IS NULL");
+}
 
 // Search's candidates from the unindexed tail (search_backlog.h): every
-// visible event above the mark with search text (and `extra`), a rowid range
+// visible event of the scope above the mark with search text, a rowid range
 // from the mark (CROSS JOIN keeps events the outer loop, so the app's older
-// events are never read). Columns and parameters as kSearchFilters.
-inline std::string search_tail_sql(const char* extra = "") {
-    return std::string("SELECT e.sid, e.seq, ") + kSearchTailRank +
-           ", s.updated_at, s.id, e.search_text FROM events e CROSS JOIN sessions s ON s.sid = e.sid WHERE "
-           "e.rowid > (" +
-           kIndexedUpToSql + ") AND e.search_text <> ''" + extra + kSearchFilters;
+// events are never read). No ?12.
+inline std::string search_tail_sql(bool user) {
+    return std::string(kSearchCandidateColumns) +
+           " FROM events e CROSS JOIN sessions s ON s.sid = e.sid WHERE e.rowid > (" + kIndexedUpToSql +
+           ") AND e.search_text <> ''" + search_scope_sql(user);
 }
 
 }  // namespace mnemo::sqlite

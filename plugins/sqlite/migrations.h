@@ -585,7 +585,75 @@ END;
 )sql";
 inline constexpr int kSearchMarkVersion = 14;
 
-inline constexpr std::array<Migration, 14> kMigrations{{{1, kSchemaV1},
+// The step that moves search and recall onto the host's terms (ABI 6:
+// mnemo_host.terms, folded words Snowball-stemmed; plugins/host/bm25.h). A
+// word rule changed meaning, so every index built before is stale; both
+// indexes are re-derived in batches by the writer (writer.h), never in one
+// transaction that would hold the file for the whole of it:
+//  - events_words is rebuilt empty with the tokenizer "mnemo"
+//    (term_tokenizer.h: a document's tokens are its host terms; the
+//    separators of v5 are not needed: the host splits the words), and
+//    events_trigrams empty (its rows are re-derived with the others, so no
+//    row is given to it twice); search_indexed.up_to goes back to 0: every
+//    event is the unindexed tail (search_backlog.h), which the writer
+//    indexes a batch at a time and searches read meanwhile, complete.
+//  - events.term_count: the number of host terms of the search text
+//    (BM25's length), written by every insert; NULL on the rows from
+//    before, which the backlog's batches count as they index them.
+//    sessions.search_terms sums it over the session's visible events (kept
+//    by every write, as event_count is), so N and the total length of a
+//    scope are a sum over its live sessions; an event not counted yet is in
+//    the tail, whose reads add its length (plugins/sql/search_hits.h).
+//  - memories_words is rebuilt empty with "mnemo" and re-derived likewise:
+//    memories_indexed holds the memories it holds: row_key <= up_to or
+//    above end_key (the newest key at this step: every later memory is
+//    indexed by the triggers as it is written); the writer moves up_to to
+//    end_key a batch at a time, recounting word_count as host terms
+//    (memory_backlog.h), and recall reads the rest of the scope beside the
+//    index. The triggers touch only the rows the index holds.
+inline constexpr const char* kSchemaHostTerms = R"sql(
+ALTER TABLE events ADD COLUMN term_count INTEGER;
+ALTER TABLE sessions ADD COLUMN search_terms INTEGER NOT NULL DEFAULT 0;
+DROP TABLE events_words;
+DROP TABLE events_trigrams;
+CREATE VIRTUAL TABLE events_words USING fts5(search_text, content = 'events', content_rowid = 'rowid',
+  tokenize = 'mnemo');
+CREATE VIRTUAL TABLE events_trigrams USING fts5(search_text, content = 'events', content_rowid = 'rowid',
+  tokenize = 'trigram');
+UPDATE search_indexed SET up_to = 0;
+
+DROP TRIGGER memories_words_insert;
+DROP TRIGGER memories_words_delete;
+DROP TRIGGER memories_words_update;
+DROP TABLE memories_words;
+CREATE VIRTUAL TABLE memories_words USING fts5(text, content = 'memories', content_rowid = 'row_key',
+  tokenize = 'mnemo');
+CREATE TABLE memories_indexed (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  up_to INTEGER NOT NULL,
+  end_key INTEGER NOT NULL
+);
+INSERT INTO memories_indexed (id, up_to, end_key) SELECT 1, 0, coalesce(max(row_key), 0) FROM memories;
+CREATE TRIGGER memories_words_insert AFTER INSERT ON memories
+WHEN new.row_key > (SELECT end_key FROM memories_indexed) OR new.row_key <= (SELECT up_to FROM memories_indexed)
+BEGIN
+  INSERT INTO memories_words (rowid, text) VALUES (new.row_key, new.text);
+END;
+CREATE TRIGGER memories_words_delete AFTER DELETE ON memories
+WHEN old.row_key > (SELECT end_key FROM memories_indexed) OR old.row_key <= (SELECT up_to FROM memories_indexed)
+BEGIN
+  INSERT INTO memories_words (memories_words, rowid, text) VALUES ('delete', old.row_key, old.text);
+END;
+CREATE TRIGGER memories_words_update AFTER UPDATE OF text ON memories
+WHEN new.text <> old.text AND (old.row_key > (SELECT end_key FROM memories_indexed) OR
+  old.row_key <= (SELECT up_to FROM memories_indexed)) BEGIN
+  INSERT INTO memories_words (memories_words, rowid, text) VALUES ('delete', old.row_key, old.text);
+  INSERT INTO memories_words (rowid, text) VALUES (new.row_key, new.text);
+END;
+)sql";
+inline constexpr int kHostTermsVersion = 15;
+
+inline constexpr std::array<Migration, 15> kMigrations{{{1, kSchemaV1},
                                                         {2, kSchemaV2},
                                                         {3, kSchemaV3},
                                                         {4, kSchemaV4},
@@ -598,7 +666,8 @@ inline constexpr std::array<Migration, 14> kMigrations{{{1, kSchemaV1},
                                                         {kMemoriesVersion, kSchemaMemories},
                                                         {kExtractCursorVersion, kSchemaExtractCursor},
                                                         {kMemoryScopeVersion, kSchemaMemoryScope},
-                                                        {kSearchMarkVersion, kSchemaSearchMark}}};
+                                                        {kSearchMarkVersion, kSchemaSearchMark},
+                                                        {kHostTermsVersion, kSchemaHostTerms}}};
 inline constexpr int kSchemaVersion = kMigrations.back().version;
 
 // The bookkeeping table itself is not a migration: it must exist to read the

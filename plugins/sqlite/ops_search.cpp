@@ -1,61 +1,80 @@
-// Search (mnemo_search_req) over the FTS5 indexes of migration v5:
-//  - word queries: every word as a term of events_words (bm25);
-//  - exact queries: q from the end of its first word (which may end a longer
-//    word of the text) as an FTS5 phrase of events_words, its last word a
-//    prefix (it may begin a longer word) or, when two whole words come before
-//    it, left out (an FTS5 prefix term merges the lists of every word it
-//    begins: `conf*` cost /etc/nginx/nginx.conf 17 of its 24 ms over
-//    1,000,000 events, and the phrase without it found the same 509 events);
-//    events_words splits where the search rules do (word_separators.h), so
-//    every event holding q matches;
-//  - exact queries holding a CJK character (whose words run without spaces):
-//    events_trigrams, which holds exactly the events with CJK text, or a scan
-//    of those events (events_trigram_rows) when q has fewer than 3
-//    characters, which a trigram cannot hold;
-//  - exact queries that leave no word to narrow by (`()`, `-n`, `onfig_`): a
-//    scan of the app's events.
-// Every indexed plan also reads the unindexed tail (search_backlog.h) in the
-// same statement, so in the same snapshot as the mark: the indexes hold the
-// events at or below the mark, the tail the ones above it. The scans read
-// every event already.
-// The core verifies and groups the candidates (search_hits.h); sessions
-// rank by their best bm25, tail hits ahead of them all (kSearchTailRank).
+// Search (mnemo_search_req) over the FTS5 indexes (migrations.h: events_words
+// of host terms, term_tokenizer.h; events_trigrams of the events with CJK
+// text). The candidates (sql/search_hits.h) are the scope's events:
+//  - holding any query term: its terms OR-ed in events_words (for match
+//    all too: every event holding a term is needed for its document
+//    frequency, and the host verifies);
+//  - for each exact clause a match may hold without any query term (match
+//    any; match all only without terms, one clause then): the events
+//    holding its whole words (sql/search_hits.h clause_whole_terms) as an
+//    FTS5 phrase of events_words; a clause with CJK (whose words run
+//    without spaces) through events_trigrams, or, under 3 characters,
+//    which a trigram cannot hold, a scan of the events with CJK text
+//    (events_trigram_rows); a clause with no whole word (`user_id`,
+//    `nginx.conf`, `--force`: its words may be parts of longer ones, whose
+//    stems differ) a scan of the scope's events;
+//  - the unindexed tail (search_backlog.h), every event of the scope above
+//    the mark, read in the same snapshot: the indexes hold the events at or
+//    below the mark, the tail the ones above it; after the step that moved
+//    the index onto host terms that is every event until the writer caught
+//    up (the tail also carries the events whose term_count is not counted
+//    yet, whose length BM25 then adds).
+// The terms' rows carry the index's counts (mnemo_counts), so the core
+// ranks them without tokenizing their text. A query whose terms the index
+// holds in more than kExactCandidates events (all apps, summed over the
+// terms) is bounded (sql/search_hits.h SearchPlan): of the events holding a
+// term it reads the newest kBoundedCandidates, and the newest as many
+// holding every term, and BM25 takes each term's document frequency from the
+// index (scaled to the scope) instead of counting it over the candidates:
+// 1,000,000 events hold `deploy` in 128,000 of them, which no exact plan
+// reads within a search's budget. Each clause's holders are all read
+// (bounded_clause_source), as a holder ranks above every other event.
+// The core verifies, counts, ranks and groups them.
 #include "hot_queries.h"
 #include "ops.h"
 #include "search_hits.h"
-#include "word_tokenizer.h"
+#include "term_tokenizer.h"
 
-#include <tuple>
+#include <algorithm>
 
 namespace mnemo::sqlite {
 namespace {
 
-namespace sw = host;
-
-std::string fts_sql(const char* table, const char* tail_extra = "") {
-    return std::string("SELECT e.sid, e.seq, bm25(") + table + "), s.updated_at, s.id, e.search_text FROM " + table +
-           " JOIN events e ON e.rowid = " + table + ".rowid JOIN sessions s ON s.sid = e.sid WHERE " + table +
-           " MATCH ?1" + kSearchFilters + " UNION ALL " + search_tail_sql(tail_extra);
+std::string fts_sql(const char* table, bool user, const char* extra = "") {
+    return std::string(kSearchCandidateColumns) + " FROM " + table + " JOIN events e ON e.rowid = " + table +
+           ".rowid JOIN sessions s ON s.sid = e.sid WHERE " + table + " MATCH ?12" + extra + search_scope_sql(user);
 }
 
-std::string scan_sql() {
-    return std::string(
-               "SELECT e.sid, e.seq, 0.0, s.updated_at, s.id, e.search_text FROM sessions s JOIN events e ON "
-               "e.sid = s.sid WHERE instr(lower(e.search_text), lower(?1)) > 0") +
-           kSearchFilters;
+// The scope's events holding any (or, with " AND ", every) query term, with
+// the index's counts (term_tokenizer.h mnemo_counts); limit > 0: the newest
+// `limit` only, which FTS5 reads from the end of its lists and stops.
+std::string terms_sql(bool user, int64_t limit = 0) {
+    std::string sql = std::string(kSearchCandidateColumns) + ", " + kCountsFunction +
+                      "(events_words) FROM events_words JOIN events e ON e.rowid = events_words.rowid JOIN sessions "
+                      "s ON s.sid = e.sid WHERE events_words MATCH ?12" +
+                      search_scope_sql(user);
+    if (limit > 0) sql += " ORDER BY events_words.rowid DESC LIMIT " + std::to_string(limit);
+    return sql;
+}
+
+// The events of every app holding term, through the index alone.
+constexpr const char* kTermDocumentsSql = "SELECT count(*) FROM events_words WHERE events_words MATCH ?1";
+
+// The scope's events holding ?12, ASCII case-insensitively (SQLite's lower()
+// folds ASCII only): from the scope's sessions.
+std::string scan_sql(bool user) {
+    return std::string(kSearchCandidateColumns) +
+           " FROM sessions s JOIN events e ON e.sid = s.sid WHERE instr(lower(e.search_text), lower(?12)) > 0" +
+           search_scope_sql(user);
 }
 
 // The events with CJK text only, through their partial index.
-std::string cjk_scan_sql() {
-    return std::string(
-               "SELECT e.sid, e.seq, 0.0, s.updated_at, s.id, e.search_text FROM events e INDEXED BY "
-               "events_trigram_rows JOIN sessions s ON s.sid = e.sid WHERE e.search_trigrams = 1 AND "
-               "instr(lower(e.search_text), lower(?1)) > 0") +
-           kSearchFilters;
+std::string cjk_scan_sql(bool user) {
+    return std::string(kSearchCandidateColumns) +
+           " FROM events e INDEXED BY events_trigram_rows JOIN sessions s ON s.sid = e.sid WHERE "
+           "e.search_trigrams = 1 AND instr(lower(e.search_text), lower(?12)) > 0" +
+           search_scope_sql(user);
 }
-
-// A prefix term shorter than this (in bytes) matches too many words to narrow.
-constexpr size_t kMinPrefixBytes = 3;
 
 size_t chars_in(std::string_view text) {
     size_t n = 0;
@@ -63,59 +82,107 @@ size_t chars_in(std::string_view text) {
     return n;
 }
 
-// The phrase of events_words every event holding the exact query q
-// matches, "" when none narrows: q from the end of its first word, the last
-// word a prefix term (left out when short, or when two whole words narrow
-// already), and at least one token left.
-std::string words_phrase(Conn& conn, std::string_view q) {
-    size_t first_end = 0, last_begin = 0;
-    bool ends_in_word = false;
-    sw::for_each_word(q, [&](size_t begin, size_t end) {
-        if (begin == 0) first_end = end;
-        last_begin = begin;
-        ends_in_word = end == q.size();
+std::string joined(const std::vector<std::string>& terms, const char* separator) {
+    std::string out;
+    for (const std::string& term : terms) out += (out.empty() ? "" : separator) + fts5_string(term);
+    return out;
+}
+
+// A superset of the scope's events holding the clause; scan: it reads every event of the scope.
+CandidateSource clause_source(std::string_view clause, bool user, bool* scan) {
+    *scan = false;
+    if (host::has_cjk(clause)) {
+        if (chars_in(clause) >= 3)
+            return {fts_sql("events_trigrams", user, " AND e.search_trigrams = 1"), fts5_string(clause)};
+        return {cjk_scan_sql(user), std::string(clause)};
+    }
+    const std::vector<std::string> whole = clause_whole_terms(clause);
+    if (!whole.empty()) return {fts_sql("events_words", user), joined(whole, " + ")};
+    *scan = true;
+    return {scan_sql(user), std::string(clause)};
+}
+
+// A query whose terms the index holds in more events than this (every app,
+// summed over the terms) reads a bounded subset of them (SearchPlan).
+constexpr double kExactCandidates = 10000;
+// The newest events holding any term, and the newest holding all of them,
+// a bounded plan reads.
+constexpr int64_t kBoundedCandidates = 1000;
+
+// A bounded plan's source for a clause: its candidates must all be read
+// (a clause holder ranks above every other event), through the index. The
+// clause's whole words' terms as a phrase; without one, every term of its
+// words (a holder whose words at the clause's ends are parts of longer ones
+// is missed: the one approximation besides the terms' subset); a clause
+// with CJK as an exact plan reads it. When a term of the expression is a
+// query term, every row holds one: the expression is AND-ed to the query's
+// terms so the rows carry their counts.
+CandidateSource bounded_clause_source(const host::Query& query, std::string_view clause, bool user) {
+    bool scan = false;
+    if (host::has_cjk(clause)) return clause_source(clause, user, &scan);
+    std::vector<std::string> terms = clause_whole_terms(clause);
+    const bool phrase = !terms.empty();
+    if (!phrase)
+        host::for_each_term(clause, [&](size_t, size_t, std::string_view term) { terms.emplace_back(term); });
+    if (terms.empty()) return clause_source(clause, user, &scan);
+    const std::string expression = joined(terms, phrase ? " + " : " AND ");
+    const bool counted = std::any_of(terms.begin(), terms.end(), [&](const std::string& term) {
+        return std::find(query.terms.begin(), query.terms.end(), term) != query.terms.end();
     });
-    WordTokenizer tokens(conn);
-    bool prefix = ends_in_word && last_begin > 0;  // then last_begin >= first_end
-    size_t phrase_end = q.size();
-    if (prefix &&
-        (q.size() - last_begin < kMinPrefixBytes || tokens.count(q.substr(first_end, last_begin - first_end)) >= 2)) {
-        phrase_end = last_begin;
-        prefix = false;
-    }
-    if (phrase_end <= first_end) return "";
-    std::string_view phrase = q.substr(first_end, phrase_end - first_end);
-    if (tokens.count(phrase) == 0) return "";
-    return fts5_string(phrase) + (prefix ? "*" : "");
+    if (!counted) return {fts_sql("events_words", user), expression};
+    return {terms_sql(user), "(" + joined(query.terms, " OR ") + ") AND (" + expression + ")", true, true};
 }
 
-// The statement and its first parameter for the query's kind.
-SearchPlan plan(Conn& conn, const sw::Query& query) {
-    if (query.kind == sw::QueryKind::Words) {
-        std::string match;
-        for (const auto& word : query.raw_words) match += (match.empty() ? "" : " ") + fts5_string(word);
-        return {fts_sql("events_words"), match};
+SearchPlan plan(Conn& conn, const host::Query& query, bool user) {
+    SearchPlan plan;
+    plan.sources.push_back(CandidateSource{search_tail_sql(user), "", false});
+    const bool has_terms = !query.terms.empty();
+    std::vector<double> df;
+    double total = 0;
+    for (const std::string& term : query.terms) {
+        const std::string match = fts5_string(term);  // bound, not copied: it must outlive the statement's run
+        Query count(conn, kTermDocumentsSql);
+        count.args(match);
+        df.push_back(count.step() ? static_cast<double>(count.i64(0)) : 0);
+        total += df.back();
     }
-    if (sw::has_cjk(query.exact)) {
-        if (chars_in(query.exact) >= 3)
-            return {fts_sql("events_trigrams", " AND e.search_trigrams = 1"), fts5_string(query.exact)};
-        return {cjk_scan_sql(), query.exact};
+    if (has_terms && total > kExactCandidates) {
+        plan.index_document_frequency = df;
+        if (!query.match_all)
+            plan.sources.push_back({terms_sql(user, kBoundedCandidates), joined(query.terms, " OR "), true, true});
+        if (query.terms.size() > 1 || query.match_all)
+            plan.sources.push_back({terms_sql(user, kBoundedCandidates), joined(query.terms, " AND "), true, true});
+        for (const std::string& clause : query.clauses)
+            plan.sources.push_back(bounded_clause_source(query, clause, user));
+        return plan;
     }
-    std::string phrase = words_phrase(conn, query.exact);
-    if (!phrase.empty()) return {fts_sql("events_words"), phrase};
-    return {scan_sql(), query.exact};
-}
-
-// Best bm25 first, then the most recently updated.
-bool ranks_before(const HitGroup& a, const HitGroup& b) {
-    return std::tie(a.best, b.updated_at_us, b.sid) < std::tie(b.best, a.updated_at_us, a.sid);
+    if (has_terms) plan.sources.push_back({terms_sql(user), joined(query.terms, " OR "), true, true});
+    // Every match of `all` with terms holds them.
+    if (has_terms && query.match_all) return plan;
+    std::vector<CandidateSource> scans;
+    for (const std::string& clause : query.clauses) {
+        if (has_terms && clause_covered(query, clause)) continue;
+        bool scan = false;
+        CandidateSource source = clause_source(clause, user, &scan);
+        if (!query.match_all) {
+            plan.sources.push_back(std::move(source));
+        } else if (!scan) {
+            // Every match of `all` holds each clause: one index source is enough.
+            plan.sources.push_back(std::move(source));
+            return plan;
+        } else {
+            scans.push_back(std::move(source));
+        }
+    }
+    if (query.match_all && !scans.empty()) plan.sources.push_back(std::move(scans.front()));
+    return plan;
 }
 
 }  // namespace
 
 void search(Conn& conn, const mnemo_search_req& req, Output& out) {
-    search_sessions(
-        conn, req, [&](const sw::Query& query) { return plan(conn, query); }, ranks_before, out);
+    const bool user = req.user.ptr != nullptr;
+    search_sessions(conn, req, [&conn, user](const host::Query& query) { return plan(conn, query, user); }, out);
 }
 
 }  // namespace mnemo::sqlite

@@ -53,13 +53,19 @@ public:
     // How many events may wait above the mark: an upper bound (rowids of
     // inserts that rolled back count until a batch passes them).
     int64_t pending() const { return newest_ - mark_; }
+    // Whether events stored before this open still wait (a re-derivation
+    // of the whole index after a migration, or a tail a crash left): the
+    // writer then indexes in batches of bounded size only.
+    bool catching_up() const { return mark_ < opened_newest_; }
 
     struct Batch {
         int64_t mark = 0;        // the mark once the batch commits
         bool caught_up = false;  // the batch took every row above the old mark
     };
     // Inside a write transaction of its own: indexes the next `limit` rows
-    // above the durable mark (those visible with search text) and moves the
+    // above the durable mark (those visible with search text), counts the
+    // terms of those without term_count (rows from before the host's terms,
+    // migrations.h kHostTermsVersion) into their sessions, and moves the
     // mark past them. Call indexed() once the transaction committed. Throws
     // StoreError; the caller rolls back.
     Batch index_batch(Conn& conn, int64_t limit);
@@ -68,6 +74,7 @@ public:
 private:
     int64_t mark_ = 0;
     int64_t newest_ = 0;
+    int64_t opened_newest_ = 0;
 };
 
 // One event into each index, for programs that write the schema without the

@@ -6,9 +6,10 @@
 // `separators` option so its tokens never span a boundary of search_words;
 // an FTS5 phrase of a query's words then finds every event holding them.
 // Found by tokenizing "a" + c + "a" for each non-ASCII separator c of
-// search_words; tests/unit/sqlite/search_index_test.cpp checks the list
-// against the SQLite in use. Part of a shipped migration: never edit it; a
-// change to search_words' separators needs a new migration.
+// search_words. Since the step that moved the indexes onto the host's terms
+// (migrations.h kHostTermsVersion: the tokenizer "mnemo" splits where the
+// host does) no index uses it; it stays because shipped steps (v5, the
+// memories step) spell it and a new file runs them all. Never edit it.
 #pragma once
 
 // UTF-8, one code point after another, for string literal concatenation.

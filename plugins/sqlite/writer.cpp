@@ -13,6 +13,7 @@ Writer::Writer(std::unique_ptr<Conn> conn, RetryPolicy retry) : conn_(std::move(
     hold_spread_ = hold != nullptr && std::strcmp(hold, "1") == 0;
     hold_idle_ = hold_spread_ || (hold != nullptr && std::strcmp(hold, "idle") == 0);
     conn_->search_backlog().load(*conn_);
+    memory_backlog_.load(*conn_);
     thread_ = std::thread([this] { loop(); });
 }
 
@@ -53,7 +54,9 @@ void Writer::submit(Work work, Finished finished) {
 }
 
 bool Writer::wants_idle_indexing() const {
-    return !hold_idle_ && !index_failed_ && conn_->search_backlog().pending() > 0;
+    if (hold_idle_) return false;
+    return (!index_failed_ && conn_->search_backlog().pending() > 0) ||
+           (!memory_index_failed_ && memory_backlog_.pending());
 }
 
 // Idle time goes to the search tail, a batch at a time, checking for
@@ -68,12 +71,16 @@ std::vector<Writer::JobPtr> Writer::take_group() {
         }
         if (wake_.wait_for(lock, kIndexIdle, has_work)) break;
         lock.unlock();
-        index_tail(kIdleBatch);
+        if (!index_failed_ && conn_->search_backlog().pending() > 0)
+            index_tail(kIdleBatch);
+        else
+            index_memories(kIdleBatch);
         lock.lock();
     }
-    if (!queue_.empty() && conn_->search_backlog().pending() > kMaxTail) {
+    const SearchBacklog& backlog = conn_->search_backlog();
+    if (!queue_.empty() && backlog.pending() > kMaxTail) {
         lock.unlock();
-        index_tail(conn_->search_backlog().pending());
+        index_tail(backlog.catching_up() ? kSpreadBatch : backlog.pending());
         lock.lock();
     }
     std::vector<JobPtr> group(std::make_move_iterator(queue_.begin()), std::make_move_iterator(queue_.end()));
@@ -88,16 +95,38 @@ void Writer::loop() {
         run_group(group);
         spread_indexing();
     }
-    // A clean stop leaves no tail to index at the next open.
-    while (conn_->search_backlog().pending() > 0 && index_tail(conn_->search_backlog().pending())) {}
+    // A clean stop leaves no tail to index at the next open, unless a
+    // re-derivation left too long a one to wait for.
+    const SearchBacklog& backlog = conn_->search_backlog();
+    if (backlog.pending() > kMaxStopTail) return;
+    while (backlog.pending() > 0 && index_tail(std::min(backlog.pending(), kMaxStopBatch))) {}
 }
 
 // After the group's callers were woken: the requests queued meanwhile wait
 // for this batch, the next group's callers for none.
 void Writer::spread_indexing() {
-    int64_t pending = conn_->search_backlog().pending();
+    const SearchBacklog& backlog = conn_->search_backlog();
+    int64_t pending = backlog.pending();
     if (hold_spread_ || index_failed_ || pending <= kSpreadMark) return;
-    index_tail(std::max(kSpreadBatch, pending - kSpreadMark));
+    index_tail(backlog.catching_up() ? kSpreadBatch : std::max(kSpreadBatch, pending - kSpreadMark));
+}
+
+void Writer::index_memories(int64_t limit) {
+    if (memory_index_failed_ || !memory_backlog_.pending()) return;
+    try {
+        retry_while_busy(retry_, "indexing memories of sqlite database " + conn_->path(),
+                         [this] { conn_->exec("BEGIN IMMEDIATE"); });
+        int64_t up_to = memory_backlog_.index_batch(*conn_, limit);
+        retry_while_busy(retry_, "committing the memory index of sqlite database " + conn_->path(),
+                         [this] { conn_->exec("COMMIT"); });
+        memory_backlog_.indexed(up_to);
+    } catch (const std::exception& e) {
+        if (conn_->in_transaction()) sqlite3_exec(conn_->db(), "ROLLBACK", nullptr, nullptr, nullptr);
+        // Recall stays complete (it reads the unindexed memories); the next open tries again.
+        memory_index_failed_ = true;
+        host::log(MNEMO_LOG_WARN, "sqlite",
+                  std::string("indexing memories for recall failed; retrying at the next open: ") + e.what());
+    }
 }
 
 bool Writer::index_tail(int64_t limit) {

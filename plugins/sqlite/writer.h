@@ -15,9 +15,16 @@
 // is spread over the groups instead of stalling one of them; the whole tail
 // before the next group past kMaxTail (a hard bound, for when the spread
 // batches cannot keep up or fail); and the whole tail when the writer stops.
+// While events stored before this open wait (the re-derivation a migration
+// asks for: every event, or a tail a crash left), every batch is bounded
+// (kSpreadBatch under load, kIdleBatch when idle), so no request waits for
+// more than one; the stop then leaves a tail longer than kMaxStopTail to the
+// next open. Memories memories_words does not hold yet (memory_backlog.h)
+// are indexed in idle time only, once the events' tail is empty.
 #pragma once
 
 #include "connection.h"
+#include "memory_backlog.h"
 #include "retry.h"
 
 #include <chrono>
@@ -55,6 +62,10 @@ public:
     // whole tail.
     static constexpr int64_t kSpreadMark = 1024;
     static constexpr int64_t kSpreadBatch = 512;
+    // A stop indexes the tail in batches of kMaxStopBatch when it holds at
+    // most kMaxStopTail events; a longer one waits for the next open.
+    static constexpr int64_t kMaxStopTail = 65536;
+    static constexpr int64_t kMaxStopBatch = 4096;
     // Tests only: set in the environment when the plugin opens. "1": idle
     // and spread indexing wait, so tests can hold events in the unindexed
     // tail (back-pressure past kMaxTail and stopping still index it).
@@ -88,6 +99,8 @@ private:
     // Indexes up to `limit` events of the tail in one transaction; false when
     // it failed (then the tail waits for the next try).
     bool index_tail(int64_t limit);
+    // Indexes up to `limit` memories memories_words does not hold yet.
+    void index_memories(int64_t limit);
     bool wants_idle_indexing() const;
     void spread_indexing();
     void run_group(std::vector<JobPtr>& group);
@@ -98,6 +111,8 @@ private:
 
     std::unique_ptr<Conn> conn_;
     RetryPolicy retry_;
+    MemoryBacklog memory_backlog_;
+    bool memory_index_failed_ = false;  // one try per open after a failure
     std::mutex mutex_;
     std::condition_variable wake_;
     std::deque<JobPtr> queue_;

@@ -15,6 +15,10 @@
 //   RAW batch=64 synchronous=normal search_index=yes events=... seconds=... events_per_s=... bytes_per_1000_events=...
 #include "migrations.h"
 #include "search_backlog.h"
+#include "term_tokenizer.h"
+
+#include "core/plugin_host.h"
+#include "host_services.h"
 
 #include <sqlite3.h>
 
@@ -78,6 +82,9 @@ class Db {
 public:
     explicit Db(const std::string& path) {
         if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK) fail("opening " + path);
+        // events_words indexes host terms, as the plugin's connections do (term_tokenizer.h).
+        mnemo::host::install(&mnemo::core::plugin_host());
+        if (!mnemo::sqlite::register_term_tokenizer(db_)) fail("registering the FTS5 tokenizer mnemo");
     }
     ~Db() { sqlite3_close(db_); }
     Db(const Db&) = delete;

@@ -176,15 +176,12 @@ TEST_F(QueryPlanTest, ReadingAndEvictingEventsStaysInsideTheSession) {
     expect_one_of(bound(kEvictSql, {"7", "50"}), "events", kSessionEventIndexes);
 }
 
-// Search parameters after the first: app, now, no user, session or channel
-// filter (kSearchSessionFilters), then no role filter (kSearchEventFilters).
-const std::vector<std::string> kNoSessionFilters{"'shop'", "0", "NULL", "NULL", "NULL", "NULL", "NULL", "NULL", "NULL"};
-const std::vector<std::string> kNoEventFilters{"NULL", "NULL"};
-
+// Search candidates' parameters (sql/search_hits.h CandidateSource): no
+// session, channel or role filter, then the app's scope (app, now, no user),
+// then the source's boolean-mode expression.
 TEST_F(QueryPlanTest, SearchCandidatesComeFromTheFulltextIndex) {
-    std::vector<std::string> values{"'+w6162 +w636f6e666967*'"};
-    values.insert(values.end(), kNoSessionFilters.begin(), kNoSessionFilters.end());
-    values.insert(values.end(), kNoEventFilters.begin(), kNoEventFilters.end());
+    const std::vector<std::string> values{"NULL",   "NULL", "NULL", "NULL", "NULL", "NULL", "NULL",
+                                          "'shop'", "0",    "NULL", "NULL", "'w6162 w636f6e666967'"};
     std::vector<PlanRow> rows = plan(bound(kSearchMatchSql, values));
     ASSERT_EQ(rows.size(), 2u) << describe(rows);
     EXPECT_EQ(rows[0].table, "e") << describe(rows);
@@ -209,8 +206,8 @@ TEST_F(QueryPlanTest, AUsersRecallTotalsReadTheScopeIndexAlone) {
 TEST_F(QueryPlanTest, SearchContextAndRecentSessionsUseTheirIndexes) {
     expect_one_of(bound(sqlcore::search_context_sql(kEventColumns), {"7", "7", "5", "2", "5", "7", "5", "2", "5"}),
                   "events", kSessionEventIndexes);
-    std::vector<std::string> values = kNoSessionFilters;
-    values.push_back("20");
+    // kSearchSessionFilters: app, now, no user, session or channel filter; then the limit.
+    const std::vector<std::string> values{"'shop'", "0", "NULL", "NULL", "NULL", "NULL", "NULL", "NULL", "NULL", "20"};
     std::vector<PlanRow> rows = plan(bound(kSearchRecentSql, values));
     ASSERT_EQ(rows.size(), 1u) << describe(rows);
     EXPECT_EQ(rows[0].key, "sessions_app_user_updated") << describe(rows);

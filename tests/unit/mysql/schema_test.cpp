@@ -4,6 +4,7 @@
 #include "migrations.h"
 #include "core/plugin_host.h"
 #include "mysql_backend.h"
+#include "search_tokens.h"
 
 #include <cppconn/connection.h>
 #include <cppconn/resultset.h>
@@ -165,6 +166,59 @@ TEST_F(SchemaTest, EventsFromBeforeSearchAreKeptAndLeftUnsearchable) {
     EXPECT_TRUE(found.out.hits.empty());
     ASSERT_EQ(backend.append("old", "zebra again", -1, 3).rc, MNEMO_OK);
     EXPECT_EQ(backend.search("zebra", 4).out.hit_seqs(), std::vector<int64_t>{2});
+}
+
+// The steps that move search and recall onto the host's terms: a database
+// of the step before, its search_tokens holding folded words, is re-derived
+// at open (events in more than one batch, sessions, memories): search and
+// recall find the old rows by their stems, term counts are host terms, and
+// the sessions' search_terms sum their visible events'.
+TEST_F(SchemaTest, APreviousVersionDatabaseIsRederivedFromTheHostsTerms) {
+    run(kSchemaVersionTable);
+    for (const Migration* step : kMigrations) {
+        if (step->version >= kEventTermsVersion) break;
+        for (const char* statement : step->statements) run(statement);
+        run("INSERT INTO schema_version (version) VALUES (" + std::to_string(step->version) + ")");
+    }
+    using search_tokens::token;
+    const std::string old_tokens = token("she") + " " + token("runs") + " " + token("daily");
+    const int64_t events = kRederiveBatch + 500;
+    run("INSERT INTO sessions (sid, app, user, id, title, metadata, created_at, updated_at, event_count, last_seq) "
+        "VALUES (1, 'shop', 'u1', 's1', '', '{}', 1, 1, " +
+        std::to_string(events - 1) + ", " + std::to_string(events) + ")");
+    run("INSERT INTO events (sid, seq, id, author, role, content, timestamp_us, search_text, search_tokens, "
+        "deleted_at) WITH RECURSIVE d (i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM d WHERE i < 49), "
+        "n (i) AS (SELECT a.i * 50 + b.i + 1 FROM d a, d b) "
+        "SELECT 1, i, CONCAT('e', i), 'user', 'user', '\"x\"', i, 'She runs daily', '" +
+        old_tokens + "', IF(i = 2, 5, 0) FROM n WHERE i <= " + std::to_string(events));
+    run("INSERT INTO memories (app, user, id, text, folded_text, word_count, metadata, created_at, updated_at, "
+        "change_seq, search_tokens) VALUES ('shop', 'u1', 'm1', 'went running twice', 'went running twice', 3, "
+        "'{}', 1, 1, 1, '" +
+        token("went") + " " + token("running") + " " + token("twice") + "')");
+    Backend backend(database_);
+    ASSERT_TRUE(backend);
+    EXPECT_EQ(column("SELECT MAX(version) FROM schema_version"),
+              std::vector<std::string>{std::to_string(kSchemaVersion)});
+    EXPECT_EQ(column("SELECT COUNT(*) FROM events WHERE term_count = 3 AND search_tokens = '" + token("she") + " " +
+                     token("run") + " " + token("daili") + "'"),
+              std::vector<std::string>{std::to_string(events)});
+    EXPECT_EQ(column("SELECT search_terms FROM sessions WHERE sid = 1"),
+              std::vector<std::string>{std::to_string(3 * (events - 1))})
+        << "the soft-deleted event is not counted";
+    EXPECT_EQ(column("SELECT word_count FROM memories"), std::vector<std::string>{"3"});
+    Answer found = backend.search("running", 2);
+    ASSERT_EQ(found.rc, MNEMO_OK) << found.err.message;
+    EXPECT_EQ(found.out.hit_seqs().size(), 50u) << "max_hits of the one session";
+    mnemo_memory_search_req req{};
+    req.filter.app = S("shop");
+    req.filter.user = S("u1");
+    req.filter.now_us = kNow;
+    req.q = S("runs");
+    req.limit = 5;
+    Answer recalled = backend_test::answer_of(
+        [&](const mnemo_sink* sink, mnemo_error* err) { return ops().memory_search(backend.get(), &req, sink, err); });
+    ASSERT_EQ(recalled.rc, MNEMO_OK) << recalled.err.message;
+    EXPECT_EQ(recalled.out.hit_ids(), std::vector<std::string>{"m1"});
 }
 
 TEST_F(SchemaTest, ANewerSchemaIsRefusedNamingBothVersions) {

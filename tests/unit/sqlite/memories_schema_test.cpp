@@ -100,7 +100,7 @@ TEST(SqliteMemoriesMigration, TheStepCutOffAfterItsDdlFinishesAtTheNextOpen) {
     RawDb finished(path);
     EXPECT_EQ(finished.number("SELECT max(version) FROM schema_version"), kSchemaVersion);
     EXPECT_EQ(finished.number("SELECT count(*) FROM memory_feed"), 1) << "the counter row is not doubled";
-    EXPECT_EQ(finished.number("SELECT count(*) FROM memories_words WHERE memories_words MATCH 'aisle'"), 1);
+    EXPECT_EQ(finished.number(count_matching("memories_words", "aisle")), 1);
 }
 
 TEST(SqliteExtractCursorMigration, AFileOfThePreviousStepGainsTheCursorAtZero) {

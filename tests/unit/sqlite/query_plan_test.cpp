@@ -6,6 +6,10 @@
 #include "event_rows.h"
 #include "hot_queries.h"
 #include "memory_sql.h"
+#include "term_tokenizer.h"
+
+#include "core/plugin_host.h"
+#include "host_services.h"
 
 #include <sqlite3.h>
 
@@ -19,6 +23,8 @@ protected:
     void SetUp() override {
         SqliteBackend::SetUp();
         ASSERT_EQ(sqlite3_open_v2(db_path().c_str(), &raw_, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+        host::install(&core::plugin_host());
+        ASSERT_TRUE(register_term_tokenizer(raw_));  // memories_words and events_words need it
     }
     void TearDown() override {
         sqlite3_close(raw_);
@@ -114,8 +120,8 @@ TEST_F(QueryPlanTest, PurgingSoftDeletedRowsUsesTheirPartialIndexes) {
 // The tail is a rowid range from the mark, whatever the app's size: events
 // first, each one's session by its key.
 TEST_F(QueryPlanTest, SearchReadsTheUnindexedTailAsARowidRangeFromTheMark) {
-    for (const char* extra : {"", " AND e.search_trigrams = 1"}) {
-        std::string sql = search_tail_sql(extra);
+    for (bool user : {false, true}) {
+        std::string sql = search_tail_sql(user);
         expect_indexed(sql, "e");
         expect_indexed(sql, "s");
         std::string all;

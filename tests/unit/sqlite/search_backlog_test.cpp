@@ -11,6 +11,9 @@
 #include "options.h"
 #include "search_backlog.h"
 
+#include "core/plugin_host.h"
+#include "host_services.h"
+
 namespace mnemo::sqlite::test {
 namespace {
 
@@ -18,6 +21,7 @@ class SearchBacklogTest : public ::testing::Test {
 protected:
     void SetUp() override {
         options_.path = dir_.file("b.db");
+        host::install(&core::plugin_host());  // the tokenizer of events_words reads the host's terms
         conn_ = std::make_unique<Conn>(options_, Conn::Mode::ReadWrite);
         for (const Migration& step : kMigrations) conn_->exec(step.sql);
         conn_->exec(
@@ -63,7 +67,7 @@ protected:
         return row.step() ? row.i64(0) : -1;
     }
     int64_t matches(const std::string& table, const std::string& query) {
-        return number("SELECT count(*) FROM " + table + " WHERE " + table + " MATCH '" + query + "'");
+        return number(count_matching(table, query));
     }
     int64_t mark() { return number("SELECT up_to FROM search_indexed"); }
     void expect_in_step(const std::string& after) {

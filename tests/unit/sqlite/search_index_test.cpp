@@ -1,8 +1,14 @@
-// events_words' separators (word_separators.h) against the SQLite in use:
-// its tokens must end at every separator of the search rules, or an exact
-// query's phrase would miss events (migration v5 relies on it).
+// The tokenizer "mnemo" of events_words and memories_words
+// (plugins/sqlite/term_tokenizer.h) against the host's word rules: a
+// document's tokens are exactly its host terms with their byte offsets (the
+// index then holds what search matches and BM25 counts), and a query
+// string is one token as written (a host term is not stemmed again).
+#include "sqlite_fixture.h"
+#include "term_tokenizer.h"
+
+#include "core/plugin_host.h"
 #include "core/search_words.h"
-#include "word_separators.h"
+#include "host_services.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -15,42 +21,71 @@ namespace {
 
 namespace sw = core::search_words;
 
-TEST(SqliteWordSeparators, UnicodeSixtyOneSplitsAtEverySeparatorOfTheSearchRules) {
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(":memory:", &db), SQLITE_OK);
-    std::string create =
-        "CREATE VIRTUAL TABLE t USING fts5(x, tokenize = \"unicode61 remove_diacritics 2 separators "
-        "'" MNEMO_SQLITE_WORD_SEPARATORS_V5 "'\")";
-    ASSERT_EQ(sqlite3_exec(db, create.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
-    sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
-    sqlite3_stmt* insert = nullptr;
-    ASSERT_EQ(sqlite3_prepare_v2(db, "INSERT INTO t (rowid, x) VALUES (?1, ?2)", -1, &insert, nullptr), SQLITE_OK);
-    int separators = 0;
-    for (char32_t c = 0x80; c < 0x30000; ++c) {
-        if ((c >= 0xD800 && c <= 0xDFFF) || sw::is_word_char(c)) continue;
-        std::string text = "a";
-        sw::append_utf8(text, c);
-        text += "a";
-        sqlite3_bind_int64(insert, 1, static_cast<sqlite3_int64>(c));
-        sqlite3_bind_text(insert, 2, text.c_str(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
-        ASSERT_EQ(sqlite3_step(insert), SQLITE_DONE);
-        sqlite3_reset(insert);
-        ++separators;
+class TermTokenizerTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        host::install(&core::plugin_host());
+        ASSERT_EQ(sqlite3_open(":memory:", &db_), SQLITE_OK);
+        ASSERT_TRUE(register_term_tokenizer(db_));
+        exec("CREATE VIRTUAL TABLE t USING fts5(x, tokenize = 'mnemo')");
+        exec("CREATE VIRTUAL TABLE v USING fts5vocab(t, 'instance')");
     }
-    sqlite3_finalize(insert);
-    sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
-    sqlite3_stmt* joined = nullptr;
-    ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT rowid FROM t WHERE rowid NOT IN (SELECT rowid FROM t WHERE t MATCH 'a')",
-                                 -1, &joined, nullptr),
-              SQLITE_OK);
-    std::vector<int64_t> kept;
-    while (sqlite3_step(joined) == SQLITE_ROW) kept.push_back(sqlite3_column_int64(joined, 0));
-    sqlite3_finalize(joined);
-    sqlite3_close(db);
-    EXPECT_GT(separators, 5000);
-    EXPECT_TRUE(kept.empty()) << kept.size() << " separators kept inside tokens, the first U+" << std::hex
-                              << (kept.empty() ? 0 : kept.front())
-                              << "; add them to word_separators.h in a new migration";
+    void TearDown() override { sqlite3_close(db_); }
+    void exec(const std::string& sql) {
+        char* message = nullptr;
+        ASSERT_EQ(sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message), SQLITE_OK) << message;
+    }
+    void insert(int64_t rowid, const std::string& text) {
+        sqlite3_stmt* stmt = nullptr;
+        ASSERT_EQ(sqlite3_prepare_v2(db_, "INSERT INTO t (rowid, x) VALUES (?1, ?2)", -1, &stmt, nullptr), SQLITE_OK);
+        sqlite3_bind_int64(stmt, 1, rowid);
+        sqlite3_bind_text(stmt, 2, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+        EXPECT_EQ(sqlite3_step(stmt), SQLITE_DONE) << sqlite3_errmsg(db_);
+        sqlite3_finalize(stmt);
+    }
+    std::vector<std::string> column(const std::string& sql) {
+        sqlite3_stmt* stmt = nullptr;
+        EXPECT_EQ(sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt, nullptr), SQLITE_OK) << sqlite3_errmsg(db_);
+        std::vector<std::string> out;
+        while (sqlite3_step(stmt) == SQLITE_ROW)
+            out.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)));
+        sqlite3_finalize(stmt);
+        return out;
+    }
+    sqlite3* db_ = nullptr;
+};
+
+TEST_F(TermTokenizerTest, ADocumentsTokensAreItsHostTermsInOrder) {
+    const std::string text = "Running runs, the Mädchen's /etc/hosts 東京の天気 user_id v1.2";
+    insert(1, text);
+    std::vector<std::string> expected;
+    sw::for_each_term(text, [&](size_t, size_t, const std::string& term) { expected.push_back(term); });
+    EXPECT_EQ(column("SELECT term FROM v ORDER BY offset"), expected);
+    EXPECT_EQ(expected.front(), "run");
+}
+
+TEST_F(TermTokenizerTest, AQueryStringIsOneTokenAsWritten) {
+    insert(1, "generously running");
+    insert(2, "generous runner");
+    const std::string stem = sw::term("generously");
+    EXPECT_EQ(column("SELECT rowid FROM t WHERE t MATCH '" + fts5_string(stem) + "' ORDER BY rowid").size(),
+              stem == sw::term("generous") ? 2u : 1u);
+    EXPECT_EQ(column("SELECT rowid FROM t WHERE t MATCH '\"run\"'"), std::vector<std::string>{"1"});
+    EXPECT_TRUE(column("SELECT rowid FROM t WHERE t MATCH '\"running\"'").empty()) << "not stemmed again";
+    EXPECT_EQ(column("SELECT rowid FROM t WHERE t MATCH '\"generous\" + \"runner\"'"), std::vector<std::string>{"2"})
+        << "a phrase of terms";
+}
+
+// Words with CJK have no term, so they take no position: the tokens of the
+// words around them are adjacent, as a clause's whole words are.
+TEST_F(TermTokenizerTest, WordsWithoutATermTakeNoPosition) {
+    insert(1, "Zürich 東京 zebra");
+    std::vector<std::string> spans;
+    sw::for_each_term("Zürich 東京 zebra", [&](size_t begin, size_t end, const std::string&) {
+        spans.push_back(std::to_string(begin) + "-" + std::to_string(end));
+    });
+    EXPECT_EQ(spans, (std::vector<std::string>{"0-7", "15-20"}));
+    EXPECT_EQ(column("SELECT rowid FROM t WHERE t MATCH '\"zurich\" + \"zebra\"'"), std::vector<std::string>{"1"});
 }
 
 }  // namespace

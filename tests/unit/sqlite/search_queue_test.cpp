@@ -16,7 +16,7 @@ namespace {
 
 // How many events of an FTS5 index match query.
 int64_t matches(RawDb& db, const std::string& table, const std::string& query) {
-    return db.number("SELECT count(*) FROM " + table + " WHERE " + table + " MATCH '" + query + "'");
+    return db.number(count_matching(table, query));
 }
 
 // FTS5 segments of one index: its %_data rows past the structure record hold

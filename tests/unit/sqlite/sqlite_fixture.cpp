@@ -1,6 +1,8 @@
 #include "sqlite_fixture.h"
 
 #include "core/plugin_host.h"
+#include "host_services.h"
+#include "term_tokenizer.h"
 
 #include <sqlite3.h>
 
@@ -15,9 +17,27 @@ const mnemo_plugin& plugin() {
     return backend_test::plugin("mnemo_sqlite.so");
 }
 
+std::string match_expression(const std::string& table, const std::string& query) {
+    if (table != "events_words" && table != "memories_words") return query;
+    host::install(&core::plugin_host());
+    std::string out;
+    host::for_each_term(query, [&](size_t, size_t, std::string_view term) {
+        out += (out.empty() ? "" : " ") + fts5_string(term);
+    });
+    return out;
+}
+
+std::string count_matching(const std::string& table, const std::string& query) {
+    return "SELECT count(*) FROM " + table + " WHERE " + table + " MATCH '" + match_expression(table, query) + "'";
+}
+
 RawDb::RawDb(const std::string& path) {
     std::filesystem::create_directories(std::filesystem::path(path).parent_path());
     EXPECT_EQ(sqlite3_open(path.c_str(), &db_), SQLITE_OK);
+    // The indexes of host terms need the plugin's tokenizer (term_tokenizer.h),
+    // which reads the host's word rules.
+    host::install(&core::plugin_host());
+    EXPECT_TRUE(register_term_tokenizer(db_));
 }
 
 RawDb::~RawDb() {

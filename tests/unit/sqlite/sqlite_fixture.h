@@ -72,6 +72,14 @@ private:
     sqlite3* db_ = nullptr;
 };
 
+// A MATCH expression of `table` for the words of `query`: in the indexes of
+// host terms (events_words, memories_words) each word as its term, one FTS5
+// string each (term_tokenizer.h takes a query string as one token); other
+// indexes (events_trigrams) take query as it is.
+std::string match_expression(const std::string& table, const std::string& query);
+// SELECT count(*) of the rows of `table` matching match_expression(table, query).
+std::string count_matching(const std::string& table, const std::string& query);
+
 // An event whose content and search text are `text`.
 EventSpec says(const std::string& text, const std::string& role = "user");
 
