@@ -60,7 +60,8 @@ SearchPlan plan(const host::Query& query, const TokenLimits& limits) {
         if (any.empty()) return SearchPlan{{CandidateSource{kSearchScanSql, ""}}};
         plan.sources.push_back({kSearchMatchSql, any});
     }
-    if (has_terms && query.match_all) return plan;
+    // Every match of `all` holds the terms it asks for.
+    if (has_required_term(query) && query.match_all) return plan;
     std::vector<CandidateSource> scans;
     for (const std::string& clause : query.clauses) {
         if (has_terms && clause_covered(query, clause)) continue;

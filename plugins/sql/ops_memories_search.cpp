@@ -39,8 +39,8 @@ std::optional<std::vector<std::string>> match_expressions(const Dialect& dialect
         std::string any = dialect.match_terms(query.terms, false);
         if (any.empty()) return std::nullopt;
         expressions.push_back(std::move(any));
-        // Every match of `all` holds every term.
-        if (query.match_all) return expressions;
+        // Every match of `all` holds the terms it asks for.
+        if (query.match_all && has_required_term(query)) return expressions;
     }
     for (const std::string& clause : query.clauses) {
         if (!query.terms.empty() && clause_covered(query, clause)) continue;

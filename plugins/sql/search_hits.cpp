@@ -55,11 +55,15 @@ struct Counts {
 };
 
 // Whether a row with these term counts and clauses matches (host::matches'
-// rule: any term or clause; with match all, every one).
+// rule: any term or clause; with match all, every clause and every term
+// the query asks for as a word of its own).
 bool matches_counted(const host::Query& query, const std::vector<uint32_t>& tf, size_t clauses) {
-    const size_t terms = static_cast<size_t>(std::count_if(tf.begin(), tf.end(), [](uint32_t n) { return n > 0; }));
-    if (query.match_all) return terms == query.terms.size() && clauses == query.clauses.size();
-    return terms > 0 || clauses > 0;
+    if (query.match_all) {
+        for (size_t t = 0; t < tf.size(); ++t)
+            if (query.required[t] && tf[t] == 0) return false;
+        return clauses == query.clauses.size();
+    }
+    return std::any_of(tf.begin(), tf.end(), [](uint32_t n) { return n > 0; }) || clauses > 0;
 }
 
 void bind_source(Query& rows, const mnemo_search_req& req, const CandidateSource& source) {

@@ -25,6 +25,7 @@
 #include "host_services.h"
 #include "output.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -96,5 +97,11 @@ std::vector<std::string> clause_whole_terms(std::string_view clause);
 // Whether every text holding the clause holds one of the query's terms:
 // then the terms' candidates hold the clause's too.
 bool clause_covered(const host::Query& query, std::string_view clause);
+
+// Whether match all asks for a term as a word of its own (then every match
+// holds one of the query's terms, and the terms' candidates hold every match).
+inline bool has_required_term(const host::Query& query) {
+    return std::find(query.required.begin(), query.required.end(), true) != query.required.end();
+}
 
 }  // namespace mnemo::sqlcore

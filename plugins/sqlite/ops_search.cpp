@@ -150,18 +150,24 @@ SearchPlan plan(Conn& conn, const host::Query& query, bool user) {
         plan.index_document_frequency = df;
         if (!query.match_all)
             plan.sources.push_back({terms_sql(user, kBoundedCandidates), joined(query.terms, " OR "), true, true});
-        if (query.terms.size() > 1 || query.match_all)
-            plan.sources.push_back({terms_sql(user, kBoundedCandidates), joined(query.terms, " AND "), true, true});
+        if (query.terms.size() > 1 || query.match_all) {
+            // The newest holding every term; match all asks only for the terms that stand as words of their own.
+            std::vector<std::string> every;
+            for (size_t t = 0; t < query.terms.size(); ++t)
+                if (!query.match_all || query.required[t]) every.push_back(query.terms[t]);
+            if (!every.empty())
+                plan.sources.push_back({terms_sql(user, kBoundedCandidates), joined(every, " AND "), true, true});
+        }
         for (const std::string& clause : query.clauses)
             plan.sources.push_back(bounded_clause_source(query, clause, user));
         return plan;
     }
     if (has_terms) plan.sources.push_back({terms_sql(user), joined(query.terms, " OR "), true, true});
-    // Every match of `all` with terms holds them.
-    if (has_terms && query.match_all) return plan;
+    // Every match of `all` holds the terms it asks for.
+    if (has_required_term(query) && query.match_all) return plan;
     std::vector<CandidateSource> scans;
     for (const std::string& clause : query.clauses) {
-        if (has_terms && clause_covered(query, clause)) continue;
+        if (has_terms && clause_covered(query, clause)) continue;  // its whole word's term is a candidate source
         bool scan = false;
         CandidateSource source = clause_source(clause, user, &scan);
         if (!query.match_all) {
