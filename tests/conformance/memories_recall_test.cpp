@@ -11,7 +11,10 @@
 namespace mnemo::testing {
 namespace {
 
-using MemoryRecall = Memories;
+class MemoryRecall : public Memories {
+protected:
+    void write_preferences();
+};
 
 double rrf(int rank) {
     return 1.0 / (60.0 + rank);
@@ -54,18 +57,18 @@ double bm25(double tf, double length, double average, double n, double df) {
 // for the flight to lisbon (9), m4 like run in the morn (5), m5 the user run
 // a small bakeri (6): 31 terms in 5 memories. u2's memory and the other
 // app's never count for u1.
-void write_preferences(Memories& m) {
-    m.write(R"([{"id":"m1","text":"Prefers an aisle seat on flights"},
+void MemoryRecall::write_preferences() {
+    write(R"([{"id":"m1","text":"Prefers an aisle seat on flights"},
                 {"id":"m2","text":"Drinks green tea, no sugar"},
                 {"id":"m3","text":"Booked a window seat for the flight to Lisbon"},
                 {"id":"m4","text":"Likes running in the morning"},
                 {"id":"m5","text":"The user runs a small bakery"}])");
-    m.write(R"([{"id":"x1","text":"seat seat seat user prefers"}])", "u2");
-    m.write(R"([{"id":"y1","text":"seat"},{"id":"y2","text":"seat"}])", "u1", "other");
+    write(R"([{"id":"x1","text":"seat seat seat user prefers"}])", "u2");
+    write(R"([{"id":"y1","text":"seat"},{"id":"y2","text":"seat"}])", "u1", "other");
 }
 
 TEST_P(MemoryRecall, NaturalQuestionsFindTheMemoryRankedByBm25OfItsUser) {
-    write_preferences(*this);
+    write_preferences();
     auto reply = recall(R"({"query":"What seat does the user prefer?","user":"u1"})");
     ASSERT_EQ(ids(reply), (std::vector<std::string>{"m1", "m5", "m3"}));
     const double average = 31.0 / 5;
@@ -85,7 +88,7 @@ TEST_P(MemoryRecall, NaturalQuestionsFindTheMemoryRankedByBm25OfItsUser) {
 }
 
 TEST_P(MemoryRecall, StemsStopWordsAndMatchAll) {
-    write_preferences(*this);
+    write_preferences();
     EXPECT_EQ(ids(recall(R"({"query":"running","user":"u1"})")), (std::vector<std::string>{"m4", "m5"}));
     // A query of stop words alone still searches: shorter memories first.
     EXPECT_EQ(ids(recall(R"({"query":"the","user":"u1"})")), (std::vector<std::string>{"m4", "m5", "m3"}));

@@ -302,7 +302,7 @@ TEST_P(Search, RemovedEventsAreNeverFound) {
     EXPECT_EQ(found("madchen"), Found{});
     EXPECT_EQ(found("neu"), (Found{"de1#3"}));
     ASSERT_EQ(h->del(session("ops1", "shop", "u2")).status, 204);
-    EXPECT_EQ(found("\"git push --force origin main\""), Found{});
+    EXPECT_EQ(holders("\"git push --force origin main\""), Found{});
     ASSERT_EQ(h->del(session("id1", "shop", "u2") + "?hard=true").status, 204);
     EXPECT_EQ(found("tiket"), Found{});
     ASSERT_EQ(h->del("/v1/apps/shop/users/u3").status, 200);
@@ -412,10 +412,12 @@ TEST_P(Search, ExactQueriesFindEveryHolderWhateverTheWordsFrequencies) {
     for (int i = 0; i < 60; i += 3) every_third.insert("f1#" + std::to_string(i + 1));
     EXPECT_EQ(holders("/alpha/beta/gamma/"), every_third);
     EXPECT_EQ(holders("/rare/alpha/"), (Found{"f1#8", "f1#30"}));
-    EXPECT_EQ(holders("/beta/alpha/ reversed 5"), (Found{"f1#6", "f1#51", "f1#54", "f1#57", "f1#60"}));
-    // With match any, every event holds a word of the clause; its holders come first.
+    EXPECT_EQ(holders("\"/beta/alpha/ reversed 5\""), (Found{"f1#6", "f1#51", "f1#54", "f1#57", "f1#60"}));
+    EXPECT_EQ(holders("/beta/alpha/ reversed 5"), (Found{"f1#6"})) << "5 is a word of its own here";
+    // With match any, every event holds a word of the clause (all 60 match;
+    // max_hits answers 50 of the one session); its holders come first.
     std::vector<std::string> order = ranked("/rare/alpha/");
-    ASSERT_EQ(order.size(), 60u);
+    ASSERT_EQ(order.size(), 50u);
     EXPECT_EQ((Found{order[0], order[1]}), (Found{"f1#8", "f1#30"}));
 }
 
@@ -460,8 +462,8 @@ TEST_P(Search, WordsEndAtEverySeparatorAndOnlyThere) {
     EXPECT_EQ(found("ote"), (Found{"sym#2"}));
     EXPECT_EQ(found("abc"), Found{});
     EXPECT_EQ(found("abc\u060cdef"), (Found{"sym#3"}));
-    EXPECT_EQ(holders("c\u060cdef now."), Found{}) << "c\u060cdef is no word of the text";
-    EXPECT_EQ(found("c\u060cdef now."), (Found{"sym#3"}));
+    EXPECT_EQ(found("c\u060cdef now."), Found{}) << "c\u060cdef is no word of the text, and now a stop word";
+    EXPECT_EQ(found("\"c\u060cdef now.\""), (Found{"sym#3"}));
     EXPECT_EQ(found("\u060c"), Found{});  // a word query: ، is no separator
 }
 
