@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <string>
+#include <unordered_map>
 
 namespace mnemo::core::search_words {
 namespace {
@@ -60,12 +62,23 @@ bool is_stop_word(std::string_view folded_word) {
 }
 
 std::string stem(std::string_view folded_word) {
+    if (folded_word.empty() || !is_latin_word(folded_word)) return std::string(folded_word);
+    // A text's words repeat (a language has a few thousand common ones) and
+    // Snowball costs several times a lookup: each thread remembers the stems
+    // it made, and starts afresh past kRemembered words.
+    constexpr size_t kRemembered = 1 << 16;
+    thread_local std::unordered_map<std::string, std::string> remembered;
+    std::string key(folded_word);
+    if (auto it = remembered.find(key); it != remembered.end()) return it->second;
     sb_stemmer* stemmer = english_stemmer();
-    if (stemmer == nullptr || folded_word.empty() || !is_latin_word(folded_word)) return std::string(folded_word);
+    if (stemmer == nullptr) return key;
     const sb_symbol* stemmed =
-        sb_stemmer_stem(stemmer, reinterpret_cast<const sb_symbol*>(folded_word.data()), static_cast<int>(folded_word.size()));
-    if (stemmed == nullptr) return std::string(folded_word);
-    return std::string(reinterpret_cast<const char*>(stemmed), static_cast<size_t>(sb_stemmer_length(stemmer)));
+        sb_stemmer_stem(stemmer, reinterpret_cast<const sb_symbol*>(key.data()), static_cast<int>(key.size()));
+    if (stemmed == nullptr) return key;
+    std::string out(reinterpret_cast<const char*>(stemmed), static_cast<size_t>(sb_stemmer_length(stemmer)));
+    if (remembered.size() >= kRemembered) remembered.clear();
+    remembered.emplace(std::move(key), out);
+    return out;
 }
 
 bool is_possessive_s(std::string_view text, size_t begin, size_t end) {

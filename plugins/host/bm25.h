@@ -122,6 +122,18 @@ inline size_t clauses_held(const Query& query, std::string_view text) {
     }));
 }
 
+// Whether a document matches the query (mnemo_host.query_matches' rule)
+// given its count of each query term (Query::terms order) and how many of
+// the query's clauses it holds: without splitting its text again.
+inline bool matches_counts(const Query& query, const std::vector<uint32_t>& tf, size_t clauses) {
+    if (query.match_all) {
+        for (size_t t = 0; t < tf.size(); ++t)
+            if (query.required[t] && tf[t] == 0) return false;
+        return clauses == query.clauses.size();
+    }
+    return clauses > 0 || std::any_of(tf.begin(), tf.end(), [](uint32_t n) { return n > 0; });
+}
+
 // The relevance of a matching document: its clauses first, then its BM25.
 inline double relevance(const Query& query, const Bm25Corpus& corpus, std::string_view text,
                         const std::vector<TermCount>& terms, double length) {

@@ -111,8 +111,12 @@ std::optional<std::vector<const MemoryRec*>> candidates(const TermIndex& index, 
 std::vector<KeywordHit> matching(MemoryStore& memories, const TermIndex& index, const mnemo_memory_filter& filter,
                                  const host::Query& query) {
     std::vector<KeywordHit> hits;
+    std::vector<uint32_t> tf(query.terms.size());
+    // The row's counted terms decide, as the host's rule does, without splitting its text again.
     auto consider = [&](const MemoryRec& row) {
-        if (passes(filter, row) && host::matches(query, row.text)) hits.push_back(KeywordHit{&row, 0});
+        if (!passes(filter, row)) return;
+        for (size_t t = 0; t < tf.size(); ++t) tf[t] = host::term_frequency(row.terms, query.terms[t]);
+        if (host::matches_counts(query, tf, host::clauses_held(query, row.text))) hits.push_back(KeywordHit{&row, 0});
     };
     if (auto rows = candidates(index, query)) {
         for (const MemoryRec* row : *rows) consider(*row);

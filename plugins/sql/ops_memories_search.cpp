@@ -84,9 +84,9 @@ public:
             if (hit.tf[t] > 0) df_[t] += 1;
         }
         if (unindexed) length_correction_ += static_cast<double>(length) - static_cast<double>(row.word_count);
-        if (!passes(req_.filter, row) || !host::matches(query_, row.text)) return;
+        if (!passes(req_.filter, row)) return;
         hit.clauses = static_cast<uint32_t>(host::clauses_held(query_, row.text));
-        hits_.push_back(std::move(hit));
+        if (host::matches_counts(query_, hit.tf, hit.clauses)) hits_.push_back(std::move(hit));
     }
 
     void emit(Db& db, Output& out) {

@@ -54,18 +54,6 @@ struct Counts {
     double index_rows = 0;
 };
 
-// Whether a row with these term counts and clauses matches (host::matches'
-// rule: any term or clause; with match all, every clause and every term
-// the query asks for as a word of its own).
-bool matches_counted(const host::Query& query, const std::vector<uint32_t>& tf, size_t clauses) {
-    if (query.match_all) {
-        for (size_t t = 0; t < tf.size(); ++t)
-            if (query.required[t] && tf[t] == 0) return false;
-        return clauses == query.clauses.size();
-    }
-    return std::any_of(tf.begin(), tf.end(), [](uint32_t n) { return n > 0; }) || clauses > 0;
-}
-
 void bind_source(Query& rows, const mnemo_search_req& req, const CandidateSource& source) {
     rows.args(req.exclude_session, req.exclude_session, req.channel, req.channel, req.channel, req.role, req.role,
               req.app, req.now_us, req.user, req.user);
@@ -105,7 +93,7 @@ std::vector<Group> collect(Db& db, const mnemo_search_req& req, const host::Quer
             hit.clauses = static_cast<uint32_t>(host::clauses_held(query, text));
             // The index's counts are the host's terms: they decide the
             // match as host::matches would, without tokenizing the text.
-            if (source.index_counts ? !matches_counted(query, hit.tf, hit.clauses) : !host::matches(query, text))
+            if (source.index_counts ? !host::matches_counts(query, hit.tf, hit.clauses) : !host::matches(query, text))
                 continue;
             auto [slot, fresh] = by_sid.try_emplace(sid);
             Group& group = slot->second;
