@@ -2,7 +2,9 @@
 // names) and of timestamps. The first input byte picks one:
 //  - a query string, read by the rules of the read routes (search, session
 //    list and get, recall): each refusal is a 4xx whose body is valid UTF-8
-//    JSON, and what is accepted is within the documented bounds;
+//    JSON, and what is accepted is within the documented bounds; an
+//    accepted search query matches its own text, and its highlights lie in
+//    its excerpt;
 //  - a request path, matched by the router: the names it accepts follow the
 //    name rule (checked here independently), a bad one is a 400;
 //  - a timestamp: one accepted reads back the same from its RFC 3339 form.
@@ -45,6 +47,25 @@ bool accepted(const std::optional<core::Error>& error, std::string_view input) {
     return false;
 }
 
+// A search query read against itself as a text: what it holds matches
+// (match any), every highlight lies inside the excerpt, in order.
+void search_rules(std::string_view q, core::search_words::MatchMode match) {
+    namespace sw = core::search_words;
+    const sw::Query query = sw::parse_query(q, match);
+    if (query.kind != sw::QueryKind::Terms) return;
+    require(query.required.size() == query.terms.size(), "a term without its required flag", q);
+    const sw::Query any = sw::parse_query(q, sw::MatchMode::Any);
+    if (!any.empty()) require(sw::matches(any, q), "a query that does not match its own text", q);
+    const core::Excerpt excerpt = core::excerpt_of(query, q);
+    size_t chars = 0;
+    for (size_t pos = 0; pos < excerpt.text.size(); ++pos) chars += (excerpt.text[pos] & 0xC0) != 0x80 ? 1 : 0;
+    size_t last_end = 0;
+    for (const auto& [start, end] : excerpt.highlights) {
+        require(start < end && end <= chars && start >= last_end, "a highlight outside the excerpt or out of order", q);
+        last_end = end;
+    }
+}
+
 void query_string(std::string_view raw) {
     api::Query q;
     if (!accepted(api::Query::parse(raw, q), raw)) return;
@@ -55,6 +76,7 @@ void query_string(std::string_view raw) {
         require(search.limit >= 1 && search.limit <= core::kSearchMaxLimit, "search limit out of bounds", raw);
         require(search.context >= 0 && search.context <= core::kSearchMaxContext, "search context out of bounds", raw);
         require(search.max_hits >= 1 && search.max_hits <= core::kSearchMaxHits, "search max_hits out of bounds", raw);
+        search_rules(search.q, search.match);
     }
     core::ListSessionsInput list;
     list.app = "app";
@@ -65,7 +87,7 @@ void query_string(std::string_view raw) {
     if (accepted(api::handlers::decode_get_session(q, get), raw)) {
         require(!get.num_recent_events || *get.num_recent_events >= 0, "num_recent_events below 0", raw);
     }
-    memory::RecallQueryParams params{q.get("q"), q.get("namespace"), q.get("mode"), q.get("limit")};
+    memory::RecallQueryParams params{q.get("q"), q.get("namespace"), q.get("mode"), q.get("limit"), q.get("match")};
     memory::RecallInput recall;
     recall.user = "user";
     if (accepted(memory::decode_recall_params(params, recall), raw)) {

@@ -139,15 +139,21 @@ TEST(Recall, RefusesWhatCannotBeAnswered) {
 
 TEST(Recall, GetRouteParameters) {
     RecallInput in;
-    ASSERT_FALSE(decode_recall_params(RecallQueryParams{"seats", "prefs", "keyword", "5"}, in));
+    ASSERT_FALSE(decode_recall_params(RecallQueryParams{"seats", "prefs", "keyword", "5", "all"}, in));
     EXPECT_EQ(in.query, "seats");
     EXPECT_EQ(in.name_space, "prefs");
     EXPECT_EQ(in.mode, RecallMode::Keyword);
     EXPECT_EQ(in.limit, 5);
+    EXPECT_TRUE(in.match_all);
     RecallInput bad;
-    auto error = decode_recall_params(RecallQueryParams{"seats", std::nullopt, std::nullopt, "5x"}, bad);
+    auto error = decode_recall_params(RecallQueryParams{"seats", std::nullopt, std::nullopt, "5x", std::nullopt}, bad);
     ASSERT_TRUE(error);
     EXPECT_THAT(error->message, HasSubstr("limit: '5x' is not a whole number"));
+    RecallInput bad_match;
+    auto match_error =
+        decode_recall_params(RecallQueryParams{"seats", std::nullopt, std::nullopt, std::nullopt, "most"}, bad_match);
+    ASSERT_TRUE(match_error);
+    EXPECT_THAT(match_error->message, HasSubstr("match: 'most' is not one of any, all"));
     RecallInput none;
     EXPECT_TRUE(decode_recall_params(RecallQueryParams{}, none));
 }
