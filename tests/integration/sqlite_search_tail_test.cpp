@@ -70,9 +70,12 @@ protected:
         TailDbFile file(db_path());
         return file.number("SELECT count(*) FROM events WHERE rowid > (SELECT up_to FROM search_indexed)");
     }
-    void expect_indexes_consistent(const std::string& after) {
+    // events_words needs the plugin's tokenizer to be read (unit_sqlite checks
+    // its integrity); from outside, its shadow table counts the documents it
+    // holds, and events_trigrams (a built-in tokenizer) checks itself.
+    void expect_indexes_consistent(const std::string& after, int64_t documents) {
         TailDbFile file(db_path());
-        EXPECT_EQ(file.error_of("INSERT INTO events_words (events_words) VALUES ('integrity-check')"), "") << after;
+        EXPECT_EQ(file.number("SELECT count(*) FROM events_words_docsize"), documents) << after;
         EXPECT_EQ(file.error_of("INSERT INTO events_trigrams (events_trigrams) VALUES ('integrity-check')"), "")
             << after;
     }
@@ -114,10 +117,14 @@ TEST_F(SqliteSearchTail, SigtermIndexesTheTailBeforeExiting) {
     ASSERT_EQ(unindexed(), 40);
     daemon_->send_signal(SIGTERM);
     ASSERT_EQ(daemon_->wait_exit(std::chrono::milliseconds(kPatience)), 0);
-    TailDbFile file(db_path());
-    EXPECT_EQ(file.number("SELECT up_to FROM search_indexed"), file.number("SELECT max(rowid) FROM events"));
-    EXPECT_EQ(file.number("SELECT count(*) FROM events_words WHERE events_words MATCH 'zebra'"), 40);
-    expect_indexes_consistent("after SIGTERM");
+    {
+        TailDbFile file(db_path());
+        EXPECT_EQ(file.number("SELECT up_to FROM search_indexed"), file.number("SELECT max(rowid) FROM events"));
+    }
+    expect_indexes_consistent("after SIGTERM", 40);
+    start(true);
+    EXPECT_EQ(unindexed(), 0);
+    EXPECT_EQ(hits_in("zebra", "s1"), 40) << "found through the index alone (indexing held, no tail)";
 }
 
 TEST_F(SqliteSearchTail, SigkillLosesNoAcknowledgedEventAndTheIndexCatchesUpAfterRestart) {
@@ -131,9 +138,7 @@ TEST_F(SqliteSearchTail, SigkillLosesNoAcknowledgedEventAndTheIndexCatchesUpAfte
     EXPECT_EQ(hits_in("zebra", "s1"), 30) << "every acknowledged event is found at once";
     EXPECT_TRUE(eventually([&] { return unindexed() == 0; })) << "the restarted writer indexes the tail";
     EXPECT_EQ(hits_in("zebra", "s1"), 30);
-    TailDbFile file(db_path());
-    EXPECT_EQ(file.number("SELECT count(*) FROM events_words WHERE events_words MATCH 'zebra'"), 30);
-    expect_indexes_consistent("after the catch-up");
+    expect_indexes_consistent("after the catch-up", 30);
 }
 
 }  // namespace

@@ -118,9 +118,10 @@ eachBackend('adk', (ctx) => {
     await second.memoryService.addSessionToMemory(stored);
     await second.memoryService.addSessionToMemory(stored); // again: nothing new
     const found = await second.memoryService.searchMemory({ appName: 'shop', userId: user, query: 'sunny Paris' });
+    // Any word matches, best first: both words, then the shorter text holding Paris.
     assert.deepEqual(
       found.memories.map((m) => m.content.parts[0].text),
-      ['It is sunny in Paris.'],
+      ['It is sunny in Paris.', 'Weather in Paris?', 'You asked about Paris.'],
     );
     assert.equal(found.memories[0].author, 'helper');
     const memories = await ctx.client.listMemories('shop', user);
