@@ -62,21 +62,7 @@ SearchPlan plan(const host::Query& query, const TokenLimits& limits) {
     }
     // Every match of `all` holds the terms it asks for.
     if (has_required_term(query) && query.match_all) return plan;
-    std::vector<CandidateSource> scans;
-    for (const std::string& clause : query.clauses) {
-        if (has_terms && clause_covered(query, clause)) continue;
-        bool scan = false;
-        CandidateSource source = clause_source(clause, limits, &scan);
-        if (!query.match_all) {
-            plan.sources.push_back(std::move(source));
-        } else if (!scan) {
-            plan.sources.push_back(std::move(source));
-            return plan;
-        } else {
-            scans.push_back(std::move(source));
-        }
-    }
-    if (query.match_all && !scans.empty()) plan.sources.push_back(std::move(scans.front()));
+    add_clause_sources(query, plan, [&](std::string_view clause, bool* scan) { return clause_source(clause, limits, scan); });
     return plan;
 }
 

@@ -77,6 +77,31 @@ struct SearchPlan {
     std::optional<std::vector<double>> index_document_frequency = std::nullopt;
 };
 
+bool clause_covered(const host::Query& query, std::string_view clause);
+
+// Adds to plan the sources of the query's clauses that the terms' source
+// does not cover; source(clause, &scan) makes a clause's (scan: it reads
+// the scope). Match all needs one clause's holders only: the first clause
+// with an index source, else the first scan.
+template <typename ClauseSource>
+void add_clause_sources(const host::Query& query, SearchPlan& plan, ClauseSource&& source) {
+    std::vector<CandidateSource> scans;
+    for (const std::string& clause : query.clauses) {
+        if (!query.terms.empty() && clause_covered(query, clause)) continue;  // the terms' source holds them
+        bool scan = false;
+        CandidateSource made = source(clause, &scan);
+        if (!query.match_all) {
+            plan.sources.push_back(std::move(made));
+        } else if (!scan) {
+            plan.sources.push_back(std::move(made));
+            return;
+        } else {
+            scans.push_back(std::move(made));
+        }
+    }
+    if (query.match_all && !scans.empty()) plan.sources.push_back(std::move(scans.front()));
+}
+
 // The scope's BM25 totals: N and the total length (app, now, user x2).
 inline constexpr const char* kSearchTotalsSql =
     "SELECT COALESCE(SUM(event_count), 0), COALESCE(SUM(search_terms), 0) FROM sessions WHERE app = ? "
@@ -96,8 +121,6 @@ std::vector<std::string> clause_whole_terms(std::string_view clause);
 
 // Whether every text holding the clause holds one of the query's terms:
 // then the terms' candidates hold the clause's too.
-bool clause_covered(const host::Query& query, std::string_view clause);
-
 // Whether match all asks for a term as a word of its own (then every match
 // holds one of the query's terms, and the terms' candidates hold every match).
 inline bool has_required_term(const host::Query& query) {

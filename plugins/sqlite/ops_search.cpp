@@ -165,22 +165,7 @@ SearchPlan plan(Conn& conn, const host::Query& query, bool user) {
     if (has_terms) plan.sources.push_back({terms_sql(user), joined(query.terms, " OR "), true, true});
     // Every match of `all` holds the terms it asks for.
     if (has_required_term(query) && query.match_all) return plan;
-    std::vector<CandidateSource> scans;
-    for (const std::string& clause : query.clauses) {
-        if (has_terms && clause_covered(query, clause)) continue;  // its whole word's term is a candidate source
-        bool scan = false;
-        CandidateSource source = clause_source(clause, user, &scan);
-        if (!query.match_all) {
-            plan.sources.push_back(std::move(source));
-        } else if (!scan) {
-            // Every match of `all` holds each clause: one index source is enough.
-            plan.sources.push_back(std::move(source));
-            return plan;
-        } else {
-            scans.push_back(std::move(source));
-        }
-    }
-    if (query.match_all && !scans.empty()) plan.sources.push_back(std::move(scans.front()));
+    add_clause_sources(query, plan, [&](std::string_view clause, bool* scan) { return clause_source(clause, user, scan); });
     return plan;
 }
 
