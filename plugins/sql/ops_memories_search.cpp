@@ -54,8 +54,13 @@ std::optional<std::vector<std::string>> match_expressions(const Dialect& dialect
     return expressions;
 }
 
+// A candidate kept for ranking: what the order needs, not the row (an
+// app-wide recall may weigh most of a million memories; the rows of the
+// `limit` best are read again at the end).
 struct Hit {
-    MemoryRow row;
+    int64_t key = 0;
+    int64_t updated_at_us = 0;
+    std::string id;
     uint32_t length = 0;
     uint32_t clauses = 0;
     std::vector<uint32_t> tf;
@@ -64,8 +69,8 @@ struct Hit {
 
 bool ranks_before(const Hit& a, const Hit& b) {
     if (a.relevance != b.relevance) return a.relevance > b.relevance;
-    if (a.row.updated_at_us != b.row.updated_at_us) return a.row.updated_at_us > b.row.updated_at_us;
-    return a.row.id > b.row.id;
+    if (a.updated_at_us != b.updated_at_us) return a.updated_at_us > b.updated_at_us;
+    return a.id > b.id;
 }
 
 class Recall {
@@ -78,7 +83,7 @@ public:
         if (!seen_.insert(row.key).second) return;
         uint32_t length = 0;
         const std::vector<host::TermCount> terms = host::count_terms(row.text, &length);
-        Hit hit{row, length, 0, std::vector<uint32_t>(query_.terms.size(), 0), 0};
+        Hit hit{row.key, row.updated_at_us, row.id, length, 0, std::vector<uint32_t>(query_.terms.size(), 0), 0};
         for (size_t t = 0; t < query_.terms.size(); ++t) {
             hit.tf[t] = host::term_frequency(terms, query_.terms[t]);
             if (hit.tf[t] > 0) df_[t] += 1;
@@ -101,8 +106,13 @@ public:
         std::partial_sort(hits_.begin(), hits_.begin() + static_cast<std::ptrdiff_t>(kept), hits_.end(),
                           ranks_before);
         hits_.resize(kept);
-        for (const Hit& hit : hits_)
-            emit_memory(out, hit.row, false, MemoryVia{MemoryVia::Hit, 0, 0, hit.relevance});
+        for (const Hit& hit : hits_) {
+            Query by_key(db, kMemoryByKeySql);
+            by_key.args(hit.key);
+            // Read in the same request a moment ago; a memory deleted since is left out.
+            if (by_key.step())
+                emit_memory(out, memory_row(by_key), false, MemoryVia{MemoryVia::Hit, 0, 0, hit.relevance});
+        }
     }
 
 private:
