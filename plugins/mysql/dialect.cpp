@@ -47,7 +47,6 @@ const sqlcore::Dialect kDialect{
     .search_recent = kSearchRecentSql,
     .match_terms = match_terms,
     .memory_match_app = kSelectMemoriesMatchSql + sqlcore::kMemoryAppScopeSql,
-    .memory_match_user = kSelectMemoriesMatchSql + sqlcore::kMemoryUserScopeSql,
     // The FULLTEXT index holds every memory as it is written.
     .memory_unindexed_app = "",
     .memory_unindexed_user = "",

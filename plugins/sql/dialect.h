@@ -94,11 +94,11 @@ struct Dialect {
     std::string (*match_terms)(const std::vector<std::string>& terms, bool all);
 
     // Memories (memory_rows.h).
-    // The live memories of an app (of one user) whose text index matches
-    // an expression of match_terms, memory_rows.h's kMemoryColumns.
-    // Parameters: the expression, then memory_filter.h's scope_sql (app,
-    // [user,] now).
-    std::string memory_match_app, memory_match_user;
+    // The live memories of an app whose text index matches an expression of
+    // match_terms, memory_rows.h's kMemoryColumns. Parameters: the
+    // expression, then memory_filter.h's scope_sql (app, now). (One user's
+    // recall reads the user's memories whole: ops_memories_search.cpp.)
+    std::string memory_match_app;
     // The live memories of the scope the text index does not hold yet
     // (sqlite's re-derivation after a change of the word rules), with the
     // scope's parameters; empty where the index always holds every memory.

@@ -2,7 +2,9 @@
 // search rules (the host's parsed query, its terms and match mode). The
 // backend's text index of host terms (Dialect::memory_match_*: sqlite FTS5
 // with the host-terms tokenizer, mysql FULLTEXT over encoded terms) finds
-// the candidates: every memory of the scope holding any query term, plus a
+// an app-wide recall's candidates (one user's recall reads the user's
+// memories whole: a common word's posting list spans every user of the
+// app): every memory of the scope holding any query term, plus a
 // superset of those holding each exact clause a match may hold without a
 // term (the clause's whole words, all of them; a scan of the scope when it
 // has none); memories the index does not hold yet (Dialect::
@@ -163,9 +165,14 @@ void memory_search(Db& db, const mnemo_memory_search_req& req, Output& out) {
         bind_scope(rows, 1, scope);
         while (rows.step()) recall.candidate(memory_row(rows), true);
     }
-    if (std::optional<std::vector<std::string>> expressions = match_expressions(dialect, query)) {
+    // One user's memories are read whole: the text index answers for every
+    // user of the app at once (a common word's list is most of the app),
+    // while a user's own memories are a short range of memories_scope.
+    if (scope.user.ptr) {
+        for_each_in_scope(db, scope, "", [&](const MemoryRow& row) { recall.candidate(row, false); });
+    } else if (std::optional<std::vector<std::string>> expressions = match_expressions(dialect, query)) {
         for (const std::string& expression : *expressions) {
-            Query rows(db, scope.user.ptr ? dialect.memory_match_user : dialect.memory_match_app);
+            Query rows(db, dialect.memory_match_app);
             rows.bind(1, std::string_view(expression));
             bind_scope(rows, 2, scope);
             while (rows.step()) recall.candidate(memory_row(rows), false);

@@ -45,8 +45,6 @@ const sqlcore::Dialect kDialect{
     .match_terms = match_terms,
     .memory_match_app = sqlcore::kSelectMemoriesSql + "WHERE row_key " + kMemoryWordsSql +
                         "+app = ? AND (expires_at = 0 OR expires_at > ?)",
-    .memory_match_user =
-        sqlcore::kSelectMemoriesSql + "WHERE +row_key " + kMemoryWordsSql + sqlcore::kMemoryUserScopeSql,
     .memory_unindexed_app =
         sqlcore::kSelectMemoriesSql + "WHERE " + kMemoryUnindexedRange + sqlcore::kMemoryAppScopeSql,
     .memory_unindexed_user =
