@@ -16,3 +16,15 @@ bench_field() {  # file field
 }
 
 errors_of() { echo $(($(bench_field "$1" non2xx) + $(bench_field "$1" socket_errors))); }
+
+# The builds under test by label: "new" ($1) and, when $2 is set, "previous"
+# ($2), measured first in every round; pid_of and port_of hold the running
+# daemons by label.
+declare_builds() {  # new_build_dir [previous_build_dir]
+  declare -gA build_of=([new]=$1) pid_of=() port_of=()
+  labels="new"
+  if [[ -n ${2:-} ]]; then
+    build_of[previous]=$2
+    labels="previous new"
+  fi
+}

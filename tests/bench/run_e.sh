@@ -50,19 +50,11 @@ path_query="/v1/apps/bench/search?q=%2Fetc%2Fnginx%2Fnginx.conf&limit=10&context
 
 work=$(mktemp -d /tmp/mnemo-bench-e.XXXXXX)
 results=$work/results.tsv
-# The builds under test by label: "new" (BENCH_BUILD_DIR) and, with
-# BENCH_PREVIOUS_BUILD_DIR, "previous", measured first in every round.
-declare -A build_of=([new]=$build_dir)
-labels="new"
-if [[ -n $previous_build_dir ]]; then
-  build_of[previous]=$previous_build_dir
-  labels="previous new"
-fi
-declare -A pid_of port_of  # the running daemons, by label
 
 bench_name=bench-e
 # shellcheck source=common.sh
 source "$here/common.sh"
+declare_builds "$build_dir" "$previous_build_dir"
 
 cleanup() {
   local status=$?

@@ -47,16 +47,10 @@ bench=$build_dir/tests/bench/memory/mnemo_bench_memory_api
 
 work=$(mktemp -d /tmp/mnemo-bench-g.XXXXXX)
 results=$work/results.tsv
-declare -A build_of=([new]=$build_dir)
-labels="new"
-if [[ -n $previous_build_dir ]]; then
-  build_of[previous]=$previous_build_dir
-  labels="previous new"
-fi
-declare -A pid_of port_of  # the running daemons, by label
 bench_name=bench-g
 # shellcheck source=common.sh
 source "$here/common.sh"
+declare_builds "$build_dir" "$previous_build_dir"
 
 cleanup() {
   local status=$? label
