@@ -57,6 +57,13 @@ struct Filter {
     int64_t created_after_us = 0, created_before_us = 0;
 };
 
+// The filter of one user of the app, and nothing else.
+inline Filter of_user(const char* user) {
+    Filter filter;
+    filter.user = user;
+    return filter;
+}
+
 class MemoriesTest : public lifecycle_test::LifecycleTest {
 protected:
     // The status of a write of items by user (at `now` unless at_us), its answers in *answers.

@@ -10,12 +10,6 @@ namespace {
 
 using MemorySearch = MemoriesTest;
 
-Filter of_user(const char* user) {
-    Filter filter;
-    filter.user = user;
-    return filter;
-}
-
 TEST_F(MemorySearch, MoreOccurrencesInATextOfEqualLengthRankFirst) {
     write("u1", {text("apple pear plum fig").with_id("once"), text("apple apple plum fig").with_id("twice"),
                  text("kiwi lime lemon fig").with_id("never")});
