@@ -74,7 +74,8 @@ void host_terms(mnemo_str text, void (*term)(void* ctx, size_t begin, size_t end
 }
 
 mnemo_query* host_query_parse(mnemo_str q, int match) {
-    return new mnemo_query{sw::parse_query(view_of(q), match == MNEMO_MATCH_ALL ? sw::MatchMode::All : sw::MatchMode::Any)};
+    const sw::MatchMode mode = match == MNEMO_MATCH_ALL ? sw::MatchMode::All : sw::MatchMode::Any;
+    return new mnemo_query{sw::parse_query(view_of(q), mode)};
 }
 
 void host_query_free(mnemo_query* query) {

@@ -174,9 +174,16 @@ std::string span_key(std::string_view text, const sw::Span& span) {
     return key;
 }
 
+// Windows are sought among the first spans only: a long text repeating the
+// query's words would make the search quadratic in its length.
+constexpr size_t kWindowSpans = 256;
+
 // The run of spans [first, last] holding the most distinct keys within
-// kExcerptChars code points, the earliest of the best.
-std::pair<size_t, size_t> best_window(std::string_view text, const std::vector<sw::Span>& spans) {
+// kExcerptChars code points, the earliest of the best (among the first
+// kWindowSpans spans).
+std::pair<size_t, size_t> best_window(std::string_view text, const std::vector<sw::Span>& all_spans) {
+    const auto considered = static_cast<std::ptrdiff_t>(std::min(all_spans.size(), kWindowSpans));
+    const std::vector<sw::Span> spans(all_spans.begin(), all_spans.begin() + considered);
     std::vector<std::string> keys;
     keys.reserve(spans.size());
     for (const sw::Span& span : spans) keys.push_back(span_key(text, span));

@@ -88,7 +88,8 @@ bool is_possessive_s(std::string_view text, size_t begin, size_t end) {
     if (begin < kRightQuote.size() + 1 || text.substr(begin - kRightQuote.size(), kRightQuote.size()) != kRightQuote)
         return false;
     const size_t before = begin - kRightQuote.size() - 1;
-    return (static_cast<unsigned char>(text[before]) & 0x80) == 0 && is_word_char(static_cast<unsigned char>(text[before]));
+    const auto byte = static_cast<unsigned char>(text[before]);
+    return (byte & 0x80) == 0 && is_word_char(byte);
 }
 
 std::string term(std::string_view word) {

@@ -278,7 +278,8 @@ private:
             if (!list_of(t)) return;  // a required term in no filed event
             order.push_back(t);
         }
-        std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return lists_[a]->size() < lists_[b]->size(); });
+        std::sort(order.begin(), order.end(),
+                  [&](size_t a, size_t b) { return lists_[a]->size() < lists_[b]->size(); });
         const SearchIndex::Postings& rarest = *lists_[order.front()];
         std::vector<size_t> at(terms, 0);
         std::vector<uint32_t> tf(terms, 0);
