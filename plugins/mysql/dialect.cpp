@@ -49,7 +49,6 @@ const sqlcore::Dialect kDialect{
     .memory_match_app = kSelectMemoriesMatchSql + sqlcore::kMemoryAppScopeSql,
     // The FULLTEXT index holds every memory as it is written.
     .memory_unindexed_app = "",
-    .memory_unindexed_user = "",
     .memory_tokens = memory_tokens,
     .memory_index = "UPDATE memories SET search_tokens = ? WHERE row_key = ?",
 };

@@ -20,6 +20,13 @@
 
 namespace mnemo::mysql {
 
+// What a step re-derives from the host's terms once its DDL ran (schema.h).
+enum class Rederive {
+    Nothing,
+    SearchColumns,     // every search column (rederive_host_terms)
+    MemoryTermLists,   // memories.terms where it is NULL (rederive_memory_term_lists)
+};
+
 struct Migration {
     int version;
     std::vector<const char*> statements;
@@ -29,9 +36,9 @@ struct Migration {
     // open instead of failing on the DDL. NULL: every statement re-runs.
     const char* applied_sql = nullptr;
     // After the statements (applied or not) and before the version row: the
-    // step re-derives the search columns from the host's terms
-    // (rederive.cpp), in batches of their own transactions; re-runnable.
-    bool rederive_terms = false;
+    // step re-derives columns from the host's terms (rederive.cpp), in
+    // batches of their own transactions; re-runnable.
+    Rederive rederive = Rederive::Nothing;
 };
 
 // v1: sessions and everything that hangs off them, with the finalize
@@ -376,12 +383,29 @@ inline const Migration kSchemaHostTerms{
     },
     "SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = DATABASE() "
     "AND table_name = 'sessions' AND column_name = 'search_terms'",
-    true};
+    Rederive::SearchColumns};
+
+// The step that keeps each memory's host terms beside its text
+// (memories.terms: plugins/host/term_list.h), written with the text by
+// every write, so one user's keyword recall ranks the user's memories from
+// that column and their word counts instead of splitting every text again
+// (plugins/sql/ops_memories_search.cpp). The re-derivation fills it for
+// every memory still without one, in batches; a NULL list is read as
+// before meanwhile (recall splits that memory's text).
+inline constexpr int kMemoryTermsVersion = 10;
+inline const Migration kSchemaMemoryTerms{
+    kMemoryTermsVersion,
+    {
+        "ALTER TABLE memories ADD COLUMN terms MEDIUMTEXT NULL",
+    },
+    "SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = DATABASE() "
+    "AND table_name = 'memories' AND column_name = 'terms'",
+    Rederive::MemoryTermLists};
 inline constexpr int kRederiveBatch = 1000;
 
-inline const std::array<const Migration*, 9> kMigrations{
-    &kSchemaV1,           &kSchemaV2,          &kSchemaV3,         &kSchemaV4,       &kSchemaMemories,
-    &kSchemaExtractCursor, &kSchemaMemoryScope, &kSchemaEventTerms, &kSchemaHostTerms};
+inline const std::array<const Migration*, 10> kMigrations{
+    &kSchemaV1,          &kSchemaV2,          &kSchemaV3,         &kSchemaV4,         &kSchemaMemories,
+    &kSchemaExtractCursor, &kSchemaMemoryScope, &kSchemaEventTerms, &kSchemaHostTerms, &kSchemaMemoryTerms};
 inline const int kSchemaVersion = kMigrations.back()->version;
 
 // The bookkeeping table itself is not a migration: it must exist to read the

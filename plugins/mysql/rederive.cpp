@@ -13,6 +13,7 @@
 #include "migrations.h"
 #include "schema.h"
 #include "search_tokens.h"
+#include "term_list.h"
 
 #include <optional>
 #include <vector>
@@ -30,6 +31,9 @@ constexpr const char* kSessionTermsSql =
     "WHERE e.sid = s.sid AND e.deleted_at = 0) WHERE s.sid > ? AND s.sid <= ?";
 constexpr const char* kMemoriesSql = "SELECT row_key, text FROM memories WHERE row_key > ? ORDER BY row_key LIMIT ?";
 constexpr const char* kSetMemoryTermsSql = "UPDATE memories SET search_tokens = ?, word_count = ? WHERE row_key = ?";
+constexpr const char* kUnlistedMemoriesSql =
+    "SELECT row_key, text FROM memories WHERE row_key > ? AND terms IS NULL ORDER BY row_key LIMIT ?";
+constexpr const char* kSetTermListSql = "UPDATE memories SET terms = ?, word_count = ? WHERE row_key = ?";
 
 // Runs batch in a transaction of its own; rolls back what it did on failure.
 template <typename Batch>
@@ -93,25 +97,32 @@ void rederive_sessions(Conn& conn) {
     }
 }
 
-void rederive_memories(Conn& conn) {
+// Calls write(key, text) for the memories `select` reads (after key,
+// limit), a batch per transaction, in key order.
+template <typename Write>
+void for_each_memory_batch(Conn& conn, const char* select, Write&& write) {
     int64_t after = 0;
     for (bool more = true; more;) {
         more = in_transaction(conn, [&] {
             std::vector<std::pair<int64_t, std::string>> rows;
             {
-                Query read(conn, kMemoriesSql);
+                Query read(conn, select);
                 read.args(after, static_cast<int64_t>(kRederiveBatch));
                 while (read.step()) rows.emplace_back(read.i64(0), read.text(1));
             }
-            for (const auto& [key, text] : rows) {
-                int64_t terms = 0;
-                const std::string tokens = search_tokens::tokens_of(text, &terms);
-                Query(conn, kSetMemoryTermsSql).args(tokens, terms, key).run();
-            }
+            for (const auto& [key, text] : rows) write(key, text);
             if (!rows.empty()) after = rows.back().first;
             return rows.size() == static_cast<size_t>(kRederiveBatch);
         });
     }
+}
+
+void rederive_memories(Conn& conn) {
+    for_each_memory_batch(conn, kMemoriesSql, [&](int64_t key, const std::string& text) {
+        int64_t terms = 0;
+        const std::string tokens = search_tokens::tokens_of(text, &terms);
+        Query(conn, kSetMemoryTermsSql).args(tokens, terms, key).run();
+    });
 }
 
 }  // namespace
@@ -120,6 +131,14 @@ void rederive_host_terms(Conn& conn) {
     rederive_events(conn);
     rederive_sessions(conn);
     rederive_memories(conn);
+}
+
+void rederive_memory_term_lists(Conn& conn) {
+    for_each_memory_batch(conn, kUnlistedMemoriesSql, [&](int64_t key, const std::string& text) {
+        int64_t length = 0;
+        const std::string list = host::term_list(text, &length);
+        Query(conn, kSetTermListSql).args(list, length, key).run();
+    });
 }
 
 }  // namespace mnemo::mysql

@@ -20,7 +20,8 @@ void apply_step(Conn& conn, const Migration& step) {
     try {
         if (!already_applied(conn, step))
             for (const char* statement : step.statements) conn.exec(statement);
-        if (step.rederive_terms) rederive_host_terms(conn);
+        if (step.rederive == Rederive::SearchColumns) rederive_host_terms(conn);
+        if (step.rederive == Rederive::MemoryTermLists) rederive_memory_term_lists(conn);
         Query(conn, "INSERT INTO schema_version (version) VALUES (?)").args(step.version).run();
     } catch (const StoreError& e) {
         throw sqlcore::step_failed(step.version, e);

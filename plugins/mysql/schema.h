@@ -19,5 +19,8 @@ void migrate(Conn& conn, const std::string& database);
 // (migrations.h kHostTermsVersion; rederive.cpp): batches of
 // kRederiveBatch rows, each its own transaction. Re-runnable.
 void rederive_host_terms(Conn& conn);
+// Fills memories.terms where it is NULL (migrations.h kMemoryTermsVersion),
+// with word_count, in batches of kRederiveBatch rows. Re-runnable.
+void rederive_memory_term_lists(Conn& conn);
 
 }  // namespace mnemo::mysql

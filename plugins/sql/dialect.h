@@ -97,12 +97,12 @@ struct Dialect {
     // The live memories of an app whose text index matches an expression of
     // match_terms, memory_rows.h's kMemoryColumns. Parameters: the
     // expression, then memory_filter.h's scope_sql (app, now). (One user's
-    // recall reads the user's memories whole: ops_memories_search.cpp.)
+    // recall reads the user's term lists: ops_memories_search.cpp.)
     std::string memory_match_app;
-    // The live memories of the scope the text index does not hold yet
-    // (sqlite's re-derivation after a change of the word rules), with the
-    // scope's parameters; empty where the index always holds every memory.
-    std::string memory_unindexed_app, memory_unindexed_user;
+    // The live memories of an app the text index does not hold yet
+    // (sqlite's re-derivation after a change of the word rules), with
+    // scope_sql's parameters; empty where the index always holds every memory.
+    std::string memory_unindexed_app;
     // Where the text index is not kept by triggers: the index's column for
     // a memory text, written by memory_index (column, row_key).
     std::string (*memory_tokens)(std::string_view text);

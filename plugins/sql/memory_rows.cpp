@@ -2,6 +2,7 @@
 
 #include "dialect.h"
 #include "host_services.h"
+#include "term_list.h"
 
 #include <bit>
 #include <cstring>
@@ -50,9 +51,14 @@ void index_text(Db& db, const MemoryRow& row) {
 void MemoryRow::set_text(std::string_view new_text, std::string_view new_folded_text) {
     text = std::string(new_text);
     folded_text = std::string(new_folded_text);
+    terms.reset();
+    counted_terms();
+}
+
+const std::string& MemoryRow::counted_terms() {
     // BM25's length: the number of host terms (bm25.h).
-    word_count = 0;
-    host::for_each_term(text, [&](size_t, size_t, std::string_view) { ++word_count; });
+    if (!terms) terms = host::term_list(text, &word_count);
+    return *terms;
 }
 
 MemoryRow memory_row(const Query& query) {
@@ -128,11 +134,12 @@ std::optional<MemoryRow> memory_by_key(Db& db, int64_t key) {
 void insert_memory(Db& db, FeedClock& clock, MemoryRow& row) {
     row.change_seq = clock.next();
     Query insert(db,
-                 "INSERT INTO memories (app, user, id, name_space, text, folded_text, word_count, metadata, "
+                 "INSERT INTO memories (app, user, id, name_space, text, folded_text, terms, word_count, metadata, "
                  "session_id, source_session, source_seq, embedding, embedding_model, vector_blob, text_version, "
                  "created_at, updated_at, expires_at, change_seq) "
-                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    insert.args(row.app, row.user, row.id, row.name_space, row.text, opt_str(row.folded_text), row.word_count,
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    const std::string& terms = row.counted_terms();
+    insert.args(row.app, row.user, row.id, row.name_space, row.text, opt_str(row.folded_text), terms, row.word_count,
                 row.metadata_json, opt_str(row.session_id), opt_str(row.source_session), row.source_seq, row.embedding,
                 opt_str(row.embedding_model), blob_of(row.vector), row.text_version, row.created_at_us,
                 row.updated_at_us, row.expires_at_us, row.change_seq);
@@ -151,13 +158,16 @@ void update_memory(Db& db, FeedClock& clock, MemoryRow& row, bool text_changed) 
     row.change_seq = clock.next();
     Query update(
         db,
-        "UPDATE memories SET name_space = ?, text = ?, folded_text = ?, word_count = ?, metadata = ?, "
-        "session_id = ?, source_session = ?, source_seq = ?, embedding = ?, embedding_model = ?, vector_blob = ?, "
-        "text_version = ?, created_at = ?, updated_at = ?, expires_at = ?, change_seq = ? WHERE row_key = ?");
-    update.args(row.name_space, row.text, opt_str(row.folded_text), row.word_count, row.metadata_json,
-                opt_str(row.session_id), opt_str(row.source_session), row.source_seq, row.embedding,
-                opt_str(row.embedding_model), blob_of(row.vector), row.text_version, row.created_at_us,
-                row.updated_at_us, row.expires_at_us, row.change_seq, row.key);
+        "UPDATE memories SET name_space = ?, text = ?, folded_text = ?, terms = COALESCE(?, terms), word_count = ?, "
+        "metadata = ?, session_id = ?, source_session = ?, source_seq = ?, embedding = ?, embedding_model = ?, "
+        "vector_blob = ?, text_version = ?, created_at = ?, updated_at = ?, expires_at = ?, change_seq = ? "
+        "WHERE row_key = ?");
+    // A row read back holds no terms: its stored list stays unless the text changed.
+    if (text_changed) row.counted_terms();
+    update.args(row.name_space, row.text, opt_str(row.folded_text), opt_str(row.terms), row.word_count,
+                row.metadata_json, opt_str(row.session_id), opt_str(row.source_session), row.source_seq,
+                row.embedding, opt_str(row.embedding_model), blob_of(row.vector), row.text_version,
+                row.created_at_us, row.updated_at_us, row.expires_at_us, row.change_seq, row.key);
     update.run();
     if (text_changed) index_text(db, row);
 }

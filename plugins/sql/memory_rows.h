@@ -29,9 +29,14 @@ struct MemoryRow : host::MemoryValues {
     // until a write gives its text a folded form.
     std::optional<std::string> folded_text;
     int64_t word_count = 0;  // the number of host terms of text (BM25's length)
+    // The host terms of text (term_list.h), written with it; not read back
+    // with the row (absent: a row read from the table keeps its stored list).
+    std::optional<std::string> terms;
 
-    // A new text: its folded form and word count follow.
+    // A new text: its folded form, word count and terms follow.
     void set_text(std::string_view new_text, std::string_view new_folded_text);
+    // The terms of text, counted now when set_text did not.
+    const std::string& counted_terms();
 };
 
 // The row of a query selecting kMemoryColumns.

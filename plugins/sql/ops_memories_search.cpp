@@ -1,15 +1,25 @@
 // memory_search: keyword recall over memory texts with the transcript
-// search rules (the host's parsed query, its terms and match mode). The
-// backend's text index of host terms (Dialect::memory_match_*: sqlite FTS5
-// with the host-terms tokenizer, mysql FULLTEXT over encoded terms) finds
-// an app-wide recall's candidates (one user's recall reads the user's
-// memories whole: a common word's posting list spans every user of the
-// app): every memory of the scope holding any query term, plus a
-// superset of those holding each exact clause a match may hold without a
-// term (the clause's whole words, all of them; a scan of the scope when it
-// has none); memories the index does not hold yet (Dialect::
-// memory_unindexed_*) are read beside it. Each candidate is verified by the
-// host and passes the filter before ranking.
+// search rules (the host's parsed query, its terms and match mode).
+//
+// One user's recall ranks the user's memories from their term lists
+// (memories.terms, plugins/host/term_list.h, kept with the text by every
+// write) through kMemoryRecallUserSql, which sqlite answers from an index
+// alone: a common word's posting list spans every user of the app, while a
+// user's memories are one short index range, and no text is split again.
+// Rows are read whole only where a rule needs more than the list: a
+// filter besides the scope, or an exact clause the list may hold (every
+// whole word of it listed; a clause without one may be anywhere). A memory
+// without a list yet (written before the column; the backends fill them in
+// batches) is read and split as before.
+//
+// An app-wide recall finds its candidates through the backend's text index
+// of host terms (Dialect::memory_match_*: sqlite FTS5 with the host-terms
+// tokenizer, mysql FULLTEXT over encoded terms): every memory of the scope
+// holding any query term, plus a superset of those holding each exact
+// clause a match may hold without a term (the clause's whole words, all of
+// them; a scan of the scope when it has none); memories the index does not
+// hold yet (Dialect::memory_unindexed_*) are read beside it. Each
+// candidate is verified by the host and passes the filter before ranking.
 //
 // Relevance is plugins/host/bm25.h computed here, so it is the same number
 // on every backend: N and the total length are the scope's COUNT and
@@ -25,6 +35,7 @@
 
 #include "bm25.h"
 #include "dialect.h"
+#include "term_list.h"
 
 #include <algorithm>
 #include <optional>
@@ -75,10 +86,56 @@ bool ranks_before(const Hit& a, const Hit& b) {
     return a.id > b.id;
 }
 
+// Whether the filter asks more than its scope (app, user, now).
+bool filters_columns(const mnemo_memory_filter& filter) {
+    return filter.name_space.ptr || filter.session_id.ptr || filter.created_after_us > 0 ||
+           filter.created_before_us > 0 || filter.n_metadata > 0;
+}
+
 class Recall {
 public:
     Recall(const mnemo_memory_search_req& req, const host::Query& query)
-        : req_(req), query_(query), df_(query.terms.size(), 0) {}
+        : req_(req), query_(query), df_(query.terms.size(), 0), reads_rows_(filters_columns(req.filter)) {
+        for (const std::string& clause : query.clauses) clause_words_.push_back(clause_whole_terms(clause));
+    }
+
+    // A memory of one user's scope as kMemoryRecallUserSql reads it. What
+    // needs its row (no term list yet, a filter besides the scope, a clause
+    // it may hold) waits for read_rows(): a row is not read while the
+    // scope's statement runs.
+    void listed(const Query& row) {
+        if (!row.str(4).ptr) {
+            unlisted_.push_back(row.i64(0));
+            return;
+        }
+        const std::string_view list = view(row.str(4));
+        uint32_t length = 0;
+        std::vector<uint32_t> tf = host::listed_frequencies(list, query_.terms, &length);
+        for (size_t t = 0; t < tf.size(); ++t)
+            if (tf[t] > 0) df_[t] += 1;
+        const bool may_hold_clause = may_hold_a_clause(list);
+        if (!may_hold_clause && !host::matches_counts(query_, tf, 0)) return;
+        if (query_.match_all && !holds_required_terms(tf)) return;
+        Hit hit{row.i64(0), row.i64(1), row.text(2), length, 0, std::move(tf), 0};
+        if (reads_rows_ || may_hold_clause) {
+            to_verify_.push_back(std::move(hit));
+        } else {
+            hits_.push_back(std::move(hit));
+        }
+    }
+
+    // The rows listed() put aside: split the ones without a list, check the
+    // filter and count the clauses of the others.
+    void read_rows(Db& db) {
+        for (int64_t key : unlisted_)
+            if (std::optional<MemoryRow> whole = memory_by_key(db, key)) candidate(*whole, true);
+        for (Hit& hit : to_verify_) {
+            const std::optional<MemoryRow> whole = memory_by_key(db, hit.key);
+            if (!whole || !passes(req_.filter, *whole)) continue;
+            hit.clauses = static_cast<uint32_t>(host::clauses_held(query_, whole->text));
+            if (host::matches_counts(query_, hit.tf, hit.clauses)) hits_.push_back(std::move(hit));
+        }
+    }
 
     // A candidate of the scope, once each; unindexed: its word_count may be the old rules'.
     void candidate(const MemoryRow& row, bool unindexed) {
@@ -118,6 +175,20 @@ public:
     }
 
 private:
+    // Whether a text listing these terms may hold one of the query's
+    // clauses: one with no whole word may be anywhere.
+    bool may_hold_a_clause(std::string_view list) const {
+        return std::any_of(clause_words_.begin(), clause_words_.end(), [&](const std::vector<std::string>& words) {
+            return words.empty() || host::lists_all(list, words);
+        });
+    }
+
+    bool holds_required_terms(const std::vector<uint32_t>& tf) const {
+        for (size_t t = 0; t < tf.size(); ++t)
+            if (query_.required[t] && tf[t] == 0) return false;
+        return true;
+    }
+
     host::Bm25Corpus corpus_of(Db& db) const {
         host::Bm25Corpus corpus;
         Query totals(db, std::string("SELECT COUNT(*), COALESCE(SUM(word_count), 0) FROM memories WHERE ") +
@@ -138,6 +209,10 @@ private:
     double length_correction_ = 0;
     std::unordered_set<int64_t> seen_;
     std::vector<Hit> hits_;
+    std::vector<int64_t> unlisted_;  // listed() rows without a term list
+    std::vector<Hit> to_verify_;     // listed() rows whose match needs the row
+    const bool reads_rows_;                              // the filter asks more than the scope
+    std::vector<std::vector<std::string>> clause_words_;  // per clause: its whole words' terms
 };
 
 // The filter's scope alone: what BM25 and the candidates count over.
@@ -158,19 +233,22 @@ void memory_search(Db& db, const mnemo_memory_search_req& req, Output& out) {
     const Dialect& dialect = db.dialect();
     const mnemo_memory_filter scope = scope_of(req.filter);
     Recall recall(req, query);
+    if (scope.user.ptr) {
+        {
+            Query rows(db, kMemoryRecallUserSql);
+            bind_scope(rows, 1, scope);
+            while (rows.step()) recall.listed(rows);
+        }
+        recall.read_rows(db);
+        return recall.emit(db, out);
+    }
     // The unindexed memories first, so each is read as one.
-    const std::string& unindexed = scope.user.ptr ? dialect.memory_unindexed_user : dialect.memory_unindexed_app;
-    if (!unindexed.empty()) {
-        Query rows(db, unindexed);
+    if (!dialect.memory_unindexed_app.empty()) {
+        Query rows(db, dialect.memory_unindexed_app);
         bind_scope(rows, 1, scope);
         while (rows.step()) recall.candidate(memory_row(rows), true);
     }
-    // One user's memories are read whole: the text index answers for every
-    // user of the app at once (a common word's list is most of the app),
-    // while a user's own memories are a short range of memories_scope.
-    if (scope.user.ptr) {
-        for_each_in_scope(db, scope, "", [&](const MemoryRow& row) { recall.candidate(row, false); });
-    } else if (std::optional<std::vector<std::string>> expressions = match_expressions(dialect, query)) {
+    if (std::optional<std::vector<std::string>> expressions = match_expressions(dialect, query)) {
         for (const std::string& expression : *expressions) {
             Query rows(db, dialect.memory_match_app);
             rows.bind(1, std::string_view(expression));

@@ -47,8 +47,6 @@ const sqlcore::Dialect kDialect{
                         "+app = ? AND (expires_at = 0 OR expires_at > ?)",
     .memory_unindexed_app =
         sqlcore::kSelectMemoriesSql + "WHERE " + kMemoryUnindexedRange + sqlcore::kMemoryAppScopeSql,
-    .memory_unindexed_user =
-        sqlcore::kSelectMemoriesSql + "WHERE " + kMemoryUnindexedRange + sqlcore::kMemoryUserScopeSql,
     // Triggers keep memories_words (migrations.h).
     .memory_tokens = nullptr,
     .memory_index = nullptr,

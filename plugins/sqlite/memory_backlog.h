@@ -8,6 +8,10 @@
 // where it stopped. Until up_to reaches end_key, recall reads the scope's
 // unindexed memories beside the index (Dialect::memory_unindexed_*) and
 // counts their terms itself, so it stays complete and its BM25 exact.
+// The same batches then fill the term lists of the memories from before
+// the step that added them (kMemoryTermsVersion: memories_terms says which,
+// row_key in (up_to, end_key]); recall splits the text of a memory without
+// a list meanwhile.
 //
 // Owned by the writer's connection.
 #pragma once
@@ -20,19 +24,32 @@ class Conn;
 
 class MemoryBacklog {
 public:
+    // A durable mark: the memories with row_key in (up_to, end_key] are not done.
+    struct Range {
+        int64_t up_to = 0;
+        int64_t end_key = 0;
+        bool pending() const { return up_to < end_key; }
+    };
+    // Both marks, as a batch leaves them.
+    struct Marks {
+        Range indexed, listed;
+    };
+
     // At open (outside a transaction).
     void load(Conn& conn);
-    bool pending() const { return up_to_ < end_key_; }
+    bool pending() const { return marks_.indexed.pending() || marks_.listed.pending(); }
     // Inside a write transaction of its own: indexes the next `limit`
-    // unindexed memories and moves the durable mark past them; returns the
-    // mark to pass to indexed() once the transaction committed. Throws
-    // StoreError; the caller rolls back.
-    int64_t index_batch(Conn& conn, int64_t limit);
-    void indexed(int64_t up_to) { up_to_ = up_to; }
+    // unindexed memories (or, once none is left, lists the terms of the
+    // next `limit` memories without a list) and moves the durable mark
+    // past them; returns the marks to pass to done() once the transaction
+    // committed. Throws StoreError; the caller rolls back.
+    Marks index_batch(Conn& conn, int64_t limit);
+    void done(const Marks& marks) { marks_ = marks; }
 
 private:
-    int64_t up_to_ = 0;
-    int64_t end_key_ = 0;
+    int64_t list_batch(Conn& conn, int64_t limit);
+
+    Marks marks_;
 };
 
 // The scope's memories the index does not hold (memory_filter.h's scope

@@ -653,7 +653,30 @@ END;
 )sql";
 inline constexpr int kHostTermsVersion = 15;
 
-inline constexpr std::array<Migration, 15> kMigrations{{{1, kSchemaV1},
+// The step that keeps each memory's host terms beside its text
+// (memories.terms: plugins/host/term_list.h), written with the text by
+// every write, and memories_recall, an index holding all that one user's
+// keyword recall ranks by (the scope, updated_at and id for ties, the word
+// count and the terms), so that recall reads an index range instead of
+// the user's rows (each a text, its metadata and a vector) and splits no
+// text again (plugins/sql/ops_memories_search.cpp). memories_terms says
+// which memories have no list yet: row_key in (up_to, end_key], end_key
+// being the newest key at this step (every later memory is written with
+// its list); the writer fills them a batch at a time (memory_backlog.h),
+// and recall splits the text of a memory without a list meanwhile.
+inline constexpr const char* kSchemaMemoryTerms = R"sql(
+ALTER TABLE memories ADD COLUMN terms TEXT;
+CREATE INDEX memories_recall ON memories (app, user, expires_at, updated_at, id, word_count, terms);
+CREATE TABLE memories_terms (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  up_to INTEGER NOT NULL,
+  end_key INTEGER NOT NULL
+);
+INSERT INTO memories_terms (id, up_to, end_key) SELECT 1, 0, coalesce(max(row_key), 0) FROM memories;
+)sql";
+inline constexpr int kMemoryTermsVersion = 16;
+
+inline constexpr std::array<Migration, 16> kMigrations{{{1, kSchemaV1},
                                                         {2, kSchemaV2},
                                                         {3, kSchemaV3},
                                                         {4, kSchemaV4},
@@ -667,7 +690,8 @@ inline constexpr std::array<Migration, 15> kMigrations{{{1, kSchemaV1},
                                                         {kExtractCursorVersion, kSchemaExtractCursor},
                                                         {kMemoryScopeVersion, kSchemaMemoryScope},
                                                         {kSearchMarkVersion, kSchemaSearchMark},
-                                                        {kHostTermsVersion, kSchemaHostTerms}}};
+                                                        {kHostTermsVersion, kSchemaHostTerms},
+                                                        {kMemoryTermsVersion, kSchemaMemoryTerms}}};
 inline constexpr int kSchemaVersion = kMigrations.back().version;
 
 // The bookkeeping table itself is not a migration: it must exist to read the

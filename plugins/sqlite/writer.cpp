@@ -116,10 +116,10 @@ void Writer::index_memories(int64_t limit) {
     try {
         retry_while_busy(retry_, "indexing memories of sqlite database " + conn_->path(),
                          [this] { conn_->exec("BEGIN IMMEDIATE"); });
-        int64_t up_to = memory_backlog_.index_batch(*conn_, limit);
+        const MemoryBacklog::Marks marks = memory_backlog_.index_batch(*conn_, limit);
         retry_while_busy(retry_, "committing the memory index of sqlite database " + conn_->path(),
                          [this] { conn_->exec("COMMIT"); });
-        memory_backlog_.indexed(up_to);
+        memory_backlog_.done(marks);
     } catch (const std::exception& e) {
         if (conn_->in_transaction()) sqlite3_exec(conn_->db(), "ROLLBACK", nullptr, nullptr, nullptr);
         // Recall stays complete (it reads the unindexed memories); the next open tries again.

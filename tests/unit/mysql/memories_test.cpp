@@ -25,6 +25,15 @@ protected:
         auto conn = server().connect(database_);
         std::unique_ptr<sql::Statement>(conn->createStatement())->execute(sql);
     }
+    // The database as the steps before `version` leave it.
+    void migrate_before(int version) {
+        run(kSchemaVersionTable);
+        for (const Migration* step : kMigrations) {
+            if (step->version == version) break;
+            for (const char* statement : step->statements) run(statement);
+            run("INSERT INTO schema_version (version) VALUES (" + std::to_string(step->version) + ")");
+        }
+    }
     std::string scalar(const std::string& sql) {
         auto conn = server().connect(database_);
         std::unique_ptr<sql::Statement> statement(conn->createStatement());
@@ -66,12 +75,7 @@ FeedPage changes(const Backend& backend, int64_t after_seq, int64_t limit = 1000
 }
 
 TEST_F(MysqlMemories, ADatabaseOfThePreviousStepGainsMemoriesWithItsRowsIntact) {
-    run(kSchemaVersionTable);
-    for (const Migration* step : kMigrations) {
-        if (step->version == kMemoriesVersion) break;
-        for (const char* statement : step->statements) run(statement);
-        run("INSERT INTO schema_version (version) VALUES (" + std::to_string(step->version) + ")");
-    }
+    migrate_before(kMemoriesVersion);
     run("INSERT INTO sessions (app, user, id, title, metadata, created_at, updated_at) "
         "VALUES ('shop', 'u1', 'old', '', '{}', 1, 1)");
     Backend backend(database_);
@@ -88,12 +92,7 @@ TEST_F(MysqlMemories, ADatabaseOfThePreviousStepGainsMemoriesWithItsRowsIntact) 
 // before it gains sessions.extracted_seq at 0 for its sessions; the cursor
 // then moves from 0 (compare-and-set) without moving the session's version.
 TEST_F(MysqlMemories, ADatabaseOfTheStepBeforeTheCursorGainsItAtZero) {
-    run(kSchemaVersionTable);
-    for (const Migration* step : kMigrations) {
-        if (step->version == kExtractCursorVersion) break;
-        for (const char* statement : step->statements) run(statement);
-        run("INSERT INTO schema_version (version) VALUES (" + std::to_string(step->version) + ")");
-    }
+    migrate_before(kExtractCursorVersion);
     run("INSERT INTO sessions (app, user, id, title, metadata, created_at, updated_at, version, last_seq) "
         "VALUES ('shop', 'u1', 'old', '', '{}', 1, 1, 4, 2)");
     Backend backend(database_);
@@ -103,6 +102,26 @@ TEST_F(MysqlMemories, ADatabaseOfTheStepBeforeTheCursorGainsItAtZero) {
     mnemo_error err{};
     EXPECT_EQ(ops().session_extracted(backend.get(), &moved, nullptr, &err), MNEMO_OK) << err.message;
     EXPECT_EQ(scalar("SELECT CONCAT(extracted_seq, ' ', version) FROM sessions WHERE id = 'old'"), "2 4");
+}
+
+// The term lists' step (migrations.h kMemoryTermsVersion): the memories of
+// a database of the step before gain their host terms, counted, at open; a
+// user's keyword recall then ranks them from the lists.
+TEST_F(MysqlMemories, ADatabaseOfTheStepBeforeTheTermListsGainsThemAtOpen) {
+    migrate_before(kMemoryTermsVersion);
+    run("INSERT INTO memories (app, user, id, text, folded_text, word_count, metadata, created_at, updated_at, "
+        "change_seq) VALUES ('shop', 'u1', 'm1', 'Runs marathons on weekends', 'runs marathons on weekends', 4, "
+        "'{}', 1, 1, 1), ('shop', 'u1', 'm2', 'prefers aisle seats', 'prefers aisle seats', 3, '{}', 1, 2, 2)");
+    run("UPDATE memory_feed SET last_seq = 2");
+    Backend backend(database_);
+    ASSERT_TRUE(backend);
+    EXPECT_EQ(scalar("SELECT MAX(version) FROM schema_version"), std::to_string(kSchemaVersion));
+    EXPECT_EQ(scalar("SELECT CONCAT(terms, '/', word_count) FROM memories WHERE id = 'm1'"),
+              "run marathon on weekend/4");
+    EXPECT_EQ(scalar("SELECT COUNT(*) FROM memories WHERE terms IS NULL"), "0");
+    Answer recalled = backend.recall("who is running on the weekend?");
+    ASSERT_EQ(recalled.rc, MNEMO_OK) << recalled.err.message;
+    EXPECT_EQ(recalled.out.hit_ids(), std::vector<std::string>{"m1"});
 }
 
 // Two backends (two daemons) write at once while a follower reads the feed

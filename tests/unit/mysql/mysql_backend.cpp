@@ -115,4 +115,15 @@ Answer Backend::search(const std::string& q, int64_t now) {
         [&](const mnemo_sink* sink, mnemo_error* err) { return ops().search(backend_, &req, sink, err); });
 }
 
+Answer Backend::recall(const std::string& q, int64_t limit) {
+    mnemo_memory_search_req req{};
+    req.filter.app = S("shop");
+    req.filter.user = S("u1");
+    req.filter.now_us = kNow;
+    req.q = S(q);
+    req.limit = limit;
+    return backend_test::answer_of(
+        [&](const mnemo_sink* sink, mnemo_error* err) { return ops().memory_search(backend_, &req, sink, err); });
+}
+
 }  // namespace mnemo::mysql::test

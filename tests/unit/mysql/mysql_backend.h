@@ -48,6 +48,8 @@ public:
     Answer finalize_list(int64_t now, int64_t limit);
     // App "shop", every user, limit 100, max_hits 50, context 0.
     Answer search(const std::string& q, int64_t now = kNow);
+    // Keyword recall of app "shop", user u1, at kNow.
+    Answer recall(const std::string& q, int64_t limit = 10);
 
 private:
     mnemo_key key(const std::string& id) const { return mnemo_key{S("shop"), S("u1"), S(id)}; }

@@ -203,6 +203,17 @@ TEST_F(QueryPlanTest, AUsersRecallTotalsReadTheScopeIndexAlone) {
     EXPECT_NE(rows[0].extra.find("Using index"), std::string::npos) << describe(rows);
 }
 
+// A user's keyword recall reads the user's memories as one range of an
+// index on (app, user, ...), never the app's (InnoDB keeps the long term
+// lists and vectors off the rows' pages: each row read is one look-up).
+TEST_F(QueryPlanTest, AUsersKeywordRecallReadsTheUsersRangeOfAnIndex) {
+    std::vector<PlanRow> rows = plan(bound(sqlcore::kMemoryRecallUserSql, {"'shop'", "'u1'", "5"}));
+    ASSERT_EQ(rows.size(), 1u) << describe(rows);
+    EXPECT_TRUE(rows[0].key == "memories_scope" || rows[0].key == "memories_id" || rows[0].key == "memories_updated")
+        << describe(rows);
+    EXPECT_TRUE(rows[0].type == "ref" || rows[0].type == "range") << describe(rows);
+}
+
 TEST_F(QueryPlanTest, SearchContextAndRecentSessionsUseTheirIndexes) {
     expect_one_of(bound(sqlcore::search_context_sql(kEventColumns), {"7", "7", "5", "2", "5", "7", "5", "2", "5"}),
                   "events", kSessionEventIndexes);

@@ -209,14 +209,7 @@ TEST_F(SchemaTest, APreviousVersionDatabaseIsRederivedFromTheHostsTerms) {
     Answer found = backend.search("running", 2);
     ASSERT_EQ(found.rc, MNEMO_OK) << found.err.message;
     EXPECT_EQ(found.out.hit_seqs().size(), 50u) << "max_hits of the one session";
-    mnemo_memory_search_req req{};
-    req.filter.app = S("shop");
-    req.filter.user = S("u1");
-    req.filter.now_us = kNow;
-    req.q = S("runs");
-    req.limit = 5;
-    Answer recalled = backend_test::answer_of(
-        [&](const mnemo_sink* sink, mnemo_error* err) { return ops().memory_search(backend.get(), &req, sink, err); });
+    Answer recalled = backend.recall("runs", 5);
     ASSERT_EQ(recalled.rc, MNEMO_OK) << recalled.err.message;
     EXPECT_EQ(recalled.out.hit_ids(), std::vector<std::string>{"m1"});
 }

@@ -184,7 +184,7 @@ TEST_F(QueryPlanTest, TheMemorySweepFindsExactlyTheRowsDue) {
 // Keyword recall's candidates for the whole app: the posting list leads,
 // one row read per memory holding the words, never every memory of the app
 // through its index (what `? IS NULL OR user = ?` did). One user's recall
-// reads that user's memories (a range of memories_scope) instead.
+// reads that user's term lists (a range of memories_recall) instead.
 TEST_F(QueryPlanTest, AppWideKeywordRecallCandidatesComeFromThePostingList) {
     std::string app_plan;
     for (const std::string& d : plan(kDialect.memory_match_app)) app_plan += d + "\n";
@@ -200,6 +200,15 @@ TEST_F(QueryPlanTest, AUsersRecallScopeAndItsTotalsReadOneIndexAlone) {
          plan(std::string("SELECT COUNT(*), SUM(word_count) FROM memories WHERE ") + sqlcore::kMemoryUserScopeSql))
         all += d + "\n";
     EXPECT_NE(all.find("USING COVERING INDEX memories_scope (app=? AND user=?)"), std::string::npos) << all;
+}
+
+// A user's keyword recall ranks from memories_recall alone: the term lists,
+// word counts and tie-breakers of the user's memories are one index range,
+// with no table row (text, metadata, vector) read per memory.
+TEST_F(QueryPlanTest, AUsersKeywordRecallReadsItsTermListsFromOneIndexAlone) {
+    std::string all;
+    for (const std::string& d : plan(sqlcore::kMemoryRecallUserSql)) all += d + "\n";
+    EXPECT_NE(all.find("USING COVERING INDEX memories_recall (app=? AND user=?)"), std::string::npos) << all;
 }
 
 }  // namespace

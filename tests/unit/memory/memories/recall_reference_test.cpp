@@ -1,10 +1,11 @@
-// Keyword recall of the memory backend against a reference written from
+// Keyword recall of every backend against a reference written from
 // mnemo_memory_search_req's contract alone (the host's match, bm25.h's
 // relevance over the scope's live memories before the other filters), over
 // random memories of two users, some expired and not yet swept, with random
-// queries, match modes, scopes and namespace filters. Memory-only: it reads
-// the host's rules from mnemod's core directly.
-#include "memories/memories_fixture.h"
+// queries, match modes, scopes and namespace filters (a user's recall
+// through the term lists on the SQL backends, an app's through the text
+// index). It reads the host's rules from mnemod's core directly.
+#include "memories_fixture.h"
 
 #include "core/search_words.h"
 
