@@ -3,7 +3,10 @@
 #include "memory_filter.h"
 
 #include <algorithm>
+#include <numeric>
 #include <optional>
+#include <queue>
+#include <unordered_set>
 
 namespace mnemo::memory {
 
@@ -126,6 +129,44 @@ std::vector<KeywordHit> matching(MemoryStore& memories, const TermIndex& index, 
     return hits;
 }
 
+// MaxScore's walk (memories_search.h): the best `limit` of the memories
+// holding any query term, scored exactly, without scoring those that can
+// no longer be among them.
+std::vector<KeywordHit> best_by_max_score(const TermIndex& index, const mnemo_memory_filter& filter,
+                                          const host::Query& query, const host::Bm25Corpus& corpus, size_t limit) {
+    std::vector<size_t> rarest_first(query.terms.size());
+    std::iota(rarest_first.begin(), rarest_first.end(), size_t{0});
+    std::stable_sort(rarest_first.begin(), rarest_first.end(), [&](size_t a, size_t b) {
+        return corpus.document_frequency[a] < corpus.document_frequency[b];
+    });
+    // bound_from[i]: the most the terms rarest_first[i..] can add to a memory's score.
+    std::vector<double> bound_from(rarest_first.size() + 1, 0);
+    for (size_t i = rarest_first.size(); i-- > 0;)
+        bound_from[i] = bound_from[i + 1] + corpus.term_bound(rarest_first[i]);
+    // Worst kept on top.
+    std::priority_queue<KeywordHit, std::vector<KeywordHit>, decltype(&ranks_before)> best(&ranks_before);
+    std::unordered_set<const MemoryRec*> scored;
+    for (size_t i = 0; i < rarest_first.size(); ++i) {
+        if (best.size() == limit && best.top().relevance > bound_from[i]) break;
+        const MemoryPostings* postings = index.find(query.terms[rarest_first[i]]);
+        if (!postings) continue;
+        for (const auto& [row, count] : *postings) {
+            if (!scored.insert(row).second || !passes(filter, *row)) continue;
+            KeywordHit hit{row, host::relevance(query, corpus, row->text, row->terms, row->length)};
+            if (best.size() < limit) {
+                best.push(hit);
+            } else if (ranks_before(hit, best.top())) {
+                best.pop();
+                best.push(hit);
+            }
+        }
+    }
+    std::vector<KeywordHit> hits;
+    for (; !best.empty(); best.pop()) hits.push_back(best.top());
+    std::reverse(hits.begin(), hits.end());
+    return hits;
+}
+
 }  // namespace
 
 std::vector<KeywordHit> keyword_recall(MemoryStore& memories, const mnemo_memory_filter& filter, std::string_view q,
@@ -133,8 +174,9 @@ std::vector<KeywordHit> keyword_recall(MemoryStore& memories, const mnemo_memory
     const host::Query query = host::parse_query(q, match);
     const TermIndex* index = scope_index(memories, filter);
     if (query.kind != host::QueryKind::Terms || query.empty() || limit == 0 || !index) return {};
-    std::vector<KeywordHit> hits = matching(memories, *index, filter, query);
     const host::Bm25Corpus corpus = corpus_of(memories, *index, filter, query);
+    if (query.clauses.empty() && !query.match_all) return best_by_max_score(*index, filter, query, corpus, limit);
+    std::vector<KeywordHit> hits = matching(memories, *index, filter, query);
     for (KeywordHit& hit : hits)
         hit.relevance = host::relevance(query, corpus, hit.row->text, hit.row->terms, hit.row->length);
     const size_t kept = std::min(limit, hits.size());

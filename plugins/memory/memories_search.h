@@ -18,6 +18,15 @@
 // candidate is verified by the host. Expired rows not yet swept are
 // discounted from N, the total length and df by walking them (the sweep
 // keeps them few).
+//
+// A query of terms alone under match any (a natural question) is answered
+// by MaxScore's rule instead of scoring every memory holding a common word:
+// the postings are walked rarest term first, each new memory scored
+// exactly, and the walk stops before a term once the limit-th best score
+// so far exceeds the most the remaining terms could give a memory holding
+// none of the walked ones (the sum of their (k1 + 1) * idf): such a memory
+// can no longer enter the answer, so the answer is the one scoring every
+// match gives.
 #pragma once
 
 #include "memories.h"

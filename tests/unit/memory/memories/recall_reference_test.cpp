@@ -135,5 +135,47 @@ TEST_F(RecallReference, RandomMemoriesAnswerAsTheReference) {
     EXPECT_GT(ranked, 200) << "the check has teeth";
 }
 
+// Natural questions over words whose frequencies differ as a language's do
+// (Zipf: a few words in most memories, most words in a few): a backend that
+// stops walking the common words' postings once they can no longer change
+// the answer (MaxScore, memories_search.h) answers what scoring every
+// match does, for any limit, in a user's scope and the app's.
+TEST_F(RecallReference, ZipfWordsAskedAsQuestionsAnswerAsScoringEveryMatch) {
+    std::mt19937 rng(20261202);
+    std::vector<std::string> words;
+    std::vector<double> weights;
+    for (int w = 0; w < 60; ++w) {
+        words.push_back("w" + std::to_string(w) + "x");
+        weights.push_back(1.0 / (w + 1));
+    }
+    std::discrete_distribution<size_t> zipf(weights.begin(), weights.end());
+    std::uniform_int_distribution<size_t> n_words(2, 12), n_query(2, 6);
+    std::uniform_int_distribution<int> coin(0, 1), limit_of(1, 12);
+    std::vector<RefMemory> memories;
+    for (int i = 0; i < 300; ++i) {
+        RefMemory m;
+        m.user = coin(rng) ? "u1" : "u2";
+        m.id = "m" + std::to_string(i);
+        for (size_t w = 0, n = n_words(rng); w < n; ++w) m.text += (w ? " " : "") + words[zipf(rng)];
+        m.updated_at = now + i % 5;
+        write(m.user.c_str(), {text(m.text).with_id(m.id)}, m.updated_at);
+        memories.push_back(m);
+    }
+    for (int i = 0; i < 300; ++i) {
+        std::string q;
+        for (size_t w = 0, n = n_query(rng); w < n; ++w) q += (w ? " " : "") + words[zipf(rng)];
+        Filter filter;
+        const Opt user = coin(rng) ? Opt(coin(rng) ? "u1" : "u2") : std::nullopt;
+        filter.user = user;
+        const auto limit = static_cast<size_t>(limit_of(rng));
+        const std::vector<RefHit> want = recall_reference(memories, q, MNEMO_MATCH_ANY, user, std::nullopt, limit);
+        std::vector<std::string> want_ids;
+        for (const RefHit& hit : want) want_ids.push_back(hit.id);
+        Rows got = search(filter, q, static_cast<int64_t>(limit), now + 10);
+        ASSERT_EQ(got.hit_ids(), want_ids) << "q=" << q << " user=" << user.value_or("-") << " limit=" << limit;
+        for (size_t h = 0; h < want.size(); ++h) EXPECT_DOUBLE_EQ(got.relevance()[h], want[h].relevance) << q;
+    }
+}
+
 }  // namespace
 }  // namespace mnemo::memories_test
