@@ -23,8 +23,8 @@ std::string match_terms(const std::vector<std::string>& terms, bool all) {
 std::string memory_tokens(std::string_view text) {
     return search_tokens::tokens_of(text);
 }
-const std::string kSelectMemoriesMatchSql =
-    sqlcore::kSelectMemoriesSql + "WHERE MATCH (search_tokens) AGAINST (? IN BOOLEAN MODE) AND ";
+const std::string kSelectMemoriesMatchSql = std::string("SELECT ") + sqlcore::kMemoryRankColumns +
+                                            " FROM memories WHERE MATCH (search_tokens) AGAINST (? IN BOOLEAN MODE) AND ";
 
 }  // namespace
 

@@ -95,7 +95,7 @@ struct Dialect {
 
     // Memories (memory_rows.h).
     // The live memories of an app whose text index matches an expression of
-    // match_terms, memory_rows.h's kMemoryColumns. Parameters: the
+    // match_terms, memory_sql.h's kMemoryRankColumns. Parameters: the
     // expression, then memory_filter.h's scope_sql (app, now). (One user's
     // recall reads the user's term lists: ops_memories_search.cpp.)
     std::string memory_match_app;

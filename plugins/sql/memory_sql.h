@@ -26,11 +26,14 @@ inline const std::string kMemoryByIdSql = kSelectMemoriesSql + "WHERE app = ? AN
 inline const std::string kMemoryByTextSql = kSelectMemoriesSql +
                                             "WHERE app = ? AND user = ? AND name_space = ? AND folded_text = ? "
                                             "AND (expires_at = 0 OR expires_at > ?) ORDER BY row_key LIMIT 1";
-// (app, user, now): what one user's keyword recall ranks each of the user's
-// live memories by, which sqlite's memories_recall holds whole (its terms:
-// NULL until a memory from before the column is listed).
+// What keyword recall ranks a memory by (its terms: NULL until a memory from
+// before the column is listed), in the order ops_memories_search.cpp reads.
+#define MNEMO_MEMORY_RANK_COLUMNS "row_key, updated_at, id, word_count, terms"
+inline constexpr const char* kMemoryRankColumns = MNEMO_MEMORY_RANK_COLUMNS;
+// (app, user, now): one user's live memories as keyword recall ranks them,
+// which sqlite's memories_recall holds whole.
 inline constexpr const char* kMemoryRecallUserSql =
-    "SELECT row_key, updated_at, id, word_count, terms FROM memories WHERE app = ? AND user = ? "
+    "SELECT " MNEMO_MEMORY_RANK_COLUMNS " FROM memories WHERE app = ? AND user = ? "
     "AND (expires_at = 0 OR expires_at > ?)";
 
 // (key).

@@ -18,8 +18,9 @@
 // holding any query term, plus a superset of those holding each exact
 // clause a match may hold without a term (the clause's whole words, all of
 // them; a scan of the scope when it has none); memories the index does not
-// hold yet (Dialect::memory_unindexed_*) are read beside it. Each
-// candidate is verified by the host and passes the filter before ranking.
+// hold yet (Dialect::memory_unindexed_app) are read beside it. The
+// candidates come as their term lists too, verified and filtered as one
+// user's are.
 //
 // Relevance is plugins/host/bm25.h computed here, so it is the same number
 // on every backend: N and the total length are the scope's COUNT and
@@ -99,7 +100,7 @@ public:
         for (const std::string& clause : query.clauses) clause_words_.push_back(clause_whole_terms(clause));
     }
 
-    // A memory of one user's scope as kMemoryRecallUserSql reads it. What
+    // A memory of the scope as kMemoryRankColumns read it, once each. What
     // needs its row (no term list yet, a filter besides the scope, a clause
     // it may hold) waits for read_rows(): a row is not read while the
     // scope's statement runs.
@@ -108,6 +109,7 @@ public:
             unlisted_.push_back(row.i64(0));
             return;
         }
+        if (!seen_.insert(row.i64(0)).second) return;
         const std::string_view list = view(row.str(4));
         uint32_t length = 0;
         std::vector<uint32_t> tf = host::listed_frequencies(list, query_.terms, &length);
@@ -253,8 +255,9 @@ void memory_search(Db& db, const mnemo_memory_search_req& req, Output& out) {
             Query rows(db, dialect.memory_match_app);
             rows.bind(1, std::string_view(expression));
             bind_scope(rows, 2, scope);
-            while (rows.step()) recall.candidate(memory_row(rows), false);
+            while (rows.step()) recall.listed(rows);
         }
+        recall.read_rows(db);
     } else {
         for_each_in_scope(db, scope, "", [&](const MemoryRow& row) { recall.candidate(row, false); });
     }
