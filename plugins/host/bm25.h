@@ -87,6 +87,27 @@ struct Bm25Corpus {
     }
 };
 
+// MaxScore's walk over a query's terms (top-k of any-term matches without
+// scoring every match): the terms rarest first, and before each step the
+// most the terms from there on can add to a document's BM25. A document
+// holding none of the terms walked before step i scores less than
+// bound_from[i]; once the k-th best scored so far exceeds it, no document
+// left can enter the top k.
+struct MaxScoreWalk {
+    std::vector<size_t> rarest_first;  // query term indexes
+    std::vector<double> bound_from;    // one more than rarest_first: 0 at the end
+
+    explicit MaxScoreWalk(const Bm25Corpus& corpus) : rarest_first(corpus.document_frequency.size()) {
+        for (size_t t = 0; t < rarest_first.size(); ++t) rarest_first[t] = t;
+        std::stable_sort(rarest_first.begin(), rarest_first.end(), [&](size_t a, size_t b) {
+            return corpus.document_frequency[a] < corpus.document_frequency[b];
+        });
+        bound_from.assign(rarest_first.size() + 1, 0);
+        for (size_t i = rarest_first.size(); i-- > 0;)
+            bound_from[i] = bound_from[i + 1] + corpus.term_bound(rarest_first[i]);
+    }
+};
+
 // One term's share of a document's BM25: tf occurrences in a document of
 // `length` terms.
 inline double bm25_term(const Bm25Corpus& corpus, size_t term, double tf, double length) {

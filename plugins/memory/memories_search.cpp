@@ -3,7 +3,6 @@
 #include "memory_filter.h"
 
 #include <algorithm>
-#include <numeric>
 #include <optional>
 #include <queue>
 #include <unordered_set>
@@ -134,21 +133,13 @@ std::vector<KeywordHit> matching(MemoryStore& memories, const TermIndex& index, 
 // no longer be among them.
 std::vector<KeywordHit> best_by_max_score(const TermIndex& index, const mnemo_memory_filter& filter,
                                           const host::Query& query, const host::Bm25Corpus& corpus, size_t limit) {
-    std::vector<size_t> rarest_first(query.terms.size());
-    std::iota(rarest_first.begin(), rarest_first.end(), size_t{0});
-    std::stable_sort(rarest_first.begin(), rarest_first.end(), [&](size_t a, size_t b) {
-        return corpus.document_frequency[a] < corpus.document_frequency[b];
-    });
-    // bound_from[i]: the most the terms rarest_first[i..] can add to a memory's score.
-    std::vector<double> bound_from(rarest_first.size() + 1, 0);
-    for (size_t i = rarest_first.size(); i-- > 0;)
-        bound_from[i] = bound_from[i + 1] + corpus.term_bound(rarest_first[i]);
+    const host::MaxScoreWalk walk(corpus);
     // Worst kept on top.
     std::priority_queue<KeywordHit, std::vector<KeywordHit>, decltype(&ranks_before)> best(&ranks_before);
     std::unordered_set<const MemoryRec*> scored;
-    for (size_t i = 0; i < rarest_first.size(); ++i) {
-        if (best.size() == limit && best.top().relevance > bound_from[i]) break;
-        const MemoryPostings* postings = index.find(query.terms[rarest_first[i]]);
+    for (size_t i = 0; i < walk.rarest_first.size(); ++i) {
+        if (best.size() == limit && best.top().relevance > walk.bound_from[i]) break;
+        const MemoryPostings* postings = index.find(query.terms[walk.rarest_first[i]]);
         if (!postings) continue;
         for (const auto& [row, count] : *postings) {
             if (!scored.insert(row).second || !passes(filter, *row)) continue;

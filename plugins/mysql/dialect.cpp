@@ -51,6 +51,13 @@ const sqlcore::Dialect kDialect{
     .memory_unindexed_app = "",
     .memory_tokens = memory_tokens,
     .memory_index = "UPDATE memories SET search_tokens = ? WHERE row_key = ?",
+    .memory_app_stats_add = "INSERT INTO memory_app_stats (app, documents, length) VALUES (?, ?, ?) "
+                            "ON DUPLICATE KEY UPDATE documents = documents + VALUES(documents), "
+                            "length = length + VALUES(length)",
+    .memory_term_stats_add = "INSERT INTO memory_term_stats (app, term, documents) VALUES (?, ?, ?) "
+                             "ON DUPLICATE KEY UPDATE documents = documents + VALUES(documents)",
+    // The lists are filled at open, before the daemon serves (schema.h).
+    .memory_lists_complete = "SELECT 1",
 };
 
 }  // namespace mnemo::mysql

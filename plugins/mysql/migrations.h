@@ -391,11 +391,27 @@ inline const Migration kSchemaHostTerms{
 // that column and their word counts instead of splitting every text again
 // (plugins/sql/ops_memories_search.cpp). The re-derivation fills it for
 // every memory still without one, in batches; a NULL list is read as
-// before meanwhile (recall splits that memory's text).
+// before meanwhile (recall splits that memory's text). memory_app_stats
+// and memory_term_stats count the memories that have a list
+// (plugins/sql/memory_stats.h), for an app-wide recall's BM25; the
+// re-derivation counts each memory it lists. The ALTER comes last: its
+// column says the step's statements ran.
 inline constexpr int kMemoryTermsVersion = 10;
 inline const Migration kSchemaMemoryTerms{
     kMemoryTermsVersion,
     {
+        R"sql(CREATE TABLE IF NOT EXISTS memory_app_stats (
+  app VARBINARY(128) NOT NULL,
+  documents BIGINT NOT NULL,
+  length BIGINT NOT NULL,
+  PRIMARY KEY (app)
+) ENGINE=InnoDB)sql",
+        R"sql(CREATE TABLE IF NOT EXISTS memory_term_stats (
+  app VARBINARY(128) NOT NULL,
+  term VARBINARY(255) NOT NULL,
+  documents BIGINT NOT NULL,
+  PRIMARY KEY (app, term)
+) ENGINE=InnoDB)sql",
         "ALTER TABLE memories ADD COLUMN terms MEDIUMTEXT NULL",
     },
     "SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = DATABASE() "

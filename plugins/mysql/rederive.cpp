@@ -13,6 +13,7 @@
 #include "migrations.h"
 #include "schema.h"
 #include "search_tokens.h"
+#include "memory_stats.h"
 #include "term_list.h"
 
 #include <optional>
@@ -29,10 +30,11 @@ constexpr const char* kSetEventTermsSql =
 constexpr const char* kSessionTermsSql =
     "UPDATE sessions s SET search_terms = (SELECT COALESCE(SUM(e.term_count), 0) FROM events e "
     "WHERE e.sid = s.sid AND e.deleted_at = 0) WHERE s.sid > ? AND s.sid <= ?";
-constexpr const char* kMemoriesSql = "SELECT row_key, text FROM memories WHERE row_key > ? ORDER BY row_key LIMIT ?";
+constexpr const char* kMemoriesSql =
+    "SELECT row_key, text, app FROM memories WHERE row_key > ? ORDER BY row_key LIMIT ?";
 constexpr const char* kSetMemoryTermsSql = "UPDATE memories SET search_tokens = ?, word_count = ? WHERE row_key = ?";
 constexpr const char* kUnlistedMemoriesSql =
-    "SELECT row_key, text FROM memories WHERE row_key > ? AND terms IS NULL ORDER BY row_key LIMIT ?";
+    "SELECT row_key, text, app FROM memories WHERE row_key > ? AND terms IS NULL ORDER BY row_key LIMIT ?";
 constexpr const char* kSetTermListSql = "UPDATE memories SET terms = ?, word_count = ? WHERE row_key = ?";
 
 // Runs batch in a transaction of its own; rolls back what it did on failure.
@@ -97,28 +99,36 @@ void rederive_sessions(Conn& conn) {
     }
 }
 
-// Calls write(key, text) for the memories `select` reads (after key,
-// limit), a batch per transaction, in key order.
+struct MemoryText {
+    int64_t key = 0;
+    std::string text, app;
+};
+
+// Calls write(memory) for the memories `select` reads (after key, limit:
+// row_key, text, app), a batch per transaction, in key order.
 template <typename Write>
 void for_each_memory_batch(Conn& conn, const char* select, Write&& write) {
     int64_t after = 0;
     for (bool more = true; more;) {
         more = in_transaction(conn, [&] {
-            std::vector<std::pair<int64_t, std::string>> rows;
+            std::vector<MemoryText> rows;
             {
                 Query read(conn, select);
                 read.args(after, static_cast<int64_t>(kRederiveBatch));
-                while (read.step()) rows.emplace_back(read.i64(0), read.text(1));
+                while (read.step())
+                    rows.push_back(MemoryText{read.i64(0), read.text(1), read.text(2)});
             }
-            for (const auto& [key, text] : rows) write(key, text);
-            if (!rows.empty()) after = rows.back().first;
+            for (const MemoryText& row : rows) write(row);
+            if (!rows.empty()) after = rows.back().key;
             return rows.size() == static_cast<size_t>(kRederiveBatch);
         });
     }
 }
 
 void rederive_memories(Conn& conn) {
-    for_each_memory_batch(conn, kMemoriesSql, [&](int64_t key, const std::string& text) {
+    for_each_memory_batch(conn, kMemoriesSql, [&](const MemoryText& row) {
+        const int64_t key = row.key;
+        const std::string& text = row.text;
         int64_t terms = 0;
         const std::string tokens = search_tokens::tokens_of(text, &terms);
         Query(conn, kSetMemoryTermsSql).args(tokens, terms, key).run();
@@ -134,10 +144,11 @@ void rederive_host_terms(Conn& conn) {
 }
 
 void rederive_memory_term_lists(Conn& conn) {
-    for_each_memory_batch(conn, kUnlistedMemoriesSql, [&](int64_t key, const std::string& text) {
+    for_each_memory_batch(conn, kUnlistedMemoriesSql, [&](const MemoryText& row) {
         int64_t length = 0;
-        const std::string list = host::term_list(text, &length);
-        Query(conn, kSetTermListSql).args(list, length, key).run();
+        const std::string list = host::term_list(row.text, &length);
+        Query(conn, kSetTermListSql).args(list, length, row.key).run();
+        sqlcore::count_memory_terms(conn, row.app, list, +1);
     });
 }
 

@@ -107,6 +107,13 @@ struct Dialect {
     // a memory text, written by memory_index (column, row_key).
     std::string (*memory_tokens)(std::string_view text);
     const char* memory_index;
+    // memory_stats.h's upserts: (app, memories, length) added to the app's
+    // row; (app, term, memories) added to the term's.
+    const char* memory_app_stats_add;
+    const char* memory_term_stats_add;
+    // One row, 1 when every memory has its term list and the text index
+    // holds every memory (then memory_stats.h counts every stored memory).
+    const char* memory_lists_complete;
 };
 
 // The table entries whose texts every dialect's hot_queries.h defines under

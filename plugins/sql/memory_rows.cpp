@@ -2,6 +2,7 @@
 
 #include "dialect.h"
 #include "host_services.h"
+#include "memory_stats.h"
 #include "term_list.h"
 
 #include <bit>
@@ -152,6 +153,7 @@ void insert_memory(Db& db, FeedClock& clock, MemoryRow& row) {
     }
     row.key = db.last_insert_id();
     index_text(db, row);
+    count_memory_terms(db, row.app, terms, +1);
 }
 
 void update_memory(Db& db, FeedClock& clock, MemoryRow& row, bool text_changed) {
@@ -163,16 +165,25 @@ void update_memory(Db& db, FeedClock& clock, MemoryRow& row, bool text_changed) 
         "vector_blob = ?, text_version = ?, created_at = ?, updated_at = ?, expires_at = ?, change_seq = ? "
         "WHERE row_key = ?");
     // A row read back holds no terms: its stored list stays unless the text changed.
-    if (text_changed) row.counted_terms();
+    std::optional<std::string> old_terms;
+    if (text_changed) {
+        old_terms = stored_term_list(db, row.key);
+        row.counted_terms();
+    }
     update.args(row.name_space, row.text, opt_str(row.folded_text), opt_str(row.terms), row.word_count,
                 row.metadata_json, opt_str(row.session_id), opt_str(row.source_session), row.source_seq,
                 row.embedding, opt_str(row.embedding_model), blob_of(row.vector), row.text_version,
                 row.created_at_us, row.updated_at_us, row.expires_at_us, row.change_seq, row.key);
     update.run();
-    if (text_changed) index_text(db, row);
+    if (!text_changed) return;
+    index_text(db, row);
+    if (old_terms) count_memory_terms(db, row.app, *old_terms, -1);
+    count_memory_terms(db, row.app, *row.terms, +1);
 }
 
 void remove_memory(Db& db, FeedClock& clock, const MemoryRow& row, int64_t removed_at_us) {
+    if (std::optional<std::string> old_terms = stored_term_list(db, row.key))
+        count_memory_terms(db, row.app, *old_terms, -1);
     Query(db, "DELETE FROM memories WHERE row_key = ?").args(row.key).run();
     Query(db, "INSERT INTO memory_removals (change_seq, row_key, app, user, removed_at) VALUES (?, ?, ?, ?, ?)")
         .args(clock.next(), row.key, row.app, row.user, removed_at_us)

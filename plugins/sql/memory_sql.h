@@ -36,6 +36,12 @@ inline constexpr const char* kMemoryRecallUserSql =
     "SELECT " MNEMO_MEMORY_RANK_COLUMNS " FROM memories WHERE app = ? AND user = ? "
     "AND (expires_at = 0 OR expires_at > ?)";
 
+// (now, app): an app's expired memories the sweep has not removed yet
+// (memories_expiry, never the app's range: `+app`), which an app-wide
+// recall takes out of memory_stats.h's counts.
+inline constexpr const char* kMemoryExpiredOfAppSql =
+    "SELECT word_count, terms FROM memories WHERE expires_at > 0 AND expires_at <= ? AND +app = ?";
+
 // (key).
 inline const std::string kMemoryByKeySql = kSelectMemoriesSql + "WHERE row_key = ?";
 

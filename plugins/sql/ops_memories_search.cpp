@@ -36,9 +36,12 @@
 
 #include "bm25.h"
 #include "dialect.h"
+#include "memory_stats.h"
 #include "term_list.h"
 
 #include <algorithm>
+#include <functional>
+#include <limits>
 #include <optional>
 #include <unordered_set>
 
@@ -137,6 +140,25 @@ public:
             hit.clauses = static_cast<uint32_t>(host::clauses_held(query_, whole->text));
             if (host::matches_counts(query_, hit.tf, hit.clauses)) hits_.push_back(std::move(hit));
         }
+        unlisted_.clear();
+        to_verify_.clear();
+    }
+
+    // BM25's statistics known beforehand (memory_stats.h) instead of counted
+    // over the candidates.
+    void use_corpus(const host::Bm25Corpus& corpus) { known_corpus_ = corpus; }
+
+    // The limit-th best relevance among the hits so far (known corpus);
+    // -infinity while there are fewer.
+    double limit_th_best() const {
+        const auto limit = static_cast<size_t>(req_.limit);
+        if (hits_.size() < limit || limit == 0) return -std::numeric_limits<double>::infinity();
+        std::vector<double> scores;
+        scores.reserve(hits_.size());
+        for (const Hit& hit : hits_) scores.push_back(relevance(*known_corpus_, hit));
+        std::nth_element(scores.begin(), scores.begin() + static_cast<std::ptrdiff_t>(limit - 1), scores.end(),
+                         std::greater<>());
+        return scores[limit - 1];
     }
 
     // A candidate of the scope, once each; unindexed: its word_count may be the old rules'.
@@ -157,12 +179,8 @@ public:
 
     void emit(Db& db, Output& out) {
         if (hits_.empty()) return;
-        const host::Bm25Corpus corpus = corpus_of(db);
-        for (Hit& hit : hits_) {
-            hit.relevance = static_cast<double>(hit.clauses) * corpus.bound();
-            for (size_t t = 0; t < query_.terms.size(); ++t)
-                hit.relevance += host::bm25_term(corpus, t, hit.tf[t], hit.length);
-        }
+        const host::Bm25Corpus corpus = known_corpus_ ? *known_corpus_ : corpus_of(db);
+        for (Hit& hit : hits_) hit.relevance = relevance(corpus, hit);
         const size_t kept = std::min(static_cast<size_t>(req_.limit), hits_.size());
         std::partial_sort(hits_.begin(), hits_.begin() + static_cast<std::ptrdiff_t>(kept), hits_.end(),
                           ranks_before);
@@ -177,6 +195,12 @@ public:
     }
 
 private:
+    double relevance(const host::Bm25Corpus& corpus, const Hit& hit) const {
+        double score = static_cast<double>(hit.clauses) * corpus.bound();
+        for (size_t t = 0; t < query_.terms.size(); ++t) score += host::bm25_term(corpus, t, hit.tf[t], hit.length);
+        return score;
+    }
+
     // Whether a text listing these terms may hold one of the query's
     // clauses: one with no whole word may be anywhere.
     bool may_hold_a_clause(std::string_view list) const {
@@ -213,6 +237,7 @@ private:
     std::vector<Hit> hits_;
     std::vector<int64_t> unlisted_;  // listed() rows without a term list
     std::vector<Hit> to_verify_;     // listed() rows whose match needs the row
+    std::optional<host::Bm25Corpus> known_corpus_;
     const bool reads_rows_;                              // the filter asks more than the scope
     std::vector<std::vector<std::string>> clause_words_;  // per clause: its whole words' terms
 };
@@ -226,6 +251,61 @@ mnemo_memory_filter scope_of(const mnemo_memory_filter& filter) {
     return scope;
 }
 
+// An app's BM25 statistics from memory_stats.h, its expired memories not
+// swept yet taken back out (memories_expiry: the sweep keeps them few).
+host::Bm25Corpus app_corpus(Db& db, const mnemo_memory_filter& scope, const host::Query& query) {
+    AppTermStats stats = app_term_stats(db, view(scope.app), query.terms);
+    host::Bm25Corpus corpus{stats.documents, stats.length, std::move(stats.document_frequency)};
+    Query expired(db, kMemoryExpiredOfAppSql);
+    expired.args(scope.now_us, scope.app);
+    while (expired.step()) {
+        corpus.documents -= 1;
+        corpus.total_length -= static_cast<double>(expired.i64(0));
+        uint32_t length = 0;
+        const std::vector<uint32_t> tf = host::listed_frequencies(view(expired.str(1)), query.terms, &length);
+        for (size_t t = 0; t < tf.size(); ++t)
+            if (tf[t] > 0) corpus.document_frequency[t] -= 1;
+    }
+    return corpus;
+}
+
+// An app-wide recall of terms alone under match any, by MaxScore's rule
+// (the memory backend's memories_search.h says it): each term's memories
+// through the text index, rarest term first, until the limit-th best so
+// far beats the most the remaining terms could give a memory holding none
+// of the read ones. false (nothing written) when it does not apply: a
+// user's recall, clauses, match all, a term the index cannot hold, or
+// memories whose term lists (and so memory_stats.h) are not complete yet.
+bool recall_by_max_score(Db& db, const mnemo_memory_search_req& req, const host::Query& query,
+                         const mnemo_memory_filter& scope, Output& out) {
+    if (scope.user.ptr || !query.clauses.empty() || query.match_all || query.terms.empty()) return false;
+    const Dialect& dialect = db.dialect();
+    {
+        Query complete(db, dialect.memory_lists_complete);
+        if (!complete.step() || complete.i64(0) != 1) return false;
+    }
+    std::vector<std::string> expressions;
+    for (const std::string& term : query.terms) {
+        expressions.push_back(dialect.match_terms({term}, false));
+        if (expressions.back().empty()) return false;
+    }
+    const host::Bm25Corpus corpus = app_corpus(db, scope, query);
+    const host::MaxScoreWalk walk(corpus);
+    Recall recall(req, query);
+    recall.use_corpus(corpus);
+    for (size_t i = 0; i < walk.rarest_first.size() && recall.limit_th_best() <= walk.bound_from[i]; ++i) {
+        {
+            Query rows(db, dialect.memory_match_app);
+            rows.bind(1, std::string_view(expressions[walk.rarest_first[i]]));
+            bind_scope(rows, 2, scope);
+            while (rows.step()) recall.listed(rows);
+        }
+        recall.read_rows(db);
+    }
+    recall.emit(db, out);
+    return true;
+}
+
 }  // namespace
 
 void memory_search(Db& db, const mnemo_memory_search_req& req, Output& out) {
@@ -234,6 +314,7 @@ void memory_search(Db& db, const mnemo_memory_search_req& req, Output& out) {
     if (query.empty()) return;
     const Dialect& dialect = db.dialect();
     const mnemo_memory_filter scope = scope_of(req.filter);
+    if (recall_by_max_score(db, req, query, scope, out)) return;
     Recall recall(req, query);
     if (scope.user.ptr) {
         {

@@ -50,6 +50,13 @@ const sqlcore::Dialect kDialect{
     // Triggers keep memories_words (migrations.h).
     .memory_tokens = nullptr,
     .memory_index = nullptr,
+    .memory_app_stats_add = "INSERT INTO memory_app_stats (app, documents, length) VALUES (?1, ?2, ?3) "
+                            "ON CONFLICT (app) DO UPDATE SET documents = documents + ?2, length = length + ?3",
+    .memory_term_stats_add = "INSERT INTO memory_term_stats (app, term, documents) VALUES (?1, ?2, ?3) "
+                             "ON CONFLICT (app, term) DO UPDATE SET documents = documents + ?3",
+    // The writer's two backlogs (memory_backlog.h) are done.
+    .memory_lists_complete = "SELECT (SELECT up_to >= end_key FROM memories_terms) AND "
+                             "(SELECT up_to >= end_key FROM memories_indexed)",
 };
 
 }  // namespace mnemo::sqlite

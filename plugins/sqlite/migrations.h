@@ -664,9 +664,22 @@ inline constexpr int kHostTermsVersion = 15;
 // being the newest key at this step (every later memory is written with
 // its list); the writer fills them a batch at a time (memory_backlog.h),
 // and recall splits the text of a memory without a list meanwhile.
+// memory_app_stats and memory_term_stats count the memories that have a
+// list (plugins/sql/memory_stats.h), for an app-wide recall's BM25.
 inline constexpr const char* kSchemaMemoryTerms = R"sql(
 ALTER TABLE memories ADD COLUMN terms TEXT;
 CREATE INDEX memories_recall ON memories (app, user, expires_at, updated_at, id, word_count, terms);
+CREATE TABLE memory_app_stats (
+  app TEXT PRIMARY KEY,
+  documents INTEGER NOT NULL,
+  length INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE memory_term_stats (
+  app TEXT NOT NULL,
+  term TEXT NOT NULL,
+  documents INTEGER NOT NULL,
+  PRIMARY KEY (app, term)
+) WITHOUT ROWID;
 CREATE TABLE memories_terms (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   up_to INTEGER NOT NULL,

@@ -119,6 +119,8 @@ TEST_F(MysqlMemories, ADatabaseOfTheStepBeforeTheTermListsGainsThemAtOpen) {
     EXPECT_EQ(scalar("SELECT CONCAT(terms, '/', word_count) FROM memories WHERE id = 'm1'"),
               "run marathon on weekend/4");
     EXPECT_EQ(scalar("SELECT COUNT(*) FROM memories WHERE terms IS NULL"), "0");
+    EXPECT_EQ(scalar("SELECT CONCAT(documents, '/', length) FROM memory_app_stats WHERE app = 'shop'"), "2/7");
+    EXPECT_EQ(scalar("SELECT documents FROM memory_term_stats WHERE app = 'shop' AND term = 'aisl'"), "1");
     Answer recalled = backend.recall("who is running on the weekend?");
     ASSERT_EQ(recalled.rc, MNEMO_OK) << recalled.err.message;
     EXPECT_EQ(recalled.out.hit_ids(), std::vector<std::string>{"m1"});

@@ -137,6 +137,10 @@ TEST_F(HostTermsMigrationTest, OldEventsAndMemoriesAreFoundByTheirStemsBeforeAnd
     EXPECT_EQ(file.number("SELECT word_count FROM memories WHERE id = 'm1'"), 4);
     EXPECT_EQ(file.number("SELECT terms = 'run marathon on weekend' FROM memories WHERE id = 'm1'"), 1);
     EXPECT_EQ(file.number("SELECT count(*) FROM memories WHERE terms IS NULL"), 0);
+    EXPECT_EQ(file.number("SELECT documents FROM memory_app_stats WHERE app = 'shop'"), 3);
+    EXPECT_EQ(file.number("SELECT length FROM memory_app_stats WHERE app = 'shop'"),
+              file.number("SELECT sum(word_count) FROM memories"));
+    EXPECT_EQ(file.number("SELECT documents FROM memory_term_stats WHERE app = 'shop' AND term = 'run'"), 2);
     EXPECT_EQ(file.number(count_matching("memories_words", "running")), 2);
     EXPECT_EQ(file.number(count_matching("events_words", "runs")), 2);
     for (const char* index : {"events_words", "events_trigrams", "memories_words"})

@@ -178,6 +178,7 @@ TEST_F(QueryPlanTest, TheMemoriesCapturedFromASessionAreAnIndexRange) {
 
 TEST_F(QueryPlanTest, TheMemorySweepFindsExactlyTheRowsDue) {
     expect_uses_index(sqlcore::kMemoriesExpiredSql, "memories_expiry");
+    expect_uses_index(sqlcore::kMemoryExpiredOfAppSql, "memories_expiry");
     expect_uses_index(sqlcore::kMemoryRemovalsDueSql, "memory_removals_age");
 }
 

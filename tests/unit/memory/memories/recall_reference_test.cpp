@@ -83,6 +83,29 @@ std::vector<RefHit> recall_reference(const std::vector<RefMemory>& memories, con
 
 using RecallReference = MemoriesTest;
 
+// A vocabulary of n made-up words whose frequencies fall as a language's
+// do (Zipf: the i-th word weighs 1/i), and sentences drawn from it.
+class ZipfWords {
+public:
+    ZipfWords(const std::string& mark, int n) {
+        std::vector<double> weights;
+        for (int w = 0; w < n; ++w) {
+            words_.push_back(mark + std::to_string(w) + "q");
+            weights.push_back(1.0 / (w + 1));
+        }
+        pick_ = std::discrete_distribution<size_t>(weights.begin(), weights.end());
+    }
+    std::string sentence(std::mt19937& rng, size_t n) {
+        std::string out;
+        for (size_t w = 0; w < n; ++w) out += (w ? " " : "") + words_[pick_(rng)];
+        return out;
+    }
+
+private:
+    std::vector<std::string> words_;
+    std::discrete_distribution<size_t> pick_;
+};
+
 TEST_F(RecallReference, RandomMemoriesAnswerAsTheReference) {
     std::mt19937 rng(20261203);
     const std::vector<std::string> words = {
@@ -142,13 +165,7 @@ TEST_F(RecallReference, RandomMemoriesAnswerAsTheReference) {
 // match does, for any limit, in a user's scope and the app's.
 TEST_F(RecallReference, ZipfWordsAskedAsQuestionsAnswerAsScoringEveryMatch) {
     std::mt19937 rng(20261202);
-    std::vector<std::string> words;
-    std::vector<double> weights;
-    for (int w = 0; w < 60; ++w) {
-        words.push_back("w" + std::to_string(w) + "x");
-        weights.push_back(1.0 / (w + 1));
-    }
-    std::discrete_distribution<size_t> zipf(weights.begin(), weights.end());
+    ZipfWords zipf("w", 60);
     std::uniform_int_distribution<size_t> n_words(2, 12), n_query(2, 6);
     std::uniform_int_distribution<int> coin(0, 1), limit_of(1, 12);
     std::vector<RefMemory> memories;
@@ -156,14 +173,13 @@ TEST_F(RecallReference, ZipfWordsAskedAsQuestionsAnswerAsScoringEveryMatch) {
         RefMemory m;
         m.user = coin(rng) ? "u1" : "u2";
         m.id = "m" + std::to_string(i);
-        for (size_t w = 0, n = n_words(rng); w < n; ++w) m.text += (w ? " " : "") + words[zipf(rng)];
+        m.text = zipf.sentence(rng, n_words(rng));
         m.updated_at = now + i % 5;
         write(m.user.c_str(), {text(m.text).with_id(m.id)}, m.updated_at);
         memories.push_back(m);
     }
     for (int i = 0; i < 300; ++i) {
-        std::string q;
-        for (size_t w = 0, n = n_query(rng); w < n; ++w) q += (w ? " " : "") + words[zipf(rng)];
+        const std::string q = zipf.sentence(rng, n_query(rng));
         Filter filter;
         const Opt user = coin(rng) ? Opt(coin(rng) ? "u1" : "u2") : std::nullopt;
         filter.user = user;
@@ -175,6 +191,62 @@ TEST_F(RecallReference, ZipfWordsAskedAsQuestionsAnswerAsScoringEveryMatch) {
         ASSERT_EQ(got.hit_ids(), want_ids) << "q=" << q << " user=" << user.value_or("-") << " limit=" << limit;
         for (size_t h = 0; h < want.size(); ++h) EXPECT_DOUBLE_EQ(got.relevance()[h], want[h].relevance) << q;
     }
+}
+
+// The statistics an app-wide recall weighs with follow every kind of write
+// (memory_stats.h on the SQL backends): memories written, rewritten with
+// new words, removed, expired and then swept; after each stage the recalls
+// answer as the reference over what is stored.
+TEST_F(RecallReference, RewrittenRemovedExpiredAndSweptMemoriesLeaveTheStatisticsExact) {
+    std::mt19937 rng(20261204);
+    ZipfWords zipf("v", 40);
+    std::uniform_int_distribution<size_t> n_words(1, 10), n_query(1, 5);
+    std::uniform_int_distribution<int> coin(0, 1), few(1, 6), limit_of(1, 10);
+    auto sentence = [&](size_t n) { return zipf.sentence(rng, n); };
+    std::map<std::string, RefMemory> stored;  // by id
+    int64_t at = now;
+    auto put = [&](RefMemory m) {
+        Item item = text(m.text).with_id(m.id);
+        if (m.expires) item.ttl(5);
+        write(m.user.c_str(), {item}, m.updated_at);
+        stored[m.id] = m;
+    };
+    auto check = [&](const char* stage) {
+        std::vector<RefMemory> memories;
+        for (const auto& [id, m] : stored) memories.push_back(m);
+        for (int i = 0; i < 60; ++i) {
+            const std::string q = sentence(n_query(rng));
+            const Opt user = few(rng) <= 2 ? Opt(coin(rng) ? "u1" : "u2") : std::nullopt;
+            Filter filter;
+            filter.user = user;
+            const auto limit = static_cast<size_t>(limit_of(rng));
+            std::vector<std::string> want_ids;
+            for (const RefHit& hit : recall_reference(memories, q, MNEMO_MATCH_ANY, user, std::nullopt, limit))
+                want_ids.push_back(hit.id);
+            ASSERT_EQ(search(filter, q, static_cast<int64_t>(limit), at + 100).hit_ids(), want_ids)
+                << stage << ": q=" << q << " user=" << user.value_or("-");
+        }
+    };
+    for (int i = 0; i < 120; ++i)
+        put(RefMemory{coin(rng) ? "u1" : "u2", "m" + std::to_string(i), "", sentence(n_words(rng)), at + i % 3,
+                      few(rng) == 1});
+    check("written");
+    for (int i = 0; i < 120; i += 3) {  // rewritten with new words, never expiring
+        RefMemory m = stored.at("m" + std::to_string(i));
+        if (m.expires) continue;
+        m.text = sentence(n_words(rng));
+        m.updated_at = at + 4;
+        put(m);
+    }
+    for (int i = 1; i < 120; i += 7) {
+        const std::string id = "m" + std::to_string(i);
+        ASSERT_EQ(remove(stored.at(id).user.c_str(), id, at + 5), MNEMO_OK);
+        stored.erase(id);
+    }
+    check("rewritten and removed");
+    sweep(at + 100);
+    std::erase_if(stored, [](const auto& entry) { return entry.second.expires; });
+    check("swept");
 }
 
 }  // namespace
