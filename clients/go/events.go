@@ -245,7 +245,7 @@ func withIDs(events []NewEvent) []NewEvent {
 	named := make([]NewEvent, len(events))
 	for i, event := range events {
 		if event.ID == "" {
-			event.ID = NewEventID()
+			event.ID = NewID()
 		}
 		named[i] = event
 	}

@@ -44,7 +44,7 @@ func ExampleClient_AppendEvents() {
 	client, _ := mnemo.New("")
 	defer client.Close()
 
-	event := mnemo.NewEvent{ID: mnemo.NewEventID(), Author: "user", Content: "deploy"}
+	event := mnemo.NewEvent{ID: mnemo.NewID(), Author: "user", Content: "deploy"}
 	first, _ := client.AppendEvents(ctx, "shop", "u2", "s1", []mnemo.NewEvent{event},
 		mnemo.AppendOptions{CreateIfMissing: true})
 	retry, _ := client.AppendEvents(ctx, "shop", "u2", "s1", []mnemo.NewEvent{event}, mnemo.AppendOptions{})

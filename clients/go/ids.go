@@ -6,9 +6,11 @@ import (
 	"time"
 )
 
-// NewEventID returns a UUIDv7 (time ordered, as the daemon's own ids): the
-// client id AppendEvents gives an event without one.
-func NewEventID() string {
+// NewID returns a UUIDv7 (time ordered, as the daemon's own ids): the
+// client id AppendEvents gives an event without one, and a session id a
+// client can choose before creating the session, so that a retried create
+// is recognised.
+func NewID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
 	ms := uint64(time.Now().UnixMilli())
