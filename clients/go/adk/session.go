@@ -27,8 +27,8 @@ func NewSessionService(client *mnemo.Client) *SessionService {
 
 // Create creates a session, with an id chosen here when the request has
 // none. Its state's "app:" and "user:" keys go to those scopes ("temp:" keys
-// nowhere), and the session answered shows the app's and the user's state
-// merged in. An existing id is an error that wraps mnemo.AlreadyExists.
+// only to the session object answered), and the session answered shows the
+// app's and the user's state merged in. An existing id is an error that wraps mnemo.AlreadyExists.
 func (s *SessionService) Create(ctx context.Context, req *session.CreateRequest) (*session.CreateResponse, error) {
 	if req.AppName == "" || req.UserID == "" {
 		return nil, fmt.Errorf("adk: Create needs an app name and a user id, got %q and %q", req.AppName, req.UserID)
@@ -42,7 +42,14 @@ func (s *SessionService) Create(ctx context.Context, req *session.CreateRequest)
 	if err != nil {
 		return nil, fmt.Errorf("adk: creating session %s/%s/%s: %w", req.AppName, req.UserID, id, err)
 	}
-	return &session.CreateResponse{Session: newSession(created, nil)}, nil
+	answered := newSession(created, nil)
+	// As in ADK's own services, the session answered holds the request's temp: keys; storage never does.
+	for key, value := range req.State {
+		if strings.HasPrefix(key, session.KeyPrefixTemp) {
+			answered.state[key] = value
+		}
+	}
+	return &session.CreateResponse{Session: answered}, nil
 }
 
 // Get reads a session with its events, NumRecentEvents and After applied as
