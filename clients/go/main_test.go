@@ -24,12 +24,7 @@ func eachBackend(t *testing.T, test func(t *testing.T, c *mnemo.Client)) {
 	t.Helper()
 	for _, backend := range daemontest.Backends {
 		t.Run(backend, func(t *testing.T) {
-			c, err := mnemo.New(daemons[backend].URL)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(c.Close)
-			test(t, c)
+			test(t, daemons[backend].Client(t))
 		})
 	}
 }

@@ -22,15 +22,7 @@ func eachBackend(t *testing.T, test func(t *testing.T, c *mnemo.Client)) {
 	}
 }
 
-func client(t *testing.T, backend string) *mnemo.Client {
-	t.Helper()
-	c, err := mnemo.New(daemons[backend].URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	return c
-}
+func client(t *testing.T, backend string) *mnemo.Client { return daemons[backend].Client(t) }
 
 // emptyApp removes every session, user state and app state key of app, so
 // that a test starts from nothing.

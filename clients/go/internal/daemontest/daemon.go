@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	mnemo "github.com/mnemod/mnemod/clients/go"
 )
 
 // Backends are the storage plugins the tests run against.
@@ -131,6 +133,17 @@ func Start(backend, extra string) (*Daemon, error) {
 	_ = cmd.Process.Kill()
 	return nil, fmt.Errorf("mnemod (%s) did not answer /healthz on port %d within 30 s; its log:\n%s",
 		backend, port, d.Log())
+}
+
+// Client is a client of the daemon over TCP, closed when the test ends.
+func (d *Daemon) Client(t testing.TB, opts ...mnemo.Option) *mnemo.Client {
+	t.Helper()
+	c, err := mnemo.New(d.URL, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
 }
 
 // Log is the daemon's log so far.
