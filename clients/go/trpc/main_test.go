@@ -42,3 +42,6 @@ func eachMnemod(t *testing.T, test func(t *testing.T, svc *trpc.SessionService))
 
 // appName is an app of the test's own, so that tests sharing a daemon never meet.
 func appName() string { return "app-" + mnemo.NewID() }
+
+// mnemoListAll lists every memory of a user (their first page).
+var mnemoListAll = mnemo.ListMemoriesOptions{Limit: 1000}

@@ -162,3 +162,48 @@ func TestEventRoundTripsWhole(t *testing.T) {
 		})
 	}
 }
+
+// tRPC's in-memory service has no event search (SearchableService); its
+// pgvector service searches by vectors. SessionService searches by words
+// with mnemod's transcript search.
+func TestSearchEvents(t *testing.T) {
+	eachMnemod(t, func(t *testing.T, svc *trpc.SessionService) {
+		app := appName()
+		for id, texts := range map[string][]string{"s1": {"deploy the app with make", "it deployed fine"},
+			"s2": {"lunch at noon", "deploy again tomorrow"}} {
+			sess := mustCreate(t, svc, session.Key{AppName: app, UserID: "u1", SessionID: id}, nil)
+			mustAppend(t, svc, sess, message("user", model.RoleUser, texts[0], time.Now()),
+				message("bot", model.RoleAssistant, texts[1], time.Now()))
+		}
+		user := session.UserKey{AppName: app, UserID: "u1"}
+		search := func(req session.EventSearchRequest) []session.EventSearchResult {
+			t.Helper()
+			req.UserKey = user
+			results, err := svc.SearchEvents(t.Context(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return results
+		}
+		all := search(session.EventSearchRequest{Query: "how do I deploy?"})
+		if len(all) != 3 || all[0].Score != 1 || all[0].Event.Response == nil || all[0].Text == "" {
+			t.Fatalf("found %+v", all)
+		}
+		users := search(session.EventSearchRequest{Query: "deploy", Roles: []model.Role{model.RoleUser}})
+		if len(users) != 1 || users[0].Text != "deploy the app with make" || users[0].SessionKey.SessionID != "s1" {
+			t.Errorf("user events: %+v", users)
+		}
+		inS2 := search(session.EventSearchRequest{Query: "deploy", SessionIDs: []string{"s2"}, MaxResults: 5})
+		if len(inS2) != 1 || inS2[0].Text != "deploy again tomorrow" || inS2[0].Role != model.RoleAssistant {
+			t.Errorf("in s2: %+v", inS2)
+		}
+		both := session.EventSearchRequest{Query: "deploy", ExcludeSessionIDs: []string{"s1", "s2"}}
+		if got := search(both); len(got) != 0 {
+			t.Errorf("excluding both sessions found %+v", got)
+		}
+		other := session.EventSearchRequest{Query: "deploy", UserKey: session.UserKey{AppName: app, UserID: "u2"}}
+		if got, err := svc.SearchEvents(t.Context(), other); err != nil || len(got) != 0 {
+			t.Errorf("another user found %+v, %v", got, err)
+		}
+	})
+}

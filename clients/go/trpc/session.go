@@ -68,6 +68,7 @@ func (s *SessionService) GetSession(ctx context.Context, key session.Key,
 		return nil, err
 	}
 	sess.ApplyEventFiltering(session.WithEventNum(opts.EventNum), session.WithEventTime(opts.EventTime))
+	filterTracks(sess.Tracks, opts)
 	return sess, nil
 }
 
@@ -98,9 +99,10 @@ func (s *SessionService) ListSessions(ctx context.Context, userKey session.UserK
 			continue // deleted since it was listed
 		}
 		if opts.ListSessionOnlyMeta {
-			sess.Events = []event.Event{}
+			sess.Events, sess.Tracks = []event.Event{}, nil
 		} else {
 			sess.ApplyEventFiltering(options...)
+			filterTracks(sess.Tracks, opts)
 		}
 		sessions = append(sessions, sess)
 	}
@@ -131,7 +133,7 @@ func (s *SessionService) Close() error {
 	return nil
 }
 
-// read is a whole session with its events and summaries, or nil when there is none.
+// read is a whole session with its events, summaries and tracks, or nil when there is none.
 func (s *SessionService) read(ctx context.Context, app, user, id string) (*session.Session, error) {
 	read, err := s.client.GetSession(ctx, app, user, id, mnemo.GetSessionOptions{})
 	if errors.Is(err, mnemo.NotFound) {
@@ -150,6 +152,10 @@ func (s *SessionService) read(ctx context.Context, app, user, id string) (*sessi
 	}
 	sess := sessionOf(&read.Session, events)
 	if sess.Summaries, err = s.summaries(ctx, app, user, id, read.Events); err != nil {
+		return nil, err
+	}
+	key := session.Key{AppName: app, UserID: user, SessionID: id}
+	if sess.Tracks, err = s.tracks(ctx, key, sess.SnapshotState()); err != nil {
 		return nil, err
 	}
 	return sess, nil

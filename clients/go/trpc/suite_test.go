@@ -323,6 +323,48 @@ var suite = []struct {
 				t.Errorf("the event read back: %+v", got.Events[0])
 			}
 		}},
+	{"tracks, filtered as events are", "TestSessionServiceGetSessionFiltersTrackEvents",
+		func(t *testing.T, svc session.Service, app string) {
+			key := session.Key{AppName: app, UserID: "track-user", SessionID: "track-session"}
+			sess := mustCreate(t, svc, key, nil)
+			base := time.Now().Add(-time.Hour)
+			for _, e := range []session.TrackEvent{{Track: "alpha", Payload: []byte(`"a1"`), Timestamp: base},
+				{Track: "alpha", Payload: []byte(`"a2"`), Timestamp: base.Add(time.Second)},
+				{Track: "alpha", Payload: []byte(`"a3"`), Timestamp: base.Add(2 * time.Second)},
+				{Track: "beta", Payload: []byte(`"b1"`), Timestamp: base.Add(time.Second)},
+				{Track: "beta", Payload: []byte(`"b2"`), Timestamp: base.Add(2 * time.Second)}} {
+				must(t, svc.(session.TrackService).AppendTrackEvent(t.Context(), sess, &e))
+			}
+			payloads := func(got *session.Session, track session.Track) string {
+				events, err := got.GetTrackEvents(track)
+				if err != nil {
+					t.Fatalf("track %s: %v", track, err)
+				}
+				var out []string
+				for _, e := range events.Events {
+					out = append(out, string(e.Payload))
+				}
+				return fmt.Sprint(out)
+			}
+			for _, c := range []struct {
+				opts        []session.Option
+				alpha, beta string
+			}{
+				{nil, `["a1" "a2" "a3"]`, `["b1" "b2"]`},
+				{[]session.Option{session.WithEventTime(base.Add(time.Second))}, `["a2" "a3"]`, `["b1" "b2"]`},
+				{[]session.Option{session.WithEventTime(base.Add(3 * time.Second))}, `[]`, `[]`},
+				{[]session.Option{session.WithEventNum(1)}, `["a3"]`, `["b2"]`},
+				{[]session.Option{session.WithEventNum(10)}, `["a1" "a2" "a3"]`, `["b1" "b2"]`},
+			} {
+				got := mustGet(t, svc, key, c.opts...)
+				if a, b := payloads(got, "alpha"), payloads(got, "beta"); a != c.alpha || b != c.beta {
+					t.Errorf("with %d options: alpha %s, beta %s; want %s, %s", len(c.opts), a, b, c.alpha, c.beta)
+				}
+			}
+			if payloads(sess, "alpha") != `["a1" "a2" "a3"]` {
+				t.Errorf("the session in place: alpha %s", payloads(sess, "alpha"))
+			}
+		}},
 	{"summary text falls back to the whole session's", "TestMemoryService_GetSessionSummaryText_*",
 		func(t *testing.T, svc session.Service, app string) {
 			ctx := t.Context()
