@@ -16,5 +16,6 @@
 // iter.Seq2 iterators that fetch each page as it is consumed.
 //
 // Framework adapters live in their own modules so that this one needs only
-// the standard library: clients/go/adk for Google ADK-Go.
+// the standard library: clients/go/adk for Google ADK-Go and clients/go/trpc
+// for tRPC-Agent-Go.
 package mnemo

@@ -1,9 +1,13 @@
 // Package trpc plugs mnemod into tRPC-Agent-Go
-// (trpc.group/trpc-go/trpc-agent-go): SessionService is its
-// session.Service over a mnemo.Client, for runner.WithSessionService:
+// (trpc.group/trpc-go/trpc-agent-go): SessionService is its session.Service
+// (with TrackService and SearchableService) and MemoryService its
+// memory.Service, both over a mnemo.Client:
 //
 //	client, _ := mnemo.New("http://127.0.0.1:7420")
-//	r := runner.NewRunner("shop", agent, runner.WithSessionService(trpc.NewSessionService(client)))
+//	memories := trpc.NewMemoryService(client)
+//	agent := llmagent.New("helper", llmagent.WithModel(m), llmagent.WithTools(memories.Tools()))
+//	r := runner.NewRunner("shop", agent,
+//		runner.WithSessionService(trpc.NewSessionService(client)), runner.WithMemoryService(memories))
 //
 // A tRPC app is a mnemod app and a tRPC user a mnemod user. Each stored tRPC
 // event is one mnemod event holding the whole event as tRPC encodes it (so
