@@ -83,6 +83,14 @@ func Start(backend, extra string) (*Daemon, error) {
 	if err != nil {
 		return nil, err
 	}
+	d, err := start(dir, backend, extra)
+	if err != nil {
+		os.RemoveAll(dir) // the error holds the daemon's log
+	}
+	return d, err
+}
+
+func start(dir, backend, extra string) (*Daemon, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -131,6 +139,7 @@ func Start(backend, extra string) (*Daemon, error) {
 		}
 	}
 	_ = cmd.Process.Kill()
+	<-exited
 	return nil, fmt.Errorf("mnemod (%s) did not answer /healthz on port %d within 30 s; its log:\n%s",
 		backend, port, d.Log())
 }
