@@ -95,8 +95,9 @@ func New(addr string, opts ...Option) (*Client, error) {
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	// Agents talk to one daemon: keep enough idle connections for their concurrency.
 	transport.MaxIdleConnsPerHost = 64
+	unix := strings.HasPrefix(addr, "unix:")
 	switch {
-	case strings.HasPrefix(addr, "unix:"):
+	case unix:
 		path := strings.TrimPrefix(addr, "unix:")
 		if path == "" {
 			return nil, fmt.Errorf("mnemo: address %q names no socket: write unix:/path/to/socket", addr)
@@ -116,7 +117,8 @@ func New(addr string, opts ...Option) (*Client, error) {
 	for _, opt := range opts {
 		opt(c)
 	}
-	if strings.HasPrefix(addr, "unix:") {
+	if unix {
+		// The socket is dialled by this transport: another client would not reach it.
 		c.http = &http.Client{Transport: transport}
 	}
 	return c, nil
