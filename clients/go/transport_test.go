@@ -140,3 +140,26 @@ func TestUnreachable(t *testing.T) {
 		t.Errorf("unreachable: %v, want a ConnectionError after 3 attempts", err)
 	}
 }
+
+// TestKeepAlive: requests in turn reuse one connection.
+func TestKeepAlive(t *testing.T) {
+	var opened atomic.Int32
+	server := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`{"state":{}}`))
+	}))
+	server.Config.ConnState = func(_ net.Conn, state http.ConnState) {
+		if state == http.StateNew {
+			opened.Add(1)
+		}
+	}
+	server.Start()
+	defer server.Close()
+	c := must[*mnemo.Client](t)(mnemo.New(server.URL))
+	defer c.Close()
+	for range 5 {
+		must[map[string]any](t)(c.AppState(t.Context(), "shop"))
+	}
+	if n := opened.Load(); n != 1 {
+		t.Errorf("5 requests opened %d connections, want 1", n)
+	}
+}
