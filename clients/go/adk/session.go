@@ -154,8 +154,13 @@ func (s *SessionService) AppendEvent(ctx context.Context, sess session.Session, 
 		opts.ExpectedVersion = own.versionNow()
 	}
 	answer, err := s.client.AppendEvent(ctx, sess.AppName(), sess.UserID(), sess.ID(), newEvent, opts)
-	if errors.Is(err, mnemo.Conflict) {
-		return fmt.Errorf("%w (session %s/%s/%s): %w", ErrStale, sess.AppName(), sess.UserID(), sess.ID(), err)
+	var conflict *mnemo.Error
+	if errors.As(err, &conflict) && conflict.Code == mnemo.Conflict {
+		// A conflict with the session's version is a stale object; one without
+		// is the event's id already stored with other content.
+		if _, stale := conflict.CurrentVersion(); stale {
+			return fmt.Errorf("%w (session %s/%s/%s): %w", ErrStale, sess.AppName(), sess.UserID(), sess.ID(), err)
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("adk: appending event %s to session %s/%s/%s: %w",

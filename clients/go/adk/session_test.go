@@ -201,6 +201,12 @@ func TestStaleObjectsMissingSessionsAndForeignEvents(t *testing.T) {
 		if !errors.Is(err, adk.ErrStale) || !errors.Is(err, mnemo.Conflict) {
 			t.Errorf("appending through a stale object: %v, want ErrStale and Conflict", err)
 		}
+		fresh := get(t, s, first, time.Time{})
+		reused := &session.Event{ID: fresh.Events().At(0).ID, Author: "user", Timestamp: time.Now()}
+		err = s.AppendEvent(ctx, fresh, reused)
+		if !errors.Is(err, mnemo.Conflict) || errors.Is(err, adk.ErrStale) {
+			t.Errorf("reusing an event id for other content: %v, want a Conflict that is not ErrStale", err)
+		}
 		if err := s.Delete(ctx, &session.DeleteRequest{AppName: "stale", UserID: "u1", SessionID: "nope"}); err != nil {
 			t.Errorf("deleting a missing session: %v", err)
 		}
