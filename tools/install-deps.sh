@@ -6,6 +6,8 @@
 #   with its npm, which come with these machines, never from Debian (its
 #   nodejs is too old); tools/npm-ci.sh checks the version and installs the
 #   pinned packages of tests/mcp and clients/typescript with `npm ci`.
+#   The Go client's tests need Go >= 1.26, which also comes with these
+#   machines (/usr/local/go); clients/go/run.sh fetches its modules, pinned by go.sum.
 set -euo pipefail
 runtime_and_build=(
   build-essential cmake pkg-config ca-certificates curl

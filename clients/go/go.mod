@@ -1,0 +1,3 @@
+module github.com/mnemod/mnemod/clients/go
+
+go 1.26
