@@ -22,8 +22,9 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
-from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, cast
+import threading
+from collections import OrderedDict
+from typing import Any, AsyncIterator, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from langchain_core.runnables import RunnableConfig  # type: ignore[import]
 from langgraph.checkpoint.base import (  # type: ignore[import]
@@ -36,50 +37,18 @@ from langgraph.checkpoint.base import (  # type: ignore[import]
     copy_checkpoint,
     get_checkpoint_id,
     get_serializable_checkpoint_metadata,
-    writes_sort_key,
 )
 from langgraph.checkpoint.serde.base import SerializerProtocol  # type: ignore[import]
 
 from ...client import Client
 from ...errors import AlreadyExists, NotFound
-from ...types import EventIn
+from ...types import Event, EventIn
 from ._client import client_for
 from ._names import name_of
+from ._thread import CachedThread, Stored, Thread
 
-Stored = Dict[str, Any]
 AUTHOR, ROLE = "langgraph", "system"
 THREAD_KEY = "langgraph_thread_id"
-
-
-@dataclass
-class _Thread:
-    """One thread as read from its session's events."""
-
-    checkpoints: Dict[str, Dict[str, Dict[str, Any]]] = field(default_factory=dict)  # ns -> id -> content
-    blobs: Dict[Tuple[str, str, str], Stored] = field(default_factory=dict)  # (ns, channel, version) -> value
-    writes: Dict[Tuple[str, str], Dict[Tuple[str, int], Dict[str, Any]]] = field(default_factory=dict)
-
-    def absorb(self, content: Any) -> None:
-        if not isinstance(content, dict):
-            return
-        if content.get("lg") == "checkpoint":
-            # A checkpoint put again replaces the earlier one, as in LangGraph's SQL savers.
-            self.checkpoints.setdefault(content["ns"], {})[content["id"]] = content
-            for channel, (version, value) in content["blobs"].items():
-                self.blobs[(content["ns"], channel, str(version))] = value
-        elif content.get("lg") == "writes":
-            stored = self.writes.setdefault((content["ns"], content["checkpoint"]), {})
-            for idx, channel, value in content["writes"]:
-                slot = (content["task"], idx)
-                # A regular write is kept from its first put; a special one (error, interrupt) is replaced.
-                if idx >= 0 and slot in stored:
-                    continue
-                stored[slot] = {"task": content["task"], "path": content["path"], "idx": idx, "channel": channel,
-                                "value": value}
-
-    def ordered_writes(self, ns: str, checkpoint_id: str) -> List[Dict[str, Any]]:
-        stored = self.writes.get((ns, checkpoint_id), {}).values()
-        return sorted(stored, key=lambda w: cast(Tuple[str, str, int], writes_sort_key(w["path"], w["task"], w["idx"])))
 
 
 def _missing_thread(what: str) -> ValueError:
@@ -98,7 +67,9 @@ class MnemoSaver(BaseCheckpointSaver[int]):  # type: ignore[misc]
     ``snapshot_every``: every this many puts to a thread (per saver, from its
     first put), store every channel's value, not only the changed ones, so
     that an app ``event_limit`` that evicts old events never takes a value a
-    checkpoint still reads. ``delete_for_runs``, ``copy_thread`` and
+    checkpoint still reads. ``cache_threads``: how many threads the saver
+    keeps read in memory, so that reading one again fetches only the events
+    appended since (0: none). ``delete_for_runs``, ``copy_thread`` and
     ``prune`` rewrite a thread's session in one request (at most
     ``limits.max_batch_events`` events).
     """
@@ -113,6 +84,7 @@ class MnemoSaver(BaseCheckpointSaver[int]):  # type: ignore[misc]
         client: Optional[Client] = None,
         ttl_seconds: Optional[int] = None,
         snapshot_every: Optional[int] = None,
+        cache_threads: int = 100,
         serde: Optional[SerializerProtocol] = None,
     ) -> None:
         super().__init__(serde=serde)
@@ -123,6 +95,9 @@ class MnemoSaver(BaseCheckpointSaver[int]):  # type: ignore[misc]
         self.ttl_seconds = ttl_seconds
         self.snapshot_every = snapshot_every
         self._since_snapshot: Dict[Tuple[str, str], int] = {}
+        self.cache_threads = cache_threads
+        self._cache: "OrderedDict[str, CachedThread]" = OrderedDict()  # by session id, least recently read first
+        self._cache_lock = threading.Lock()  # the async calls run in worker threads
 
     def session_id(self, thread_id: str) -> str:
         """The mnemod session id that holds a thread."""
@@ -145,16 +120,49 @@ class MnemoSaver(BaseCheckpointSaver[int]):  # type: ignore[misc]
 
     # ---- reading
 
-    def _read_session(self, session: str) -> Optional[_Thread]:
-        thread = _Thread()
+    def _events_after(self, session: str, after_seq: int) -> Optional[List[Event]]:
         try:
-            for event in self.client.iter_events(self.app, self.user, session, page_size=1000):
-                thread.absorb(event.get("content"))
+            return list(self.client.iter_events(self.app, self.user, session, after_seq=after_seq, page_size=1000))
         except NotFound:
             return None
+
+    def _forget(self, session: str) -> None:
+        with self._cache_lock:
+            self._cache.pop(session, None)
+
+    def _read_session(self, session: str) -> Optional[Thread]:
+        """A thread: the cached one and the events appended since, or read whole when the session is not the one
+        cached (deleted and created again, rewritten, or events evicted: its event count then disagrees)."""
+        try:
+            now = self.client.get_session(self.app, self.user, session, num_recent_events=1)["session"]
+        except NotFound:
+            self._forget(session)
+            return None
+        with self._cache_lock:
+            cached = self._cache.get(session)
+        thread: Optional[Thread] = None
+        if cached is not None and cached.created_at == now["created_at"]:
+            fresh = self._events_after(session, cached.last_seq)
+            if fresh is not None and cached.count + len(fresh) == now["event_count"]:
+                thread, base, events = cached.thread.copy(), cached, fresh
+        if thread is None:
+            read = self._events_after(session, 0)
+            if read is None:
+                self._forget(session)
+                return None
+            thread, base, events = Thread(), CachedThread(Thread(), now["created_at"], 0, 0), read
+        for event in events:
+            thread.absorb(event.get("content"))
+        if self.cache_threads > 0:
+            last_seq = events[-1]["seq"] if events else base.last_seq
+            with self._cache_lock:
+                self._cache.pop(session, None)
+                self._cache[session] = CachedThread(thread, base.created_at, last_seq, base.count + len(events))
+                while len(self._cache) > self.cache_threads:
+                    self._cache.popitem(last=False)
         return thread
 
-    def _threads(self, thread_id: Optional[str]) -> List[_Thread]:
+    def _threads(self, thread_id: Optional[str]) -> List[Thread]:
         if thread_id is not None:
             thread = self._read_session(self.session_id(thread_id))
             return [thread] if thread else []
@@ -167,7 +175,7 @@ class MnemoSaver(BaseCheckpointSaver[int]):  # type: ignore[misc]
                 threads.append(thread)
         return threads
 
-    def _tuple_of(self, thread: _Thread, content: Dict[str, Any]) -> CheckpointTuple:
+    def _tuple_of(self, thread: Thread, content: Dict[str, Any]) -> CheckpointTuple:
         checkpoint = self._decode(content["checkpoint"])
         values = {}
         for channel, version in (checkpoint.get("channel_versions") or {}).items():
@@ -322,13 +330,14 @@ class MnemoSaver(BaseCheckpointSaver[int]):  # type: ignore[misc]
     # ---- removing and copying
 
     def delete_thread(self, thread_id: str) -> None:
+        self._forget(self.session_id(thread_id))
         try:
             self.client.delete_session(self.app, self.user, self.session_id(thread_id), hard=True)
         except NotFound:
             pass
 
     def _kept_contents(
-        self, thread: _Thread, keep: Callable[[str, Dict[str, Any]], bool], as_thread: Optional[str] = None
+        self, thread: Thread, keep: Callable[[str, Dict[str, Any]], bool], as_thread: Optional[str] = None
     ) -> List[Dict[str, Any]]:
         """The events of a thread holding only the kept checkpoints and their writes, oldest first.
 
@@ -375,6 +384,7 @@ class MnemoSaver(BaseCheckpointSaver[int]):  # type: ignore[misc]
             self.delete_thread(thread_id)
             return
         events: List[EventIn] = [{"author": AUTHOR, "role": ROLE, "content": c} for c in contents]
+        self._forget(session)
         self.client.rewrite_events(self.app, self.user, session, events, expected_version=version)
 
     def _thread_ids(self) -> List[str]:
