@@ -1,4 +1,5 @@
-"""A thread written by the TypeScript MnemoCheckpointSaver reads from Python's MnemoSaver, and goes on there.
+"""A thread written by the TypeScript MnemoCheckpointSaver reads from Python's MnemoSaver, and goes on there;
+an item the TypeScript MnemoStore put reads and is found from Python's MnemoStore.
 
 ts_thread.mjs runs a LangGraph.js graph on the TypeScript saver (node, with
 clients/typescript's packages and dist/, which ctest typescript_client
@@ -19,7 +20,7 @@ from typing import Annotated, Any, Callable, Dict, List, TypedDict
 from langgraph.graph import END, START, StateGraph
 
 from mnemo import Client
-from mnemo.adapters.langgraph import MnemoSaver
+from mnemo.adapters.langgraph import MnemoSaver, MnemoStore
 
 HERE = Path(__file__).resolve().parent
 TYPESCRIPT = HERE.parents[2] / "typescript"
@@ -79,3 +80,18 @@ def test_a_typescript_thread_reads_and_continues_in_python(start_daemon: Callabl
         result = graph.invoke({"log": ["from python"]}, config)
         assert result == {"log": ["from typescript", "turn 1", "again", "turn 2", "from python", "turn 3"], "turns": 3}
         assert len(list(saver.list(config))) == 9
+
+        store = MnemoStore(client=client, app="lg", user="ann")
+        item = store.get(("prefs", "ann é"), "lunch")
+        assert item is not None and item.value == {"dish": "ramen", "spicy": True, "n": 1.5}
+        memory = client.get_memory("lg", "ann", store.memory_id(("prefs", "ann é"), "lunch"))
+        assert memory["namespace"] == store.memory_namespace(("prefs", "ann é"))
+        store.put(("prefs", "ann é"), "lunch-py", {"dish": "ramen", "spicy": True, "n": 1.5})
+        twin = client.get_memory("lg", "ann", store.memory_id(("prefs", "ann é"), "lunch-py"))
+        assert memory["text"] == twin["text"] == "ramen\ntrue\n1.5"  # the same searchable text from both languages
+        assert {k: v for k, v in memory["metadata"].items() if k != "lg.key"} == {
+            k: v for k, v in twin["metadata"].items() if k != "lg.key"
+        }
+        assert sorted(h.key for h in store.search(("prefs",), query="ramen", filter={"spicy": True})) == [
+            "lunch", "lunch-py"
+        ]

@@ -1,12 +1,13 @@
-// Writes a LangGraph thread from TypeScript, for test_typescript_thread.py: a
-// StateGraph compiled with the TypeScript MnemoCheckpointSaver runs two
-// invocations on one thread. Needs clients/typescript built (its dist/, as
+// Writes a LangGraph thread and a store item from TypeScript, for
+// test_typescript_thread.py: a StateGraph compiled with the TypeScript
+// MnemoCheckpointSaver runs two invocations on one thread, and the TypeScript
+// MnemoStore puts one item. Needs clients/typescript built (its dist/, as
 // ctest typescript_client leaves it). Run from clients/typescript, fed on
 // standard input, so that its packages and dist/ resolve from there:
 //   cd clients/typescript && node --input-type=module - URL APP USER THREAD < ts_thread.mjs
 import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
 
-import { MnemoCheckpointSaver } from './dist/index.js';
+import { MnemoCheckpointSaver, MnemoStore } from './dist/index.js';
 
 const [url, app, user, thread] = process.argv.slice(2);
 const State = Annotation.Root({
@@ -21,4 +22,5 @@ const graph = new StateGraph(State)
 const config = { configurable: { thread_id: thread } };
 await graph.invoke({ log: ['from typescript'] }, config);
 const last = await graph.invoke({ log: ['again'] }, config);
+await new MnemoStore({ url, app, user }).put(['prefs', 'ann é'], 'lunch', { dish: 'ramen', spicy: true, n: 1.5 });
 process.stdout.write(JSON.stringify(last));
