@@ -63,11 +63,17 @@ except ImportError:
         _nested: Dict[str, Type["_Model"]] = {}
         _nested_lists: Dict[str, Type["_Model"]] = {}
 
-        def model_dump(self, mode: str = "json", exclude_none: bool = True) -> Dict[str, Any]:
+        def model_dump(
+            self, mode: str = "json", exclude_none: bool = True, exclude: Optional[Dict[str, Any]] = None
+        ) -> Dict[str, Any]:
             out = {}
             for f in dataclasses.fields(self):
                 value = getattr(self, f.name)
-                if value is None and exclude_none:
+                left_out = (exclude or {}).get(f.name)
+                if (value is None and exclude_none) or left_out is True:
+                    continue
+                if left_out and isinstance(value, _Model):  # pydantic's nested form: {"field": {"sub"}}
+                    out[f.name] = value.model_dump(mode, exclude_none, {name: True for name in left_out})
                     continue
                 out[f.name] = _dump(value)
             return out

@@ -96,10 +96,10 @@ def _usage(dump: Dict[str, Any]) -> Optional[Usage]:
 
 def to_mnemo_event(event: Event) -> EventIn:
     """The mnemod event that stores one ADK event."""
-    dump = event.model_dump(mode="json", exclude_none=True)
+    # The delta is taken apart from the dump: exclude_none would drop the None values ADK 2.x stores
+    # as null, and a value JSON cannot hold would fail the whole dump.
+    dump = event.model_dump(mode="json", exclude_none=True, exclude={"actions": {"state_delta"}})
     actions = dict(dump.get("actions") or {})
-    actions.pop("state_delta", None)
-    # Taken apart from the dump: exclude_none would drop the None values ADK 2.x stores as null.
     delta = _json_state(event.actions.state_delta) if event.actions else {}
     stored = dict(dump, actions=actions)
     content: Dict[str, Any] = {}
@@ -132,13 +132,16 @@ def _json_state(state: Optional[Mapping[str, Any]]) -> Dict[str, Any]:
 
 
 def _to_json(value: Any) -> Any:
+    """A state value as JSON; one JSON cannot hold (a function, say) as its text, as ADK's SQL services keep it."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
     if hasattr(value, "model_dump"):
         return value.model_dump(mode="json")
     if isinstance(value, Mapping):
         return {str(k): _to_json(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, set)):
         return [_to_json(v) for v in value]
-    return value
+    return str(value)
 
 
 def from_mnemo_event(stored: Mapping[str, Any]) -> Event:

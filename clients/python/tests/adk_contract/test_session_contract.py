@@ -291,6 +291,18 @@ async def test_append_event_with_requested_tool_confirmations(session_service: M
     assert (got.hint, got.payload, got.confirmed) == ("delete the album?", {"album": "summer"}, False)
 
 
+async def test_append_event_with_non_serializable_state_delta(session_service: MnemoSessionService) -> None:
+    """Mirrors test_append_event_with_non_serializable_state_delta (upstream: database, sqlite).
+
+    A value JSON cannot hold is kept as its text; the event and the rest of the delta are stored.
+    """
+    made = await session_service.create_session(app_name=APP, user_id="ann")
+    await session_service.append_event(made, delta_event({"hook": lambda: None, "count": 3}))
+    read = await session_service.get_session(app_name=APP, user_id="ann", session_id=made.id)
+    assert len(read.events) == 1
+    assert read.state["count"] == 3 and isinstance(read.state["hook"], str)
+
+
 async def test_session_last_update_time_updates_on_event(session_service: MnemoSessionService) -> None:
     """Mirrors test_session_last_update_time_updates_on_event: the event's own timestamp."""
     made = await session_service.create_session(app_name=APP, user_id="ann")
