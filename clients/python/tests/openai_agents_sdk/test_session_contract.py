@@ -4,9 +4,10 @@ One test per test of openai-agents-python's tests/memory/test_session.py and
 tests/memory/test_session_limit.py (v0.24.0) that states what a ``Session``
 owes the SDK; each bears the upstream test's name and says which it mirrors.
 Written anew here (the SDK's ``agents.testing.ScriptedModel`` stands in for
-the upstream tests' fake model). Left out: the tests of SQLiteSession's own
-internals (its worker-thread connections, its shared file lock) and of
-``SessionSettings.resolve`` alone, which involve no session.
+the upstream tests' fake model). Left out, as they involve no session of
+ours: the tests of SQLiteSession's own internals (its worker-thread
+connections, its shared file lock), of ``SessionSettings.resolve`` alone, and
+of a run without a session (test_session_memory_disabled_parametrized).
 Each test runs against memory and sqlite storage (the ``daemon`` fixture).
 """
 
