@@ -22,5 +22,7 @@ esac
 venv="$("$here/frameworks/venv.sh")"
 cd "$here"
 export PYTHONDONTWRITEBYTECODE=1
+# The tests run offline: no trace export from the OpenAI Agents SDK.
+export OPENAI_AGENTS_DISABLE_TRACING=1
 exec "$venv/bin/python" -m pytest -q -p no:cacheprovider -o asyncio_default_fixture_loop_scope=function \
   "${paths[@]}"
