@@ -19,7 +19,7 @@ struct StoredBatch {
     int64_t skipped_partial = 0;
 };
 
-StoredBatch prepare_batch(std::vector<EventInput>& events, int64_t now_us) {
+StoredBatch prepare_batch(std::vector<EventInput>& events, int64_t now_us, bool store_nulls_in_deltas) {
     StoredBatch batch;
     for (auto& event : events) {
         if (event.partial) {
@@ -31,6 +31,7 @@ StoredBatch prepare_batch(std::vector<EventInput>& events, int64_t now_us) {
     }
     for (auto* event : batch.events) {
         batch.views.push_back(to_storage_event(*event));
+        if (store_nulls_in_deltas) store_nulls(event->delta);
         if (event->delta.stored_json || !event->delta.changes.empty()) batch.any_delta = true;
         auto ops = to_ops(event->delta.changes);
         batch.ops.insert(batch.ops.end(), ops.begin(), ops.end());
@@ -99,7 +100,7 @@ namespace {
 std::unique_ptr<AppendCall> prepare_append(const Env& env, AppendInput& in) {
     auto call = std::make_unique<AppendCall>(env, in);
     int64_t now = env.clock.now_us();
-    call->batch = prepare_batch(in.events, now);
+    call->batch = prepare_batch(in.events, now, in.store_nulls);
     StoredBatch& batch = call->batch;
     if (batch.events.empty()) return nullptr;
     const auto& ttl = env.config->ttl_for(in.ref.app);
@@ -240,7 +241,7 @@ std::shared_ptr<PendingWrite> begin_rewrite_events(const Env& env, std::shared_p
     auto rewrite = std::make_shared<Rewrite>();
     rewrite->in = std::move(in);
     RewriteInput& input = *rewrite->in;
-    rewrite->batch = prepare_batch(input.events, now);
+    rewrite->batch = prepare_batch(input.events, now, false);  // a rewrite applies no delta
     mnemo_rewrite_req& req = rewrite->req;
     req.key = key_of(input.ref);
     req.now_us = now;

@@ -58,7 +58,8 @@ std::optional<Error> require_events(bool seen) {
 }  // namespace
 
 std::optional<Error> decode_create_session(std::string& body, CreateSessionInput& out) {
-    return for_each_field(
+    bool store = false;  // fields come in any order: nulls are turned once the whole body is read
+    auto error = for_each_field(
         body,
         [&](std::string_view key, od::value& v) -> std::optional<Error> {
             Error error;
@@ -90,10 +91,14 @@ std::optional<Error> decode_create_session(std::string& body, CreateSessionInput
                 return decode_delta(v, "state", true, MNEMO_SCOPE_SESSION, out.state);
             } else if (key == "ttl_seconds") {
                 return read_ttl_seconds(v, "ttl_seconds", out.ttl_seconds);
+            } else if (key == "state_nulls") {
+                return read_state_nulls(v, store);
             }
             return std::nullopt;
         },
         true);  // an empty body counts as {}
+    if (!error && store) store_nulls(out.state);
+    return error;
 }
 
 std::optional<Error> decode_append(std::string& body, const config::LimitsConfig& limits, AppendInput& out) {
@@ -110,6 +115,7 @@ std::optional<Error> decode_append(std::string& body, const config::LimitsConfig
             if (!b) return e;
             out.create_if_missing = *b;
         }
+        if (key == "state_nulls") return read_state_nulls(v, out.store_nulls);
         return std::nullopt;
     });
     return error ? error : require_events(has_events);
@@ -148,16 +154,19 @@ std::optional<Error> decode_rewind(std::string& body, RewindInput& out) {
 
 std::optional<Error> decode_patch_state(std::string& body, PatchStateInput& out) {
     bool has_delta = false;
+    bool store = false;
     auto error = for_each_field(body, [&](std::string_view key, od::value& v) -> std::optional<Error> {
         if (key == "state_delta") {
             has_delta = true;
             return decode_delta(v, "state_delta", out.scope == MNEMO_SCOPE_SESSION, out.scope, out.delta);
         }
         if (key == "expected_version" && out.scope == MNEMO_SCOPE_SESSION) return read_version(v, out.expected_version);
+        if (key == "state_nulls") return read_state_nulls(v, store);
         return std::nullopt;
     });
     if (error) return error;
     if (!has_delta) return invalid("state_delta: required; send {\"state_delta\": {...}}");
+    if (store) store_nulls(out.delta);
     return std::nullopt;
 }
 

@@ -103,7 +103,8 @@ struct AppendInput {
     std::vector<EventInput> events;
     std::optional<int64_t> expected_version;
     bool create_if_missing = false;
-    int64_t dropped = 0;  // events an append hook chose not to store
+    bool store_nulls = false;  // "state_nulls": "store": applied after the append hooks, which may set deltas
+    int64_t dropped = 0;       // events an append hook chose not to store
 };
 // One event of an append as stored (or found stored, on a retry).
 struct AppendedEvent {

@@ -80,6 +80,25 @@ std::optional<Error> decode_delta(od::value& value, std::string_view path, bool 
     return std::nullopt;
 }
 
+void store_nulls(DecodedDelta& delta) {
+    for (auto& change : delta.changes) {
+        if (!change.value_json) change.value_json = "null";
+    }
+}
+
+std::optional<Error> read_state_nulls(od::value& value, bool& store) {
+    Error error;
+    auto mode = read_string(value, "state_nulls", &error);
+    if (!mode) return error;
+    if (*mode != "delete" && *mode != "store") {
+        return invalid(fmt::format("state_nulls: unknown mode '{}'; use \"delete\" (a null deletes the key, the "
+                                   "default) or \"store\" (a null is kept as the key's value)",
+                                   *mode));
+    }
+    store = *mode == "store";
+    return std::nullopt;
+}
+
 std::vector<mnemo_state_op> to_ops(const std::vector<StateChange>& changes) {
     std::vector<mnemo_state_op> ops;
     ops.reserve(changes.size());

@@ -4,7 +4,8 @@
  * Owns the scope rules of docs/api.md: `app:K` goes to the app scope, `user:K` to
  * the user scope, `temp:K` to nothing persistent (stripped from what is
  * stored, shown in the write's response only), anything else to the
- * session; a null value deletes. Also builds the merged `state` object of a
+ * session; a null value deletes, unless the request asked for nulls to be
+ * stored (`"state_nulls": "store"`). Also builds the merged `state` object of a
  * Session (own keys, then `app:` and `user:` prefixed keys).
  */
 #pragma once
@@ -37,6 +38,13 @@ struct DecodedDelta {
 // endpoints) every key goes to `fixed_scope` as written.
 std::optional<Error> decode_delta(od::value& value, std::string_view path, bool split_prefixes, int fixed_scope,
                                   DecodedDelta& out);
+
+// Turns every deleting change into one that stores a JSON null: the request
+// said `"state_nulls": "store"` (ADK 2.x keeps None-valued state keys).
+void store_nulls(DecodedDelta& delta);
+
+// Reads a request's `state_nulls` field: "delete" (the default) or "store".
+std::optional<Error> read_state_nulls(od::value& value, bool& store);
 
 // The storage ops for changes (temp changes left out); they point into `changes`.
 std::vector<mnemo_state_op> to_ops(const std::vector<StateChange>& changes);

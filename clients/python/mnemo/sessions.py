@@ -64,8 +64,12 @@ class SessionsApi(ApiBase):
         title: Optional[str] = None,
         parent_id: Optional[str] = None,
         ttl_seconds: Optional[int] = None,
+        store_nulls: bool = False,
     ) -> Session:
         """Creates a session (a UUIDv7 id is chosen here when ``id`` is None) and answers it.
+
+        ``store_nulls=True`` keeps a ``None`` in ``state`` as the key's value
+        (mnemod's ``"state_nulls": "store"``) instead of leaving the key out.
 
         Raises :class:`AlreadyExists` when the id is taken. When the first
         attempt's answer was lost and the retry finds the session, that
@@ -80,6 +84,7 @@ class SessionsApi(ApiBase):
                 "title": title,
                 "parent_id": parent_id,
                 "ttl_seconds": ttl_seconds,
+                "state_nulls": "store" if store_nulls else None,
             }
         )
         try:
@@ -158,8 +163,13 @@ class SessionsApi(ApiBase):
         *,
         expected_version: Optional[int] = None,
         create_if_missing: bool = False,
+        store_nulls: bool = False,
     ) -> AppendResult:
         """Appends a batch of events, all or nothing.
+
+        ``store_nulls=True`` stores a ``None`` in the events' state deltas as
+        the key's value (mnemod's ``"state_nulls": "store"``) instead of
+        deleting the key.
 
         Each event without an ``id`` gets a UUIDv7 here, before the first
         attempt, so a retry after a lost answer is recognised by the daemon
@@ -171,6 +181,8 @@ class SessionsApi(ApiBase):
             body["expected_version"] = expected_version
         if create_if_missing:
             body["create_if_missing"] = True
+        if store_nulls:
+            body["state_nulls"] = "store"
         path = f"{session_path(app, user, session)}/events"
         return cast(AppendResult, self._call("POST", path, body=body, idempotent=True))
 

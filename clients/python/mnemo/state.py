@@ -10,9 +10,18 @@ from .types import State, StateWrite
 
 class StateApi(ApiBase):
     def patch_session_state(
-        self, app: str, user: str, session: str, state_delta: State, *, expected_version: Optional[int] = None
+        self,
+        app: str,
+        user: str,
+        session: str,
+        state_delta: State,
+        *,
+        expected_version: Optional[int] = None,
+        store_nulls: bool = False,
     ) -> StateWrite:
         """Applies a delta (``app:``/``user:``/``temp:`` prefixes as in events; ``None`` deletes a key).
+
+        ``store_nulls=True``: a ``None`` is stored as the key's value instead.
 
         Applying the same delta twice leaves the same state, so the request is
         retried after a lost answer, unless ``expected_version`` makes it
@@ -21,6 +30,8 @@ class StateApi(ApiBase):
         body: Dict[str, Any] = {"state_delta": state_delta}
         if expected_version is not None:
             body["expected_version"] = expected_version
+        if store_nulls:
+            body["state_nulls"] = "store"
         path = f"{session_path(app, user, session)}/state"
         return cast(StateWrite, self._call("PATCH", path, body=body, idempotent=expected_version is None))
 

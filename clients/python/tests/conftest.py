@@ -6,6 +6,7 @@ sets both to the build tree's); a failing test prints the daemon's log.
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from pathlib import Path
 from typing import Callable, Iterator, List
@@ -20,6 +21,22 @@ from mnemo import Client, RetryPolicy  # noqa: E402
 from mnemod_daemon import Daemon, free_port  # noqa: E402,F401 (free_port: for the tests)
 
 BACKENDS = ["memory", "sqlite"]
+
+# The suites that prove the adapters on the real frameworks need the packages of
+# requirements-test.lock (frameworks/run.sh, ctest python_adk and the others, installs
+# them into a venv); under Debian's python3 (ctest python_client) they are not collected.
+FRAMEWORK_SUITES = {"adk_contract": "google.adk", "openai_agents_sdk": "agents.memory",
+                    "langgraph_suite": "langgraph.checkpoint.base", "mcp_sdk": "mcp.client"}
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:  # its parent package is missing
+        return False
+
+
+collect_ignore = [folder for folder, module in FRAMEWORK_SUITES.items() if not _installed(module)]
 
 
 class Sleeps:

@@ -1,7 +1,9 @@
 """The Google ADK adapters against a real daemon, one test per documented method and case.
 
-ADK cannot be installed here, so the services run on the stand-in classes of
-mnemo.adapters._adk_models (the same fields and pydantic calls as ADK 1.4).
+Under Debian's python3 (ctest python_client) ADK is not installed and the
+services run on the stand-in classes of mnemo.adapters._adk_models (the same
+fields and pydantic calls as ADK); ctest python_frameworks runs this file
+again with google-adk 2.13 installed, beside tests/adk_contract.
 """
 
 from __future__ import annotations
@@ -11,14 +13,16 @@ from typing import Any
 
 import pytest
 
-import mnemo
 from mnemo import Client
 from mnemo.adapters._adk_models import (
+    AlreadyExistsError,
     BaseMemoryService,
     BaseSessionService,
     Event,
     GetSessionConfig,
     MemoryEntry,
+    SessionNotFoundError,
+    StaleSessionError,
 )
 from mnemo.adapters.adk import MnemoMemoryService, MnemoSessionService
 
@@ -62,7 +66,7 @@ def test_create_session_splits_state_by_prefix(service: MnemoSessionService, cli
 def test_create_session_with_an_id_and_a_taken_id(service: MnemoSessionService) -> None:
     session = run(service.create_session(app_name=APP, user_id=USER, session_id=" chosen "))
     assert session.id == "chosen"
-    with pytest.raises(mnemo.AlreadyExists):
+    with pytest.raises(AlreadyExistsError):
         run(service.create_session(app_name=APP, user_id=USER, session_id="chosen"))
 
 
@@ -112,29 +116,29 @@ def test_append_event_partial_is_not_stored(service: MnemoSessionService) -> Non
     assert run(service.get_session(app_name=APP, user_id=USER, session_id="s1")).events == []
 
 
-def test_append_event_to_a_stale_copy_raises_value_error(service: MnemoSessionService, client: Client) -> None:
+def test_append_event_to_a_stale_copy_raises_stale_session_error(service: MnemoSessionService, client: Client) -> None:
     run(service.create_session(app_name=APP, user_id=USER, session_id="s1"))
     first = run(service.get_session(app_name=APP, user_id=USER, session_id="s1"))
     second = run(service.get_session(app_name=APP, user_id=USER, session_id="s1"))
     run(service.append_event(first, adk_event("from the first copy")))
     run(service.append_event(first, adk_event("and again")))  # the copy that wrote stays current
-    with pytest.raises(ValueError, match="stale"):
+    with pytest.raises(StaleSessionError, match="stale"):
         run(service.append_event(second, adk_event("from the stale copy")))
     assert second.events == []
     fresh = run(service.get_session(app_name=APP, user_id=USER, session_id="s1"))
     assert [e.content.parts[0].text for e in fresh.events] == ["from the first copy", "and again"]
     client.append_event(APP, USER, "s1", {"author": "user", "content": {"text": "another writer"}})
-    with pytest.raises(ValueError, match="stale"):
+    with pytest.raises(StaleSessionError, match="stale"):
         run(service.append_event(fresh, adk_event("after another writer")))
     # A session object this service did not hand out appends unconditionally.
     run(MnemoSessionService(client).append_event(fresh, adk_event("from elsewhere")))
     assert client.get_session(APP, USER, "s1")["session"]["event_count"] == 4
 
 
-def test_append_event_to_a_deleted_session_raises_not_found(service: MnemoSessionService) -> None:
+def test_append_event_to_a_deleted_session_raises_session_not_found(service: MnemoSessionService) -> None:
     session = run(service.create_session(app_name=APP, user_id=USER, session_id="s1"))
     run(service.delete_session(app_name=APP, user_id=USER, session_id="s1"))
-    with pytest.raises(mnemo.NotFound):
+    with pytest.raises(SessionNotFoundError):
         run(service.append_event(session, adk_event("late")))
 
 
@@ -159,33 +163,28 @@ def test_get_session_config_after_timestamp_keeps_events_at_and_after_it(service
     assert [e.content.parts[0].text for e in read.events] == ["m3"]
 
 
-def test_list_sessions_without_events_or_state(service: MnemoSessionService) -> None:
+def test_list_sessions_with_merged_state_without_events(service: MnemoSessionService) -> None:
     for sid in ("a", "b"):
         session = run(service.create_session(app_name=APP, user_id=USER, session_id=sid, state={"k": sid}))
         run(service.append_event(session, adk_event("hi")))
     run(service.create_session(app_name=APP, user_id="bob", session_id="c"))
     listed = run(service.list_sessions(app_name=APP, user_id=USER)).sessions
     assert sorted(s.id for s in listed) == ["a", "b"]
-    assert all(s.events == [] and s.state == {} and s.user_id == USER and s.last_update_time > 0 for s in listed)
+    assert all(s.events == [] and s.state == {"k": s.id} and s.user_id == USER for s in listed)
+    assert all(s.last_update_time > 0 for s in listed)
     everyone = run(service.list_sessions(app_name=APP, user_id=None)).sessions
     assert sorted((s.user_id, s.id) for s in everyone) == [("alice", "a"), ("alice", "b"), ("bob", "c")]
     assert run(service.list_sessions(app_name="empty_app", user_id=USER)).sessions == []
 
 
-def test_list_sessions_in_pages(service: MnemoSessionService) -> None:
-    for i in range(5):
+def test_list_sessions_oldest_update_first(service: MnemoSessionService) -> None:
+    for i in range(3):
         run(service.create_session(app_name=APP, user_id=USER, session_id=f"p{i}"))
-    first = run(service.list_sessions(app_name=APP, user_id=USER, page_size=2))
-    assert len(first.sessions) == 2 and first.next_page_token
-    seen = [s.id for s in first.sessions]
-    token = first.next_page_token
-    while token:
-        page = run(service.list_sessions(app_name=APP, user_id=USER, page_size=2, page_token=token))
-        seen += [s.id for s in page.sessions]
-        token = page.next_page_token
-    assert sorted(seen) == [f"p{i}" for i in range(5)]
-    whole = run(service.list_sessions(app_name=APP, user_id=USER))
-    assert len(whole.sessions) == 5 and whole.next_page_token is None
+    first = run(service.get_session(app_name=APP, user_id=USER, session_id="p0"))
+    run(service.append_event(first, adk_event("p0 is now the latest", timestamp=first.last_update_time + 60)))
+    listed = run(service.list_sessions(app_name=APP, user_id=USER)).sessions
+    assert [s.id for s in listed] == ["p1", "p2", "p0"]
+    assert listed[-1].last_update_time == first.last_update_time
 
 
 def test_delete_session_and_deleting_an_absent_one(service: MnemoSessionService) -> None:
@@ -253,17 +252,21 @@ def test_add_memory_search_and_delete_by_id(memory: MnemoMemoryService, client: 
         MemoryEntry.model_validate({"id": "fav-color", "content": {"parts": [{"text": "Favourite colour: teal"}]},
                                     "custom_metadata": {"kind": "pref"}}),
         MemoryEntry.model_validate({"content": {"parts": [{"text": "Teal car, bought 2024"}]}, "author": "user"}),
+        "Teal is also the team's colour",  # a plain string is the memory's text
     ]
     run(memory.add_memory(app_name=APP, user_id=USER, memories=entries, custom_metadata={"via": "tool"}))
     found = run(memory.search_memory(app_name=APP, user_id=USER, query="teal")).memories
     by_text = {m.content.parts[0].text: m for m in found}
-    assert set(by_text) == {"Favourite colour: teal", "Teal car, bought 2024"}
+    assert set(by_text) == {"Favourite colour: teal", "Teal car, bought 2024", "Teal is also the team's colour"}
     assert by_text["Favourite colour: teal"].id == "fav-color"
     assert by_text["Favourite colour: teal"].custom_metadata == {"via": "tool", "kind": "pref"}
     assert by_text["Teal car, bought 2024"].author == "user"
     run(memory.delete_memory(app_name=APP, user_id=USER, memory_id="fav-color"))
     run(memory.delete_memory(app_name=APP, user_id=USER, memory_id="fav-color"))  # missing: a no-op
-    assert [m["text"] for m in client.iter_memories(APP, USER)] == ["Teal car, bought 2024"]
+    assert sorted(m["text"] for m in client.iter_memories(APP, USER)) == [
+        "Teal car, bought 2024",
+        "Teal is also the team's colour",
+    ]
 
 
 def test_delete_memories_forgets_all_of_one_user(memory: MnemoMemoryService, client: Client) -> None:

@@ -2,7 +2,8 @@
 
 - :mod:`mnemo.adapters.adk`: Google ADK ``MnemoSessionService`` and ``MnemoMemoryService``.
 - :mod:`mnemo.adapters.openai_agents`: OpenAI Agents SDK ``MnemoSession``.
+- :mod:`mnemo.adapters.langgraph`: LangGraph ``MnemoSaver`` and ``MnemoStore``.
 
-Neither needs its framework installed to be imported; with ADK installed the
-ADK services subclass ADK's own base classes.
+The first two import without their framework (with ADK installed the ADK
+services subclass ADK's own base classes); the LangGraph one needs langgraph.
 """

@@ -1,6 +1,6 @@
 """Google ADK's classes when google-adk is installed, else small stand-ins with the same shape.
 
-The adapters only use what ADK 1.4 to 1.38 document: the fields of ``Session``,
+The adapters only use what ADK 1.4 to 2.13 document: the fields of ``Session``,
 ``Event``, ``GetSessionConfig``, ``ListSessionsResponse``, ``MemoryEntry`` and
 ``SearchMemoryResponse``, pydantic's ``model_dump(mode="json",
 exclude_none=True)`` and ``model_validate``, and the base services' default
@@ -22,6 +22,9 @@ from typing import Any, Dict, List, Optional, Type, TypeVar
 M = TypeVar("M", bound="_Model")
 
 try:  # pragma: no cover - exercised only where google-adk is installed
+    from google.adk.errors import StaleSessionError  # type: ignore[import]
+    from google.adk.errors.already_exists_error import AlreadyExistsError  # type: ignore[import]
+    from google.adk.errors.session_not_found_error import SessionNotFoundError  # type: ignore[import]
     from google.adk.events.event import Event  # type: ignore[import]
     from google.adk.memory.base_memory_service import BaseMemoryService, SearchMemoryResponse  # type: ignore[import]
     from google.adk.memory.memory_entry import MemoryEntry  # type: ignore[import]
@@ -35,6 +38,15 @@ try:  # pragma: no cover - exercised only where google-adk is installed
     ADK_INSTALLED = True
 except ImportError:
     ADK_INSTALLED = False
+
+    class AlreadyExistsError(Exception):  # type: ignore[no-redef]
+        """ADK 2.x's error for a session id already in use."""
+
+    class SessionNotFoundError(ValueError):  # type: ignore[no-redef]
+        """ADK 2.x's error for an append to a session that does not exist."""
+
+    class StaleSessionError(ValueError):  # type: ignore[no-redef]
+        """ADK 2.x's error for an append through a session object older than the stored session."""
 
     def _dump(value: Any) -> Any:
         if isinstance(value, _Model):
@@ -51,11 +63,17 @@ except ImportError:
         _nested: Dict[str, Type["_Model"]] = {}
         _nested_lists: Dict[str, Type["_Model"]] = {}
 
-        def model_dump(self, mode: str = "json", exclude_none: bool = True) -> Dict[str, Any]:
+        def model_dump(
+            self, mode: str = "json", exclude_none: bool = True, exclude: Optional[Dict[str, Any]] = None
+        ) -> Dict[str, Any]:
             out = {}
             for f in dataclasses.fields(self):
                 value = getattr(self, f.name)
-                if value is None and exclude_none:
+                left_out = (exclude or {}).get(f.name)
+                if (value is None and exclude_none) or left_out is True:
+                    continue
+                if left_out and isinstance(value, _Model):  # pydantic's nested form: {"field": {"sub"}}
+                    out[f.name] = value.model_dump(mode, exclude_none, {name: True for name in left_out})
                     continue
                 out[f.name] = _dump(value)
             return out
@@ -134,7 +152,6 @@ except ImportError:
     @dataclasses.dataclass
     class ListSessionsResponse(_Model):  # type: ignore[no-redef]
         sessions: List[Session] = dataclasses.field(default_factory=list)
-        next_page_token: Optional[str] = None
 
     @dataclasses.dataclass
     class MemoryEntry(_Model):  # type: ignore[no-redef]
@@ -171,6 +188,9 @@ except ImportError:
 
 __all__ = [
     "ADK_INSTALLED",
+    "AlreadyExistsError",
+    "SessionNotFoundError",
+    "StaleSessionError",
     "BaseMemoryService",
     "BaseSessionService",
     "Event",

@@ -1,15 +1,17 @@
 """Google ADK services backed by mnemod: ``MnemoSessionService`` and ``MnemoMemoryService``.
 
-Written for google-adk 1.38 (``BaseSessionService`` and ``BaseMemoryService``
-as published in google/adk-python, including the paged ``list_sessions`` and
-the optional memory methods) and compatible with 1.4.2's smaller interface.
+Written for google-adk 2.13 (``BaseSessionService`` with ``get_user_state``
+and ADK's error classes, ``BaseMemoryService`` with its optional methods) and
+proven on it by tests/adk_contract, which mirror ADK's own session contract
+tests.
 ADK's interfaces are async; each call runs the synchronous client in a worker
 thread (``asyncio.to_thread``).
 
 An ADK event is stored as one mnemod event: its id, author, invocation id and
 timestamp as themselves, ``actions.state_delta`` as the event's
 ``state_delta`` (so ``app:``, ``user:`` and ``temp:`` keys get mnemod's scope
-rules, the same as ADK's), and the whole event in ``content.adk`` with its
+rules, the same as ADK's; a ``None`` value is stored as null, as ADK 2.x
+stores it), and the whole event in ``content.adk`` with its
 text in ``content.text`` (so transcript search and memory capture see it).
 An event id that is not a valid mnemod name is stored under a name derived
 from it (ADK still sees its own id). Events written by other clients are
@@ -23,13 +25,13 @@ import datetime as _dt
 import hashlib
 import re
 from collections import OrderedDict
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, cast
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from ..client import Client
-from ..errors import Conflict, NotFound
+from ..errors import AlreadyExists, Conflict, NotFound
 from ..types import EventIn, MemoryIn, Usage
-from ..types import Session as MnemoSession
 from ._adk_models import (
+    AlreadyExistsError,
     BaseMemoryService,
     BaseSessionService,
     Event,
@@ -38,6 +40,8 @@ from ._adk_models import (
     MemoryEntry,
     SearchMemoryResponse,
     Session,
+    SessionNotFoundError,
+    StaleSessionError,
 )
 
 _NAME = re.compile(r"^[A-Za-z0-9._:@-]{1,128}$")
@@ -92,9 +96,11 @@ def _usage(dump: Dict[str, Any]) -> Optional[Usage]:
 
 def to_mnemo_event(event: Event) -> EventIn:
     """The mnemod event that stores one ADK event."""
-    dump = event.model_dump(mode="json", exclude_none=True)
+    # The delta is taken apart from the dump: exclude_none would drop the None values ADK 2.x stores
+    # as null, and a value JSON cannot hold would fail the whole dump.
+    dump = event.model_dump(mode="json", exclude_none=True, exclude={"actions": {"state_delta"}})
     actions = dict(dump.get("actions") or {})
-    delta = actions.pop("state_delta", None) or {}
+    delta = _json_state(event.actions.state_delta) if event.actions else {}
     stored = dict(dump, actions=actions)
     content: Dict[str, Any] = {}
     text = content_text(dump.get("content"))
@@ -116,6 +122,26 @@ def to_mnemo_event(event: Event) -> EventIn:
     if usage:
         out["usage"] = usage
     return out
+
+
+def _json_state(state: Optional[Mapping[str, Any]]) -> Dict[str, Any]:
+    """A state delta as JSON values, its None values kept."""
+    if not state:
+        return {}
+    return {key: _to_json(value) for key, value in state.items()}
+
+
+def _to_json(value: Any) -> Any:
+    """A state value as JSON; one JSON cannot hold (a function, say) as its text, as ADK's SQL services keep it."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if hasattr(value, "model_dump"):
+        return value.model_dump(mode="json")
+    if isinstance(value, Mapping):
+        return {str(k): _to_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set)):
+        return [_to_json(v) for v in value]
+    return str(value)
 
 
 def from_mnemo_event(stored: Mapping[str, Any]) -> Event:
@@ -177,18 +203,41 @@ class _SeenVersions:
         self._seen.pop((app_name, user_id, session_id), None)
 
 
-def _stale(session: Session) -> ValueError:
-    return ValueError(
-        f"session {session.user_id}/{session.id} of app {session.app_name} was written since this session "
-        "object was read; it is stale: read it again with get_session and append to that"
+def _stale(session: Session) -> StaleSessionError:
+    return StaleSessionError(
+        f"session {session.user_id}/{session.id} of app {session.app_name} was modified in storage since this "
+        "session object was read; it is stale: read it again with get_session and append to that"
     )
+
+
+def _session_id(session_id: Optional[str]) -> Optional[str]:
+    """ADK's id normalization: surrounding white space dropped, a blank id is no id."""
+    stripped = session_id.strip() if session_id else ""
+    return stripped or None
+
+
+def _last_update_time(view: Mapping[str, Any]) -> float:
+    """The latest event's timestamp (ADK's own when an ADK event), else the session's update time.
+
+    ADK's services stamp a session with the timestamp of the event appended
+    last; mnemod's ``updated_at`` is the time of the write instead.
+    """
+    stored = view["session"] if "session" in view else view
+    events = view.get("events") or []
+    if not events:
+        return _seconds(stored["updated_at"])
+    return float(from_mnemo_event(events[-1]).timestamp)
 
 
 class MnemoSessionService(BaseSessionService):  # type: ignore[misc]
     """ADK sessions, events and app/user/session state kept in mnemod.
 
-    ``hard_delete`` purges a deleted session at once instead of leaving it to
-    mnemod's soft-delete sweep.
+    Held to ADK 2.13's session contract (clients/python/tests/adk_contract):
+    ADK's own error classes, ``None``-valued state stored as null (mnemod's
+    ``"state_nulls": "store"``), ``last_update_time`` the latest event's
+    timestamp, sessions listed oldest first with their merged state, padded
+    ids stripped on every call. ``hard_delete`` purges a deleted session at
+    once instead of leaving it to mnemod's soft-delete sweep.
     """
 
     def __init__(self, client: Client, *, hard_delete: bool = False) -> None:
@@ -205,7 +254,7 @@ class MnemoSessionService(BaseSessionService):  # type: ignore[misc]
             user_id=user_id,
             state=_without_temp(stored.get("state") or {}),
             events=events,
-            last_update_time=_seconds(stored["updated_at"]),
+            last_update_time=_last_update_time(view),
         )
         self._versions.remember(session, stored["version"])
         return session
@@ -220,12 +269,22 @@ class MnemoSessionService(BaseSessionService):  # type: ignore[misc]
     ) -> Session:
         """Creates the session; ``app:`` and ``user:`` keys of ``state`` go to those scopes, ``temp:`` keys nowhere.
 
-        An id already in use raises :class:`mnemo.AlreadyExists`.
+        An id already in use raises ADK's ``AlreadyExistsError``.
         """
-        given = session_id.strip() if session_id and session_id.strip() else None
-        created = await asyncio.to_thread(
-            self.client.create_session, app_name, user_id, id=given, state=state or None
-        )
+        try:
+            created = await asyncio.to_thread(
+                self.client.create_session,
+                app_name,
+                user_id,
+                id=_session_id(session_id),
+                state=state or None,
+                store_nulls=True,
+            )
+        except AlreadyExists as exists:
+            raise AlreadyExistsError(
+                f"session {_session_id(session_id)} of user {user_id} in app {app_name} already exists; "
+                "get it with get_session or create one with another id"
+            ) from exists
         return self._session(app_name, user_id, created, [])
 
     async def get_session(
@@ -238,83 +297,85 @@ class MnemoSessionService(BaseSessionService):  # type: ignore[misc]
     ) -> Optional[Session]:
         """The session with its events, or None when it does not exist.
 
-        ``config.num_recent_events`` keeps the newest N events;
+        ``config.num_recent_events`` keeps the newest N events (0: none);
         ``config.after_timestamp`` keeps events at or after that time (as
         ADK's database service does).
         """
-        recent = config.num_recent_events if config and config.num_recent_events else None
+        recent = config.num_recent_events if config else None
         after = config.after_timestamp if config and config.after_timestamp else None
-        try:
-            view = await asyncio.to_thread(
-                self.client.get_session,
-                app_name,
-                user_id,
-                session_id,
-                num_recent_events=recent,
-                # mnemod's `after` is strict and in microseconds: one below keeps an event at the instant itself.
-                after=None if after is None else f"{after - 1e-6:.6f}",
+
+        def read() -> Tuple[Dict[str, Any], List[Mapping[str, Any]]]:
+            sid = _session_id(session_id) or session_id
+            if recent == 0 or after is not None:
+                # The events asked for may leave out the latest one, whose timestamp is last_update_time.
+                latest: Dict[str, Any] = dict(self.client.get_session(app_name, user_id, sid, num_recent_events=1))
+                if recent == 0:
+                    return latest, []
+            view: Dict[str, Any] = dict(
+                self.client.get_session(
+                    app_name,
+                    user_id,
+                    sid,
+                    num_recent_events=recent,
+                    # mnemod's `after` is strict and in microseconds: one below keeps an event at the instant itself.
+                    after=None if after is None else f"{after - 1e-6:.6f}",
+                )
             )
+            stored = list(view["events"])
+            if after is not None:
+                view["events"] = latest["events"]
+            return view, stored
+
+        try:
+            view, stored = await asyncio.to_thread(read)
         except NotFound:
             return None
-        events = [from_mnemo_event(stored) for stored in view["events"]]
+        events = [from_mnemo_event(item) for item in stored]
         if after is not None:
             events = [event for event in events if event.timestamp >= after]
-        return self._session(app_name, user_id, dict(view), events)
+        return self._session(app_name, user_id, view, events)
 
-    async def list_sessions(
-        self,
-        *,
-        app_name: str,
-        user_id: Optional[str] = None,
-        page_size: Optional[int] = None,
-        page_token: Optional[str] = None,
-    ) -> ListSessionsResponse:
-        """Sessions without events or state, newest first; of the whole app when ``user_id`` is None.
+    async def list_sessions(self, *, app_name: str, user_id: Optional[str] = None) -> ListSessionsResponse:
+        """Every session with its merged state but no events; of the whole app when ``user_id`` is None.
 
-        With ``page_size`` or ``page_token`` (ADK 1.38), one page of at most
-        ``page_size`` (default 20, at most 100) and the next page's token;
-        without them (ADK 1.4), every session.
+        Oldest ``last_update_time`` first (ties by id), as ADK 2.x documents.
+        Each listed session costs one read for its state and latest event.
         """
 
-        def collect() -> Tuple[List[MnemoSession], Optional[str]]:
-            if page_size is None and page_token is None:
-                return list(self.client.iter_sessions(app_name, user_id, page_size=1000)), None
-            size = max(1, min(page_size or 20, 100))
-            page = self.client.list_sessions(app_name, user_id, limit=size, page_token=page_token or None)
-            return page["sessions"], page["next_page_token"]
+        def collect() -> List[Session]:
+            sessions = []
+            for item in list(self.client.iter_sessions(app_name, user_id, page_size=1000)):
+                try:
+                    view = self.client.get_session(app_name, item["user"], item["id"], num_recent_events=1)
+                except NotFound:
+                    continue  # deleted or expired since it was listed
+                sessions.append(self._session(app_name, item["user"], view, []))
+            return sorted(sessions, key=lambda s: (s.last_update_time, s.id))
 
-        listed, next_token = await asyncio.to_thread(collect)
-        sessions = [
-            Session(
-                id=s["id"],
-                app_name=app_name,
-                user_id=s["user"],
-                state={},
-                events=[],
-                last_update_time=_seconds(s["updated_at"]),
-            )
-            for s in listed
-        ]
-        return ListSessionsResponse(sessions=sessions, next_page_token=next_token)
+        return ListSessionsResponse(sessions=await asyncio.to_thread(collect))
 
     async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
         """Deletes the session; deleting an absent one does nothing."""
-        self._versions.forget(app_name, user_id, session_id)
+        sid = _session_id(session_id) or session_id
+        self._versions.forget(app_name, user_id, sid)
         try:
-            await asyncio.to_thread(
-                self.client.delete_session, app_name, user_id, session_id, hard=self.hard_delete
-            )
+            await asyncio.to_thread(self.client.delete_session, app_name, user_id, sid, hard=self.hard_delete)
         except NotFound:
             pass
+
+    async def get_user_state(self, *, app_name: str, user_id: str) -> Dict[str, Any]:
+        """The user's own state (keys without their ``user:`` prefix); empty when none was written."""
+        return dict(await asyncio.to_thread(self.client.get_user_state, app_name, user_id))
 
     async def append_event(self, session: Session, event: Event) -> Event:
         """Stores the event (a partial one is not stored), then updates ``session`` as ADK's base does.
 
         The event and its state delta are one atomic write; the event's id is
         its client id, so a retry after a lost answer stores it once. A
-        session that no longer exists raises :class:`mnemo.NotFound`; a
-        session object written through another one since this service handed
-        it out raises ValueError (stale), as ADK's database service does.
+        session that no longer exists raises ADK's ``SessionNotFoundError``;
+        a session object written through another one since this service
+        handed it out raises ``StaleSessionError``, as ADK's database service
+        does.
         """
         if event.partial:
             return event
@@ -327,7 +388,13 @@ class MnemoSessionService(BaseSessionService):  # type: ignore[misc]
                 session.id,
                 to_mnemo_event(event),
                 expected_version=expected,
+                store_nulls=True,
             )
+        except NotFound as missing:
+            raise SessionNotFoundError(
+                f"session {session.id} of user {session.user_id} in app {session.app_name} does not exist "
+                "(deleted or expired); create it again before appending"
+            ) from missing
         except Conflict as conflict:
             if conflict.current_version is None:
                 raise  # the event id was used before for another event
@@ -352,7 +419,7 @@ class MnemoMemoryService(BaseMemoryService):  # type: ignore[misc]
     sources are found too), hybrid when the daemon has an embedder, else by
     words; each entry's ``id`` is the mnemod memory id and its
     ``custom_metadata`` the memory's metadata. The optional methods of ADK
-    1.38 (``add_events_to_memory``, ``add_memory``, ``delete_memory``,
+    2.13 (``add_events_to_memory``, ``add_memory``, ``delete_memory``,
     ``delete_memories``) are implemented too.
     """
 
@@ -412,7 +479,7 @@ class MnemoMemoryService(BaseMemoryService):  # type: ignore[misc]
         session_id: Optional[str] = None,
         custom_metadata: Optional[Mapping[str, object]] = None,
     ) -> None:
-        """ADK 1.38: the text events given (a delta) become memories; ``custom_metadata`` joins their metadata."""
+        """The text events given (a delta) become memories; ``custom_metadata`` joins their metadata."""
         items = [self._memory_of(session_id, event, custom_metadata) for event in events]
         await self._write(app_name, user_id, [item for item in items if item])
 
@@ -421,12 +488,15 @@ class MnemoMemoryService(BaseMemoryService):  # type: ignore[misc]
         *,
         app_name: str,
         user_id: str,
-        memories: Sequence[MemoryEntry],
+        memories: Sequence[Union[MemoryEntry, str]],
         custom_metadata: Optional[Mapping[str, object]] = None,
     ) -> None:
-        """ADK 1.38: writes memory entries directly (their text parts; their ``id`` when it is a valid name)."""
+        """Writes memories directly: ADK 2.13's ``MemoryEntry`` (its text parts; its ``id`` when it is a valid
+        name), or a plain string as the memory's text."""
         items: List[MemoryIn] = []
         for entry in memories:
+            if isinstance(entry, str):
+                entry = MemoryEntry.model_validate({"content": {"role": "user", "parts": [{"text": entry}]}})
             dump = entry.model_dump(mode="json", exclude_none=True)
             text = content_text(dump.get("content"))
             if not text:
@@ -441,14 +511,14 @@ class MnemoMemoryService(BaseMemoryService):  # type: ignore[misc]
         await self._write(app_name, user_id, items)
 
     async def delete_memory(self, *, app_name: str, user_id: str, memory_id: str) -> None:
-        """ADK 1.38: forgets one memory by the ``id`` search_memory answered; a missing one is a no-op."""
+        """Forgets one memory by the ``id`` search_memory answered; a missing one is a no-op."""
         try:
             await asyncio.to_thread(self.client.delete_memory, app_name, user_id, memory_id)
         except NotFound:
             pass
 
     async def delete_memories(self, *, app_name: str, user_id: str) -> None:
-        """ADK 1.38: forgets every memory of the user in the app (sessions and state stay)."""
+        """Forgets every memory of the user in the app (sessions and state stay)."""
 
         def delete_all() -> None:
             for memory in list(self.client.iter_memories(app_name, user_id, page_size=1000)):

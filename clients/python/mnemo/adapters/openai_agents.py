@@ -1,10 +1,13 @@
 """An OpenAI Agents SDK ``Session`` backed by mnemod: ``MnemoSession``.
 
-Written for openai-agents 0.22.0 (the ``Session`` protocol of
+Written for openai-agents 0.24.0 (the ``Session`` protocol of
 openai/openai-agents-python: ``session_id``, ``session_settings``,
-``get_items(limit)``, ``add_items``, ``pop_item``, ``clear_session``). The SDK
-checks the protocol structurally, so nothing of it is imported here. Each
-call runs the synchronous client in a worker thread (``asyncio.to_thread``).
+``get_items(limit)``, ``add_items``, ``pop_item``, ``clear_session``) and
+proven on it by tests/openai_agents_sdk, which mirror the SDK's own session
+tests. The SDK checks the protocol structurally, so nothing of it is needed
+here; with the SDK installed a session's default ``session_settings`` is its
+``SessionSettings()``. Each call runs the synchronous client in a worker
+thread (``asyncio.to_thread``).
 
 Each input item is one mnemod event: the item itself in ``content.item``, its
 text in ``content.text`` (for transcript search and memory capture), the
@@ -15,7 +18,7 @@ once.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, cast
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, cast
 
 from ..client import Client
 from ..errors import Conflict, NotFound
@@ -84,6 +87,29 @@ def _item_of(stored: Mapping[str, Any]) -> Item:
     return {"role": role, "content": text}
 
 
+def _default_settings() -> Any:
+    """The SDK's empty ``SessionSettings`` when the SDK is installed (as its own sessions default to), else None."""
+    try:
+        from agents.memory import SessionSettings  # type: ignore[import]
+    except ImportError:
+        return None
+    return SessionSettings()
+
+
+def mnemo_sessions(client: Client, *, app: str, user: str, **options: Any) -> Callable[..., "MnemoSession"]:
+    """A factory of MnemoSessions of one user in one app: ``make(session_id, session_settings=None)``.
+
+    ``options`` (``batch``) apply to every session it makes.
+    """
+
+    def make(session_id: str, session_settings: Any = None) -> MnemoSession:
+        return MnemoSession(
+            session_id, client=client, app=app, user=user, session_settings=session_settings, **options
+        )
+
+    return make
+
+
 class MnemoSession:
     """Conversation history of one agent session, kept in a mnemod session.
 
@@ -105,7 +131,7 @@ class MnemoSession:
         batch: int = 256,
     ) -> None:
         self.session_id = session_id
-        self.session_settings = session_settings
+        self.session_settings = session_settings if session_settings is not None else _default_settings()
         self.client = client
         self.app = app
         self.user = user
@@ -120,11 +146,11 @@ class MnemoSession:
         return getattr(settings, "limit", None)
 
     async def get_items(self, limit: Optional[int] = None) -> List[Item]:
-        """The history oldest first; with a limit, the latest ``limit`` items (0: none; negative: all)."""
+        """The history oldest first; with a limit, the latest ``limit`` items (0 or negative: none, as the SDK's)."""
         effective = self._limit(limit)
-        if effective == 0:
+        if effective is not None and effective <= 0:
             return []
-        return await asyncio.to_thread(self._get_items, effective if effective and effective > 0 else None)
+        return await asyncio.to_thread(self._get_items, effective)
 
     def _get_items(self, limit: Optional[int]) -> List[Item]:
         try:
