@@ -210,6 +210,8 @@ void Daemon::sample_service(std::function<void(const ServiceSample&)> deliver) {
             return core::Outcome::ok({});
         },
         [this, stats, deliver = std::move(deliver)](core::Outcome&&) {
+            // A sample still running at shutdown completes after the server is gone: nobody waits for it.
+            if (!server_) return;
             deliver(ServiceSample{stats->error ? -1 : stats->sessions, server_->requests_total(),
                                   server_->connection_count()});
         });
