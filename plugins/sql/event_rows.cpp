@@ -144,6 +144,15 @@ void emit_events(Db& db, int64_t sid, const mnemo_event_filter& filter, int64_t 
 }
 
 void emit_context(Db& db, int64_t sid, int64_t seq, int64_t context, Output& out) {
+    // The hit alone: one key look-up, not the window's subqueries (a
+    // transcript search may write hundreds of hits, each a round trip on mysql).
+    if (context <= 0) {
+        Query row(db, std::string("SELECT ") + db.dialect().event_columns +
+                          " FROM events WHERE sid = ? AND seq = ? AND deleted_at = 0");
+        row.args(sid, seq);
+        if (row.step()) emit_event_row(row, out);
+        return;
+    }
     Query rows(db, search_context_sql(db.dialect().event_columns));
     rows.args(sid, sid, seq, context, seq, sid, seq, context, seq);
     while (rows.step()) emit_event_row(rows, out);
