@@ -16,7 +16,8 @@ prefix="$1"
 locks=("${@:2}")
 python=/usr/bin/python3
 if ! "$python" -c 'import venv, ensurepip' 2>/dev/null; then
-  echo "python-venv.sh: $python cannot create a virtual environment; run tools/install-deps.sh --test (python3-venv)" >&2
+  echo "python-venv.sh: $python cannot create a virtual environment;" \
+    "run tools/install-deps.sh --test (python3-venv)" >&2
   exit 1
 fi
 version=$("$python" -c 'import sys; print("%d.%d.%d" % sys.version_info[:3])')
