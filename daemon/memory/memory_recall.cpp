@@ -300,9 +300,9 @@ Outcome Recall::render(const std::vector<FusedHit>& fused) const {
 
 Outcome Recall::run() {
     if (auto failed = resolve_mode()) return *failed;
-    int64_t depth = mode_ == FusionMode::Hybrid ? hybrid_depth(in_.limit) : in_.limit;
-    if (auto failed = keyword_list(depth)) return *failed;
-    if (auto failed = vector_list(depth)) return *failed;
+    bool hybrid = mode_ == FusionMode::Hybrid;
+    if (auto failed = keyword_list(hybrid ? hybrid_keyword_depth(in_.limit) : in_.limit)) return *failed;
+    if (auto failed = vector_list(hybrid ? hybrid_vector_depth(in_.limit) : in_.limit)) return *failed;
     auto fused = fuse(mode_, std::move(keyword_), std::move(vector_), in_.limit, in_.min_similarity);
     return render(fused);
 }

@@ -59,7 +59,11 @@ std::vector<FusedHit> single_list(std::vector<RankedCandidate>& list, bool is_ve
 
 }  // namespace
 
-int64_t hybrid_depth(int64_t limit) {
+int64_t hybrid_keyword_depth(int64_t limit) {
+    return std::max<int64_t>(limit, 10);
+}
+
+int64_t hybrid_vector_depth(int64_t limit) {
     return std::max<int64_t>(4 * limit, 50);
 }
 
@@ -73,9 +77,10 @@ std::vector<FusedHit> fuse(FusionMode mode, std::vector<RankedCandidate> keyword
     if (mode == FusionMode::Keyword) return single_list(keyword_list, false, wanted);
     if (mode == FusionMode::Semantic) return single_list(vector_list, true, wanted);
 
-    auto depth = static_cast<size_t>(hybrid_depth(limit));
-    if (keyword_list.size() > depth) keyword_list.resize(depth);
-    if (vector_list.size() > depth) vector_list.resize(depth);
+    auto keyword_depth = static_cast<size_t>(hybrid_keyword_depth(limit));
+    auto vector_depth = static_cast<size_t>(hybrid_vector_depth(limit));
+    if (keyword_list.size() > keyword_depth) keyword_list.resize(keyword_depth);
+    if (vector_list.size() > vector_depth) vector_list.resize(vector_depth);
     std::unordered_map<int64_t, size_t> slot_of;
     std::vector<FusedHit> hits;
     auto slot = [&](const RankedCandidate& candidate) -> FusedHit& {

@@ -17,7 +17,7 @@ protected:
 };
 
 double rrf(int rank) {
-    return 1.0 / (60.0 + rank);
+    return 1.0 / (5.0 + rank);
 }
 
 TEST_P(MemoryRecall, KeywordRanksByRelevanceThenNewest) {
@@ -132,7 +132,7 @@ TEST_P(MemoryRecall, SemanticRanksByCosineAndMinSimilarityCuts) {
 }
 
 // Keyword ranks: A 1, D 2 (equal tf, D longer). Vector ranks for [1,0,0]:
-// B 1, D 2, C 3, A 4. Fused: D 2/62 > A 1/61 + 1/64 > B 1/61 > C 1/63.
+// B 1, D 2, C 3, A 4. Fused: D 2/7 > A 1/6 + 1/9 > B 1/6 > C 1/8.
 TEST_P(MemoryRecall, HybridFusesReciprocalRanks) {
     write(R"([{"id":"A","text":"alpha","embedding":[0,0,1]},
               {"id":"B","text":"bravo","embedding":[1,0,0]},
@@ -152,7 +152,7 @@ TEST_P(MemoryRecall, HybridFusesReciprocalRanks) {
     EXPECT_NEAR(number(reply, "/memories/1/similarity"), 0.0, 1e-6);
     EXPECT_TRUE(reply.is_null("/memories/2/keyword_rank"));
     // min_similarity cuts the vector list only: A stays through its words,
-    // tied with B at 1/61 (same updated_at: id descending).
+    // tied with B at 1/6 (same updated_at: id descending).
     auto cut = recall(R"({"query":"alpha","embedding":[1,0,0],"user":"u1","min_similarity":0.5})");
     EXPECT_EQ(ids(cut), (std::vector<std::string>{"D", "B", "A", "C"}));
     EXPECT_TRUE(cut.is_null("/memories/2/vector_rank"));
