@@ -232,6 +232,7 @@ void EmbedPipeline::read_pending() {
     {
         std::lock_guard lock(mutex_);
         after = cursor_;
+        answered_during_read_.clear();
     }
     // A read that starts past key 0 goes round once more from 0: keys below the cursor may be pending again.
     bool from_start = after == 0;
@@ -267,7 +268,8 @@ EmbedPipeline::Offer EmbedPipeline::offer(int64_t key, InFlight job, std::string
         std::lock_guard lock(mutex_);
         if (stopping_) return Offer::Stopping;
         // Entered before submit(): a worker may answer before submit() returns.
-        if (!in_flight_.try_emplace(key, std::move(job)).second) return Offer::InFlight;
+        if (answered_during_read_.contains(key) || !in_flight_.try_emplace(key, std::move(job)).second)
+            return Offer::InFlight;
     }
     if (workers_->submit({std::to_string(key), std::move(text)})) return Offer::Submitted;
     std::lock_guard lock(mutex_);
@@ -365,7 +367,10 @@ void EmbedPipeline::deliver(std::vector<EmbedDone> done) {
     }
     {
         std::lock_guard lock(mutex_);
-        for (const mnemo_embedding_update& update : updates) in_flight_.erase(update.key);
+        for (const mnemo_embedding_update& update : updates) {
+            in_flight_.erase(update.key);
+            answered_during_read_.insert(update.key);
+        }
         // Skipped items (a text changed meanwhile) are pending again; a read cut short by a full queue goes on.
         if (!error && (sink.embedded < static_cast<int64_t>(updates.size()) || cursor_ != 0)) rescan_ = true;
         recheck_ = true;

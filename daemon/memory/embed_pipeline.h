@@ -37,6 +37,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <unordered_set>
 #include <variant>
 #include <vector>
 
@@ -159,6 +160,10 @@ private:
     std::condition_variable wakeup_;
     config::MemoryConfig memory_;  // the embedder's live fields follow apply()
     std::map<int64_t, InFlight> in_flight_;
+    // Keys answered since the running read began: its rows of them may be
+    // older than the answer (read while in flight), so it offers none of
+    // them again; one pending anew is read by the rescan that made it so.
+    std::unordered_set<int64_t> answered_during_read_;
     std::vector<Waiter> waiters_;
     int64_t cursor_ = 0;  // memory_pending's after_key for the next read; > 0: the last read stopped at a full queue
     bool rescan_ = false, recheck_ = false, stopping_ = false, started_ = false;
