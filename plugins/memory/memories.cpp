@@ -81,6 +81,7 @@ MemoryRec& MemoryStore::insert(std::unique_ptr<MemoryRec> owned) {
     user.by_id.emplace(row.id, &row);
     app.by_key.emplace(row.key, &row);
     app.terms.add(row);
+    app.recall.put(row.key, row.terms, row.length);
     user.terms.add(row);
     index(row);
     to_feed_end(row);
@@ -98,6 +99,7 @@ void MemoryStore::replace_text(MemoryRec& row, std::string_view text, std::strin
     user.terms.remove(row);
     row.set_text(text, folded_text);
     app.terms.add(row);
+    app.recall.put(row.key, row.terms, row.length);
     user.terms.add(row);
 }
 
@@ -149,6 +151,7 @@ void MemoryStore::remove(MemoryRec& row, int64_t removed_at_us) {
     AppMemories& app = apps_.find(row.app)->second;
     auto user = app.users.find(row.user);
     app.terms.remove(row);
+    app.recall.erase(row.key);
     app.by_key.erase(row.key);
     user->second.terms.remove(row);
     user->second.by_id.erase(row.id);

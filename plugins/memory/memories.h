@@ -17,6 +17,7 @@
 #include "bm25.h"
 #include "memory_values.h"
 #include "memory_terms.h"
+#include "recall_index.h"
 #include "util.h"
 
 #include <map>
@@ -50,6 +51,7 @@ struct AppMemories {
     StringMap<UserMemories> users;
     int64_t dimension = 0;                 // fixed by the app's first stored vector; 0: none yet
     TermIndex terms;                       // the texts of all the app's users, for recall without a user
+    host::RecallIndex recall;              // the same packed, for a question without a user (MaxScore)
     std::map<int64_t, MemoryRec*> by_key;  // every stored row, for export in key order
 };
 

@@ -158,6 +158,22 @@ std::vector<KeywordHit> best_by_max_score(const TermIndex& index, const mnemo_me
     return hits;
 }
 
+// An app's question through its packed postings (recall_index.h): the
+// same answer as best_by_max_score, walked document at a time.
+std::vector<KeywordHit> app_best(MemoryStore& memories, const mnemo_memory_filter& filter, const host::Query& query,
+                                 const host::Bm25Corpus& corpus, size_t limit) {
+    const AppMemories* app = memories.find_app(view(filter.app));
+    auto order_of = [&](int64_t key) -> std::optional<host::RecallIndex::Order> {
+        const MemoryRec* row = memories.find_key(key);
+        if (!row || !passes(filter, *row)) return std::nullopt;
+        return host::RecallIndex::Order{row->updated_at_us, row->id};
+    };
+    std::vector<KeywordHit> hits;
+    for (const host::RecallIndex::Scored& scored : app->recall.best(query, corpus, limit, order_of))
+        hits.push_back(KeywordHit{memories.find_key(scored.key), scored.relevance});
+    return hits;
+}
+
 }  // namespace
 
 std::vector<KeywordHit> keyword_recall(MemoryStore& memories, const mnemo_memory_filter& filter, std::string_view q,
@@ -166,7 +182,10 @@ std::vector<KeywordHit> keyword_recall(MemoryStore& memories, const mnemo_memory
     const TermIndex* index = scope_index(memories, filter);
     if (query.kind != host::QueryKind::Terms || query.empty() || limit == 0 || !index) return {};
     const host::Bm25Corpus corpus = corpus_of(memories, *index, filter, query);
-    if (query.clauses.empty() && !query.match_all) return best_by_max_score(*index, filter, query, corpus, limit);
+    if (query.clauses.empty() && !query.match_all) {
+        if (!filter.user.ptr) return app_best(memories, filter, query, corpus, limit);
+        return best_by_max_score(*index, filter, query, corpus, limit);
+    }
     std::vector<KeywordHit> hits = matching(memories, *index, filter, query);
     for (KeywordHit& hit : hits)
         hit.relevance = host::relevance(query, corpus, hit.row->text, hit.row->terms, hit.row->length);

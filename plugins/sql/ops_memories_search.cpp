@@ -37,6 +37,7 @@
 #include "bm25.h"
 #include "dialect.h"
 #include "memory_stats.h"
+#include "recall_cache.h"
 #include "term_list.h"
 
 #include <algorithm>
@@ -306,14 +307,50 @@ bool recall_by_max_score(Db& db, const mnemo_memory_search_req& req, const host:
     return true;
 }
 
+// An app-wide question of terms alone under match any, without filters
+// besides the scope, through the store's packed postings (recall_cache.h):
+// MaxScore document at a time over lists in memory. false (nothing written)
+// when it does not apply, as recall_by_max_score's.
+bool recall_from_cache(Db& db, RecallCache& cache, const mnemo_memory_search_req& req, const host::Query& query,
+                       const mnemo_memory_filter& scope, Output& out) {
+    if (scope.user.ptr || !query.clauses.empty() || query.match_all || query.terms.empty() ||
+        filters_columns(req.filter))
+        return false;
+    {
+        Query complete(db, db.dialect().memory_lists_complete);
+        if (!complete.step() || complete.i64(0) != 1) return false;
+    }
+    const host::Bm25Corpus corpus = app_corpus(db, scope, query);
+    std::vector<host::RecallIndex::Scored> best;
+    cache.with_app(db, view(scope.app), [&](const RecallCache::App& app) {
+        auto order_of = [&](int64_t key) -> std::optional<host::RecallIndex::Order> {
+            auto doc = app.docs.find(key);
+            if (doc == app.docs.end()) return std::nullopt;
+            const int64_t expires = doc->second.expires_at_us;
+            if (expires > 0 && expires <= scope.now_us) return std::nullopt;
+            return host::RecallIndex::Order{doc->second.updated_at_us, doc->second.id};
+        };
+        best = app.index.best(query, corpus, static_cast<size_t>(req.limit), order_of);
+    });
+    for (const host::RecallIndex::Scored& scored : best) {
+        Query by_key(db, kMemoryByKeySql);
+        by_key.args(scored.key);
+        // The postings may be newer than this read's snapshot: a memory it does not hold yet is left out.
+        if (by_key.step())
+            emit_memory(out, memory_row(by_key), false, MemoryVia{MemoryVia::Hit, 0, 0, scored.relevance});
+    }
+    return true;
+}
+
 }  // namespace
 
-void memory_search(Db& db, const mnemo_memory_search_req& req, Output& out) {
+void memory_search(Db& db, RecallCache& cache, const mnemo_memory_search_req& req, Output& out) {
     require_memory_limit("memory search", req.limit);
     const host::Query query = host::parse_query(view(req.q), req.match);
     if (query.empty()) return;
     const Dialect& dialect = db.dialect();
     const mnemo_memory_filter scope = scope_of(req.filter);
+    if (recall_from_cache(db, cache, req, query, scope, out)) return;
     if (recall_by_max_score(db, req, query, scope, out)) return;
     Recall recall(req, query);
     if (scope.user.ptr) {

@@ -137,7 +137,11 @@ mnemo_storage_ops sql_storage_ops() {
         return silent_write_op(b, r, e, &memory_delete);
     };
     ops.memory_list = MNEMO_SQL_READ(memory_list, mnemo_memory_list_req);
-    ops.memory_search = MNEMO_SQL_READ(memory_search, mnemo_memory_search_req);
+    ops.memory_search = [](Backend* b, const mnemo_memory_search_req* r, const mnemo_sink* s, mnemo_error* e) {
+        return read_op(b, r, s, e, [b](Db& db, const mnemo_memory_search_req& req, Output& out) {
+            memory_search(db, b->recall_cache, req, out);
+        });
+    };
     ops.memory_keys = MNEMO_SQL_READ(memory_keys, mnemo_memory_keys_req);
     ops.memory_candidates = MNEMO_SQL_READ(memory_candidates, mnemo_memory_candidates_req);
     ops.memory_changes = MNEMO_SQL_READ(memory_changes, mnemo_memory_changes_req);

@@ -7,6 +7,7 @@
 
 #include "db.h"
 #include "output.h"
+#include "recall_cache.h"
 
 #include <optional>
 #include <vector>
@@ -70,7 +71,8 @@ void memory_reembed(Db& db, const mnemo_memory_reembed_req& req, Output& out);
 // Reads.
 void memory_get(Db& db, const mnemo_memory_get_req& req, Output& out);
 void memory_list(Db& db, const mnemo_memory_list_req& req, Output& out);
-void memory_search(Db& db, const mnemo_memory_search_req& req, Output& out);
+// cache: the store's packed postings for questions without a user (recall_cache.h).
+void memory_search(Db& db, RecallCache& cache, const mnemo_memory_search_req& req, Output& out);
 void memory_keys(Db& db, const mnemo_memory_keys_req& req, Output& out);
 void memory_candidates(Db& db, const mnemo_memory_candidates_req& req, Output& out);
 void memory_changes(Db& db, const mnemo_memory_changes_req& req, Output& out);

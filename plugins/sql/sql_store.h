@@ -20,6 +20,7 @@
 
 #include "db.h"
 #include "output.h"
+#include "recall_cache.h"
 
 #include <functional>
 #include <memory>
@@ -60,4 +61,5 @@ struct mnemo_backend {
     static const char* const kEngine;  // the plugin's name in messages
     explicit mnemo_backend(const char* options_json) : store(options_json) {}
     mnemo::sqlcore::Store store;
+    mnemo::sqlcore::RecallCache recall_cache;  // app-wide questions' postings (recall_cache.h)
 };
