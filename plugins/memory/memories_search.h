@@ -26,7 +26,8 @@
 // so far exceeds the most the remaining terms could give a memory holding
 // none of the walked ones (the sum of their (k1 + 1) * idf): such a memory
 // can no longer enter the answer, so the answer is the one scoring every
-// match gives.
+// match gives. Without a user it walks the app's packed postings
+// (recall_index.h) document at a time instead, by the same rule.
 #pragma once
 
 #include "memories.h"

@@ -12,7 +12,10 @@
 // without a list yet (written before the column; the backends fill them in
 // batches) is read and split as before.
 //
-// An app-wide recall finds its candidates through the backend's text index
+// An app-wide question of terms alone without other filters is answered
+// from the store's packed postings (recall_cache.h) by MaxScore; with a
+// filter, by MaxScore's walk over the text index (recall_by_max_score).
+// Any other app-wide recall finds its candidates through the backend's text index
 // of host terms (Dialect::memory_match_*: sqlite FTS5 with the host-terms
 // tokenizer, mysql FULLTEXT over encoded terms): every memory of the scope
 // holding any query term, plus a superset of those holding each exact
