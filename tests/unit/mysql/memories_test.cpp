@@ -166,6 +166,50 @@ TEST_F(MysqlMemories, TwoBackendsWritingAtOnceKeepTheFeedInCommitOrder) {
     EXPECT_EQ(all.seqs.back(), 2 * kPerWriter) << "one seq per change, none lost to a rolled-back attempt";
 }
 
+// Writes (or rewrites) memory id of user u1 with text.
+void write_text(const Backend& backend, const std::string& id, const std::string& text) {
+    mnemo_memory_input in{};
+    in.id = S(id);
+    in.id_from_client = 1;
+    in.text = S(text);
+    in.folded_text = S(text);
+    mnemo_memory_write_req req{S("shop"), S("u1"), &in, 1, 0, 0, kNow};
+    mnemo_error err{};
+    ASSERT_EQ(ops().memory_write(backend.get(), &req, nullptr, &err), MNEMO_OK) << err.message;
+}
+
+// The ids an app-wide keyword recall of q answers, best first.
+std::vector<std::string> app_recall(const Backend& backend, const std::string& q) {
+    mnemo_memory_search_req req{};
+    req.filter.app = S("shop");
+    req.filter.now_us = kNow;
+    req.q = S(q);
+    req.limit = 10;
+    Recorder sink;
+    mnemo_error err{};
+    EXPECT_EQ(ops().memory_search(backend.get(), &req, sink.get(), &err), MNEMO_OK) << err.message;
+    return sink.out().hit_ids();
+}
+
+// An app-wide question reads postings the backend keeps in memory
+// (recall_cache.h): they follow the change feed, so what another daemon
+// writes, rewrites and deletes is answered at once.
+TEST_F(MysqlMemories, AnAppWideRecallFollowsWhatAnotherBackendWrites) {
+    Backend writer(database_, 2), reader(database_, 2);
+    ASSERT_TRUE(writer && reader);
+    write_text(writer, "m1", "alpha beta");
+    EXPECT_EQ(app_recall(reader, "alpha"), (std::vector<std::string>{"m1"}));
+    write_text(writer, "m2", "alpha alpha");
+    EXPECT_EQ(app_recall(reader, "alpha"), (std::vector<std::string>{"m2", "m1"}));
+    mnemo_memory_delete_req gone{{S("shop"), S("u1"), S("m1"), kNow}};
+    mnemo_error err{};
+    ASSERT_EQ(ops().memory_delete(writer.get(), &gone, nullptr, &err), MNEMO_OK) << err.message;
+    EXPECT_EQ(app_recall(reader, "alpha"), (std::vector<std::string>{"m2"}));
+    write_text(writer, "m2", "gamma");
+    EXPECT_TRUE(app_recall(reader, "alpha").empty());
+    EXPECT_EQ(app_recall(reader, "gamma"), (std::vector<std::string>{"m2"}));
+}
+
 class MysqlMemoryPlans : public MysqlMemories {
 protected:
     void SetUp() override {
