@@ -108,12 +108,20 @@ struct MaxScoreWalk {
     }
 };
 
+// One term's share of a document's BM25 from the term's idf and the
+// corpus's average length, for a caller that scores many documents with
+// them computed once (a logarithm per document and term is a good part
+// of a walk): the same number as bm25_term's.
+inline double bm25_share(double idf, double average_length, double tf, double length) {
+    if (tf <= 0) return 0;
+    const double norm = kBm25K1 * (1 - kBm25B + kBm25B * length / average_length);
+    return idf * tf * (kBm25K1 + 1) / (tf + norm);
+}
+
 // One term's share of a document's BM25: tf occurrences in a document of
 // `length` terms.
 inline double bm25_term(const Bm25Corpus& corpus, size_t term, double tf, double length) {
-    if (tf <= 0) return 0;
-    const double norm = kBm25K1 * (1 - kBm25B + kBm25B * length / corpus.average_length());
-    return corpus.idf(term) * tf * (kBm25K1 + 1) / (tf + norm);
+    return bm25_share(corpus.idf(term), corpus.average_length(), tf, length);
 }
 
 // BM25 of a document of `length` terms whose counted terms are terms.

@@ -138,13 +138,14 @@ private:
     class Walk {
     public:
         Walk(const RecallIndex& index, const Query& query, const Bm25Corpus& corpus, size_t limit, OrderOf& order_of)
-            : index_(index), corpus_(corpus), limit_(limit), order_of_(order_of), lists_(query.terms.size()),
-              tf_(query.terms.size(), 0) {
+            : index_(index), limit_(limit), order_of_(order_of), lists_(query.terms.size()),
+              tf_(query.terms.size(), 0), idf_(query.terms.size(), 0), average_(corpus.average_length()) {
             for (size_t t = 0; t < query.terms.size(); ++t) {
+                idf_[t] = corpus.idf(t);
                 auto it = index.postings_.find(query.terms[t]);
                 if (it == index.postings_.end() || it->second.entries.empty()) continue;
                 const Postings& postings = it->second;
-                lists_[t] = List{&postings.entries, 0, bm25_term(corpus, t, postings.max_count, postings.min_length)};
+                lists_[t] = List{&postings.entries, 0, share(t, postings.max_count, postings.min_length)};
                 by_bound_.push_back(t);
             }
             std::sort(by_bound_.begin(), by_bound_.end(),
@@ -188,6 +189,9 @@ private:
             return best - 1e-9 * std::max(1.0, std::abs(best));
         }
 
+        // bm25.h's share of term t, its idf computed once.
+        double share(size_t t, double tf, double length) const { return bm25_share(idf_[t], average_, tf, length); }
+
         // The smallest slot of the essential lists not walked yet, their
         // cursors moved past it; nullopt when they are all walked (every
         // document left holds only non-essential terms).
@@ -225,17 +229,17 @@ private:
             if (length == kDead) return;
             double reachable = below_[first_essential_];
             for (size_t i = first_essential_; i < by_bound_.size(); ++i)
-                reachable += bm25_term(corpus_, by_bound_[i], tf_[by_bound_[i]], length);
+                reachable += share(by_bound_[i], tf_[by_bound_[i]], length);
             for (size_t i = first_essential_; i-- > 0;) {
                 if (reachable < threshold()) return;
                 const size_t t = by_bound_[i];
                 tf_[t] = look_up(t, slot);
-                reachable += bm25_term(corpus_, t, tf_[t], length) - lists_[t].bound;
+                reachable += share(t, tf_[t], length) - lists_[t].bound;
             }
             if (reachable < threshold()) return;
             // bm25.h's sum, in the query's term order: the same number as every other path.
             double relevance = 0;
-            for (size_t t = 0; t < tf_.size(); ++t) relevance += bm25_term(corpus_, t, tf_[t], length);
+            for (size_t t = 0; t < tf_.size(); ++t) relevance += share(t, tf_[t], length);
             keep(slot, relevance);
         }
 
@@ -253,7 +257,6 @@ private:
         }
 
         const RecallIndex& index_;
-        const Bm25Corpus& corpus_;
         const size_t limit_;
         OrderOf& order_of_;
         std::vector<List> lists_;       // per query term; entries null when no document holds it
@@ -261,6 +264,8 @@ private:
         std::vector<double> below_;     // below_[i]: the sum of the bounds of by_bound_[0, i)
         size_t first_essential_ = 0;    // by_bound_[first_essential_..] are walked; the others looked up
         std::vector<uint32_t> tf_;      // the current document's counts, per query term
+        std::vector<double> idf_;       // per query term
+        const double average_;          // the corpus's average length
         // The worst kept on top.
         std::priority_queue<Kept, std::vector<Kept>, decltype(&ranks_before)> kept_{&ranks_before};
     };

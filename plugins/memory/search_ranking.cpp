@@ -63,11 +63,11 @@ public:
         split_tail();
         if (!query_.match_all) {
             collect_any();  // counts the filed df as it walks
-            bound_ = corpus_.bound();
+            fix_corpus();
             score_any();
         } else {
             count_filed_frequencies();
-            bound_ = corpus_.bound();
+            fix_corpus();
             if (std::find(query_.required.begin(), query_.required.end(), true) != query_.required.end()) {
                 score_all_terms();
             } else {
@@ -170,8 +170,16 @@ private:
     double relevance(const uint32_t* tf, uint32_t length, size_t clauses) const {
         double bm25 = 0;
         for (size_t t = 0; t < query_.terms.size(); ++t)
-            if (tf[t] > 0) bm25 += host::bm25_term(corpus_, t, tf[t], length);
+            if (tf[t] > 0) bm25 += host::bm25_share(idf_[t], average_, tf[t], length);
         return static_cast<double>(clauses) * bound_ + bm25;
+    }
+
+    // Once the corpus is whole: what every document's score shares.
+    void fix_corpus() {
+        bound_ = corpus_.bound();
+        average_ = corpus_.average_length();
+        idf_.clear();
+        for (size_t t = 0; t < query_.terms.size(); ++t) idf_.push_back(corpus_.idf(t));
     }
 
     void add(Ordinal ordinal, const uint32_t* tf, size_t clauses) {
@@ -355,6 +363,8 @@ private:
     SessionFilter& sessions_;
     host::Bm25Corpus corpus_;
     double bound_ = 0;
+    double average_ = 1;
+    std::vector<double> idf_;  // per query term, once the corpus is whole
     std::vector<uint8_t> slot_states_;                  // by slot
     std::vector<const SearchIndex::Postings*> lists_;  // by query term; null: in no filed event
     std::vector<TailDoc> tail_;                         // the tail's documents through the filters
