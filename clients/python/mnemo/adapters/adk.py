@@ -338,7 +338,8 @@ class MnemoSessionService(BaseSessionService):  # type: ignore[misc]
     async def list_sessions(self, *, app_name: str, user_id: Optional[str] = None) -> ListSessionsResponse:
         """Every session with its merged state but no events; of the whole app when ``user_id`` is None.
 
-        Oldest ``last_update_time`` first (ties by id), as ADK 2.x documents.
+        Oldest ``last_update_time`` first, as ADK 2.x documents; ties by user
+        id, then session id, as ADK 2.13's own services break them.
         Each listed session costs one read for its state and latest event.
         """
 
@@ -350,7 +351,7 @@ class MnemoSessionService(BaseSessionService):  # type: ignore[misc]
                 except NotFound:
                     continue  # deleted or expired since it was listed
                 sessions.append(self._session(app_name, item["user"], view, []))
-            return sorted(sessions, key=lambda s: (s.last_update_time, s.id))
+            return sorted(sessions, key=lambda s: (s.last_update_time, s.user_id, s.id))
 
         return ListSessionsResponse(sessions=await asyncio.to_thread(collect))
 
