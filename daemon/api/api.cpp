@@ -1,6 +1,7 @@
 #include "api/api.h"
 
 #include "api/handlers.h"
+#include "api/web_console.h"
 #include "core/json_writer.h"
 #include "core/pending_write.h"
 #include "core/utf8.h"
@@ -200,6 +201,10 @@ void Api::handle(net::Request&& request, net::Responder respond) {
     call->request = std::move(request);
     call->respond = std::move(respond);
     call->config = config_;
+    if (is_console_path(call->request.path)) {
+        call->route = kConsoleRoute;
+        return reply(*call, console_response(call->config->server, call->request));
+    }
     auto match = router_.match(call->request.method, call->request.path);
     call->route = match.pattern.empty() ? std::string_view("unmatched") : match.pattern;
     switch (match.kind) {
