@@ -22,6 +22,7 @@ test_only=(
   python3-pytest python3-setuptools python3-wheel python3-venv mypy  # the Python client: tests, offline install, types
   python3-jsonschema python3-yaml  # docs/openapi.yaml: its schemas checked against real answers
   mandoc man-db  # the manual pages: mandoc -T lint (ctest man_lint), man -l (tests/package)
+  chromium  # the web console's browser tests (tests/ui), driven headless by playwright-core
 )
 fuzz_only=(clang libclang-rt-14-dev)
 packages=("${runtime_and_build[@]}")

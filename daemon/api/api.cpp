@@ -1,6 +1,7 @@
 #include "api/api.h"
 
 #include "api/handlers.h"
+#include "api/web_console.h"
 #include "core/json_writer.h"
 #include "core/pending_write.h"
 #include "core/utf8.h"
@@ -93,6 +94,11 @@ void Api::route(std::string_view method, std::string_view pattern, HandlerFn han
     handlers_[static_cast<size_t>(index)] = {handler, per_app, open};
 }
 
+void Api::admin_route(std::string_view method, std::string_view pattern, HandlerFn handler) {
+    route(method, pattern, handler, false);
+    handlers_.back().admin = true;
+}
+
 void Api::add_route(std::string_view method, std::string_view pattern, Handler handler, bool per_app) {
     int index = router_.add(method, pattern);
     handlers_.resize(static_cast<size_t>(index) + 1);
@@ -106,6 +112,8 @@ void Api::register_routes() {
     route("GET", "/metrics", handlers::metrics, false);
     route("GET", "/v1/info", info, false);
     route("GET", "/v1/openapi.json", openapi, false);
+    admin_route("GET", "/v1/apps", list_apps);
+    route("GET", "/v1/apps/{app}/users", list_users, true);
     route("POST", kSessions, create_session, true);
     route("GET", kSessions, list_user_sessions, true);
     route("GET", "/v1/apps/{app}/sessions", list_app_sessions, true);
@@ -160,7 +168,7 @@ void Api::rebuild_tokens() {
     }
 }
 
-std::optional<core::Error> Api::authorize(const Call& call, bool per_app) const {
+std::optional<core::Error> Api::authorize(const Call& call, const Route& route) const {
     if (!call.config->auth_required()) return std::nullopt;
     auto token = bearer_token(call.request);
     if (!token) {
@@ -171,7 +179,14 @@ std::optional<core::Error> Api::authorize(const Call& call, bool per_app) const 
     if (it == token_app_.end()) {
         return core::Error{core::ErrorCode::Unauthenticated, "the bearer token is not known to this daemon", "{}"};
     }
-    if (!per_app || it->second.empty()) return std::nullopt;
+    if (route.admin && !it->second.empty()) {
+        return core::Error{core::ErrorCode::PermissionDenied,
+                           fmt::format("{} needs an admin token (auth.admin_tokens); an app's token lists that app's "
+                                       "users at /v1/apps/{}/users",
+                                       call.request.path, it->second),
+                           "{}"};
+    }
+    if (!route.per_app || it->second.empty()) return std::nullopt;
     const std::string& app = call.params.get("app");
     if (it->second != app) {
         return core::Error{core::ErrorCode::PermissionDenied, fmt::format("the token is not valid for app {}", app),
@@ -186,6 +201,10 @@ void Api::handle(net::Request&& request, net::Responder respond) {
     call->request = std::move(request);
     call->respond = std::move(respond);
     call->config = config_;
+    if (is_console_path(call->request.path)) {
+        call->route = kConsoleRoute;
+        return reply(*call, console_response(call->config->server, call->request));
+    }
     auto match = router_.match(call->request.method, call->request.path);
     call->route = match.pattern.empty() ? std::string_view("unmatched") : match.pattern;
     switch (match.kind) {
@@ -208,7 +227,7 @@ void Api::handle(net::Request&& request, net::Responder respond) {
     call->params = std::move(match.params);
     const Route& entry = handlers_[static_cast<size_t>(match.route_index)];
     if (!entry.open) {
-        if (auto error = authorize(*call, entry.per_app)) return fail(*call, std::move(*error));
+        if (auto error = authorize(*call, entry)) return fail(*call, std::move(*error));
     }
     if (auto error = Query::parse(call->request.query, call->query)) return fail(*call, std::move(*error));
     entry.handler(*this, std::move(call));

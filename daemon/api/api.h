@@ -106,7 +106,7 @@ private:
     using HandlerFn = void (*)(Api& api, std::shared_ptr<Call> call);
     void register_routes();
     void route(std::string_view method, std::string_view pattern, HandlerFn handler, bool per_app);
-    std::optional<core::Error> authorize(const Call& call, bool per_app) const;
+    void admin_route(std::string_view method, std::string_view pattern, HandlerFn handler);
     void rebuild_tokens();
 
     uv_loop_t* loop_;
@@ -120,7 +120,9 @@ private:
         Handler handler;
         bool per_app = false;  // needs a token valid for {app}
         bool open = false;     // needs no token at all (health probes)
+        bool admin = false;    // needs an admin token (it reads every app)
     };
+    std::optional<core::Error> authorize(const Call& call, const Route& route) const;
     std::vector<Route> handlers_;                                // by route index
     std::map<std::string, std::string, std::less<>> token_app_;  // token -> app ("" for admin)
     bool draining_ = false;

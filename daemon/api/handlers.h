@@ -19,6 +19,8 @@ void list_user_sessions(Api& api, CallPtr call);
 void list_app_sessions(Api& api, CallPtr call);
 void delete_session(Api& api, CallPtr call);
 void purge_user(Api& api, CallPtr call);
+void list_apps(Api& api, CallPtr call);   // admin token
+void list_users(Api& api, CallPtr call);  // an app's users holding data
 
 // handlers_events.cpp
 void append_events(Api& api, CallPtr call);

@@ -3,6 +3,9 @@
 #include "api/handlers.h"
 #include "core/ids.h"
 #include "memory/embed_pipeline.h"
+#include "core/json_input.h"
+#include "core/json_writer.h"
+#include "memory/memory_render.h"
 #include "memory/memory_requests.h"
 #include "memory/memory_service.h"
 
@@ -24,6 +27,43 @@ std::optional<core::Error> read_optional_name(const Query& q, std::string_view p
     out = q.get(param);
     if (out && !core::valid_name(*out))
         return core::invalid(fmt::format("{}: '{}' {}", param, *out, core::name_problem(*out)));
+    return std::nullopt;
+}
+
+// status=pending,failed: the statuses a list keeps (names as answers give them).
+std::optional<core::Error> read_statuses(const Query& q, uint32_t& out) {
+    auto value = q.get("status");
+    if (!value) return std::nullopt;
+    std::string_view rest(*value);
+    while (true) {
+        std::string_view name = rest.substr(0, rest.find(','));
+        int status = MNEMO_EMBEDDING_NONE;
+        while (status <= MNEMO_EMBEDDING_FAILED && memory::embedding_status_name(status) != name) ++status;
+        if (status > MNEMO_EMBEDDING_FAILED)
+            return core::invalid(fmt::format("status: '{}' is not one of none, pending, ready, failed", name));
+        out |= 1u << status;
+        if (name.size() == rest.size()) return std::nullopt;
+        rest.remove_prefix(name.size() + 1);
+    }
+}
+
+// metadata.<key>=<value>: a value that reads as JSON (a number, true, false,
+// null, a "quoted string") compares as that value, any other as a string.
+std::optional<core::Error> read_metadata_filters(const Query& q, std::vector<memory::MetadataCondition>& out) {
+    for (auto& [key, value] : q.with_prefix("metadata.")) {
+        if (key.empty()) return core::invalid("metadata.: name a metadata key after the dot (metadata.topic=travel)");
+        for (const auto& earlier : out) {
+            if (earlier.key == key) return core::invalid(fmt::format("metadata.{}: given twice", key));
+        }
+        bool scalar = !value.empty() && value.front() != '{' && value.front() != '[' && !core::validate_json(value);
+        std::string value_json;
+        if (scalar) {
+            value_json = value;
+        } else {
+            core::JsonWriter(value_json).string(value);
+        }
+        out.push_back(memory::MetadataCondition{key, std::move(value_json)});
+    }
     return std::nullopt;
 }
 
@@ -95,6 +135,8 @@ void list_memories(Api& api, CallPtr call) {
     const Query& q = call->query;
     std::optional<core::Error> error = q.limit(memory::kDefaultListLimit, memory::kMaxListLimit, in.limit);
     if (!error) error = read_optional_name(q, "session_id", in.session_id);
+    if (!error) error = read_statuses(q, in.statuses);
+    if (!error) error = read_metadata_filters(q, in.metadata);
     if (!error) {
         in.name_space = q.get("namespace");
         if (in.name_space) error = memory::check_namespace(*in.name_space, "namespace");

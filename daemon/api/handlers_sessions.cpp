@@ -1,4 +1,5 @@
-// Session routes: create, get, list (per user, per app), delete, user purge.
+// Session routes: create, get, list (per user, per app), delete, user purge;
+// the lists above them: apps, and an app's users.
 #include "api/handlers.h"
 #include "core/ids.h"
 #include "core/requests.h"
@@ -97,6 +98,19 @@ void delete_session(Api& api, CallPtr call) {
 
 void purge_user(Api& api, CallPtr call) {
     api.run_write(call, core::begin_purge_user(api.env(*call), call->params.get("app"), call->params.get("user")));
+}
+
+
+void list_apps(Api& api, CallPtr call) {
+    api.run(call, [env = api.env(*call)] { return core::list_apps(env); });
+}
+
+void list_users(Api& api, CallPtr call) {
+    core::ListUsersInput in;
+    in.app = call->params.get("app");
+    if (auto error = call->query.limit(50, 1000, in.limit)) return api.fail(*call, std::move(*error));
+    in.page_token = call->query.get("page_token");
+    api.run(call, [env = api.env(*call), in = std::move(in)] { return core::list_users(env, in); });
 }
 
 }  // namespace mnemo::api::handlers

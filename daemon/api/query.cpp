@@ -49,6 +49,14 @@ std::optional<std::string> Query::get(std::string_view name) const {
     return std::nullopt;
 }
 
+std::vector<std::pair<std::string, std::string>> Query::with_prefix(std::string_view prefix) const {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& [key, value] : values_) {
+        if (key.starts_with(prefix)) out.emplace_back(key.substr(prefix.size()), value);
+    }
+    return out;
+}
+
 std::optional<core::Error> Query::limit(int64_t fallback, int64_t maximum, int64_t& out) const {
     out = fallback;
     auto text = get("limit");

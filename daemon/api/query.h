@@ -21,6 +21,8 @@ public:
     // Parses `raw`; a bad percent escape is an error.
     static std::optional<core::Error> parse(std::string_view raw, Query& out);
     std::optional<std::string> get(std::string_view name) const;
+    // Every parameter whose name starts with prefix, as (the rest of the name, value), in order.
+    std::vector<std::pair<std::string, std::string>> with_prefix(std::string_view prefix) const;
     // One more parameter, already decoded: how another door (an MCP tool's
     // arguments) hands its values to the same rules.
     void add(std::string name, std::string value) { values_.emplace_back(std::move(name), std::move(value)); }

@@ -45,6 +45,9 @@ struct ServerConfig {
     // Origin hosts (or whole origins, "https://app.example") the MCP endpoint
     // accepts besides the listeners' own: its DNS-rebinding protection.
     std::vector<std::string> mcp_allowed_origins;
+    // The web console at /ui/: Auto serves it on connections to a loopback
+    // address or a unix socket only; On everywhere; Off nowhere.
+    enum class Ui { Auto, On, Off } ui = Ui::Auto;
 };
 
 struct AuthConfig {

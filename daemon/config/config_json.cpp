@@ -32,6 +32,8 @@ Json server_json(const ServerConfig& server) {
     json.set("send_timeout", Json::seconds(server.send_timeout_us));
     json.set("drain_timeout", Json::seconds(server.drain_timeout_us));
     json.set("mcp_allowed_origins", Json::strings(server.mcp_allowed_origins));
+    using Ui = ServerConfig::Ui;
+    json.set("ui", server.ui == Ui::Auto ? Json("auto") : Json(server.ui == Ui::On));
     return json;
 }
 

@@ -24,6 +24,7 @@ ServerConfig default_server() {
     server.send_timeout_us = 60 * kSecond;
     server.drain_timeout_us = 10 * kSecond;
     server.mcp_allowed_origins = {};
+    server.ui = ServerConfig::Ui::Auto;
     return server;
 }
 

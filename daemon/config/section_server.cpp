@@ -71,6 +71,7 @@ FieldReader token_list_field(Context& ctx, std::vector<std::string>& target) {
 std::vector<Field> server_fields(LoadState& state) {
     Context& ctx = state.ctx;
     ServerConfig& server = state.config.server;
+    using Ui = ServerConfig::Ui;
     return {
         {"listen", [&state](const YAML::Node& n, const Place& p) { read_listen(state, n, p); }},
         {"admin_socket",
@@ -90,6 +91,7 @@ std::vector<Field> server_fields(LoadState& state) {
          [&ctx, &server](const YAML::Node& n, const Place& p) {
              if (auto origins = read_string_list(ctx, n, p)) server.mcp_allowed_origins = std::move(*origins);
          }},
+        {"ui", enum_field(ctx, server.ui, Choices<Ui>{{"auto", Ui::Auto}, {"true", Ui::On}, {"false", Ui::Off}})},
     };
 }
 

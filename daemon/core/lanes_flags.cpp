@@ -5,8 +5,8 @@
 #include "core/lanes_rules.h"
 #include "core/lanes_store.h"
 #include "core/pending_write.h"
+#include "core/service_util.h"
 
-#include <charconv>
 #include <fmt/format.h>
 
 namespace mnemo::core {
@@ -33,18 +33,6 @@ WriteSteps change_flags(const Env& env, const LaneRef& ref, RowChange change) {
         });
 }
 
-std::string encode_page_token(const storage::LaneRow& row) {
-    return fmt::format("{}~{}", row.updated_at_us, row.lane);
-}
-
-bool decode_page_token(const std::string& token, int64_t& updated_at_us, std::string& lane) {
-    auto tilde = token.find('~');
-    if (tilde == std::string::npos) return false;
-    auto [end, ec] = std::from_chars(token.data(), token.data() + tilde, updated_at_us);
-    lane = token.substr(tilde + 1);
-    return ec == std::errc() && end == token.data() + tilde && updated_at_us > 0 && valid_name(lane);
-}
-
 std::string lanes_page_json(std::vector<storage::LaneRow>& rows, int64_t limit) {
     bool more = static_cast<int64_t>(rows.size()) > limit;
     if (more) rows.resize(static_cast<size_t>(limit));
@@ -54,7 +42,7 @@ std::string lanes_page_json(std::vector<storage::LaneRow>& rows, int64_t limit) 
     for (const auto& row : rows) write_lane(w, row);
     w.end_array().key("next_page_token");
     if (more && !rows.empty()) {
-        w.string(encode_page_token(rows.back()));
+        w.string(time_name_token(rows.back().updated_at_us, rows.back().lane));
     } else {
         w.null();
     }
@@ -130,7 +118,7 @@ Outcome list_lanes(const Env& env, const ListLanesInput& in) {
     std::string cursor_lane;
     req.cursor_lane = storage::absent();
     if (in.page_token) {
-        if (!decode_page_token(*in.page_token, req.cursor_updated_at_us, cursor_lane)) {
+        if (!decode_time_name_token(*in.page_token, req.cursor_updated_at_us, cursor_lane)) {
             return Outcome::fail(
                 invalid(fmt::format("page_token '{}' is not a token this API returned", *in.page_token)));
         }

@@ -92,6 +92,18 @@ struct ListSessionsInput {
 };
 Outcome list_sessions(const Env& env, const ListSessionsInput& in);
 
+// ---- apps and users (core/activity.cpp) ----
+// Every app holding data (a live session or memory), and every app of the
+// config (with zeros when it holds none), by name.
+Outcome list_apps(const Env& env);
+struct ListUsersInput {
+    std::string app;
+    int64_t limit = 50;
+    std::optional<std::string> page_token;
+};
+// An app's users holding data, most recently active first.
+Outcome list_users(const Env& env, const ListUsersInput& in);
+
 Outcome delete_session(const Env& env, const SessionRef& ref, bool hard);
 std::shared_ptr<PendingWrite> begin_delete_session(const Env& env, SessionRef ref, bool hard);
 Outcome purge_user(const Env& env, const std::string& app, const std::string& user);

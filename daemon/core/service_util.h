@@ -21,4 +21,9 @@ std::optional<Outcome> run_storage(const Env& env, Fn&& fn) {
 
 int64_t seconds_us(int64_t seconds);
 
+// Page tokens of lists ordered by (a time desc, a name desc): "time~name"
+// (lanes, users). Names never hold '~'.
+std::string time_name_token(int64_t time_us, std::string_view name);
+bool decode_time_name_token(const std::string& token, int64_t& time_us, std::string& name);
+
 }  // namespace mnemo::core

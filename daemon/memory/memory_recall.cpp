@@ -20,21 +20,17 @@ using storage::str;
 
 // The request's filters as storage takes them; views into `in`.
 struct FilterArgs {
-    std::vector<mnemo_str> keys, values;
+    MetadataViews metadata;
     mnemo_memory_filter filter{};
 
-    FilterArgs(const std::string& app, const RecallInput& in, int64_t now_us) {
-        for (const MetadataCondition& condition : in.metadata) {
-            keys.push_back(str(condition.key));
-            values.push_back(str(condition.value_json));
-        }
+    FilterArgs(const std::string& app, const RecallInput& in, int64_t now_us) : metadata(in.metadata) {
         filter.app = str(app);
         filter.user = opt_str(in.user);
         filter.name_space = opt_str(in.name_space);
         filter.session_id = opt_str(in.session_id);
-        filter.metadata_keys = keys.data();
-        filter.metadata_values_json = values.data();
-        filter.n_metadata = keys.size();
+        filter.metadata_keys = metadata.keys.data();
+        filter.metadata_values_json = metadata.values.data();
+        filter.n_metadata = metadata.keys.size();
         filter.created_after_us = in.created_after_us.value_or(0);
         filter.created_before_us = in.created_before_us.value_or(0);
         filter.now_us = now_us;

@@ -184,6 +184,11 @@ Outcome list_memories(const MemoryEnv& env, const ListMemoriesInput& in) {
     req.session_id = opt_str(in.session_id);
     req.limit = std::clamp<int64_t>(in.limit, 1, kMaxListLimit);
     req.now_us = env.clock.now_us();
+    req.statuses = in.statuses;
+    const MetadataViews metadata(in.metadata);
+    req.metadata_keys = metadata.keys.data();
+    req.metadata_values_json = metadata.values.data();
+    req.n_metadata = metadata.keys.size();
     std::string cursor_id;
     req.cursor_id = absent();
     if (in.page_token) {

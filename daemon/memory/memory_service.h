@@ -90,10 +90,24 @@ core::Outcome get_memory(const MemoryEnv& env, const MemoryRef& ref, bool includ
 
 inline constexpr int64_t kDefaultListLimit = 50;
 inline constexpr int64_t kMaxListLimit = 1000;
+// Metadata conditions as storage takes them (keys and values side by
+// side); views into the conditions, which must outlive them.
+struct MetadataViews {
+    std::vector<mnemo_str> keys, values;
+    explicit MetadataViews(const std::vector<MetadataCondition>& conditions) {
+        for (const MetadataCondition& condition : conditions) {
+            keys.push_back(storage::str(condition.key));
+            values.push_back(storage::str(condition.value_json));
+        }
+    }
+};
+
 struct ListMemoriesInput {
     std::string app, user;
     std::optional<std::string> name_space;  // "" selects the default namespace
     std::optional<std::string> session_id;
+    std::vector<MetadataCondition> metadata;  // every one must hold, by JSON value
+    uint32_t statuses = 0;                    // a set of (1u << enum mnemo_embedding_status); 0: any
     int64_t limit = kDefaultListLimit;
     std::optional<std::string> page_token;
 };

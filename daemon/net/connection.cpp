@@ -4,6 +4,9 @@
 #include "net/request_id.h"
 #include "net/server_core.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 namespace mnemo::net {
 
 Connection::Connection(ServerCore& core, bool unix_socket) : core_(&core), codec_(core.codec_limits()) {
@@ -23,10 +26,30 @@ void Connection::start() {
     admitted_ = true;
     // Answers are whole buffers; Nagle would only delay the last segment.
     if (handle_.handle.type == UV_TCP) uv_tcp_nodelay(&handle_.tcp, 1);
+    loopback_ = to_loopback();
     responder_key_ = register_connection(*this);
     registered_ = true;
     start_reading();
     update_deadlines();
+}
+
+// The local address the peer connected to: a loopback one (or a unix
+// socket) means the peer is on this machine.
+bool Connection::to_loopback() {
+    if (handle_.handle.type != UV_TCP) return true;
+    sockaddr_storage local{};
+    int length = sizeof local;
+    if (uv_tcp_getsockname(&handle_.tcp, reinterpret_cast<sockaddr*>(&local), &length) != 0) return false;
+    if (local.ss_family == AF_INET) {
+        const auto* v4 = reinterpret_cast<const sockaddr_in*>(&local);
+        return (ntohl(v4->sin_addr.s_addr) >> 24) == 127;
+    }
+    if (local.ss_family == AF_INET6) {
+        const in6_addr& v6 = reinterpret_cast<const sockaddr_in6*>(&local)->sin6_addr;
+        if (IN6_IS_ADDR_LOOPBACK(&v6)) return true;
+        return IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr[12] == 127;
+    }
+    return false;
 }
 
 void Connection::refuse(const Response& answer) {

@@ -84,6 +84,7 @@ private:
     void start_reading();
     void stop_reading();
     void send_continue_if_asked();
+    bool to_loopback();
 
     // output (connection_output.cpp)
     void flush_ready();
@@ -119,6 +120,7 @@ private:
     uint64_t lingered_bytes_ = 0;
     bool admitted_ = false;
     bool registered_ = false;
+    bool loopback_ = false;  // to a loopback address or a unix socket (Request::loopback)
     bool reading_ = false;
     bool writing_ = false;
     bool in_input_ = false;    // parsing and dispatching: answers are batched into one write

@@ -74,6 +74,7 @@ void Connection::dispatch(Request&& request) {
     slot.close = !request.keep_alive;
     slot.announce_keep_alive = request.keep_alive && request.http_minor == 0;
     slot.head = request.method == "HEAD";
+    request.loopback = loopback_;
     core_->idle().remove(*this);
     core_->request_deadlines().remove(request_deadline_);  // whole in time; the next request has its own
     core_->count_request();

@@ -22,6 +22,8 @@ struct Request {
     std::string request_id;
     bool keep_alive = true;
     unsigned http_minor = 1;  // HTTP/1.<minor>: an HTTP/1.0 keep-alive must be confirmed in the response
+    // The connection came to a loopback address (127.0.0.0/8, ::1) or a unix socket.
+    bool loopback = false;
 
     // The first header with this (lower-case) name, nullptr when absent.
     const std::string* header(std::string_view lower_name) const;

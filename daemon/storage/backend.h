@@ -69,6 +69,13 @@ public:
                table.session_extracted != nullptr;
     }
 
+    // The plugin lists the apps and users it holds (app_list and user_list, ABI 7, optional).
+    bool activity_lists() const {
+        const auto& table = ops();
+        return table.ops_size >= offsetof(mnemo_storage_ops, user_list) + sizeof table.user_list &&
+               table.app_list != nullptr && table.user_list != nullptr;
+    }
+
     // Runs one operation: fn(mnemo_error*) -> int. Returns the error, or nullopt.
     template <typename Fn>
     std::optional<StorageError> call(Fn&& fn) const {

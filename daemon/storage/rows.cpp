@@ -181,6 +181,10 @@ mnemo_sink make_sink(void* ctx, void (*on_event)(void*, const mnemo_event*)) {
     sink.memory_feed = keep<&Collected::feed, mnemo_memory_feed_result>;
     sink.memory_embedded = [](void* c, int64_t stored) { of(c).embedded = stored; };
     sink.memory_count = keep<&Collected::memory_count, mnemo_memory_count_result>;
+    sink.activity = [](void* c, const mnemo_activity* a) {
+        of(c).activity.push_back(
+            ActivityRow{copy(a->name), a->users, a->sessions, a->events, a->memories, a->last_active_at_us});
+    };
     return sink;
 }
 

@@ -112,6 +112,12 @@ struct MemoryHit {
     double relevance = 0;
 };
 
+// An app of app_list or a user of user_list (users 0) with its counts.
+struct ActivityRow {
+    std::string name;
+    int64_t users = 0, sessions = 0, events = 0, memories = 0, last_active_at_us = 0;
+};
+
 // Everything one call may return: rows in arrival order per kind, and the
 // typed result of the operation (mnemo_plugin.h says which one it sends).
 struct Collected {
@@ -143,6 +149,8 @@ struct Collected {
     mnemo_memory_feed_result feed{};           // memory_changes
     int64_t embedded = 0;                      // memory_embed
     mnemo_memory_count_result memory_count{};  // memory_count, memory_reembed
+
+    std::vector<ActivityRow> activity;  // app_list, user_list
 };
 
 // A sink that fills a Collected. Valid while the Collector lives.

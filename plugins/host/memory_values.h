@@ -133,6 +133,14 @@ inline bool is_write_retry(const MemoryValues& row, const mnemo_memory_input& in
            (!in.metadata_json.ptr || view(in.metadata_json) == row.metadata_json);
 }
 
+// Whether the memory's metadata holds every key with a value equal by JSON
+// value (the host's json_member_equals).
+inline bool metadata_matches(const mnemo_str* keys, const mnemo_str* values_json, size_t n, const MemoryValues& row) {
+    for (size_t i = 0; i < n; ++i)
+        if (!json_member_equals(row.metadata_json, detail::view(keys[i]), detail::view(values_json[i]))) return false;
+    return true;
+}
+
 // Whether a memory passes every exact filter of recall (live at
 // filter.now_us included); metadata compares by JSON value (the host's
 // json_member_equals).
@@ -144,10 +152,14 @@ inline bool passes(const mnemo_memory_filter& filter, const MemoryValues& row) {
     if (filter.session_id.ptr && row.session_id != view(filter.session_id)) return false;
     if (filter.created_after_us > 0 && row.created_at_us <= filter.created_after_us) return false;
     if (filter.created_before_us > 0 && row.created_at_us >= filter.created_before_us) return false;
-    for (size_t i = 0; i < filter.n_metadata; ++i)
-        if (!json_member_equals(row.metadata_json, view(filter.metadata_keys[i]), view(filter.metadata_values_json[i])))
-            return false;
-    return true;
+    return metadata_matches(filter.metadata_keys, filter.metadata_values_json, filter.n_metadata, row);
+}
+
+// Whether a memory passes memory_list's filters of ABI 7 (status, metadata);
+// liveness, namespace and session are each backend's index scan.
+inline bool passes_list_filters(const mnemo_memory_list_req& req, const MemoryValues& row) {
+    if (req.statuses != 0 && (req.statuses & (1u << row.embedding)) == 0) return false;
+    return metadata_matches(req.metadata_keys, req.metadata_values_json, req.n_metadata, row);
 }
 
 }  // namespace mnemo::host

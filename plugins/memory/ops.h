@@ -76,4 +76,8 @@ int memory_count(mnemo_backend* backend, const mnemo_memory_count_req* req, cons
 // The extraction cursor (ops_extracted.cpp).
 int session_extracted(mnemo_backend* backend, const mnemo_extracted_req* req, const mnemo_sink* sink, mnemo_error* err);
 
+// The apps and users holding data (ops_activity.cpp).
+int app_list(mnemo_backend* backend, const mnemo_app_list_req* req, const mnemo_sink* sink, mnemo_error* err);
+int user_list(mnemo_backend* backend, const mnemo_user_list_req* req, const mnemo_sink* sink, mnemo_error* err);
+
 }  // namespace mnemo::memory

@@ -21,11 +21,12 @@ int check_limit(mnemo_error* err, const char* operation, int64_t limit) {
     return fail(err, MNEMO_E_INVALID, "%s limit is %lld; give at least 1", operation, static_cast<long long>(limit));
 }
 
-// Whether a row of the list's user passes its namespace and session filters.
+// Whether a row of the list's user passes its filters.
 bool listed(const mnemo_memory_list_req& req, const MemoryRec& row) {
     if (!row.live(req.now_us)) return false;
     if (req.name_space.ptr && row.name_space != view(req.name_space)) return false;
-    return !req.session_id.ptr || row.session_id == view(req.session_id);
+    if (req.session_id.ptr && row.session_id != view(req.session_id)) return false;
+    return host::passes_list_filters(req, row);
 }
 
 void count_status(mnemo_memory_count_result& count, const MemoryRec& row) {

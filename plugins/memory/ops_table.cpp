@@ -84,6 +84,8 @@ const mnemo_storage_ops kOps = {
     guarded<memory_count>,
     guarded<session_extracted>,
     nullptr,  // write_async: never called on a non-blocking backend
+    guarded<app_list>,
+    guarded<user_list>,
 };
 
 }  // namespace

@@ -51,11 +51,15 @@ inline const std::string kMemoryExportSql = kSelectMemoriesSql +
                                             "ORDER BY row_key LIMIT ?";
 
 // A list page, newest first (memories_updated): app, user, now, namespace x2,
-// session x2, [cursor updated_at x2, cursor id,] limit. The cursor's bound
+// session x2, the status set, each status in it (-1 for those out of it:
+// none, pending, ready, failed), [cursor updated_at x2, cursor id,] limit.
+// `embedding + 0` keeps the status off the indexes: a planner that saw it
+// would take memories_pending and sort the app's rows instead of walking
+// the user's memories_updated range. The cursor's bound
 // on updated_at keeps a later page an index range too.
 inline const std::string kMemoryListFilters =
     "WHERE app = ? AND user = ? AND (expires_at = 0 OR expires_at > ?) AND (? IS NULL OR name_space = ?) "
-    "AND (? IS NULL OR session_id = ?)";
+    "AND (? IS NULL OR session_id = ?) AND (? = 0 OR embedding + 0 IN (?, ?, ?, ?))";
 inline const std::string kMemoryListFirstSql =
     kSelectMemoriesSql + kMemoryListFilters + " ORDER BY updated_at DESC, id DESC LIMIT ?";
 inline const std::string kMemoryListAfterSql = kSelectMemoriesSql + kMemoryListFilters +

@@ -7,6 +7,7 @@
 #include "sql_ops.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace mnemo::sqlcore {
 namespace {
@@ -70,21 +71,28 @@ void memory_list(Db& db, const mnemo_memory_list_req& req, Output& out) {
     require_memory_limit("memory list", req.limit);
     const bool first_page = req.cursor_updated_at_us <= 0;
     Query query(db, first_page ? kMemoryListFirstSql : kMemoryListAfterSql);
-    query.args(req.app, req.user, req.now_us, req.name_space, req.name_space, req.session_id, req.session_id);
-    int next = 8;
+    query.args(req.app, req.user, req.now_us, req.name_space, req.name_space, req.session_id, req.session_id,
+               req.statuses);
+    int next = 9;
+    for (int status = MNEMO_EMBEDDING_NONE; status <= MNEMO_EMBEDDING_FAILED; ++status)
+        query.bind(next++, (req.statuses & (1u << status)) != 0 ? status : -1);
     if (!first_page) {
         query.bind(next++, req.cursor_updated_at_us);
         query.bind(next++, req.cursor_updated_at_us);
         query.bind(next++, req.cursor_id.ptr ? req.cursor_id : str(""));
     }
-    query.bind(next, req.limit + 1);
+    // Metadata compares by JSON value (passes_list_filters): its rows are
+    // read until a page passes, so the statement's LIMIT cannot count them.
+    query.bind(next, req.n_metadata > 0 ? INT64_MAX : req.limit + 1);
     int64_t sent = 0;
     while (query.step()) {
+        MemoryRow row = memory_row(query);
+        if (!host::passes_list_filters(req, row)) continue;
         if (sent == req.limit) {
             out.result(HasMore{});
             break;
         }
-        emit_memory(out, memory_row(query), false);
+        emit_memory(out, row, false);
         ++sent;
     }
 }

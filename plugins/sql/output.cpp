@@ -84,6 +84,10 @@ void SinkOutput::memory(const mnemo_memory& memory, const MemoryVia& via) {
     }
 }
 
+void SinkOutput::activity(const mnemo_activity& activity) {
+    if (sink_) send<&mnemo_sink::activity>(*sink_, &activity);
+}
+
 void RecordedOutput::session(const mnemo_session& session) {
     rows_.emplace_back(std::in_place_index<0>, session, kSessionStrings);
 }
@@ -118,6 +122,9 @@ void RecordedOutput::memory(const mnemo_memory& memory, const MemoryVia& via) {
                                   v.values != nullptr,
                                   via});
 }
+void RecordedOutput::activity(const mnemo_activity& activity) {
+    rows_.emplace_back(std::in_place_index<9>, activity, kActivityStrings);
+}
 
 void RecordedOutput::replay(Output& target) const {
     for (const Row& row : rows_) {
@@ -151,6 +158,9 @@ void RecordedOutput::replay(Output& target) const {
                 target.memory(memory, with.via);
                 break;
             }
+            case 9:
+                target.activity(std::get<9>(row).view());
+                break;
             default: {
                 const SessionWith& with = std::get<7>(row);
                 if (with.pending) {

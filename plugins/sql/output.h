@@ -60,6 +60,8 @@ public:
     virtual void result(const Result& result) = 0;
     // A long-term memory row; export records carry none, so by default it is dropped.
     virtual void memory(const mnemo_memory& /*memory*/, const MemoryVia& /*via*/) {}
+    // An app of app_list or a user of user_list.
+    virtual void activity(const mnemo_activity& activity) = 0;
 };
 
 // Forwards to a host sink; a NULL sink or callback drops that kind of row.
@@ -76,6 +78,7 @@ public:
     void finalize_pending(const mnemo_session& session, int reason, int64_t failed_attempts) override;
     void result(const Result& result) override;
     void memory(const mnemo_memory& memory, const MemoryVia& via) override;
+    void activity(const mnemo_activity& activity) override;
 
 private:
     const mnemo_sink* sink_;
@@ -125,6 +128,7 @@ inline const OwnedRow<mnemo_memory, 9>::Fields kMemoryStrings{
     &mnemo_memory::app,        &mnemo_memory::user,           &mnemo_memory::id,
     &mnemo_memory::name_space, &mnemo_memory::text,           &mnemo_memory::metadata_json,
     &mnemo_memory::session_id, &mnemo_memory::source_session, &mnemo_memory::embedding_model};
+inline const OwnedRow<mnemo_activity, 1>::Fields kActivityStrings{&mnemo_activity::name};
 
 class RecordedOutput final : public Output {
 public:
@@ -138,6 +142,7 @@ public:
     void finalize_pending(const mnemo_session& session, int reason, int64_t failed_attempts) override;
     void result(const Result& result) override;
     void memory(const mnemo_memory& memory, const MemoryVia& via) override;
+    void activity(const mnemo_activity& activity) override;
     void replay(Output& target) const;
     void clear() { rows_.clear(); }
 
@@ -162,7 +167,8 @@ private:
     };
     using Row =
         std::variant<OwnedRow<mnemo_session, 6>, StateRow, OwnedRow<mnemo_event, 11>, OwnedRow<mnemo_summary, 3>,
-                     OwnedRow<mnemo_track_event, 1>, Result, OwnedRow<mnemo_lane, 8>, SessionWith, MemoryWith>;
+                     OwnedRow<mnemo_track_event, 1>, Result, OwnedRow<mnemo_lane, 8>, SessionWith, MemoryWith,
+                     OwnedRow<mnemo_activity, 1>>;
     std::vector<Row> rows_;
 };
 

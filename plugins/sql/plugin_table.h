@@ -152,6 +152,8 @@ mnemo_storage_ops sql_storage_ops() {
     ops.session_extracted = [](Backend* b, const mnemo_extracted_req* r, const mnemo_sink*, mnemo_error* e) {
         return silent_write_op(b, r, e, &session_extracted);
     };
+    ops.app_list = MNEMO_SQL_READ(app_list, mnemo_app_list_req);
+    ops.user_list = MNEMO_SQL_READ(user_list, mnemo_user_list_req);
     return ops;
 }
 

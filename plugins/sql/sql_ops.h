@@ -79,6 +79,10 @@ void memory_changes(Db& db, const mnemo_memory_changes_req& req, Output& out);
 void memory_pending(Db& db, const mnemo_memory_pending_req& req, Output& out);
 void memory_count(Db& db, const mnemo_memory_count_req& req, Output& out);
 
+// The apps and users holding data (ops_activity.cpp); reads.
+void app_list(Db& db, const mnemo_app_list_req& req, Output& out);
+void user_list(Db& db, const mnemo_user_list_req& req, Output& out);
+
 // The up_to_seq of the latest summary of filter_key (ptr NULL: ""), which is
 // also emitted to out when out is set.
 std::optional<int64_t> latest_summary(Db& db, int64_t sid, mnemo_str filter_key, Output* out);

@@ -19,6 +19,7 @@ const RouteCall kOtherAppRoutes[] = {
     {"POST", "/v1/apps/other/users/u1/sessions", R"({"id":"s9"})"},
     {"GET", "/v1/apps/other/users/u1/sessions", ""},
     {"GET", "/v1/apps/other/sessions", ""},
+    {"GET", "/v1/apps/other/users", ""},
     {"GET", "/v1/apps/other/users/u1/sessions/s1", ""},
     {"DELETE", "/v1/apps/other/users/u1/sessions/s1", ""},
     {"DELETE", "/v1/apps/other/users/u1", ""},

@@ -122,6 +122,31 @@ TEST_P(MemoryWrites, ListPagesNewestUpdatedFirstThenId) {
     expect_error(h->get(memories() + "?page_token=nonsense"), 400, "invalid_argument");
 }
 
+TEST_P(MemoryWrites, ListFiltersByStatusAndMetadataAcrossPages) {
+    write(R"([{"id":"a","text":"one","metadata":{"topic":"travel","n":3}},)"
+          R"({"id":"b","text":"two","metadata":{"topic":"food"},"embedding":[1,0]},)"
+          R"({"id":"c","text":"three","metadata":{"topic":"travel"},"embedding":[0,1]},)"
+          R"({"id":"d","text":"four","metadata":{"topic":"travel","n":"3"}}])");
+    using Ids = std::vector<std::string>;
+    EXPECT_EQ(ids(h->get(memories() + "?status=ready")), (Ids{"c", "b"}));
+    EXPECT_EQ(ids(h->get(memories() + "?status=none")), (Ids{"d", "a"}));
+    EXPECT_EQ(ids(h->get(memories() + "?status=none,ready")).size(), 4u);
+    EXPECT_EQ(ids(h->get(memories() + "?status=pending")), Ids{});
+    EXPECT_EQ(ids(h->get(memories() + "?metadata.topic=travel")), (Ids{"d", "c", "a"}));
+    EXPECT_EQ(ids(h->get(memories() + "?metadata.topic=travel&status=ready")), Ids{"c"});
+    // A value that reads as JSON compares as that value; a quoted one as a string.
+    EXPECT_EQ(ids(h->get(memories() + "?metadata.n=3")), Ids{"a"});
+    EXPECT_EQ(ids(h->get(memories() + "?metadata.n=%223%22")), Ids{"d"});
+    // A page holds `limit` matches however many rows the filter passes over.
+    auto page1 = h->get(memories() + "?metadata.topic=travel&limit=2");
+    EXPECT_EQ(ids(page1), (Ids{"d", "c"}));
+    auto page2 = h->get(memories() + "?metadata.topic=travel&limit=2&page_token=" + page1.string("/next_page_token"));
+    EXPECT_EQ(ids(page2), Ids{"a"});
+    EXPECT_TRUE(page2.is_null("/next_page_token"));
+    expect_error(h->get(memories() + "?status=done"), 400, "invalid_argument");
+    expect_error(h->get(memories() + "?metadata.=x"), 400, "invalid_argument");
+}
+
 TEST_P(MemoryWrites, PatchReplacesGivenFieldsWholeAndATextChangeDropsTheVector) {
     write(R"([{"id":"m1","text":"old text","metadata":{"a":1,"b":2},"embedding":[1,0,0]}])");
     h->clock().advance(kSecond);

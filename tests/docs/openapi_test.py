@@ -25,9 +25,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from daemon import SOURCE_DIR, Daemon  # noqa: E402
 
 TOKEN = "docs-token"
+ADMIN = "docs-admin"
 CONFIG = f"""
 auth:
   required: true
+  admin_tokens: ["{ADMIN}"]
 apps:
   shop:
     tokens: ["{TOKEN}"]
@@ -96,6 +98,11 @@ CALLS = [
                                  {"text": "Drinks green tea"}], "wait": True}, 200),
     ("POST", M, {}, {"memories": [{"text": "Likes trains", "embedding": [1, 0, 0]}]}, 400),
     ("GET", M, {}, None, 200),
+    ("GET", M + "?status=ready,none&metadata.topic=travel", {}, None, 200),
+    ("GET", M + "?status=done", {}, None, 400),
+    ("GET", "/v1/apps", {}, None, 200, {"Authorization": f"Bearer {ADMIN}"}),
+    ("GET", "/v1/apps", {}, None, 403),
+    ("GET", "/v1/apps/{app}/users?limit=10", {}, None, 200),
     ("GET", M + "/search?q=tea", {}, None, 200),
     ("GET", M + "/{memory}?include_embedding=true", {"memory": "seat"}, None, 200),
     ("PATCH", M + "/{memory}", {"memory": "seat"}, {"text": "Prefers a window seat"}, 200),

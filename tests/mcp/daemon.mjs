@@ -21,16 +21,22 @@ async function freePort() {
 
 // Apps shop and bank, each with its own token; `extra` is more top-level YAML;
 // `storage` is the plugin (memory, or sqlite in the scratch folder); `apps`
-// adds a line of settings to an app, e.g. {bank: 'limits: {event_limit: 8}'}.
-export async function startDaemon(extra = '', { storage = 'memory', maxBody = '64KiB', apps = {} } = {}) {
+// adds a line of settings to an app, e.g. {bank: 'limits: {event_limit: 8}'};
+// `admin` an admin token; `listen` the address (a loopback one by default);
+// `ui` server.ui (auto when null).
+export async function startDaemon(
+  extra = '',
+  { storage = 'memory', maxBody = '64KiB', apps = {}, admin = null, listen = '127.0.0.1', ui = null } = {},
+) {
   const settings = (app) => (apps[app] ? `    ${apps[app]}\n` : '');
   const dir = mkdtempSync(join(tmpdir(), 'mnemo-mcp-'));
   const port = await freePort();
   const config = join(dir, 'mnemod.yaml');
   writeFileSync(
     config,
-    `server:\n  listen: ["127.0.0.1:${port}"]\n  admin_socket: ${dir}/admin.sock\n  max_body_bytes: ${maxBody}\n` +
-      `auth:\n  required: true\n` +
+    `server:\n  listen: ["${listen}:${port}"]\n  admin_socket: ${dir}/admin.sock\n  max_body_bytes: ${maxBody}\n` +
+      (ui === null ? '' : `  ui: ${ui}\n`) +
+      `auth:\n  required: true\n${admin ? `  admin_tokens: [${admin}]\n` : ''}` +
       `storage:\n  plugin: ${storage}\n  plugin_dir: ${process.env.MNEMO_PLUGIN_DIR}\n` +
       (storage === 'sqlite' ? `  options: {path: ${dir}/mnemo.db}\nmemory:\n  index_dir: ${dir}/memory-index\n` : '') +
       `apps:\n  shop:\n    tokens: [${SHOP_TOKEN}]\n${settings('shop')}  bank:\n    tokens: [${BANK_TOKEN}]\n${settings('bank')}` +

@@ -62,8 +62,11 @@ extern "C" {
  * 6: search and recall match any word, ranked by one BM25 (mnemo_host's
  * terms: folded and stemmed words; queries of content terms and exact
  * clauses), search takes match and order, memory_search match; a word rule
- * changed meaning, so every index a plugin built under 5 is stale. */
-#define MNEMO_PLUGIN_ABI_VERSION 6
+ * changed meaning, so every index a plugin built under 5 is stale.
+ * 7: memory_list filters by status and metadata (the request grew); the
+ * optional app_list and user_list (the apps and users a store holds, with
+ * their counts) and the sink's activity callback appended. */
+#define MNEMO_PLUGIN_ABI_VERSION 7
 #define MNEMO_PLUGIN_ENTRY_SYMBOL "mnemo_plugin_entry"
 
 #if defined(__GNUC__)
@@ -310,6 +313,7 @@ typedef struct mnemo_finalize_result {
  *    when it made a new memory, 0 when it answered a stored one
  *  - memory_hit: a keyword recall hit with its relevance (higher is better)
  *  - memory_key: a candidate key (memory_candidates)
+ *  - activity: an app of app_list, a user of user_list (ABI 7)
  * Results (once per call, after the rows; see each operation):
  *  - has_more: session_get and events_list, when filter.limit cut the events;
  *    memory_list, when limit cut the memories
@@ -321,10 +325,12 @@ typedef struct mnemo_finalize_result {
  * The memory callbacks are appended at the end: a host built before them
  * never calls a memory operation, so no plugin reads past its sink.
  */
-/* Memory rows and results, defined with the memory requests below. */
+/* Memory rows and results, defined with the memory requests below; an
+ * app's or a user's activity, with app_list. */
 struct mnemo_memory;
 struct mnemo_memory_feed_result;
 struct mnemo_memory_count_result;
+struct mnemo_activity;
 
 typedef struct mnemo_sink {
     void* ctx;
@@ -356,6 +362,9 @@ typedef struct mnemo_sink {
     void (*memory_feed)(void* ctx, const struct mnemo_memory_feed_result* feed);
     void (*memory_embedded)(void* ctx, int64_t stored);
     void (*memory_count)(void* ctx, const struct mnemo_memory_count_result* count);
+
+    /* ABI 7: an app of app_list or a user of user_list. */
+    void (*activity)(void* ctx, const struct mnemo_activity* activity);
 } mnemo_sink;
 
 /* ---- requests ---------------------------------------------------------- */
@@ -1059,10 +1068,16 @@ typedef struct mnemo_memory_list_req {
     int64_t cursor_updated_at_us; /* 0: first page; else rows strictly after (updated_at desc, id desc) */
     mnemo_str cursor_id;
     int64_t now_us;
+    /* ABI 7: */
+    const mnemo_str* metadata_keys;        /* top-level keys whose values must equal... */
+    const mnemo_str* metadata_values_json; /* ...these scalars by JSON value (host's json_member_equals) */
+    size_t n_metadata;
+    uint32_t statuses; /* 0: any; else only memories whose status is in this set of
+                          (1u << enum mnemo_embedding_status) */
 } mnemo_memory_list_req;
-/* Result: live memories newest first (updated_at desc, id desc), at most
- * limit, without vectors; has_more() when more remain. A limit
- * below 1: INVALID. */
+/* Result: live memories newest first (updated_at desc, id desc) passing
+ * every filter, at most limit, without vectors; has_more() when more
+ * remain. A limit below 1: INVALID. */
 
 /* Exact filters of recall, applied before ranking. */
 typedef struct mnemo_memory_filter {
@@ -1231,6 +1246,38 @@ typedef struct mnemo_extracted_req {
  * than from_seq (another extraction moved it): CONFLICT, nothing changes.
  * up_to_seq below from_seq or above last_seq: INVALID. Nothing goes through
  * the sink. */
+
+/* ---- activity (ABI 7, optional): the apps and users a store holds --------
+ * What an operator browses before picking a session: every app with data,
+ * and an app's users by their latest activity. A user or an app "holds
+ * data" while it has a live session (not soft-deleted, not expired) or a
+ * live memory; state and lanes alone do not count. */
+typedef struct mnemo_activity {
+    mnemo_str name;            /* the app (app_list) or the user (user_list) */
+    int64_t users;             /* app_list: its users holding data; user_list: 0 */
+    int64_t sessions;          /* live sessions */
+    int64_t events;            /* the visible events of those sessions (their event_count) */
+    int64_t memories;          /* live memories */
+    int64_t last_active_at_us; /* the latest updated_at of those sessions and memories */
+} mnemo_activity;
+
+typedef struct mnemo_app_list_req {
+    int64_t now_us;
+} mnemo_app_list_req;
+/* Result: activity() per app holding data, in app order (bytes). It counts
+ * every live row of the store: an operator's occasional look, not a hot
+ * path. */
+
+typedef struct mnemo_user_list_req {
+    mnemo_str app;
+    int64_t now_us;
+    int64_t limit;               /* rows wanted; the backend returns at most limit */
+    int64_t cursor_active_at_us; /* 0: first page; else rows strictly after the cursor */
+    mnemo_str cursor_user;       /* in the list's order (last_active_at desc, user desc) */
+} mnemo_user_list_req;
+/* Result: activity() per user of the app holding data, most recently active
+ * first (last_active_at desc, ties by user desc, bytes), at most limit. A
+ * limit below 1: INVALID. */
 
 typedef struct mnemo_backend mnemo_backend; /* opaque, the plugin's own */
 
@@ -1463,6 +1510,14 @@ typedef struct mnemo_storage_ops {
      * writes" below. */
     int (*write_async)(mnemo_backend* backend, size_t op, const void* req, const mnemo_sink* sink, mnemo_error* err,
                        mnemo_done_fn done, void* done_ctx);
+
+    /* ABI 7, optional (NULL: unsupported, and mnemod answers GET /v1/apps
+     * and GET /v1/apps/{app}/users with an error naming the backend); see
+     * "activity" above. */
+    int (*app_list)(mnemo_backend* backend, const struct mnemo_app_list_req* req, const mnemo_sink* sink,
+                    mnemo_error* err);
+    int (*user_list)(mnemo_backend* backend, const struct mnemo_user_list_req* req, const mnemo_sink* sink,
+                     mnemo_error* err);
 
     /* Later additions are appended here (found through ops_size). */
 } mnemo_storage_ops;

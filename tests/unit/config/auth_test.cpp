@@ -41,5 +41,16 @@ TEST(Auth, EmptyTokenIsRefused) {
                                        "environment variable empty?)"));
 }
 
+// server.ui sits beside auth: where the web console is served.
+TEST(Auth, WebConsoleSettingReadsAutoTrueOrFalse) {
+    EXPECT_EQ(valid("server: {ui: true}\n")->server.ui, ServerConfig::Ui::On);
+    EXPECT_EQ(valid("server: {ui: false}\n")->server.ui, ServerConfig::Ui::Off);
+    EXPECT_EQ(valid("server: {ui: auto}\n")->server.ui, ServerConfig::Ui::Auto);
+    auto errors = errors_of("server: {ui: sometimes}\n");
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_THAT(errors[0], ::testing::HasSubstr("server.ui"));
+    EXPECT_THAT(errors[0], ::testing::HasSubstr("auto"));
+}
+
 }  // namespace
 }  // namespace mnemo::config

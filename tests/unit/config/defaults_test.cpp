@@ -28,6 +28,7 @@ TEST(Defaults, ServerAuthStorageMatchConfigMd) {
     EXPECT_EQ(config->server.output_limit, 4u << 20);
     EXPECT_EQ(config->server.send_timeout_us, 60 * kSecond);
     EXPECT_EQ(config->server.drain_timeout_us, 10 * kSecond);
+    EXPECT_EQ(config->server.ui, ServerConfig::Ui::Auto);
     EXPECT_EQ(config->auth.required, AuthConfig::Required::Auto);
     EXPECT_TRUE(config->auth.admin_tokens.empty());
     EXPECT_FALSE(config->auth.allow_insecure);

@@ -74,6 +74,8 @@ TEST(MemoryPluginDescriptor, EveryOperationIsPresent) {
         ops->memory_reembed != nullptr,
         ops->memory_count != nullptr,
         ops->session_extracted != nullptr,
+        ops->app_list != nullptr,
+        ops->user_list != nullptr,
     };
     // events_append_async and write_async are optional and never called on a non-blocking backend.
     EXPECT_EQ(ops->events_append_async, nullptr);

@@ -274,11 +274,19 @@ TEST_F(MysqlMemoryPlans, LookUpsByIdAndDedupeTextUseTheirIndexes) {
 }
 
 TEST_F(MysqlMemoryPlans, ListPagesWalkTheUpdatedIndexInOrder) {
-    expect_index(bound(sqlcore::kMemoryListFirstSql, {"'shop'", "'u1'", "0", "NULL", "NULL", "NULL", "NULL", "51"}),
-                 "memories", "memories_updated", true);
-    expect_index(bound(sqlcore::kMemoryListAfterSql,
-                       {"'shop'", "'u1'", "0", "NULL", "NULL", "NULL", "NULL", "2001", "2001", "'m2001'", "51"}),
-                 "memories", "memories_updated", true);
+    // The status set (0: any, then each status or -1) comes after the session filter.
+    const std::vector<std::string> any_status{"0", "-1", "-1", "-1", "-1"};
+    std::vector<std::string> first{"'shop'", "'u1'", "0", "NULL", "NULL", "NULL", "NULL"};
+    first.insert(first.end(), any_status.begin(), any_status.end());
+    std::vector<std::string> after = first;
+    first.push_back("51");
+    after.insert(after.end(), {"2001", "2001", "'m2001'", "51"});
+    expect_index(bound(sqlcore::kMemoryListFirstSql, first), "memories", "memories_updated", true);
+    expect_index(bound(sqlcore::kMemoryListAfterSql, after), "memories", "memories_updated", true);
+    // A status filter is checked on the rows the index walk reads: the same plan.
+    first[7] = "4";
+    first[10] = "2";
+    expect_index(bound(sqlcore::kMemoryListFirstSql, first), "memories", "memories_updated", true);
 }
 
 TEST_F(MysqlMemoryPlans, TheFeedTheEmbedderAndTheSweepReadIndexRanges) {

@@ -130,7 +130,8 @@ int MemoriesTest::remove(const char* user, const std::string& id, int64_t at_us)
 Rows MemoriesTest::list(const char* user, int64_t limit, int64_t cursor_updated, const std::string& cursor_id,
                         Opt name_space, Opt session_id, int64_t at_us) {
     mnemo_memory_list_req req{s(app), s(user),        opt(name_space), opt(session_id),
-                              limit,  cursor_updated, s(cursor_id),    at_us ? at_us : now};
+                              limit,  cursor_updated, s(cursor_id),    at_us ? at_us : now,
+                              nullptr, nullptr,       0,               0};
     Recorder sink;
     mnemo_error err{};
     EXPECT_EQ(ops().memory_list(backend, &req, sink.get(), &err), MNEMO_OK) << err.message;

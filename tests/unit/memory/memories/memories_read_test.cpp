@@ -37,7 +37,7 @@ TEST_F(MemoryReads, ListFiltersByNamespaceAndSessionAndSkipsExpired) {
 }
 
 TEST_F(MemoryReads, ListRefusesALimitBelowOne) {
-    mnemo_memory_list_req req{s(app), s("u1"), absent(), absent(), 0, 0, absent(), now};
+    mnemo_memory_list_req req{s(app), s("u1"), absent(), absent(), 0, 0, absent(), now, nullptr, nullptr, 0, 0};
     mnemo_error err{};
     EXPECT_EQ(ops().memory_list(backend, &req, nullptr, &err), MNEMO_E_INVALID);
     EXPECT_NE(std::string(err.message).find("limit is 0"), std::string::npos) << err.message;
