@@ -3,7 +3,8 @@
 # cmake --install puts: bin/mnemod, bin/mnemoctl,
 # <libdir>/mnemod/plugins/*.so (plugins/CMakeLists.txt), include/mnemo_plugin.h
 # (daemon/CMakeLists.txt), share/mnemod/scripts, share/doc/mnemod/README.md,
-# share/doc/mnemod/docs (the reference), share/man/man{1,5,8} (man/CMakeLists.txt),
+# share/doc/mnemod/docs (the reference), share/doc/mnemod/copyright (the
+# licenses, as Debian policy wants them), share/man/man{1,5,8} (man/CMakeLists.txt),
 # <sysconfdir>/mnemod/mnemod.yaml (the production example), the systemd units
 # and the sysusers entry. With CMAKE_INSTALL_PREFIX=/usr, <sysconfdir> is /etc
 # and the units go where Debian's systemd looks (/lib/systemd/system).
@@ -51,6 +52,27 @@ install(FILES ${MNEMO_UNIT_BUILD_DIR}/mnemod.service ${MNEMO_UNIT_BUILD_DIR}/mne
         DESTINATION ${MNEMO_SYSTEMD_UNIT_DIR})
 install(FILES ${CMAKE_SOURCE_DIR}/systemd/mnemod.sysusers DESTINATION ${MNEMO_SYSUSERS_DIR} RENAME mnemod.conf)
 
+# --- the copyright file (Debian policy 12.5, machine-readable format) ---------------
+# Made from the texts of licenses/ so that they live in one place: a license's
+# body from the line starting with `from`, each line indented by one space and
+# blank lines written " .".
+function(mnemo_dep5_license file from out)
+  file(READ ${CMAKE_SOURCE_DIR}/licenses/${file} text)
+  string(FIND "${text}" "${from}" start)
+  if(start LESS 0)
+    message(FATAL_ERROR "licenses/${file} has no line starting with '${from}'")
+  endif()
+  string(SUBSTRING "${text}" ${start} -1 text)
+  string(STRIP "${text}" text)
+  string(REPLACE "\n\n" "\n.\n" text "${text}")
+  string(REPLACE "\n" "\n " text "${text}")
+  set(${out} " ${text}" PARENT_SCOPE)
+endfunction()
+mnemo_dep5_license(Lua.txt "Permission is hereby granted" MNEMO_LUA_LICENSE)
+mnemo_dep5_license(Snowball.txt "Redistribution and use" MNEMO_SNOWBALL_LICENSE)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/debian/copyright.in ${CMAKE_BINARY_DIR}/debian/copyright @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/debian/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
 # --- the .deb ---------------------------------------------------------------------
 set(MNEMO_DEBIAN_DIR "${CMAKE_BINARY_DIR}/debian")
 foreach(script postinst prerm postrm)
@@ -64,6 +86,7 @@ set(CPACK_GENERATOR "DEB")
 set(CPACK_PACKAGE_NAME "mnemod")
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
 set(CPACK_PACKAGE_CONTACT "mnemod maintainers <maintainers@mnemod.invalid>")
+set(CPACK_RESOURCE_FILE_LICENSE "${CMAKE_SOURCE_DIR}/LICENSE")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "session and memory daemon for AI agents")
 string(CONCAT CPACK_PACKAGE_DESCRIPTION
     "mnemod keeps the conversations of AI agents (sessions with ordered events, state at app,\n"

@@ -1,5 +1,6 @@
 // mnemod: argv, the config path, exit codes (0, 1 runtime error, 78 config error).
 #include "config/config.h"
+#include "lifecycle/allocator.h"
 #include "lifecycle/daemon.h"
 #include "lifecycle/preflight.h"
 #include "observability/log.h"
@@ -22,6 +23,7 @@ mnemo::config::LoadResult load_config(const std::string& given_path) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    mnemo::lifecycle::configure_allocator();
     CLI::App cli{"mnemod: the session and memory daemon for AI agents"};
     std::string config_path;
     bool check_only = false;

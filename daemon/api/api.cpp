@@ -213,21 +213,21 @@ void Api::handle(net::Request&& request, net::Responder respond) {
                         core::not_found(fmt::format("no route for {} {}", call->request.method, call->request.path)));
         case RouteMatch::Kind::BadName:
             return fail(*call, core::invalid(match.problem));
-        case RouteMatch::Kind::WrongMethod: {
-            auto body = error_body(
-                "method_not_allowed",
-                fmt::format("{} is not allowed on {}; use {}", call->request.method, call->request.path, match.allow),
-                "{}");
-            net::Response response{405, {{"Allow", match.allow}}, std::move(body), "application/json"};
-            return reply(*call, std::move(response));
-        }
+        case RouteMatch::Kind::WrongMethod:
         case RouteMatch::Kind::Found:
             break;
     }
     call->params = std::move(match.params);
     const Route& entry = handlers_[static_cast<size_t>(match.route_index)];
+    // Auth before 405 as before anything else: no unauthenticated caller learns more than "401".
     if (!entry.open) {
         if (auto error = authorize(*call, entry)) return fail(*call, std::move(*error));
+    }
+    if (match.kind == RouteMatch::Kind::WrongMethod) {
+        auto body = error_body(
+            "method_not_allowed",
+            fmt::format("{} is not allowed on {}; use {}", call->request.method, call->request.path, match.allow), "{}");
+        return reply(*call, net::Response{405, {{"Allow", match.allow}}, std::move(body), "application/json"});
     }
     if (auto error = Query::parse(call->request.query, call->query)) return fail(*call, std::move(*error));
     entry.handler(*this, std::move(call));

@@ -2,6 +2,7 @@
 
 #include "core/ids.h"
 
+#include <algorithm>
 #include <cstdint>
 
 #include <fmt/format.h>
@@ -35,6 +36,15 @@ int hex_value(char c) {
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
     if (c >= 'A' && c <= 'F') return c - 'A' + 10;
     return -1;
+}
+
+// Where two patterns fit one path, the one with a literal at the first segment where they differ is the path's:
+// ".../memories/search" is the recall route, never the memory "search".
+bool more_specific(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+    for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
+        if (is_param(a[i]) != is_param(b[i])) return !is_param(a[i]);
+    }
+    return false;
 }
 
 }  // namespace
@@ -98,28 +108,31 @@ RouteMatch Router::match(std::string_view method, std::string_view raw_path) con
     // Reused: routing a request allocates nothing beyond its decoded params.
     thread_local std::vector<std::string_view> raw;
     if (!split_path(raw_path, raw, max_segments_)) return result;
-    std::vector<std::string> allowed;
-    const Route* found = nullptr;
+    const Route* path_route = nullptr;
+    for (const auto& route : routes_) {
+        if (!shape_matches(route, raw)) continue;
+        if (path_route == nullptr || more_specific(route.segments, path_route->segments)) path_route = &route;
+    }
+    if (path_route == nullptr) return result;
+    result.route_index = static_cast<int>(path_route - routes_.data());
+    result.pattern = path_route->pattern;
+    result.kind = RouteMatch::Kind::WrongMethod;
+    // Only the methods served at the path's own pattern count, each once (Allow: GET, PATCH, DELETE).
+    std::vector<std::string_view> allowed;
     for (size_t i = 0; i < routes_.size(); ++i) {
         const auto& route = routes_[i];
-        if (!shape_matches(route, raw)) continue;
+        if (route.pattern != path_route->pattern) continue;
         if (route.method == method || (method == "HEAD" && route.method == "GET")) {
-            found = &route;
             result.route_index = static_cast<int>(i);
+            result.kind = RouteMatch::Kind::Found;
             break;
         }
-        allowed.push_back(route.method);
-        result.pattern = route.pattern;
+        if (std::find(allowed.begin(), allowed.end(), route.method) == allowed.end()) allowed.push_back(route.method);
     }
-    if (found == nullptr) {
-        if (allowed.empty()) return result;
-        result.kind = RouteMatch::Kind::WrongMethod;
-        result.allow = fmt::format("{}", fmt::join(allowed, ", "));
-        return result;
-    }
-    result.pattern = found->pattern;
+    if (result.kind == RouteMatch::Kind::WrongMethod) result.allow = fmt::format("{}", fmt::join(allowed, ", "));
+    // Params are decoded for a wrong method too: the API authorizes it (token and app) before answering 405.
     for (size_t i = 0; i < raw.size(); ++i) {
-        const auto& segment = found->segments[i];
+        const auto& segment = path_route->segments[i];
         if (!is_param(segment)) continue;
         std::string_view name(segment.data() + 1, segment.size() - 2);
         std::string decoded;
@@ -132,7 +145,6 @@ RouteMatch Router::match(std::string_view method, std::string_view raw_path) con
         }
         result.params.values.emplace_back(name, std::move(decoded));
     }
-    result.kind = RouteMatch::Kind::Found;
     return result;
 }
 

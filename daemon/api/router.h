@@ -5,6 +5,8 @@
  * and {name} segments; a {name} segment is percent-decoded and must follow
  * the name rule, else the request is a 400 (a known shape with a bad name)
  * rather than a 404. A known path with another method is a 405 with Allow.
+ * Where patterns overlap (".../memories/search" and ".../memories/{memory}"),
+ * the one with a literal at the first differing segment owns the path.
  */
 #pragma once
 
@@ -23,7 +25,7 @@ struct Params {
 
 struct RouteMatch {
     enum class Kind { Found, NotFound, BadName, WrongMethod } kind = Kind::NotFound;
-    int route_index = -1;
+    int route_index = -1;  // Found: the route; WrongMethod: a route at the path's pattern (for its auth)
     std::string_view pattern;  // the route pattern, for metrics ("/v1/apps/{app}/state"); a view into the Router
     Params params;
     std::string allow;    // WrongMethod: "GET, POST"

@@ -40,10 +40,11 @@ std::string Config::key_error(std::string_view key_path, std::string_view messag
     return diagnostics.sorted().front();
 }
 
-std::string Config::value_json(std::string_view dotted_path) const {
+std::optional<std::string> Config::value_json(std::string_view dotted_path) const {
     Json root = to_json(*this);
     const Json* node = find_path(root, dotted_path);
-    return node == nullptr ? "null" : node->dump();
+    if (node == nullptr) return std::nullopt;
+    return node->dump();
 }
 
 }  // namespace mnemo::config

@@ -219,11 +219,12 @@ struct Config {
     // Resolves Auto: true when any TCP listener is not loopback.
     bool auth_required() const;
     // The effective value at a dotted key path as JSON text ("" = the whole
-    // config), "null" when there is no such key. Durations are numbers of
+    // config), nullopt when there is no such key (the config itself holds no
+    // JSON null, so callers can tell "absent" from any value). Durations are numbers of
     // seconds (0.005 for 5ms), sizes numbers of bytes, paths absolute, listen
     // entries as written. List items: "server.listen[0]".
     // e.g. "limits.event_limit" -> "1000", "server.listen" -> "[\"127.0.0.1:7420\"]".
-    std::string value_json(std::string_view dotted_path) const;
+    std::optional<std::string> value_json(std::string_view dotted_path) const;
     // An error about key_path found after loading, in the form of a load error:
     // "file:line:col: key_path: message" ("file: key_path: message" when the key is not in the file).
     std::string key_error(std::string_view key_path, std::string_view message) const;

@@ -5,6 +5,7 @@
 #include "core/json_writer.h"
 #include "memory/memory_service.h"
 #include "observability/log.h"
+#include "scripting/lua_json.h"
 #include "storage/plugin_loader.h"
 
 #include <fmt/format.h>
@@ -145,9 +146,15 @@ int config_get(lua_State* L) {
     const char* path = luaL_checkstring(L, 1);
     Admin& admin = Admin::of(L);
     admin.on_loop([path = std::string(path)](AdminHost& host, LoopCall::Done done) {
-        done(ok_json(host.config()->value_json(path)));
+        // The configuration holds no JSON null, so null can only mean "no such key": nil below.
+        done(ok_json(host.config()->value_json(path).value_or("null")));
     });
-    return admin.push_outcome(L);
+    admin.push_outcome(L);
+    if (scripting::is_null(L, -1)) {
+        lua_pop(L, 1);
+        lua_pushnil(L);
+    }
+    return 1;
 }
 
 int config_reload(lua_State* L) {

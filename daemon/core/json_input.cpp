@@ -1,5 +1,6 @@
 #include "core/json_input.h"
 
+#include "core/json_range.h"
 #include "core/timefmt.h"
 
 #include <fmt/format.h>
@@ -43,6 +44,9 @@ std::optional<Error> validate_json(std::string_view text) {
     auto result = parser.parse(text.data(), text.size(), true);
     if (result.error() == simdjson::DEPTH_ERROR) {
         return invalid(fmt::format("request body nests deeper than {} levels", kMaxJsonDepth));
+    }
+    if (result.error() == simdjson::NUMBER_ERROR) {
+        if (auto message = out_of_range_number(text)) return invalid(std::move(*message));
     }
     if (result.error() != simdjson::SUCCESS) {
         return invalid(fmt::format("request body is not valid JSON: {}", simdjson::error_message(result.error())));

@@ -1,6 +1,7 @@
 #include "mcp/jsonrpc.h"
 
 #include "core/json_input.h"
+#include "core/json_range.h"
 #include "core/json_writer.h"
 
 #include <fmt/format.h>
@@ -102,12 +103,40 @@ std::variant<Message, DecodeError> classify(Members&& m) {
                        "a JSON-RPC message needs a \"method\" (or a \"result\" or \"error\" and an id)", id};
 }
 
+// The top-level id of a body refused for a number elsewhere in it (skipped values are never parsed);
+// "null" when it has none to read.
+std::string id_of(std::string_view body) {
+    simdjson::padded_string padded(body);
+    od::parser parser;
+    od::document document;
+    od::object object;
+    if (parser.iterate(padded).get(document) != simdjson::SUCCESS ||
+        document.get_object().get(object) != simdjson::SUCCESS) {
+        return "null";
+    }
+    for (auto field : object) {
+        std::string_view key;
+        od::value value;
+        if (field.unescaped_key().get(key) != simdjson::SUCCESS || field.value().get(value) != simdjson::SUCCESS) {
+            return "null";
+        }
+        if (key != "id") continue;
+        std::string problem;
+        return read_id(value, &problem).value_or("null");
+    }
+    return "null";
+}
+
 }  // namespace
 
 std::variant<Message, DecodeError> decode_message(std::string_view body) {
     std::string text(body);
     core::ParsedBody parsed;
-    if (auto error = core::parse_body(text, parsed)) return DecodeError{kParseError, error->message};
+    if (auto error = core::parse_body(text, parsed)) {
+        // A number past what JSON-RPC's peers can hold is a wrong value, not broken JSON: invalid params.
+        if (auto problem = core::out_of_range_number(body)) return DecodeError{kInvalidParams, *problem, id_of(body)};
+        return DecodeError{kParseError, error->message};
+    }
     od::json_type type;
     if (parsed.document.type().get(type) != simdjson::SUCCESS) {
         return DecodeError{kParseError, "request body is not valid JSON"};

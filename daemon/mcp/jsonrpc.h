@@ -6,8 +6,8 @@
  * input: bad JSON, nesting past core's depth limit, a batch, a missing or
  * wrong "jsonrpc", an id that is neither a string nor an integer, a method
  * that is not a string, params that are not an object, a member given
- * twice: each is an error with the JSON-RPC code and a message saying what
- * to send instead. Pure functions: no HTTP, no sessions (the fuzz target
+ * twice, a number out of range (-32602, naming its field): each is an error
+ * with the JSON-RPC code and a message saying what to send instead. Pure functions: no HTTP, no sessions (the fuzz target
  * tests/fuzz/jsonrpc_fuzz.cpp calls decode_message directly).
  */
 #pragma once

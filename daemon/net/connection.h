@@ -116,6 +116,7 @@ private:
     ConnectionDeadline send_deadline_;
     size_t send_mark_ = 0;       // bytes libuv still had to write when the send deadline was set
     size_t largest_answer_ = 0;  // biggest answer body on this connection so far
+    bool answered_once_ = false;  // largest_answer_ is known (an answer of 0 bytes counts)
     size_t peak_output_ = 0;
     uint64_t lingered_bytes_ = 0;
     bool admitted_ = false;

@@ -141,8 +141,10 @@ void Connection::resume_input() {
 // Backpressure: while the peer has not taken server.output_limit bytes of
 // answers, its next requests are neither read nor run. Requests in flight may
 // each bring an answer as large as the largest one so far, so they count too;
-// one request alone is always allowed, else an answer larger than the limit
-// could never be asked for.
+// before any answer has shown its size, one request at a time (four at once
+// could each bring a large one: a never-reading client of 8 MB answers held
+// six of them). One request alone is always allowed, else an answer larger
+// than the limit could never be asked for.
 bool Connection::room_for_request() const {
     if (draining_) return true;  // only the request begun before the drain reaches the handler
     if (slots_.size() >= kMaxInFlight) return false;
@@ -150,6 +152,7 @@ bool Connection::room_for_request() const {
     size_t unsent = unsent_bytes();
     if (unsent >= limit) return false;
     if (slots_.empty()) return true;
+    if (!answered_once_) return false;
     return unsent + (slots_.size() + 1) * largest_answer_ <= limit;
 }
 

@@ -25,6 +25,7 @@ void Connection::complete(uint64_t seq, Response&& response) {
         return;
     }
     slot->response = std::move(response);
+    answered_once_ = true;
     if (slot->response->body.size() > largest_answer_) largest_answer_ = slot->response->body.size();
     flush_ready();
     // Inside an input pass the pass writes once at its end. Otherwise write

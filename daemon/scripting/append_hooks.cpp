@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <chrono>
 
 namespace mnemo::scripting {
 namespace {
@@ -282,10 +283,36 @@ std::optional<std::string> run_event(ScriptState& state, AppendRun& run, std::st
     return error;
 }
 
+// The 422 of a chain that failed at events[index]: the bound or error, where, and that nothing was stored.
+core::Error stopped_at(const ScriptState& state, const std::string& error, size_t index, size_t count) {
+    std::string script = state.running_hook_script();
+    std::string where = script.empty() ? "" : fmt::format(" in {}", script);
+    return rejected(fmt::format("append hook stopped at events[{}] of {}{}: {}; nothing was stored (a request's "
+                                "append hooks share one scripts.timeout: send fewer events per request or make "
+                                "the hook cheaper)",
+                                index, count, where, error));
+}
+
+// One scripts.timeout for all the append hook calls of a request, however many events it carries.
+class RequestDeadline {
+public:
+    RequestDeadline(ScriptState& state, const config::Config& config) : state_(state) {
+        auto budget = std::chrono::microseconds(config.scripts.timeout_us);
+        if (budget.count() > 0) state_.share_deadline(std::chrono::steady_clock::now() + budget);
+    }
+    ~RequestDeadline() { state_.share_deadline(std::nullopt); }
+    RequestDeadline(const RequestDeadline&) = delete;
+    RequestDeadline& operator=(const RequestDeadline&) = delete;
+
+private:
+    ScriptState& state_;
+};
+
 }  // namespace
 
 std::optional<core::Error> run_append_hooks(ScriptState& state, core::AppendInput& in,
                                             const config::LimitsConfig& limits) {
+    RequestDeadline deadline(state, *state.config());
     std::vector<core::EventInput> kept;
     kept.reserve(in.events.size());
     for (size_t i = 0; i < in.events.size(); ++i) {
@@ -296,7 +323,7 @@ std::optional<core::Error> run_append_hooks(ScriptState& state, core::AppendInpu
         }
         AppendRun run{&in.ref, &event, {}, false, false, {}, nullptr, nullptr};
         std::string changed_json;
-        if (auto error = run_event(state, run, changed_json)) return rejected(*error);
+        if (auto error = run_event(state, run, changed_json)) return stopped_at(state, *error, i, in.events.size());
         if (!run.reached) {
             ++in.dropped;
         } else if (changed_json.empty()) {

@@ -44,7 +44,12 @@ int config_value(lua_State* L) {
     size_t length = 0;
     const char* path = luaL_checklstring(L, 1, &length);
     ScriptState& state = ScriptState::of(L);
-    state.scratch = state.config()->value_json(std::string_view(path, length));
+    auto value = state.config()->value_json(std::string_view(path, length));
+    if (!value) {
+        lua_pushnil(L);  // an absent key must be falsy in `if mnemo.config(k) then`
+        return 1;
+    }
+    state.scratch = std::move(*value);
     lua_pushlstring(L, state.scratch.data(), state.scratch.size());
     push_json(L, lua_tostring(L, -1));
     return 1;

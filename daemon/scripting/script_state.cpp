@@ -168,7 +168,9 @@ void ScriptState::arm() {
     spent_ = 0;
     grown_ = 0;
     trip_message_.clear();
+    running_hook.reset();
     deadline_ = std::chrono::steady_clock::now() + std::chrono::microseconds(bounds_.timeout_us);
+    if (bounds_.timeout_us > 0 && shared_deadline_ && *shared_deadline_ < deadline_) deadline_ = *shared_deadline_;
     set_tick(L_, tick_for(used_));
 }
 
@@ -225,6 +227,12 @@ std::optional<std::string> ScriptState::bounded(Body body, void* data) {
 
 void ScriptState::add_hook(Hook hook, int ref, std::string script) {
     hooks_[static_cast<size_t>(hook)].push_back(HookEntry{ref, std::move(script)});
+}
+
+std::string ScriptState::running_hook_script() const {
+    if (!running_hook) return {};
+    const auto& entries = hooks(running_hook->hook);
+    return running_hook->position < entries.size() ? entries[running_hook->position].script : std::string();
 }
 
 void ScriptState::push_chain(Hook hook) const {

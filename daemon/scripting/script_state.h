@@ -14,7 +14,8 @@
  * also read every string the state holds (`s == t` and `s < t` compare long
  * strings in full), so the hook's tick shrinks as the state grows: a
  * check at most every 16 MiB that instructions can read, down to one per
- * instruction. Once a bound trips, every later hook tick raises again
+ * instruction. Several calls may share one deadline (the append hooks of
+ * one request). Once a bound trips, every later hook tick raises again
  * until the call has unwound, so a script's own pcall cannot swallow it.
  * Every host-side Lua call runs protected, so an out-of-memory error never
  * aborts the daemon. A state belongs to one thread: the loop's, or one
@@ -88,6 +89,9 @@ public:
     const std::shared_ptr<const config::Config>& config() const { return config_; }
     void set_bounds(Bounds bounds) { bounds_ = bounds; }
     uint64_t memory_limit() const { return bounds_.memory_limit; }
+    // While set, every bounded call ends by `end` at the latest, as if its scripts.timeout were shorter:
+    // the calls one request makes (an append hook per event) share one scripts.timeout.
+    void share_deadline(std::optional<std::chrono::steady_clock::time_point> end) { shared_deadline_ = end; }
     // While `flag` is set, a bounded call stops with `message` at its next check.
     void set_cancel(const std::atomic<bool>* flag, std::string message) {
         cancel_ = flag;
@@ -118,6 +122,16 @@ public:
     int session_proxy_mt = LUA_NOREF;
     // The hook call now running, for metamethods that read its data.
     void* hook_data = nullptr;
+    // The hook of a chain that was entered last (hook_chain.cpp), none at the start of each bounded call:
+    // after a call that failed, the one it failed in (a bound may trip inside a C function, or in the
+    // allocator, where Lua's stack cannot be read). By position: a hook may add hooks (mnemo.on).
+    struct RunningHook {
+        Hook hook;
+        size_t position;
+    };
+    std::optional<RunningHook> running_hook;
+    // The script that registered running_hook ("hooks/slow.lua"); empty when there is none.
+    std::string running_hook_script() const;
     // Scratch space for encoders that must not own memory across a Lua error.
     std::string scratch;
     uint64_t memory_used() const { return used_; }
@@ -152,6 +166,7 @@ private:
     size_t grown_ = 0;   // bytes allocated since the clock was last read
     std::chrono::steady_clock::time_point deadline_{};
     std::string trip_message_;
+    std::optional<std::chrono::steady_clock::time_point> shared_deadline_;
     const std::atomic<bool>* cancel_ = nullptr;
     std::string cancel_message_;
 };

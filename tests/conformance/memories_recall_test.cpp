@@ -309,7 +309,10 @@ TEST_P(MemoryRecall, BadInputNamesTheFieldAndStoresNothing) {
     auto too_long = h->post(memories(), R"({"memories":[{"text":"123456789"}]})");
     expect_error(too_long, 400, "invalid_argument");
     EXPECT_NE(too_long.string("/error/message").find("memories[0].text"), std::string::npos);
-    expect_error(h->del(memory("search")), 400, "invalid_argument");
+    // ".../memories/search" is the recall route's path: only GET is served there (an id "search" is refused above).
+    auto search = h->del(memory("search"));
+    expect_error(search, 405, "method_not_allowed");
+    EXPECT_EQ(search.header("Allow"), "GET");
     expect_error(h->patch(memory("m"), R"({"text":""})"), 400, "invalid_argument");
     expect_error(h->post(recall_path(), R"({"query":"x","limit":0})"), 400, "invalid_argument");
     expect_error(h->post(recall_path(), R"({"query":"x","mode":"fuzzy"})"), 400, "invalid_argument");

@@ -49,8 +49,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto result = mnemo::config::load_string(text, std::string(kName), "/nonexistent/mnemo-fuzz");
     if (result.config) {
         require(result.errors.empty(), "a config loaded with errors", text);
-        require(!mnemo::core::validate_json(result.config->value_json("")), "the loaded config is not valid JSON",
-                result.config->value_json(""));
+        auto whole = result.config->value_json("");
+        require(whole.has_value(), "the loaded config has no value at the path \"\"", text);
+        require(!mnemo::core::validate_json(*whole), "the loaded config is not valid JSON", *whole);
         return 0;
     }
     require(!result.errors.empty(), "a config refused without an error", text);

@@ -168,6 +168,13 @@ TEST_F(ConsoleApiTest, ConfigGetAndReload) {
     EXPECT_EQ(value(R"(return config.get("limits.event_limit"))"), "7");
 }
 
+// docs/console.md: nil for an unknown path, so `if config.get(k) then` takes the else branch.
+TEST_F(ConsoleApiTest, ConfigGetOfAnAbsentKeyIsNil) {
+    EXPECT_EQ(value(R"(return config.get("nope.nothing") == nil)"), "true");
+    EXPECT_EQ(value(R"(if config.get("summary.trigger.nothing") then return "set" end return "unset")"), "\"unset\"");
+    EXPECT_EQ(value(R"(return type(config.get("limits")))"), "\"table\"");
+}
+
 TEST_F(ConsoleApiTest, PluginsHooksAndLogLevel) {
     std::string plugins = value("return plugins()");
     EXPECT_EQ(json_string(plugins, "/0/name"), "memory");

@@ -155,6 +155,16 @@ TEST_F(Auth, AppAndAdminTokensAreAccepted) {
     EXPECT_EQ(call("GET", "/v1/info", {}, bearer("adm")).status, 200);
 }
 
+// Auth first, as on every route: an unauthenticated caller learns "401", not which methods a path serves.
+TEST_F(Auth, AuthComesBefore405) {
+    expect_error(call("GET", kMcp), 401, "unauthenticated");
+    expect_error(call("PUT", kSessions, "{}"), 401, "unauthenticated");
+    expect_error(call("GET", "/v1/apps/other/users/u1/mcp", {}, bearer("ts")), 403, "permission_denied");
+    auto allowed = call("GET", kMcp, {}, bearer("ts"));
+    expect_error(allowed, 405, "method_not_allowed");
+    EXPECT_EQ(*allowed.header("Allow"), "POST, DELETE");
+}
+
 TEST_F(Auth, HealthAndReadinessNeedNoToken) {
     EXPECT_EQ(call("GET", "/healthz").status, 200);
     EXPECT_EQ(call("GET", "/readyz").status, 200);

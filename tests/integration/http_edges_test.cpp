@@ -131,6 +131,27 @@ TEST_F(HttpEdges, DuplicateKeysInRequestFieldsAre400NamingTheKey) {
     EXPECT_EQ(version_and_count("s1"), before);
 }
 
+TEST_F(HttpEdges, AllowListsOnlyTheMethodsServedAtThePathEachOnce) {
+    auto search = call("POST", "/v1/apps/shop/users/u1/memories/search", R"({"query":"x"})");
+    expect_error(search, 405, "method_not_allowed");
+    EXPECT_EQ(*search.header("Allow"), "GET");
+    auto memory = call("POST", "/v1/apps/shop/users/u1/memories/m1", "{}");
+    expect_error(memory, 405, "method_not_allowed");
+    EXPECT_EQ(*memory.header("Allow"), "GET, PATCH, DELETE");
+}
+
+TEST_F(HttpEdges, AnOutOfRangeNumberIs400NamingItsField) {
+    auto before = version_and_count("s1");
+    auto huge = append(R"({"author":"user","content":"x","metadata":{"n":1e400}})");
+    expect_error(huge, 400, "invalid_argument");
+    EXPECT_THAT(json_string(huge.body, "/error/message").value_or(""),
+                HasSubstr("events[0].metadata.n: the number 1e400 is out of range"));
+    auto wide = call("POST", kSessions, R"({"id":"w1","ttl_seconds":123456789012345678901234567890})");
+    expect_error(wide, 400, "invalid_argument");
+    EXPECT_THAT(json_string(wide.body, "/error/message").value_or(""), HasSubstr("ttl_seconds: the number"));
+    EXPECT_EQ(version_and_count("s1"), before);
+}
+
 TEST_F(HttpEdges, DuplicateKeysInsideStoredJsonAreKeptByteForByte) {
     auto created = call("POST", kSessions, R"({"id":"m1","metadata":{"k":1,"k":2}})");
     ASSERT_EQ(created.status, 201) << created.body;

@@ -132,6 +132,13 @@ TEST_F(McpTest, MalformedBodies) {
     EXPECT_EQ(json_int(wrong.body, "/id"), 3);
     EXPECT_EQ(json_int(wrong.body, "/error/code"), -32602);
     EXPECT_EQ(json_string(wrong.body, "/error/message"), "params.name: expected a string");
+    // A number no 64-bit integer or double holds is a wrong value in a well-formed message, not broken JSON.
+    auto huge = rpc(session, R"({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"recall",)"
+                             R"("arguments":{"query":"x","limit":123456789012345678901234567890}}})");
+    EXPECT_EQ(huge.status, 200);
+    EXPECT_EQ(json_int(huge.body, "/id"), 4);
+    EXPECT_EQ(json_int(huge.body, "/error/code"), -32602);
+    EXPECT_EQ(json_string(huge.body, "/error/message").value_or("").rfind("params.arguments.limit: ", 0), 0u);
     // The daemon's other clients are unaffected.
     EXPECT_EQ(call("GET", "/healthz").status, 200);
     EXPECT_EQ(call("POST", kSessions, R"({"id":"still-fine"})").status, 201);

@@ -45,7 +45,8 @@ stop_daemon() {
 require_file() { [ -e "$1" ] || fail "expected $1 to exist${2:+ ($2)}"; }
 
 # The installed manual pages under the man folder $1 (.../share/man), each
-# rendered by man -l with its NAME line, and the reference under the doc folder $2.
+# rendered by man -l with its NAME line, and the reference and the copyright file
+# (each license's text) under the doc folder $2.
 check_man_pages_and_docs() {
   local mandir=$1 docdir=$2 entry page name text
   for entry in man8/mnemod.8:mnemod man1/mnemoctl.1:mnemoctl man5/mnemod.yaml.5:mnemod.yaml; do
@@ -58,6 +59,12 @@ check_man_pages_and_docs() {
   for doc in configuration console scripting operations plugins architecture; do
     require_file "$docdir/docs/$doc.md" "the reference page the manual pages point to"
   done
+  require_file "$docdir/copyright" "the licenses, as Debian policy wants them"
+  for text in "License: Apache-2.0" "License: Expat" "License: BSD-3-clause" " Permission is hereby granted" \
+    " Redistribution and use in source and binary forms"; do
+    grep -qx "$text.*" "$docdir/copyright" || fail "$docdir/copyright lacks '$text'"
+  done
+  if grep -q "@MNEMO_" "$docdir/copyright"; then fail "unfilled @MNEMO_...@ in $docdir/copyright"; fi
 }
 
 # The production config (installed as etc/mnemod/mnemod.yaml) moved to scratch

@@ -47,6 +47,25 @@ TEST(Router, WrongMethodListsTheAllowedOnes) {
     EXPECT_EQ(match.allow, "POST, GET");
 }
 
+// ".../memories/search" (GET) overlaps ".../memories/{memory}" (GET, PATCH, DELETE): the literal owns the path.
+TEST(Router, OverlappingPatternsAllowOnlyTheMethodsOfTheMostSpecific) {
+    Router router;
+    router.add("GET", "/v1/apps/{app}/users/{user}/memories/search");
+    router.add("GET", "/v1/apps/{app}/users/{user}/memories/{memory}");
+    router.add("PATCH", "/v1/apps/{app}/users/{user}/memories/{memory}");
+    router.add("DELETE", "/v1/apps/{app}/users/{user}/memories/{memory}");
+    router.add("GET", "/v1/apps/{app}/users/{user}/memories/{memory}");  // a second registration: listed once
+    auto search = router.match("POST", "/v1/apps/shop/users/u1/memories/search");
+    ASSERT_EQ(search.kind, RouteMatch::Kind::WrongMethod);
+    EXPECT_EQ(search.allow, "GET");
+    EXPECT_EQ(search.params.get("app"), "shop");
+    EXPECT_EQ(router.match("PATCH", "/v1/apps/shop/users/u1/memories/search").kind, RouteMatch::Kind::WrongMethod);
+    auto memory = router.match("POST", "/v1/apps/shop/users/u1/memories/m1");
+    ASSERT_EQ(memory.kind, RouteMatch::Kind::WrongMethod);
+    EXPECT_EQ(memory.allow, "GET, PATCH, DELETE");
+    EXPECT_EQ(router.match("PATCH", "/v1/apps/shop/users/u1/memories/m1").kind, RouteMatch::Kind::Found);
+}
+
 TEST(Query, ParsesDecodesAndAppliesLimitRules) {
     Query q;
     ASSERT_FALSE(Query::parse("limit=5000&role=user%2Ctool&after=2023-11-14T22%3A13%3A20Z&x", q));

@@ -179,7 +179,7 @@ TEST(MemoryConfig, AppOverridesMergeOverTheGlobalSection) {
     EXPECT_EQ(other.ttl_us, 86400LL * 1000000);
     EXPECT_EQ(other.capture, MemoryConfig::Capture::None);
     EXPECT_EQ(config->value_json("apps.shop.memory.capture"), "\"events\"");
-    EXPECT_EQ(config->value_json("apps.shop.memory.embedder"), "null");
+    EXPECT_EQ(config->value_json("apps.shop.memory.embedder"), std::nullopt);  // apps do not override it
 }
 
 TEST(MemoryConfig, AppsMayNotOverrideTheEmbedder) {

@@ -31,9 +31,9 @@ TEST(ValueJson, MapsAndAbsentKeys) {
     EXPECT_EQ(config->value_json("reset.default"), R"({"mode":"both","at_hour":4,"idle_minutes":1440,"notify":true})");
     EXPECT_EQ(config->value_json("summary.trigger"), R"({"any":{"events":20,"tokens":4000}})");
     EXPECT_EQ(config->value_json("apps.my.app.limits.event_limit"), "7");
-    EXPECT_EQ(config->value_json("limits.nope"), "null");
-    EXPECT_EQ(config->value_json("server.listen[3]"), "null");
-    EXPECT_EQ(config->value_json("limits.event_limit.deeper"), "null");
+    EXPECT_EQ(config->value_json("limits.nope"), std::nullopt);
+    EXPECT_EQ(config->value_json("server.listen[3]"), std::nullopt);
+    EXPECT_EQ(config->value_json("limits.event_limit.deeper"), std::nullopt);
 }
 
 TEST(ValueJson, PluginOptionsForASharedObjectKeepTheirYamlTypes) {

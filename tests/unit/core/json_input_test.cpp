@@ -39,6 +39,20 @@ TEST(JsonInput, MalformedJsonNamesTheProblem) {
     EXPECT_NE(error->message.find("not valid JSON"), std::string::npos);
 }
 
+TEST(JsonInput, OutOfRangeNumbersNameTheirField) {
+    auto huge = validate_json(R"({"events":[{"content":"x"},{"metadata":{"n":1e400}}]})");
+    ASSERT_TRUE(huge);
+    EXPECT_EQ(huge->message.rfind("events[1].metadata.n: the number 1e400 is out of range", 0), 0u) << huge->message;
+    auto wide = validate_json(R"({"ttl_seconds": 123456789012345678901234567890 })");
+    ASSERT_TRUE(wide);
+    EXPECT_EQ(wide->message.rfind("ttl_seconds: the number 123456789012345678901234567890 is out of range", 0), 0u)
+        << wide->message;
+    EXPECT_FALSE(validate_json(R"({"max":18446744073709551615,"min":-9223372036854775808,"d":1.5e308})"));
+    auto malformed = validate_json(R"({"n":01})");
+    ASSERT_TRUE(malformed);
+    EXPECT_NE(malformed->message.find("not valid JSON"), std::string::npos) << malformed->message;
+}
+
 TEST(StateDelta, SplitsScopesAndStripsTempFromStoredDelta) {
     std::string body = R"({"state_delta": {"cart": 2, "app:promo": null, "user:lang": "de", "temp:draft": "x"}})";
     ParsedBody parsed;

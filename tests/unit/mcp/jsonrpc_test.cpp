@@ -55,6 +55,17 @@ TEST(JsonRpcDecode, NotJsonIsAParseError) {
     EXPECT_EQ(bad("{\"a\":\"\xff\"}").code, kParseError);
 }
 
+TEST(JsonRpcDecode, AnOutOfRangeNumberIsInvalidParamsNamingTheField) {
+    DecodeError huge = bad(R"({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"arguments":{"n":1e400}}})");
+    EXPECT_EQ(huge.code, kInvalidParams);
+    EXPECT_EQ(huge.id_json, "9");
+    EXPECT_EQ(huge.message.rfind("params.arguments.n: the number 1e400 is out of range", 0), 0u) << huge.message;
+    DecodeError wide = bad(R"({"id":"a","params":{"list":[1, -99999999999999999999]},"method":"m","jsonrpc":"2.0"})");
+    EXPECT_EQ(wide.code, kInvalidParams);
+    EXPECT_EQ(wide.id_json, R"("a")");
+    EXPECT_EQ(wide.message.rfind("params.list[1]: the number -99999999999999999999 is out of range", 0), 0u);
+}
+
 TEST(JsonRpcDecode, BatchesAndNonObjectsAreInvalidRequests) {
     DecodeError batch = bad(R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])");
     EXPECT_EQ(batch.code, kInvalidRequest);

@@ -62,6 +62,38 @@ TEST(ServerBackpressure, APeerThatDoesNotReadHasItsNextRequestsNeitherReadNorRun
     EXPECT_EQ(calls.load(), kRequests);
 }
 
+// Issue 37: four pipelined requests ran at once before any answer was known, and each brought an 8 MB
+// answer to a client that read nothing. Until an answer shows their size, requests run one at a time.
+TEST(ServerBackpressure, RequestsRunOneAtATimeUntilAnAnswerHasShownItsSize) {
+    ServerOptions options;
+    options.output_limit = 256 * 1024;
+    ServerHarness harness(options);
+    std::vector<Responder> held;
+    size_t in_flight_before_an_answer = 0;
+    harness.handler = [&](Request&&, Responder respond) {
+        held.push_back(std::move(respond));
+        if (held.size() > 1) return;
+        harness.after(100, [&] {  // time for the whole pipeline to arrive
+            if (in_flight_before_an_answer == 0) in_flight_before_an_answer = held.size();
+            for (auto& answer : held) {
+                Response response;
+                response.body.assign(1 << 20, 'x');
+                answer(std::move(response));
+            }
+            held.clear();
+        });
+    };
+    int port = harness.listen_tcp();
+    harness.run_client([&] {
+        int fd = connect_tcp(port);
+        ResponseReader reader(fd);
+        ASSERT_TRUE(send_all(fd, pipeline(8)));
+        for (int i = 0; i < 8; ++i) ASSERT_TRUE(reader.next()) << "response " << i;
+        ::close(fd);
+    });
+    EXPECT_EQ(in_flight_before_an_answer, 1u);
+}
+
 TEST(ServerBackpressure, RequestsInFlightAreBoundedWhileAnswersArePending) {
     ServerHarness harness;
     std::vector<Responder> held;

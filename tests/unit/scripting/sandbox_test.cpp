@@ -70,6 +70,7 @@ TEST(Sandbox, SafeLibrariesAndMnemoAreThere) {
         assert(type(mnemo.now()) == 'number' and mnemo.now() > 1.7e9)
         assert(mnemo.config('limits.event_limit') == 1000)
         assert(mnemo.config('summary.trigger').any.events == 20)
+        assert(mnemo.config('nope.nothing') == nil and not mnemo.config('summary.trigger.nothing'))
         mnemo.log.info('hello from a test'); print('printed', 1, nil)
     )"),
               std::nullopt);
