@@ -179,11 +179,13 @@ void PostgresServer::drop_database(const std::string& name) {
 
 void PostgresServer::clear_database(const std::string& name) {
     Connection conn = connect_to(dir_, name);
+    // DELETE, not TRUNCATE: on tables this small it is several times faster
+    // (TRUNCATE makes new files for every table and index).
     Result tables = run(conn.get(),
-                        "SELECT string_agg(quote_ident(tablename), ', ') FROM pg_tables WHERE schemaname = "
-                        "current_schema() AND tablename NOT IN ('schema_version', 'memory_feed')");
+                        "SELECT string_agg('DELETE FROM ' || quote_ident(tablename), '; ') FROM pg_tables WHERE "
+                        "schemaname = current_schema() AND tablename NOT IN ('schema_version', 'memory_feed')");
     if (ok(tables) && PQntuples(tables.get()) == 1 && !PQgetisnull(tables.get(), 0, 0))
-        run(conn.get(), std::string("TRUNCATE ") + PQgetvalue(tables.get(), 0, 0) + " RESTART IDENTITY");
+        run(conn.get(), PQgetvalue(tables.get(), 0, 0));
     // The memory feed's counter row belongs to the schema, like the version rows: empty, it counts from 0.
     run(conn.get(), "UPDATE memory_feed SET last_seq = 0, horizon = 0");
 }
