@@ -5,8 +5,7 @@
 // root, which CI is: then both run as Debian's `postgres` user (runuser),
 // the folder owned by it. The data directory survives stop()/start(), so
 // outage tests can take the database away and bring it back. No mock: the
-// plugin talks to a real server. tests/postgres_fixture/postgres.sh does
-// the same from a shell.
+// plugin talks to a real server.
 #pragma once
 
 #include <sys/types.h>
