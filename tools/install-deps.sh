@@ -14,10 +14,11 @@ runtime_and_build=(
   libuv1-dev liblua5.4-dev libsqlite3-dev libmysqlcppconn-dev libyaml-cpp-dev
   libsimdjson-dev libhttp-parser-dev libsystemd-dev libspdlog-dev libfmt-dev
   libcli11-dev libedit-dev libhowardhinnant-date-dev libabsl-dev
-  libhnswlib-dev libcurl4-openssl-dev libstemmer-dev
+  libhnswlib-dev libcurl4-openssl-dev libstemmer-dev libpq-dev
 )
 test_only=(
   libgtest-dev libgmock-dev libbenchmark-dev mariadb-server wrk redis-server
+  postgresql-15  # the postgres tests start their own server from /usr/lib/postgresql/15/bin
   tmux util-linux python3 systemd dpkg-dev
   python3-pytest python3-setuptools python3-wheel python3-venv mypy  # the Python client: tests, offline install, types
   python3-jsonschema python3-yaml  # docs/openapi.yaml: its schemas checked against real answers

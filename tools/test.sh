@@ -11,7 +11,7 @@ run_suite() {
   local dir=$1; shift
   cmake -S . -B "$dir" -DMNEMO_WERROR=ON "$@" >/dev/null
   cmake --build "$dir" -j"$jobs"
-  # Test binaries share no port or file (each daemon and MariaDB gets its own); the .deb test runs alone.
+  # Test binaries share no port or file (each daemon, MariaDB and PostgreSQL gets its own); the .deb test runs alone.
   ctest --test-dir "$dir" --output-on-failure --timeout 900 -j"$jobs"
 }
 

@@ -57,13 +57,14 @@ struct AuthConfig {
 };
 
 struct StorageConfig {
-    std::string plugin;      // "memory", "sqlite", "mysql" or an absolute path to a .so
+    std::string plugin;      // "memory", "sqlite", "mysql", "postgres" or an absolute path to a .so
     std::string plugin_dir;  // "" = the loader's default search; else absolute
     bool soft_delete = true;
     // storage.options as JSON object text, with the plugin's defaults filled in
-    // for memory/sqlite/mysql. Converted keys: sqlite busy_timeout ->
+    // for memory/sqlite/mysql/postgres. Converted keys: sqlite busy_timeout ->
     // busy_timeout_ms, cache_size -> cache_size_bytes, path made absolute;
-    // mysql connect_timeout -> connect_timeout_ms. A .so plugin gets its map
+    // mysql and postgres connect_timeout -> connect_timeout_ms, postgres
+    // statement_timeout -> statement_timeout_ms. A .so plugin gets its map
     // as written (plain scalars typed as YAML would: numbers, booleans, null).
     std::string options_json;
 };

@@ -5,14 +5,15 @@ namespace mnemo::config {
 namespace {
 
 bool is_builtin_plugin(std::string_view name) {
-    return name == "memory" || name == "sqlite" || name == "mysql";
+    return name == "memory" || name == "sqlite" || name == "mysql" || name == "postgres";
 }
 
 void read_plugin(LoadState& state, const YAML::Node& node, const Place& place) {
-    auto text = read_scalar(state.ctx, node, place, "memory, sqlite, mysql or a path to a .so file");
+    auto text = read_scalar(state.ctx, node, place, "memory, sqlite, mysql, postgres or a path to a .so file");
     if (!text) return;
     if (!is_builtin_plugin(*text) && !(text->size() > 3 && text->ends_with(".so"))) {
-        state.ctx.error(place, "expected memory, sqlite, mysql or a path to a .so file, got \"" + *text + "\"");
+        state.ctx.error(place,
+                        "expected memory, sqlite, mysql, postgres or a path to a .so file, got \"" + *text + "\"");
         state.config.storage.plugin.clear();  // so the options are not checked against the wrong plugin
         return;
     }

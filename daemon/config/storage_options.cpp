@@ -29,6 +29,16 @@ struct MysqlOptions {
     bool tls = false;
 };
 
+// libpq's own keywords, "" leaving libpq's default (PGHOST and friends);
+// without a conninfo, dbname and user default to "mnemo" in the plugin.
+struct PostgresOptions {
+    std::string conninfo, host, dbname, user, password, sslmode;
+    uint16_t port = 0;  // 0: libpq's default
+    uint32_t pool_size = 8;
+    int64_t connect_timeout_us = 5 * 1000000;
+    int64_t statement_timeout_us = 30 * 1000000;
+};
+
 Json sqlite_options(LoadState& state) {
     Context& ctx = state.ctx;
     SqliteOptions options;
@@ -74,6 +84,41 @@ Json mysql_options(LoadState& state) {
     return json;
 }
 
+Json postgres_options(LoadState& state) {
+    Context& ctx = state.ctx;
+    PostgresOptions options;
+    read_map(ctx, state.storage_options.node, state.storage_options.place,
+             {{"conninfo", string_field(ctx, options.conninfo)},
+              {"host", string_field(ctx, options.host)},
+              {"port", number_field(ctx, options.port, 1)},
+              {"dbname", string_field(ctx, options.dbname)},
+              {"user", string_field(ctx, options.user)},
+              {"password", string_field(ctx, options.password)},
+              {"sslmode", enum_field(ctx, options.sslmode,
+                                     Choices<std::string>{{"disable", "disable"},
+                                                          {"allow", "allow"},
+                                                          {"prefer", "prefer"},
+                                                          {"require", "require"},
+                                                          {"verify-ca", "verify-ca"},
+                                                          {"verify-full", "verify-full"}})},
+              {"pool_size", number_field(ctx, options.pool_size, 1, 1024)},
+              {"connect_timeout", duration_field(ctx, options.connect_timeout_us, true)},
+              {"statement_timeout", duration_field(ctx, options.statement_timeout_us)}});
+    Json json = Json::object();
+    for (const auto& [key, value] : {std::pair<const char*, const std::string&>{"conninfo", options.conninfo},
+                                     {"host", options.host},
+                                     {"dbname", options.dbname},
+                                     {"user", options.user},
+                                     {"password", options.password},
+                                     {"sslmode", options.sslmode}})
+        if (!value.empty()) json.set(key, value);
+    if (options.port != 0) json.set("port", static_cast<int64_t>(options.port));
+    json.set("pool_size", static_cast<int64_t>(options.pool_size));
+    json.set("connect_timeout_ms", options.connect_timeout_us / kMicrosPerMilli);
+    json.set("statement_timeout_ms", options.statement_timeout_us / kMicrosPerMilli);
+    return json;
+}
+
 Json memory_options(LoadState& state) {
     read_map(state.ctx, state.storage_options.node, state.storage_options.place, {});
     return Json::object();
@@ -116,6 +161,8 @@ void read_storage_options(LoadState& state) {
         options = sqlite_options(state);
     } else if (plugin == "mysql") {
         options = mysql_options(state);
+    } else if (plugin == "postgres") {
+        options = postgres_options(state);
     } else if (plugin == "memory") {
         options = memory_options(state);
     } else if (!plugin.empty()) {

@@ -8,6 +8,7 @@
 
 #include "columns.h"
 #include "dialect.h"
+#include "server_queries.h"
 
 #include <string>
 
@@ -18,22 +19,8 @@ using sqlcore::kLaneColumns;
 using sqlcore::kLaneVersionSql;
 using sqlcore::kSessionColumns;
 
-// Visible, unexpired sessions strictly after the cursor, newest first.
-// Parameters: app, [user,] cursor_updated_at (x3: the range bound, the
-// strict part, the tie), the tie's cursor_id (an app's list: (cursor_user,
-// cursor_id) x2, cursor_user NULL when unknown: the tie is then on id
-// alone), lower bound of active_within, now, limit. The explicit
-// `updated_at <= cursor` gives the index a range.
-inline std::string session_list_sql(const char* scope, const char* tie, const char* tie_order) {
-    return std::string("SELECT ") + kSessionColumns + " FROM sessions WHERE " + scope +
-           " AND updated_at <= ? AND (updated_at < ? OR (updated_at = ? AND " + tie +
-           ")) AND updated_at >= ? AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?)"
-           " ORDER BY updated_at DESC, " +
-           tie_order + " LIMIT ?";
-}
-inline const std::string kListUserSessionsSql = session_list_sql("app = ? AND user = ?", "id < ?", "id DESC");
-inline const std::string kListAppSessionsSql =
-    session_list_sql("app = ?", "((? IS NULL AND id < ?) OR (user, id) < (?, ?))", "user DESC, id DESC");
+// The lists and event columns both server dialects share.
+using namespace sqlcore::server;
 
 // The sweep and finalize statements, each served by the index of a
 // generated column that holds exactly its rows (migrations.h).
@@ -69,17 +56,5 @@ inline const std::string kFinalizePendingSql =
     std::string("SELECT ") + kSessionColumns + kFinalizeColumns +
     " FROM sessions WHERE finalize_due IS NOT NULL AND (finalize_claim_until <= ? OR finalize_owner = ?) "
     "ORDER BY finalize_due LIMIT ? FOR UPDATE SKIP LOCKED";
-
-// An app's lanes strictly after the (updated_at, lane) cursor, newest first
-// (app, cursor x3, cursor_lane, lower bound of active_within, limit).
-inline const std::string kListLanesSql =
-    std::string("SELECT ") + kLaneColumns +
-    " FROM lanes WHERE app = ? AND updated_at <= ? AND (updated_at < ? OR (updated_at = ? AND lane < ?)) "
-    "AND updated_at >= ? ORDER BY updated_at DESC, lane DESC LIMIT ?";
-
-inline constexpr const char* kEventColumns =
-    "seq, id, id_from_client, invocation_id, author, role, content, state_delta, usage_json, tool_calls, media, "
-    "metadata, filter_key, timestamp_us, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, "
-    "total_tokens, cost_usd, deleted_at";
 
 }  // namespace mnemo::mysql

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "connection.h"
+#include "server_plugin.h"
 #include "sql_store.h"
 
 #include <functional>
@@ -16,7 +17,7 @@ using sqlcore::Store;
 // Like write, but only while this process holds the server-wide lock
 // `purpose` of the store's database; `granted` tells the step whether
 // another process holds it.
-using LockedStep = std::function<void(Conn&, Output&, bool granted)>;
+using sqlcore::LockedStep;
 void write_locked(Store& store, const std::string& purpose, const mnemo_sink* sink, const LockedStep& step);
 
 // Lock names are per database, at most 64 characters (MySQL's limit).

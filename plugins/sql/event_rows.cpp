@@ -42,6 +42,36 @@ int64_t insert_event(Db& db, int64_t sid, int64_t seq, const mnemo_event& event)
     return db.insert_event_row(sid, seq, event);
 }
 
+std::string indexed_event_insert_sql(const char* index_column, const char* index_value) {
+    return std::string("INSERT INTO events (sid, seq, id, id_from_client, invocation_id, author, role, content, "
+                       "state_delta, usage_json, tool_calls, media, metadata, filter_key, timestamp_us, input_tokens, "
+                       "output_tokens, cache_read_tokens, cache_write_tokens, total_tokens, cost_usd, search_text, ") +
+           index_column +
+           ", term_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, " + index_value +
+           ", ?)";
+}
+
+void insert_indexed_event(Db& db, const std::string& sql, int64_t sid, int64_t seq, const mnemo_event& event,
+                          const std::string& index, int64_t terms) {
+    Query insert(db, sql);
+    insert.args(sid, seq, event.id, event.id_from_client ? 1 : 0, event.invocation_id,
+                event.author.ptr ? event.author : str(""), event.role.ptr ? event.role : str(""), event.content_json,
+                event.state_delta_json, event.usage_json, event.tool_calls_json, event.media_json, event.metadata_json,
+                event.filter_key.ptr ? event.filter_key : str(""), event.timestamp_us, event.usage.input_tokens,
+                event.usage.output_tokens, event.usage.cache_read_tokens, event.usage.cache_write_tokens,
+                event.usage.total_tokens, event.usage.cost_usd, event.search_text.ptr ? event.search_text : str(""),
+                index, terms);
+    try {
+        insert.run();
+    } catch (const StoreError& e) {
+        // The only unique key an insert can break: a visible event holds the id.
+        if (!e.duplicate_key()) throw;
+        throw StoreError(MNEMO_E_INVALID, "event id " + text(event.id) +
+                                              " is given twice to one session; ids must "
+                                              "be unique among its visible events");
+    }
+}
+
 std::optional<StoredEvent> find_visible_by_id(Db& db, int64_t sid, const mnemo_event& event) {
     Query row(db, db.dialect().find_visible_id);
     row.args(sid, event.id);

@@ -18,6 +18,17 @@ namespace mnemo::sqlcore {
 // caller adds to its session's search_terms while the event is visible.
 int64_t insert_event(Db& db, int64_t sid, int64_t seq, const mnemo_event& event);
 
+// The events insert of the server backends (mysql, postgres), whose text
+// index is a column the insert writes: the row, its search_text, the index
+// column `index_column` as `index_value` (an expression of one parameter) and
+// term_count.
+std::string indexed_event_insert_sql(const char* index_column, const char* index_value);
+// Runs that insert with the index's value of the event's search text and its
+// number of host terms; an id a visible event of the session holds is
+// refused (MNEMO_E_INVALID).
+void insert_indexed_event(Db& db, const std::string& sql, int64_t sid, int64_t seq, const mnemo_event& event,
+                          const std::string& index, int64_t terms);
+
 // A visible event found by its client id, and whether it matches a retry
 // (equal author, role and content bytes).
 struct StoredEvent {

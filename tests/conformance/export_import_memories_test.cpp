@@ -308,16 +308,15 @@ TEST_P(MemoryTransfer, EveryFieldTravelsAndASecondImportChangesNothing) {
     EXPECT_TRUE(get(*other, "u1", same.id).memories.empty()) << "dedupe missed the imported memory";
 }
 
-// Through each other kind in turn and back into a fresh store of this one
-// (from mysql: memory, sqlite, mysql), each hop exporting the same lines.
+// Through each other kind in turn (transfer_partners) and back into a fresh
+// store of this one (from mysql: memory, sqlite, postgres when under test,
+// mysql), each hop exporting the same lines.
 TEST_P(MemoryTransfer, TheSameLinesTravelThroughEveryOtherBackendAndBack) {
     fill();
     const auto before = memories(*h);
     export_to(*h, file("hop-0.jsonl"));
     const std::string text = read_all(file("hop-0.jsonl"));
-    std::vector<std::string> hops;
-    for (const char* kind : {"memory", "sqlite"})
-        if (GetParam() != kind) hops.emplace_back(kind);
+    std::vector<std::string> hops = transfer_partners(GetParam());
     hops.push_back(GetParam());
     for (size_t i = 0; i < hops.size(); ++i) {
         const std::string when = "after hop " + std::to_string(i + 1) + " into " + hops[i];

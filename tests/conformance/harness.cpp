@@ -6,6 +6,9 @@
 #ifdef MNEMO_CONFORMANCE_MYSQL
 #include "mariadb_server.h"
 #endif
+#ifdef MNEMO_CONFORMANCE_POSTGRES
+#include "postgres_server.h"
+#endif
 
 #include <algorithm>
 #include <cctype>
@@ -139,12 +142,35 @@ public:
     ::testing::AddGlobalTestEnvironment(new MysqlEnvironment);
 #endif
 
+#ifdef MNEMO_CONFORMANCE_POSTGRES
+// The postgres backend likewise, against one private PostgreSQL per process.
+std::string postgres_database;
+
+class PostgresEnvironment : public ::testing::Environment {
+public:
+    void SetUp() override {
+        auto backends = backends_under_test();
+        if (std::find(backends.begin(), backends.end(), "postgres") == backends.end()) return;
+        postgres_database = postgres_fixture::shared_server().create_database("conformance");
+    }
+    void TearDown() override { postgres_fixture::stop_shared_server(); }
+};
+[[maybe_unused]] ::testing::Environment* const postgres_environment =
+    ::testing::AddGlobalTestEnvironment(new PostgresEnvironment);
+#endif
+
 std::string options_for(const std::string& backend, const std::string& dir) {
     if (backend == "sqlite") return R"({"path":")" + dir + R"(/mnemo.db","synchronous":"normal","readers":2})";
 #ifdef MNEMO_CONFORMANCE_MYSQL
     if (backend == "mysql") {
         mysql_fixture::shared_server().clear_database(mysql_database);
         return mysql_fixture::shared_server().plugin_options(mysql_database);
+    }
+#endif
+#ifdef MNEMO_CONFORMANCE_POSTGRES
+    if (backend == "postgres") {
+        postgres_fixture::shared_server().clear_database(postgres_database);
+        return postgres_fixture::shared_server().plugin_options(postgres_database);
     }
 #endif
     return "{}";
@@ -288,6 +314,16 @@ std::vector<std::string> backends_under_test() {
         start = comma + 1;
     }
     return out;
+}
+
+std::vector<std::string> transfer_partners(const std::string& backend) {
+    std::vector<std::string> partners;
+    for (const std::string& kind : {std::string("memory"), std::string("sqlite")})
+        if (kind != backend) partners.push_back(kind);
+    for (const std::string& kind : backends_under_test())
+        if (kind != backend && std::find(partners.begin(), partners.end(), kind) == partners.end())
+            partners.push_back(kind);
+    return partners;
 }
 
 }  // namespace mnemo::testing

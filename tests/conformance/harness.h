@@ -131,5 +131,9 @@ std::string canonical(std::string_view json);
 void expect_error(const Reply& reply, int status, const std::string& code);
 
 std::vector<std::string> backends_under_test();
+// The backends an export of `backend` is carried into by the transfer tests:
+// memory and sqlite, and the other backends under test (mysql, postgres:
+// MNEMO_CONFORMANCE_BACKENDS=mysql,postgres carries data between all four).
+std::vector<std::string> transfer_partners(const std::string& backend);
 
 }  // namespace mnemo::testing

@@ -6,9 +6,9 @@
 // answered, a batch whose answer was lost is all there or all gone, and the
 // index's gauge counts exactly the stored memories. Once with the index
 // rebuilt from the change feed, once resumed from the checkpoint of a
-// graceful stop and caught up with the writes after it; on mysql too.
+// graceful stop and caught up with the writes after it; on mysql and postgres too.
 #include "fixture.h"
-#include "mysql_daemons.h"
+#include "shared_daemons.h"
 
 #include <algorithm>
 #include <csignal>
@@ -305,27 +305,30 @@ TEST_F(MemoryCrash, SigkillAfterACheckpointTheIndexResumesFromItAndFollowsTheLat
     resumed_from_a_checkpoint(sqlite_config());
 }
 
-#ifdef MNEMO_INTEGRATION_MYSQL
-class MemoryCrashMysql : public MemoryCrash {
+#if defined(MNEMO_INTEGRATION_MYSQL) || defined(MNEMO_INTEGRATION_POSTGRES)
+// The same on each shared plugin's database.
+class MemoryCrashShared : public MemoryCrash, public ::testing::WithParamInterface<std::string> {
 protected:
     void SetUp() override {
-        auto& server = mysql_fixture::shared_server();
+        DatabaseServer server(GetParam());
         std::string error;
-        if (!server.running()) {
-            ASSERT_TRUE(server.start(&error)) << error;
-        }
-        config_ = mysql_config(server.create_database("crash"), "memory:\n  index_dir: @DIR@/memory-index\n");
+        ASSERT_TRUE(server.start(&error)) << error;
+        config_ = shared_config(GetParam(), server.create_database("crash"),
+                                "memory:\n  index_dir: @DIR@/memory-index\n");
     }
     std::string config_;
 };
 
-TEST_F(MemoryCrashMysql, SigkillDuringBulkInsertsTheIndexIsRebuiltFromTheFeed) {
+TEST_P(MemoryCrashShared, SigkillDuringBulkInsertsTheIndexIsRebuiltFromTheFeed) {
     rebuilt_from_the_feed(config_);
 }
 
-TEST_F(MemoryCrashMysql, SigkillAfterACheckpointTheIndexResumesFromItAndFollowsTheLaterWrites) {
+TEST_P(MemoryCrashShared, SigkillAfterACheckpointTheIndexResumesFromItAndFollowsTheLaterWrites) {
     resumed_from_a_checkpoint(config_);
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, MemoryCrashShared, ::testing::ValuesIn(shared_backends()),
+                         [](const auto& info) { return info.param; });
 #endif
 
 }  // namespace

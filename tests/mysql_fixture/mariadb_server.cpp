@@ -7,6 +7,8 @@
 #include <cppconn/statement.h>
 #include <mysql_driver.h>
 
+#include "child_process.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -25,6 +27,9 @@ namespace mnemo::mysql_fixture {
 namespace {
 
 using namespace std::chrono_literals;
+using server_fixture::make_temp_dir;
+using server_fixture::spawn;
+using server_fixture::wait_success;
 
 // Small buffers keep the server light on a 2-core CI box; the flush setting
 // trades crash durability (tests stop the server cleanly) for speed.
@@ -33,45 +38,6 @@ const std::vector<std::string> kServerTuning = {
     "--innodb-doublewrite=0",        "--max-connections=500",     "--skip-name-resolve",
 };
 
-// Runs argv with stdout and stderr appended to log; returns the child's pid.
-pid_t spawn(const std::vector<std::string>& argv, const std::string& log) {
-    pid_t pid = fork();
-    if (pid != 0) return pid;
-    int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    if (fd >= 0) {
-        dup2(fd, STDOUT_FILENO);
-        dup2(fd, STDERR_FILENO);
-        close(fd);
-    }
-    std::vector<char*> args;
-    for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-    args.push_back(nullptr);
-    execvp(args[0], args.data());
-    _exit(127);
-}
-
-// Waits up to `bound` for pid; true when it exited with status 0.
-bool wait_success(pid_t pid, std::chrono::milliseconds bound) {
-    auto deadline = std::chrono::steady_clock::now() + bound;
-    int status = 0;
-    while (waitpid(pid, &status, WNOHANG) == 0) {
-        if (std::chrono::steady_clock::now() > deadline) {
-            kill(pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            return false;
-        }
-        std::this_thread::sleep_for(20ms);
-    }
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
-std::string make_temp_dir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "mnemo-mariadb-XXXXXX").string();
-    std::vector<char> buffer(pattern.begin(), pattern.end());
-    buffer.push_back('\0');
-    if (!mkdtemp(buffer.data())) throw std::runtime_error("cannot create a temporary folder for mariadbd");
-    return buffer.data();
-}
 
 std::unique_ptr<sql::Statement> statement(sql::Connection& conn) {
     return std::unique_ptr<sql::Statement>(conn.createStatement());
@@ -79,7 +45,8 @@ std::unique_ptr<sql::Statement> statement(sql::Connection& conn) {
 
 }  // namespace
 
-MariadbServer::MariadbServer() : dir_(make_temp_dir()), datadir_(dir_ + "/data"), socket_(dir_ + "/mysqld.sock") {}
+MariadbServer::MariadbServer()
+    : dir_(make_temp_dir("mnemo-mariadb")), datadir_(dir_ + "/data"), socket_(dir_ + "/mysqld.sock") {}
 
 MariadbServer::~MariadbServer() {
     stop();
@@ -199,15 +166,7 @@ std::string MariadbServer::yaml_options(const std::string& database, int pool_si
 }
 
 std::string MariadbServer::log() const {
-    std::string out;
-    for (const char* name : {"/install.log", "/mysqld.out", "/mysqld.err"}) {
-        std::ifstream file(dir_ + name);
-        if (!file) continue;
-        std::stringstream text;
-        text << file.rdbuf();
-        out += std::string("== ") + name + "\n" + text.str();
-    }
-    return out.size() > 8000 ? out.substr(out.size() - 8000) : out;
+    return server_fixture::tail_of_logs(dir_, {"/install.log", "/mysqld.out", "/mysqld.err"});
 }
 
 namespace {
@@ -218,13 +177,7 @@ std::unique_ptr<MariadbServer>& shared_slot() {
 }  // namespace
 
 MariadbServer& shared_server() {
-    std::unique_ptr<MariadbServer>& server = shared_slot();
-    if (!server) {
-        server = std::make_unique<MariadbServer>();
-        std::string error;
-        if (!server->start(&error)) throw std::runtime_error("cannot start the test MariaDB server: " + error);
-    }
-    return *server;
+    return server_fixture::started_once(shared_slot(), "MariaDB");
 }
 
 void stop_shared_server() {

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The crash soak's long form: N SIGKILLs of mnemod per backend (sqlite with
-# synchronous full and normal, mysql with a MariaDB restart in the middle)
+# synchronous full and normal, mysql and postgres with a restart of their
+# database server in the middle)
 # under concurrent appends with client ids; prints kills, acknowledged
 # batches and events, lost, duplicated and partial batches per backend.
 # ctest runs the short form (5 kills per backend) of the same binary.
 #
 # Usage: tests/soak/run.sh [--kills N] [--writers W] [--seconds S] [--seed X]
-#                          [--backend full|normal|mysql|all] [--build DIR]
+#                          [--backend full|normal|mysql|postgres|all] [--build DIR]
 #   --kills    SIGKILLs per backend (default 50)
 #   --writers  writer threads, each appending to its own 3 sessions (default 8)
 #   --seconds  appending time per backend, spread over the kills (default 1.2 per kill)
@@ -28,9 +29,9 @@ done
 case "$backend" in
   full) filter='Soak.SqliteSynchronousFull' ;;
   normal) filter='Soak.SqliteSynchronousNormal' ;;
-  mysql) filter='Soak.MysqlWithMariadbRestart' ;;
-  all) filter='Soak.*' ;;
-  *) echo "--backend $backend: use full, normal, mysql or all" >&2; exit 2 ;;
+  mysql|postgres) filter="Backends/SharedSoak.WithADatabaseRestart/$backend" ;;
+  all) filter='Soak.*:Backends/SharedSoak.*' ;;
+  *) echo "--backend $backend: use full, normal, mysql, postgres or all" >&2; exit 2 ;;
 esac
 binary=$build/tests/soak/soak_tests
 if [ ! -x "$binary" ]; then

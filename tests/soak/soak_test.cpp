@@ -3,8 +3,8 @@
 // acknowledged; after every restart, and at the end, the audit holds the
 // daemon to what the writers were told (audit.h). Backends: sqlite with
 // synchronous full and normal (both promise that an acknowledged write
-// survives a process crash) and mysql, whose MariaDB is also restarted in
-// the middle of the run while the writers keep appending.
+// survives a process crash), mysql and postgres, whose database server is
+// also restarted in the middle of the run while the writers keep appending.
 //
 // Parameters (environment): MNEMO_SOAK_KILLS (default 5), MNEMO_SOAK_WRITERS
 // (4), MNEMO_SOAK_SECONDS (appending time over the whole run, default 0.6 s
@@ -16,9 +16,7 @@
 #include "fixture.h"
 #include "ledger.h"
 #include "writers.h"
-#ifdef MNEMO_INTEGRATION_MYSQL
-#include "mysql_daemons.h"
-#endif
+#include "shared_daemons.h"
 
 #include <gtest/gtest.h>
 
@@ -38,7 +36,7 @@ using integration::DaemonProcess;
 
 constexpr size_t kProblemsShown = 20;
 constexpr auto kProgressWait = std::chrono::seconds(60);
-constexpr auto kMariadbDown = std::chrono::milliseconds(800);
+constexpr auto kDatabaseDown = std::chrono::milliseconds(800);
 
 double env_number(const char* name, double fallback) {
     const char* text = std::getenv(name);
@@ -98,8 +96,8 @@ protected:
             std::fprintf(stderr, "---- mnemod log (last start) ----\n%s---- end of log ----\n", daemon_->log().c_str());
     }
 
-    // middle_of_run: called once, while the writers append, in the round halfway through (the mysql
-    // soak restarts MariaDB there).
+    // middle_of_run: called once, while the writers append, in the round halfway through (the shared
+    // plugins' soak restarts their database server there).
     void soak(const std::string& name, const std::string& config, const std::function<void()>& middle_of_run = {}) {
         Parameters p;
         ASSERT_GT(p.kills, 0);
@@ -189,21 +187,25 @@ TEST_F(Soak, SqliteSynchronousNormal) {
     soak("sqlite synchronous=normal", sqlite_soak_config("normal"));
 }
 
-#ifdef MNEMO_INTEGRATION_MYSQL
-TEST_F(Soak, MysqlWithMariadbRestart) {
-    auto& server = mysql_fixture::shared_server();
+#if defined(MNEMO_INTEGRATION_MYSQL) || defined(MNEMO_INTEGRATION_POSTGRES)
+// Each shared plugin, its database server restarted halfway through.
+class SharedSoak : public Soak, public ::testing::WithParamInterface<std::string> {};
+
+TEST_P(SharedSoak, WithADatabaseRestart) {
+    integration::DatabaseServer server(GetParam());
     std::string error;
-    if (!server.running()) {
-        ASSERT_TRUE(server.start(&error)) << error;
-    }
+    ASSERT_TRUE(server.start(&error)) << error;
     std::string database = server.create_database("soak");
-    soak("mysql", integration::mysql_config(database, ""), [&server] {
+    soak(GetParam(), integration::shared_config(GetParam(), database, ""), [&server] {
         server.stop();
-        std::this_thread::sleep_for(kMariadbDown);
+        std::this_thread::sleep_for(kDatabaseDown);
         std::string restart_error;
         ASSERT_TRUE(server.start(&restart_error)) << restart_error;
     });
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, SharedSoak, ::testing::ValuesIn(integration::shared_backends()),
+                         [](const auto& info) { return info.param; });
 #endif
 
 }  // namespace

@@ -49,14 +49,25 @@ TEST(ValueJson, MysqlOptionsGetDefaultsAndMilliseconds) {
               R"("pool_size":8,"connect_timeout_ms":2000,"tls":false})");
 }
 
+// Only what is set reaches the plugin, which leaves the rest to libpq.
+TEST(ValueJson, PostgresOptionsKeepWhatIsSetAndGetMilliseconds) {
+    auto config = valid("storage:\n  plugin: postgres\n  options: {host: /run/pg, port: 5433, password: \"\", "
+                        "statement_timeout: 1m}\n");
+    EXPECT_EQ(config->storage.options_json,
+              R"({"host":"/run/pg","port":5433,"pool_size":8,"connect_timeout_ms":5000,"statement_timeout_ms":60000})");
+}
+
 TEST(ValueJson, OptionsAreCheckedPerPlugin) {
     EXPECT_EQ(testing::errors_of("storage:\n  plugin: memory\n  options: {path: x}\n").at(0),
               "mnemod.yaml:3:13: storage.options.path: unknown key (this map takes no keys)");
     EXPECT_EQ(testing::errors_of("storage:\n  plugin: mysql\n  options: {pool: 3}\n").at(0),
               "mnemod.yaml:3:13: storage.options.pool: unknown key (did you mean 'port'?)");
-    EXPECT_EQ(
-        testing::errors_of("storage: {plugin: redis}\n").at(0),
-        "mnemod.yaml:1:19: storage.plugin: expected memory, sqlite, mysql or a path to a .so file, got \"redis\"");
+    EXPECT_EQ(testing::errors_of("storage:\n  plugin: postgres\n  options: {sslmode: sometimes}\n").at(0),
+              "mnemod.yaml:3:22: storage.options.sslmode: expected one of disable, allow, prefer, require, "
+              "verify-ca, verify-full, got \"sometimes\"");
+    EXPECT_EQ(testing::errors_of("storage: {plugin: redis}\n").at(0),
+              "mnemod.yaml:1:19: storage.plugin: expected memory, sqlite, mysql, postgres or a path to a .so file, "
+              "got \"redis\"");
 }
 
 }  // namespace

@@ -135,7 +135,7 @@ const std::set<std::string>& accepted_keys() {
     if (!leaves.empty()) return leaves;
     std::vector<Step> root;
     walk("sqlite", root, leaves);
-    for (const char* plugin : {"mysql", "memory"}) {
+    for (const char* plugin : {"mysql", "postgres", "memory"}) {
         std::vector<Step> options = {{Step::Kind::Key, "storage"}, {Step::Kind::Key, "options"}};
         walk(plugin, options, leaves);
     }

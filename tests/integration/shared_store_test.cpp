@@ -1,12 +1,12 @@
-// Several mnemod processes on one MariaDB database, through the real
-// binaries (issue 7): concurrent appends to the same sessions through two
+// Several mnemod processes on one database (MariaDB for mysql, PostgreSQL
+// for postgres), through the real binaries (issues 7 and 36): concurrent appends to the same sessions through two
 // daemons lose and duplicate nothing, lanes resolved through both end on one
 // session, expired sessions are finalized exactly once by two sweeping
 // daemons, and a database outage under load gives 503s with Retry-After,
 // loses no acknowledged event, and heals without restarting mnemod.
-#ifdef MNEMO_INTEGRATION_MYSQL
+#if defined(MNEMO_INTEGRATION_MYSQL) || defined(MNEMO_INTEGRATION_POSTGRES)
 
-#include "mysql_daemons.h"
+#include "shared_daemons.h"
 
 #include <simdjson.h>
 
@@ -18,7 +18,8 @@
 #include <thread>
 
 namespace mnemo::integration {
-namespace {
+// Named, not anonymous: unity batches join this file with others of the folder.
+namespace shared_store {
 
 using namespace std::chrono_literals;
 
@@ -67,7 +68,7 @@ struct Ledger {
     }
 };
 
-class MysqlShared : public MysqlDaemons {
+class SharedStore : public SharedDaemons {
 protected:
     // Appends `per_client` events per client to random sessions of `sessions`, through the
     // daemons in turn; an append answered 503 is retried with the same id until it lands.
@@ -127,7 +128,7 @@ private:
     }
     void send_until_landed(Ledger& ledger, std::vector<HttpConnection>& connections, int turn, int session,
                            const std::string& id, const std::atomic<bool>* stop) {
-        // An outage lasts as long as MariaDB takes to restart, which a loaded machine stretches.
+        // An outage lasts as long as the database server takes to restart, which a loaded machine stretches.
         auto give_up = std::chrono::steady_clock::now() + 2 * kPatience;
         for (int attempt = 0; std::chrono::steady_clock::now() < give_up; ++attempt) {
             size_t index = size_t(turn + attempt) % connections.size();
@@ -153,7 +154,7 @@ private:
     }
 };
 
-TEST_F(MysqlShared, AppendsThroughTwoDaemonsToTheSameSessionsAreStoredOnceInOrder) {
+TEST_P(SharedStore, AppendsThroughTwoDaemonsToTheSameSessionsAreStoredOnceInOrder) {
     start_daemon();
     start_daemon();
     constexpr int kSessions = 100;
@@ -164,7 +165,7 @@ TEST_F(MysqlShared, AppendsThroughTwoDaemonsToTheSameSessionsAreStoredOnceInOrde
     expect_consistent(ledger, kSessions, daemons_[0]->port());
 }
 
-TEST_F(MysqlShared, LanesResolvedAtOnceThroughTwoDaemonsEndOnOneSession) {
+TEST_P(SharedStore, LanesResolvedAtOnceThroughTwoDaemonsEndOnOneSession) {
     auto& a = start_daemon();
     auto& b = start_daemon();
     constexpr int kLanes = 20, kThreads = 6;
@@ -198,7 +199,7 @@ TEST_F(MysqlShared, LanesResolvedAtOnceThroughTwoDaemonsEndOnOneSession) {
     }
 }
 
-TEST_F(MysqlShared, TwoSweepingDaemonsFinalizeEachExpiredSessionOnce) {
+TEST_P(SharedStore, TwoSweepingDaemonsFinalizeEachExpiredSessionOnce) {
     const std::string sweeping = "ttl: {session: 1s}\nsweep: {interval: 1s, purge_after: 1s}\n";
     auto& a = start_daemon(sweeping);
     auto& b = start_daemon(sweeping);
@@ -224,7 +225,7 @@ TEST_F(MysqlShared, TwoSweepingDaemonsFinalizeEachExpiredSessionOnce) {
     }
 }
 
-TEST_F(MysqlShared, AnOutageUnderLoadAnswers503AndLosesNoAcknowledgedEvent) {
+TEST_P(SharedStore, AnOutageUnderLoadAnswers503AndLosesNoAcknowledgedEvent) {
     auto& daemon = start_daemon();
     constexpr int kSessions = 20;
     Ledger ledger;
@@ -235,11 +236,11 @@ TEST_F(MysqlShared, AnOutageUnderLoadAnswers503AndLosesNoAcknowledgedEvent) {
         return ledger.acks.size();
     };
     bool loaded = eventually([&] { return acknowledged() >= 40; });  // the outage comes under load
-    mysql_fixture::shared_server().stop();
+    server().stop();
     bool saw_unavailable = eventually([&] { return ledger.unavailable.load() > 0; });
     auto ready = http_once(daemon.port(), "GET", "/readyz");
     std::string error;
-    ASSERT_TRUE(mysql_fixture::shared_server().start(&error)) << error;
+    ASSERT_TRUE(server().start(&error)) << error;
     size_t acks_at_restart = acknowledged();
     bool resumed = eventually([&] { return acknowledged() > acks_at_restart + 20; });
     stop = true;
@@ -257,7 +258,10 @@ TEST_F(MysqlShared, AnOutageUnderLoadAnswers503AndLosesNoAcknowledgedEvent) {
     expect_consistent(ledger, kSessions, daemon.port());
 }
 
-}  // namespace
+INSTANTIATE_TEST_SUITE_P(Backends, SharedStore, ::testing::ValuesIn(shared_backends()),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace shared_store
 }  // namespace mnemo::integration
 
-#endif  // MNEMO_INTEGRATION_MYSQL
+#endif  // MNEMO_INTEGRATION_MYSQL || MNEMO_INTEGRATION_POSTGRES

@@ -1,11 +1,12 @@
-// Long-term memories through two mnemod processes on one MariaDB database
-// (issue 17): each daemon's vector index follows the storage change feed, so
-// a memory written, patched, deleted or purged through one daemon is recalled
-// (or never answered again) through the other within 2 s, by meaning and by
-// words, in both directions.
-#ifdef MNEMO_INTEGRATION_MYSQL
+// Long-term memories through two mnemod processes on one database (MariaDB
+// for mysql, PostgreSQL for postgres; issues 17 and 36): each daemon's
+// vector index follows the storage change feed, so a memory written,
+// patched, deleted or purged through one daemon is recalled (or never
+// answered again) through the other within 2 s, by meaning and by words, in
+// both directions.
+#if defined(MNEMO_INTEGRATION_MYSQL) || defined(MNEMO_INTEGRATION_POSTGRES)
 
-#include "mysql_daemons.h"
+#include "shared_daemons.h"
 
 #include <algorithm>
 #include <chrono>
@@ -13,7 +14,8 @@
 #include <thread>
 
 namespace mnemo::integration {
-namespace {
+// Named, not anonymous: unity batches join this file with others of the folder.
+namespace shared_memories {
 
 using namespace std::chrono_literals;
 
@@ -23,7 +25,7 @@ std::string memories_path(const std::string& user) {
     return "/v1/apps/shop/users/" + user + "/memories";
 }
 
-class MysqlMemories : public MysqlDaemons {
+class SharedMemories : public SharedDaemons {
 protected:
     // A request that must succeed with `status`; its body.
     std::string expect(int port, std::string_view method, const std::string& target, const std::string& body,
@@ -70,7 +72,7 @@ protected:
     }
 };
 
-TEST_F(MysqlMemories, WritesPatchesDeletesAndPurgesThroughOneDaemonAreFollowedByTheOther) {
+TEST_P(SharedMemories, WritesPatchesDeletesAndPurgesThroughOneDaemonAreFollowedByTheOther) {
     int a = start_daemon().port();
     int b = start_daemon().port();
     // Nothing is in either index yet: both answer no vector hit before the writes.
@@ -138,7 +140,10 @@ TEST_F(MysqlMemories, WritesPatchesDeletesAndPurgesThroughOneDaemonAreFollowedBy
     EXPECT_EQ(index_memories(a), 2);
 }
 
-}  // namespace
+INSTANTIATE_TEST_SUITE_P(Backends, SharedMemories, ::testing::ValuesIn(shared_backends()),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace shared_memories
 }  // namespace mnemo::integration
 
-#endif  // MNEMO_INTEGRATION_MYSQL
+#endif  // MNEMO_INTEGRATION_MYSQL || MNEMO_INTEGRATION_POSTGRES
