@@ -28,7 +28,7 @@ namespace {
 Error no_activity_lists(const storage::Backend& backend) {
     return invalid(fmt::format(
         "the storage plugin '{}' cannot list its apps and users (app_list, user_list); rebuild it against this "
-        "mnemod's mnemo_plugin.h, or use a shipped plugin (memory, sqlite, mysql)",
+        "mnemod's mnemo_plugin.h, or use a shipped plugin (memory, sqlite, mysql, postgres)",
         backend.descriptor().name));
 }
 
