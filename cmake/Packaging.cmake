@@ -26,8 +26,17 @@ endif()
 if(NOT MNEMO_DEFAULT_SYSUSERS_DIR)
   set(MNEMO_DEFAULT_SYSUSERS_DIR "${CMAKE_INSTALL_PREFIX}/lib/sysusers.d")
 endif()
-set(MNEMO_SYSTEMD_UNIT_DIR "${MNEMO_DEFAULT_UNIT_DIR}" CACHE PATH "Where mnemod.service and mnemod.socket are installed")
-set(MNEMO_SYSUSERS_DIR "${MNEMO_DEFAULT_SYSUSERS_DIR}" CACHE PATH "Where the sysusers.d entry is installed")
+# A folder the cache holds from another prefix's default follows the prefix
+# (a build folder configured again with -DCMAKE_INSTALL_PREFIX=/usr packaged
+# the units under /usr/local); one the user chose stays.
+function(mnemo_prefix_path name default help)
+  if(NOT DEFINED ${name} OR "${${name}}" STREQUAL "${MNEMO_LAST_DEFAULT_${name}}")
+    set(${name} "${default}" CACHE PATH "${help}" FORCE)
+  endif()
+  set(MNEMO_LAST_DEFAULT_${name} "${default}" CACHE INTERNAL "the default ${name} was given last")
+endfunction()
+mnemo_prefix_path(MNEMO_SYSTEMD_UNIT_DIR "${MNEMO_DEFAULT_UNIT_DIR}" "Where mnemod.service and mnemod.socket are installed")
+mnemo_prefix_path(MNEMO_SYSUSERS_DIR "${MNEMO_DEFAULT_SYSUSERS_DIR}" "Where the sysusers.d entry is installed")
 
 # --- paths the unit files name --------------------------------------------------
 set(MNEMO_BINDIR "${CMAKE_INSTALL_FULL_BINDIR}")
