@@ -39,22 +39,29 @@ inline constexpr double kBm25B = 0.4;
 // A term with its number of occurrences in one document.
 using TermCount = std::pair<std::string, uint32_t>;
 
+// Each distinct term of a document's terms (repeats included, any order)
+// once with its count, sorted by term.
+template <typename Term>
+std::vector<TermCount> counts_of(std::vector<Term> all) {
+    std::sort(all.begin(), all.end());
+    std::vector<TermCount> counts;
+    for (Term& term : all) {
+        if (!counts.empty() && counts.back().first == term) {
+            ++counts.back().second;
+        } else {
+            counts.emplace_back(std::string(std::move(term)), 1);
+        }
+    }
+    return counts;
+}
+
 // The terms of text, each once with its count, sorted by term; the
 // document's length (its number of terms) goes to *length.
 inline std::vector<TermCount> count_terms(std::string_view text, uint32_t* length) {
     std::vector<std::string> all;
     for_each_term(text, [&](size_t, size_t, std::string_view term) { all.emplace_back(term); });
     *length = static_cast<uint32_t>(all.size());
-    std::sort(all.begin(), all.end());
-    std::vector<TermCount> counts;
-    for (std::string& term : all) {
-        if (!counts.empty() && counts.back().first == term) {
-            ++counts.back().second;
-        } else {
-            counts.emplace_back(std::move(term), 1);
-        }
-    }
-    return counts;
+    return counts_of(std::move(all));
 }
 
 // How often term occurs in terms (count_terms' sorted list).

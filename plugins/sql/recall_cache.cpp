@@ -3,8 +3,6 @@
 #include "rules.h"
 #include "term_list.h"
 
-#include <algorithm>
-
 namespace mnemo::sqlcore {
 namespace {
 
@@ -15,16 +13,7 @@ std::vector<host::TermCount> counted(std::string_view list, uint32_t* length) {
     std::vector<std::string_view> entries;
     host::for_each_listed_term(list, [&](std::string_view term) { entries.push_back(term); });
     *length = static_cast<uint32_t>(entries.size());
-    std::sort(entries.begin(), entries.end());
-    std::vector<host::TermCount> terms;
-    for (std::string_view term : entries) {
-        if (!terms.empty() && terms.back().first == term) {
-            ++terms.back().second;
-        } else {
-            terms.emplace_back(std::string(term), 1);
-        }
-    }
-    return terms;
+    return host::counts_of(std::move(entries));
 }
 
 // Puts the memory a query selecting kRecallColumns stands on.
