@@ -134,7 +134,7 @@ int search(mnemo_backend* backend, const mnemo_search_req* req, const mnemo_sink
     std::vector<ScoredEvent> scored;
     {
         const SearchIndexer::View index = store.indexer.view(*app);
-        scored = score_events(index, query, sessions);
+        scored = score_best_sessions(index, query, sessions, static_cast<size_t>(std::max<int64_t>(req->limit, 0)));
     }
     std::vector<Group> groups = best_sessions(scored, *req);
     collect_hits(groups, scored, *req);

@@ -185,23 +185,27 @@ void SearchIndex::add_word(std::string_view word, uint32_t id) {
     reversed_.insert_or_assign(reversed(word), id);
 }
 
-void SearchIndex::add_posting(uint32_t id, Ordinal ordinal) {
+void SearchIndex::add_posting(uint32_t id, Ordinal ordinal, uint32_t length) {
     Postings& list = postings_[id];
     // Ordinals only grow, so a repeat of a term within one event is the list's last entry.
     if (list.ordinals.empty() || list.ordinals.back() != ordinal) {
         list.ordinals.push_back(ordinal);
         list.counts.push_back(1);
+        list.max_count = std::max<uint32_t>(list.max_count, 1);
+        list.min_length = std::min(list.min_length, length);
         return;
     }
     uint8_t& count = list.counts.back();
+    uint32_t now = 0;
     if (count < kBigCount - 1) {
-        ++count;
+        now = ++count;
     } else if (count == kBigCount - 1) {
         count = kBigCount;
-        big_counts_[big_key(id, ordinal)] = kBigCount;
+        now = big_counts_[big_key(id, ordinal)] = kBigCount;
     } else {
-        ++big_counts_[big_key(id, ordinal)];
+        now = ++big_counts_[big_key(id, ordinal)];
     }
+    list.max_count = std::max(list.max_count, now);
 }
 
 uint32_t SearchIndex::slot_of(const SessionRec* session) {
@@ -223,24 +227,25 @@ void SearchIndex::add(const EventKey& key, uint32_t* ordinal, const TermList& te
     const auto at = static_cast<Ordinal>(events_.size());
     *ordinal = at;
     uint32_t last_term = 0;
+    const uint32_t length = terms.length(text);
     terms.for_each(text, [&](std::string_view entry) {
         switch (TermList::kind_of(entry)) {
             case TermList::Kind::Term:
                 last_term = term_id(entry, true);
-                add_posting(last_term, at);
+                add_posting(last_term, at, length);
                 break;
             case TermList::Kind::Word:
                 add_word(entry.substr(1), last_term);
                 break;
             default:
-                add_posting(term_id(entry, false), at);
+                add_posting(term_id(entry, false), at, length);
                 break;
         }
     });
     Filed filed;
     filed.key = key;
     filed.ordinal = ordinal;
-    filed.length = terms.length(text);
+    filed.length = length;
     filed.slot = slot_of(key.session) & 0x7FFFFFFFu;
     filed.has_text = terms.has_text(text) ? 1 : 0;
     SessionTotals& totals = sessions_[filed.slot];
@@ -248,7 +253,7 @@ void SearchIndex::add(const EventKey& key, uint32_t* ordinal, const TermList& te
     totals.documents += filed.has_text;
     totals.length += filed.length;
     events_.push_back(filed);
-    slots_by_ordinal_.push_back(filed.slot);
+    by_ordinal_.push_back(ByOrdinal{filed.slot, filed.length});
 }
 
 void SearchIndex::remove(const SessionRec& session, const EventRec& event) {
@@ -267,7 +272,7 @@ void SearchIndex::remove(const SessionRec& session, const EventRec& event) {
         free_slots_.push_back(filed.slot);
     }
     filed.key.session = nullptr;
-    slots_by_ordinal_[ordinal] = kDeadSlot;
+    by_ordinal_[ordinal].slot = kDeadSlot;
     event.set_search_ordinal(EventRec::kNotIndexed);
     if (++dead_ >= kMinDeadToRenumber && dead_ * 2 > events_.size()) renumber();
 }
@@ -288,8 +293,9 @@ void SearchIndex::renumber() {
         live.push_back(filed);
     }
     events_.swap(live);
-    slots_by_ordinal_.resize(events_.size());
-    for (size_t ordinal = 0; ordinal < events_.size(); ++ordinal) slots_by_ordinal_[ordinal] = events_[ordinal].slot;
+    by_ordinal_.resize(events_.size());
+    for (size_t ordinal = 0; ordinal < events_.size(); ++ordinal)
+        by_ordinal_[ordinal] = ByOrdinal{events_[ordinal].slot, events_[ordinal].length};
     dead_ = 0;
     std::vector<uint32_t> new_ids(postings_.size(), UINT32_MAX);
     TermIds ids;

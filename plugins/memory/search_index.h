@@ -113,10 +113,14 @@ public:
         uint64_t length = 0;
     };
     // The events holding one term, ascending, dead ones included, with the
-    // term's count in each (count(list, i)).
+    // term's count in each (count(list, i)); the largest count and the
+    // shortest holder's length ever filed: a bound on the term's BM25 share
+    // that removals leave valid (search_ranking.h).
     struct Postings {
         std::vector<Ordinal> ordinals;
         std::vector<uint8_t> counts;  // kBigCount: in big_counts_
+        uint32_t max_count = 0;
+        uint32_t min_length = UINT32_MAX;
         size_t size() const { return ordinals.size(); }
     };
 
@@ -131,9 +135,12 @@ public:
     static constexpr uint32_t kDeadSlot = UINT32_MAX;
     size_t ordinal_end() const { return events_.size(); }
     const Filed& filed(Ordinal ordinal) const { return events_[ordinal]; }
-    // The slot of a filed event's session, kDeadSlot once it is removed: what
-    // a walk of postings reads per posting, packed apart from the events.
-    uint32_t slot(Ordinal ordinal) const { return slots_by_ordinal_[ordinal]; }
+    // The slot of a filed event's session, kDeadSlot once it is removed, and
+    // its length: what a walk of postings reads per posting, packed apart
+    // from the events (a walk meets every few ordinals: eight to a cache
+    // line here, two in events_).
+    uint32_t slot(Ordinal ordinal) const { return by_ordinal_[ordinal].slot; }
+    uint32_t length(Ordinal ordinal) const { return by_ordinal_[ordinal].length; }
     const std::vector<SessionTotals>& sessions() const { return sessions_; }
     // The postings of a term (or of a marked entry), null when none.
     const Postings* find(std::string_view term) const;
@@ -156,7 +163,7 @@ private:
     void resolve(Piece& piece) const;
     std::vector<Ordinal> ordinals_of(const Piece& piece) const;
     uint32_t term_id(std::string_view term, bool is_term);
-    void add_posting(uint32_t id, Ordinal ordinal);
+    void add_posting(uint32_t id, Ordinal ordinal, uint32_t length);
     void add_word(std::string_view word, uint32_t id);
     uint32_t slot_of(const SessionRec* session);
     void renumber();
@@ -166,7 +173,11 @@ private:
     std::vector<Postings> postings_;
     absl::flat_hash_map<uint64_t, uint32_t> big_counts_;  // (term id, ordinal) -> count, counts past 254
     std::vector<Filed> events_;                           // by ordinal
-    std::vector<uint32_t> slots_by_ordinal_;              // events_[o].slot, or kDeadSlot
+    struct ByOrdinal {
+        uint32_t slot;  // events_[o].slot, or kDeadSlot
+        uint32_t length;
+    };
+    std::vector<ByOrdinal> by_ordinal_;
     size_t dead_ = 0;
     std::vector<SessionTotals> sessions_;  // by slot
     std::vector<uint32_t> free_slots_;

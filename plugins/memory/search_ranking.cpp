@@ -1,9 +1,14 @@
 #include "search_ranking.h"
 
 #include "bm25.h"
+#include "max_score.h"
+
+#include <absl/container/flat_hash_map.h>
 
 #include <algorithm>
+#include <limits>
 #include <optional>
+#include <set>
 
 namespace mnemo::memory {
 
@@ -42,6 +47,10 @@ namespace {
 
 using Ordinal = SearchIndex::Ordinal;
 
+uint32_t ordinal_of(const Ordinal& ordinal) {
+    return ordinal;
+}
+
 // A pending event of the scope, split on the fly: its length, and the
 // count of each query term (only those are kept: no term is copied).
 struct TailDoc {
@@ -57,25 +66,36 @@ public:
     Ranking(const SearchIndexer::View& view, const host::Query& query, SessionFilter& sessions)
         : index_(view.index), tail_keys_(view.tail), query_(query), sessions_(sessions) {}
 
-    std::vector<ScoredEvent> run() {
+    // Match all: every match scored.
+    std::vector<ScoredEvent> run_all() {
         count_scope();
         corpus_.document_frequency.assign(query_.terms.size(), 0);
         split_tail();
-        if (!query_.match_all) {
-            collect_any();  // counts the filed df as it walks
-            fix_corpus();
-            score_any();
+        count_filed_frequencies();
+        fix_corpus();
+        if (std::find(query_.required.begin(), query_.required.end(), true) != query_.required.end()) {
+            score_all_terms();
         } else {
-            count_filed_frequencies();
-            fix_corpus();
-            if (std::find(query_.required.begin(), query_.required.end(), true) != query_.required.end()) {
-                score_all_terms();
-            } else {
-                score_all_clauses();
-            }
+            score_all_clauses();
         }
         score_tail();
         return std::move(scored_);
+    }
+
+    // Match any, for the `limit` best sessions (search_ranking.h).
+    std::vector<ScoredEvent> run_best_sessions(size_t limit) {
+        count_scope();
+        corpus_.document_frequency.assign(query_.terms.size(), 0);
+        split_tail();
+        count_filed_frequencies();
+        fix_corpus();
+        score_tail();
+        if (limit == 0) return {};
+        for (const std::string& clause : query_.clauses) clause_lists_.push_back(holding(clause));
+        SessionWalk walk(*this, limit);
+        for (const ScoredEvent& event : scored_) walk.note(event);
+        host::max_score(walk);
+        return walk.answer();
     }
 
 private:
@@ -201,71 +221,6 @@ private:
         return found;
     }
 
-    // Match any: every event in some term's postings or holding some clause,
-    // merged by ordinal so each is met once with all its counts; the walk
-    // counts df over the scope, and keeps the events passing the filters
-    // with their counts until the corpus is whole.
-    void collect_any() {
-        std::vector<std::vector<Ordinal>> clause_lists;
-        for (const std::string& clause : query_.clauses) clause_lists.push_back(holding(clause));
-        const size_t terms = query_.terms.size();
-        struct Cursor {
-            Ordinal ordinal;
-            size_t list, at;
-        };
-        auto later = [](const Cursor& a, const Cursor& b) { return a.ordinal > b.ordinal; };
-        std::vector<Cursor> heap;
-        auto ordinals = [&](size_t list) -> const std::vector<Ordinal>& {
-            return list < terms ? lists_[list]->ordinals : clause_lists[list - terms];
-        };
-        size_t postings = 0;
-        for (size_t list = 0; list < terms + clause_lists.size(); ++list) {
-            if (list < terms && !list_of(list)) continue;
-            postings += ordinals(list).size();
-            if (!ordinals(list).empty()) heap.push_back(Cursor{ordinals(list).front(), list, 0});
-        }
-        std::make_heap(heap.begin(), heap.end(), later);
-        candidates_.reserve(postings);
-        std::vector<uint32_t> tf(terms, 0);
-        std::vector<size_t> df(terms, 0);
-        while (!heap.empty()) {
-            const Ordinal ordinal = heap.front().ordinal;
-            std::fill(tf.begin(), tf.end(), 0);
-            uint32_t clauses = 0;
-            while (!heap.empty() && heap.front().ordinal == ordinal) {
-                std::pop_heap(heap.begin(), heap.end(), later);
-                Cursor& cursor = heap.back();
-                if (cursor.list < terms) {
-                    tf[cursor.list] = index_.count(*lists_[cursor.list], cursor.at);
-                } else {
-                    ++clauses;
-                }
-                const std::vector<Ordinal>& list = ordinals(cursor.list);
-                if (++cursor.at < list.size()) {
-                    cursor.ordinal = list[cursor.at];
-                    std::push_heap(heap.begin(), heap.end(), later);
-                } else {
-                    heap.pop_back();
-                }
-            }
-            const uint32_t slot = index_.slot(ordinal);
-            if (slot == SearchIndex::kDeadSlot || slot_states_[slot] == kOut) continue;
-            for (size_t t = 0; t < terms; ++t) df[t] += tf[t] > 0 ? 1 : 0;
-            // Clause lists hold only events that pass; term postings hold them all.
-            if (clauses == 0 && !slot_passes(slot)) continue;
-            candidates_.push_back(Candidate{ordinal, clauses});
-            candidate_counts_.insert(candidate_counts_.end(), tf.begin(), tf.end());
-        }
-        for (size_t t = 0; t < terms; ++t) corpus_.document_frequency[t] += static_cast<double>(df[t]);
-    }
-
-    void score_any() {
-        scored_.reserve(candidates_.size() + tail_.size());
-        const size_t terms = query_.terms.size();
-        for (size_t i = 0; i < candidates_.size(); ++i)
-            add(candidates_[i].ordinal, candidate_counts_.data() + i * terms, candidates_[i].clauses);
-    }
-
     // A term's count in a filed event (0 when its postings lack it).
     uint32_t count_in(size_t term, Ordinal ordinal) {
         const SearchIndex::Postings* list = list_of(term);
@@ -357,6 +312,151 @@ private:
         }
     }
 
+    // max_score.h's Source over the filed events: the query's term lists,
+    // then its clause lists (the verified holders passing the filters, a
+    // share of bound_ each). The threshold is the limit-th best session's
+    // best event: a session ranks by its best event, so an event below it
+    // can neither bring a session into the answer nor change one's rank.
+    // The events it keeps are the walk's; answer() trades those of the
+    // sessions that answer for every match of theirs (their hits).
+    class SessionWalk {
+    public:
+        SessionWalk(Ranking& ranking, size_t limit)
+            : r_(ranking), terms_(ranking.query_.terms.size()), limit_(limit), bounds_(lists(), ranking.bound_) {
+            for (size_t t = 0; t < terms_; ++t) {
+                const SearchIndex::Postings* list = r_.list_of(t);
+                bounds_[t] = list ? host::bm25_share(r_.idf_[t], r_.average_, list->max_count, list->min_length) : 0;
+            }
+        }
+
+        size_t lists() const { return terms_ + r_.clause_lists_.size(); }
+        using List = host::DocList<Ordinal, &ordinal_of>;
+        List docs(size_t list) const {
+            const std::vector<Ordinal>* ordinals =
+                list >= terms_ ? &r_.clause_lists_[list - terms_] : r_.lists_[list] ? &r_.lists_[list]->ordinals : nullptr;
+            return ordinals ? List{ordinals->data(), ordinals->size()} : List{};
+        }
+        uint32_t count(size_t list, size_t i) const {
+            return list < terms_ ? r_.index_.count(*r_.lists_[list], i) : 1;
+        }
+        double bound(size_t list) const { return bounds_[list]; }
+        bool length(uint32_t ordinal, uint32_t* length) {
+            if (!r_.passes(ordinal)) return false;
+            *length = r_.index_.length(ordinal);
+            return true;
+        }
+        double share(size_t list, uint32_t count, uint32_t length) const {
+            if (count == 0) return 0;
+            return list < terms_ ? host::bm25_share(r_.idf_[list], r_.average_, count, length) : r_.bound_;
+        }
+        double threshold() const {
+            return top_.size() < limit_ ? -std::numeric_limits<double>::infinity() : top_.begin()->first;
+        }
+        void keep(uint32_t ordinal, const std::vector<uint32_t>& counts, uint32_t length) {
+            uint32_t clauses = 0;
+            for (size_t c = terms_; c < counts.size(); ++c) clauses += counts[c];
+            const SearchIndex::Filed& filed = r_.index_.filed(ordinal);
+            const ScoredEvent event{r_.relevance(counts.data(), length, clauses), filed.key.session, filed.key.seq};
+            if (event.relevance < threshold()) return;
+            walked_.push_back(event);
+            note(event);
+        }
+
+        // An event the session's rank may take (it passes the role filter).
+        void note(const ScoredEvent& event) {
+            if (!role_passes(event)) return;
+            auto [best, fresh] = best_.try_emplace(event.session, event.relevance);
+            if (!fresh) {
+                if (event.relevance <= best->second) return;
+                auto in_top = top_.find({best->second, event.session});
+                best->second = event.relevance;
+                if (in_top != top_.end()) {
+                    top_.erase(in_top);
+                    top_.emplace(event.relevance, event.session);
+                    return;
+                }
+            }
+            if (top_.size() < limit_) {
+                top_.emplace(event.relevance, event.session);
+            } else if (event.relevance > top_.begin()->first) {
+                top_.erase(top_.begin());
+                top_.emplace(event.relevance, event.session);
+            }
+        }
+
+        // The tail's matches, the walk's events of the sessions that do not
+        // answer, and every filed match of those that may (their best event
+        // at the threshold or above, ties included).
+        std::vector<ScoredEvent> answer() {
+            const double threshold = this->threshold();
+            std::vector<uint8_t> answering(r_.index_.sessions().size(), 0);
+            absl::flat_hash_map<const SessionRec*, bool> answers;
+            for (const auto& [session, best] : best_)
+                if (best >= threshold) answers.emplace(session, true);
+            for (size_t slot = 0; slot < answering.size(); ++slot) {
+                const SessionRec* session = r_.index_.sessions()[slot].session;
+                answering[slot] = session && answers.contains(session) ? 1 : 0;
+            }
+            std::vector<ScoredEvent> events = std::move(r_.scored_);
+            for (const ScoredEvent& event : walked_)
+                if (!answers.contains(event.session)) events.push_back(event);
+            r_.score_sessions(answering, events);
+            return events;
+        }
+
+    private:
+        bool role_passes(const ScoredEvent& event) const {
+            const mnemo_search_req& req = r_.sessions_.req();
+            if (!req.role.ptr) return true;
+            const EventRec* rec = visible_event(*event.session, event.seq);
+            return rec && rec->role() == view(req.role);
+        }
+
+        Ranking& r_;
+        const size_t terms_;
+        const size_t limit_;
+        std::vector<double> bounds_;      // per list
+        std::vector<ScoredEvent> walked_;  // the filed events kept, their rank taken or not
+        absl::flat_hash_map<const SessionRec*, double> best_;  // per session met: its best event passing the role
+        std::set<std::pair<double, const SessionRec*>> top_;     // the `limit` best sessions' bests, worst first
+    };
+
+    // Every filed match of the sessions whose slots are marked, scored: a
+    // walk of the query's lists that keeps their postings only.
+    void score_sessions(const std::vector<uint8_t>& marked, std::vector<ScoredEvent>& out) {
+        const size_t terms = query_.terms.size();
+        absl::flat_hash_map<Ordinal, size_t> at;  // ordinal -> its row in tf / clauses
+        std::vector<uint32_t> tf, clauses;
+        std::vector<Ordinal> ordinals;
+        auto row_of = [&](Ordinal ordinal) {
+            auto [it, fresh] = at.try_emplace(ordinal, ordinals.size());
+            if (fresh) {
+                ordinals.push_back(ordinal);
+                tf.resize(tf.size() + terms, 0);
+                clauses.push_back(0);
+            }
+            return it->second;
+        };
+        auto in_marked = [&](Ordinal ordinal) {
+            const uint32_t slot = index_.slot(ordinal);
+            return slot != SearchIndex::kDeadSlot && marked[slot] != 0;
+        };
+        for (size_t t = 0; t < terms; ++t) {
+            const SearchIndex::Postings* list = list_of(t);
+            if (!list) continue;
+            for (size_t i = 0; i < list->size(); ++i)
+                if (in_marked(list->ordinals[i])) tf[row_of(list->ordinals[i]) * terms + t] = index_.count(*list, i);
+        }
+        for (const std::vector<Ordinal>& holders : clause_lists_)
+            for (Ordinal ordinal : holders)
+                if (in_marked(ordinal)) ++clauses[row_of(ordinal)];
+        for (size_t row = 0; row < ordinals.size(); ++row) {
+            const SearchIndex::Filed& filed = index_.filed(ordinals[row]);
+            out.push_back(ScoredEvent{relevance(tf.data() + row * terms, filed.length, clauses[row]),
+                                      filed.key.session, filed.key.seq});
+        }
+    }
+
     const SearchIndex& index_;
     const std::vector<EventKey>& tail_keys_;
     const host::Query& query_;
@@ -372,6 +472,7 @@ private:
         Ordinal ordinal;
         uint32_t clauses;
     };
+    std::vector<std::vector<Ordinal>> clause_lists_;  // best sessions: each clause's holders passing the filters
     std::vector<Candidate> candidates_;       // match any, before the corpus is whole
     std::vector<uint32_t> candidate_counts_;  // their term counts, query.terms.size() each
     std::vector<ScoredEvent> scored_;
@@ -379,10 +480,11 @@ private:
 
 }  // namespace
 
-std::vector<ScoredEvent> score_events(const SearchIndexer::View& view, const host::Query& query,
-                                      SessionFilter& sessions) {
+std::vector<ScoredEvent> score_best_sessions(const SearchIndexer::View& view, const host::Query& query,
+                                             SessionFilter& sessions, size_t limit) {
     if (query.kind != host::QueryKind::Terms || query.empty()) return {};
-    return Ranking(view, query, sessions).run();
+    if (query.match_all) return Ranking(view, query, sessions).run_all();
+    return Ranking(view, query, sessions).run_best_sessions(limit);
 }
 
 }  // namespace mnemo::memory

@@ -15,17 +15,18 @@
 // no filed text is split again. Exact clauses are verified against the text
 // of their candidates only.
 //
-// Candidates: match any merges the terms' postings and the events verified
-// to hold a clause by ordinal, counting df as it goes (each event is met
-// once, with every count it has, and scored once the corpus is whole);
-// match all counts df first, then walks the rarest term's postings and
-// looks the event up in the others, verifying the clauses on what is left
-// (or, with clauses alone, verifies them on the rarest clause's
-// candidates). Every posting of the query's terms is walked for df anyway,
-// exactly, so top-k pruning (MaxScore, WAND) could only spare the scoring,
-// which is arithmetic on counts already at hand; and a session's hits may
-// rank far below the other sessions' best, so a pruning threshold would not
-// hold for them. There is none.
+// Candidates: match all counts df first, then walks the rarest term's
+// postings and looks the event up in the others, verifying the clauses on
+// what is left (or, with clauses alone, verifies them on the rarest
+// clause's candidates). Match any, for a search's answer, counts df by a
+// walk of each term's postings (exact over the scope, every posting read
+// once, nothing scored), then finds the `limit` best sessions by
+// max_score.h's walk over the term and clause lists, each term bounded by
+// its share for its largest count in its shortest holder: a session ranks
+// by its best event, so the threshold is the limit-th best session's best
+// event, and an event below it is skipped unscored. A second walk of the
+// lists keeps the postings of the sessions that answer, scoring every
+// match of theirs (their hits).
 #pragma once
 
 #include "host_services.h"
@@ -64,9 +65,12 @@ struct ScoredEvent {
     int64_t seq = 0;
 };
 
-// The events of the view's app that match query in sessions passing the
-// session filters (the role filter is the caller's), each once, unordered.
-std::vector<ScoredEvent> score_events(const SearchIndexer::View& view, const host::Query& query,
-                                      SessionFilter& sessions);
+// The matching events that decide the `limit` best sessions (by their best
+// event passing the role filter): every match of each session that may
+// rank among them, and some of other sessions (each ranking below them).
+// Each event once, unordered; the role filter is the caller's, which picks
+// the sessions and their hits from these. Match all: every match.
+std::vector<ScoredEvent> score_best_sessions(const SearchIndexer::View& view, const host::Query& query,
+                                             SessionFilter& sessions, size_t limit);
 
 }  // namespace mnemo::memory

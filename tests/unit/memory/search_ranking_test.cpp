@@ -413,11 +413,16 @@ protected:
         return kQueries[pick(rng_)];
     }
 
-    // Appends events to random sessions of two users; some are models'.
-    void write_random(int n_events) {
-        static const std::vector<std::pair<std::string, std::string>> kSessions = {
-            {"u1", "s1"}, {"u1", "s2"}, {"u1", "s3"}, {"u2", "s1"}, {"u2", "s4"}, {"u2", "s5"}};
-        std::uniform_int_distribution<size_t> pick(0, kSessions.size() - 1);
+    // Appends events to random sessions of two users (the first `sessions`
+    // of a list of 24); some are models'.
+    void write_random(int n_events, size_t sessions = 6) {
+        static const std::vector<std::pair<std::string, std::string>> kSessions = [] {
+            std::vector<std::pair<std::string, std::string>> all = {
+                {"u1", "s1"}, {"u1", "s2"}, {"u1", "s3"}, {"u2", "s1"}, {"u2", "s4"}, {"u2", "s5"}};
+            for (int i = 6; i < 24; ++i) all.emplace_back(i % 2 ? "u1" : "u2", "s" + std::to_string(i));
+            return all;
+        }();
+        std::uniform_int_distribution<size_t> pick(0, std::min(sessions, kSessions.size()) - 1);
         std::bernoulli_distribution model(0.3), empty(0.05);
         for (int i = 0; i < n_events; ++i) {
             const auto& [user, id] = kSessions[pick(rng_)];
@@ -503,6 +508,18 @@ TEST_F(RankedSearchReference, PendingFiledAndMixedAnswerAsTheReference) {
     delete_one();
     check_against_reference(150, "a session deleted");
     EXPECT_GT(ranked_answers_, 300);
+}
+
+// Many sessions for few answers: the best-sessions walk skips most events
+// (its threshold, the limit-th best session's best, rises early) and scores
+// the answering sessions' hits in a second walk.
+TEST_F(RankedSearchReference, ManySessionsAnswerAsTheReference) {
+    write_random(400, 24);
+    file_ours();
+    check_against_reference(200, "many sessions filed");
+    write_random(50, 24);
+    check_against_reference(200, "many sessions, filed and pending");
+    EXPECT_GT(ranked_answers_, 200);
 }
 
 }  // namespace
