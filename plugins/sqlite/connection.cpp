@@ -73,8 +73,9 @@ void Conn::apply_pragmas(const Options& options, Mode mode) {
     std::string setup = "PRAGMA synchronous = " + options.synchronous +
                         "; PRAGMA cache_size = " + std::to_string(-(cache_bytes / 1024)) +
                         "; PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = OFF;";
-    if (mode == Mode::ReadOnly) setup += " PRAGMA query_only = ON;";
     exec(setup.c_str());
+    exec(TermDocuments::kVocabularySql);  // in temp: before query_only, which forbids it
+    if (mode == Mode::ReadOnly) exec("PRAGMA query_only = ON");
     if (mode == Mode::ReadOnly) return;
     Query wal(*this, "PRAGMA journal_mode = WAL");
     if (!wal.step() || wal.text(0) != "wal")

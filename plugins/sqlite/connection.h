@@ -9,6 +9,7 @@
 #include "rules.h"
 #include "search_backlog.h"
 #include "store_error.h"
+#include "term_documents.h"
 
 #include <sqlite3.h>
 
@@ -82,6 +83,8 @@ public:
     // The events the search indexes do not hold yet and their indexing (the
     // writer's connection only).
     SearchBacklog& search_backlog() { return search_backlog_; }
+    // How many events hold each term, kept while the index stays the same.
+    TermDocuments& term_documents() { return term_documents_; }
 
     // sqlcore::Db. Writes are serialized by the writer thread: no row locks.
     sqlcore::Statement& borrow(std::string_view sql) override;
@@ -97,6 +100,7 @@ private:
     sqlite3* db_ = nullptr;
     std::string path_;
     SearchBacklog search_backlog_;
+    TermDocuments term_documents_;
     std::unordered_map<std::string, std::unique_ptr<Statement>, TextHash, std::equal_to<>> cache_;
 };
 

@@ -57,9 +57,6 @@ std::string terms_sql(bool user, int64_t limit = 0) {
     return sql;
 }
 
-// The events of every app holding term, through the index alone.
-constexpr const char* kTermDocumentsSql = "SELECT count(*) FROM events_words WHERE events_words MATCH ?1";
-
 // The scope's events holding ?12, ASCII case-insensitively (SQLite's lower()
 // folds ASCII only): from the scope's sessions.
 std::string scan_sql(bool user) {
@@ -137,15 +134,9 @@ SearchPlan plan(Conn& conn, const host::Query& query, bool user) {
     SearchPlan plan;
     plan.sources.push_back(CandidateSource{search_tail_sql(user), "", false});
     const bool has_terms = !query.terms.empty();
-    std::vector<double> df;
+    const std::vector<double> df = conn.term_documents().of(conn, query.terms);
     double total = 0;
-    for (const std::string& term : query.terms) {
-        const std::string match = fts5_string(term);  // bound, not copied: it must outlive the statement's run
-        Query count(conn, kTermDocumentsSql);
-        count.args(match);
-        df.push_back(count.step() ? static_cast<double>(count.i64(0)) : 0);
-        total += df.back();
-    }
+    for (double documents : df) total += documents;
     if (has_terms && total > kExactCandidates) {
         plan.index_document_frequency = df;
         if (!query.match_all)
