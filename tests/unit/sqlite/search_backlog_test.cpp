@@ -237,5 +237,39 @@ TEST_F(SearchBacklogTest, ANewBacklogFindsTheTailAnotherLeft) {
     EXPECT_EQ(matches("events_words", "okapi"), 1);
 }
 
+// TermDocuments (term_documents.h) on a reader: each term's holders as
+// count(*) of its MATCH says, kept while the index stays the same and read
+// again once an indexed insert or a delete changed it.
+TEST_F(SearchBacklogTest, AReadersTermCountsFollowTheIndex) {
+    Conn reader(options_, Conn::Mode::ReadOnly);
+    const std::vector<std::string> terms = {"zebra", "kiwi", "run", "absent"};
+    auto counts = [&](const std::string& after) {
+        reader.exec("BEGIN");
+        const std::vector<double> kept = reader.term_documents().of(reader, terms);
+        for (size_t t = 0; t < terms.size(); ++t) {
+            Query count(reader, count_matching("events_words", terms[t]));
+            EXPECT_EQ(kept[t], count.step() ? static_cast<double>(count.i64(0)) : -1) << after << ": " << terms[t];
+        }
+        reader.exec("COMMIT");
+        return kept;
+    };
+    int64_t crossing = 0;
+    group([&] {
+        crossing = insert("zebra crossing");
+        for (const char* text : {"kiwi and zebra", "running zebras", "a kiwi"}) insert(text);
+    });
+    index();
+    EXPECT_EQ(counts("indexed"), (std::vector<double>{3, 2, 1, 0}));
+    EXPECT_EQ(counts("asked again"), (std::vector<double>{3, 2, 1, 0}));
+    group([&] {
+        for (const char* text : {"zebra runs", "runs", "absent at last"}) insert(text);
+    });
+    EXPECT_EQ(counts("inserted, not indexed yet"), (std::vector<double>{3, 2, 1, 0}));
+    index();
+    EXPECT_EQ(counts("inserted and indexed"), (std::vector<double>{4, 2, 3, 1}));
+    group([&] { remove(crossing); });
+    EXPECT_EQ(counts("deleted"), (std::vector<double>{3, 2, 3, 1}));
+}
+
 }  // namespace
 }  // namespace mnemo::sqlite::test
