@@ -136,6 +136,7 @@ void Api::register_routes() {
     route("POST", "/v1/apps/{app}/users/{user}/sessions/{session}/summarize", handlers::summarize, true);
     route("POST", "/v1/apps/{app}/users/{user}/sessions/{session}/tracks/{track}", append_track, true);
     route("GET", "/v1/apps/{app}/users/{user}/sessions/{session}/tracks/{track}", list_track, true);
+    route("GET", "/v1/apps/{app}/users/{user}/sessions/{session}/tracks", list_session_tracks, true);
     route("GET", "/v1/apps/{app}/search", handlers::search, true);
     route("POST", kMemories, write_memories, true);
     route("GET", kMemories, list_memories, true);
@@ -147,6 +148,7 @@ void Api::register_routes() {
     route("POST", "/v1/apps/{app}/memories/search", recall_app, true);
     route("GET", "/v1/apps/{app}/lanes", list_lanes, true);
     route("GET", "/v1/apps/{app}/lanes/{lane}", get_lane, true);
+    route("GET", "/v1/apps/{app}/reset-policies", reset_policies, true);
     route("POST", "/v1/apps/{app}/lanes/{lane}/resolve", resolve_lane, true);
     route("POST", "/v1/apps/{app}/lanes/{lane}/reset", reset_lane, true);
     route("POST", "/v1/apps/{app}/lanes/{lane}/switch", switch_lane, true);

@@ -41,6 +41,7 @@ void delete_user_state_key(Api& api, CallPtr call);
 void list_summaries(Api& api, CallPtr call);
 void post_summary(Api& api, CallPtr call);
 void append_track(Api& api, CallPtr call);
+void list_session_tracks(Api& api, CallPtr call);  // a session's track names with their counts
 
 // handlers_summarize.cpp
 void summarize(Api& api, CallPtr call);
@@ -55,6 +56,7 @@ void resume_pending_lane(Api& api, CallPtr call);
 void turn_complete_lane(Api& api, CallPtr call);
 void get_lane(Api& api, CallPtr call);
 void list_lanes(Api& api, CallPtr call);
+void reset_policies(Api& api, CallPtr call);  // the config's reset section: the policies lanes follow
 
 // handlers_search.cpp
 void search(Api& api, CallPtr call);

@@ -1,5 +1,7 @@
-// Lane routes: resolve, reset, switch, suspend, resume-pending, turn-complete, get, list.
+// Lane routes: resolve, reset, switch, suspend, resume-pending, turn-complete, get, list,
+// and the reset policies that govern them.
 #include "api/handlers.h"
+#include "config/config_json.h"
 #include "core/lanes.h"
 #include "core/service_util.h"
 
@@ -63,6 +65,12 @@ void list_lanes(Api& api, CallPtr call) {
     in.active_within_us = core::seconds_us(active_within.value_or(0));
     in.page_token = q.get("page_token");
     api.run(call, [env = api.env(*call), in = std::move(in)] { return core::list_lanes(env, in); });
+}
+
+// The config's reset section and nothing else of it: the policies are the
+// daemon's, the same for every app, and hold no secret.
+void reset_policies(Api& api, CallPtr call) {
+    api.reply(*call, net::Response{200, {}, config::reset_json(call->config->reset).dump(), "application/json"});
 }
 
 }  // namespace mnemo::api::handlers

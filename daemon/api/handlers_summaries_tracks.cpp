@@ -35,4 +35,12 @@ void list_track(Api& api, CallPtr call) {
     api.run(call, [env = api.env(*call), in = std::move(in)] { return core::list_track(env, in); });
 }
 
+void list_session_tracks(Api& api, CallPtr call) {
+    core::SessionTracksInput in;
+    in.ref = session_ref(*call);
+    if (auto error = call->query.limit(100, 1000, in.limit)) return api.fail(*call, std::move(*error));
+    in.page_token = call->query.get("page_token");
+    api.run(call, [env = api.env(*call), in = std::move(in)] { return core::list_session_tracks(env, in); });
+}
+
 }  // namespace mnemo::api::handlers

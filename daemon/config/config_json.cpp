@@ -99,21 +99,6 @@ Json policy_json(const ResetPolicy& policy) {
     return json;
 }
 
-Json reset_json(const ResetConfig& reset) {
-    Json::Array items;
-    for (const ResetOverride& entry : reset.overrides) {
-        Json match = Json::object();
-        if (entry.platform) match.set("platform", *entry.platform);
-        if (entry.chat_type) match.set("chat_type", *entry.chat_type);
-        items.emplace_back(Json::Object{{"match", std::move(match)}, {"policy", policy_json(entry.policy)}});
-    }
-    Json json = Json::object();
-    json.set("timezone", reset.timezone);
-    json.set("default", policy_json(reset.default_policy));
-    json.set("overrides", Json(std::move(items)));
-    return json;
-}
-
 Json recovery_json(const RecoveryConfig& recovery) {
     Json json = Json::object();
     json.set("resume_window", Json::seconds(recovery.resume_window_us));
@@ -236,6 +221,21 @@ const Json* array_item(const Json::Array& array, std::string_view& path) {
 }
 
 }  // namespace
+
+Json reset_json(const ResetConfig& reset) {
+    Json::Array items;
+    for (const ResetOverride& entry : reset.overrides) {
+        Json match = Json::object();
+        if (entry.platform) match.set("platform", *entry.platform);
+        if (entry.chat_type) match.set("chat_type", *entry.chat_type);
+        items.emplace_back(Json::Object{{"match", std::move(match)}, {"policy", policy_json(entry.policy)}});
+    }
+    Json json = Json::object();
+    json.set("timezone", reset.timezone);
+    json.set("default", policy_json(reset.default_policy));
+    json.set("overrides", Json(std::move(items)));
+    return json;
+}
 
 Json to_json(const Config& config) {
     return Json(Json::Object{{"server", server_json(config.server)},

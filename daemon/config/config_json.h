@@ -8,6 +8,8 @@
 namespace mnemo::config {
 
 Json to_json(const Config& config);
+// The reset section alone, as to_json has it: what GET /v1/apps/{app}/reset-policies answers.
+Json reset_json(const ResetConfig& reset);
 // The node at a dotted path ("a.b", "a.list[0]"); nullptr when absent.
 // Keys may contain dots (app names), so the longest matching key wins.
 const Json* find_path(const Json& root, std::string_view dotted_path);

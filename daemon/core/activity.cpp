@@ -89,25 +89,14 @@ Outcome list_users(const Env& env, const ListUsersInput& in) {
         })) {
         return *failed;
     }
-    auto& rows = collector.result().activity;
-    bool more = static_cast<int64_t>(rows.size()) > in.limit;
-    if (more) rows.resize(static_cast<size_t>(in.limit));
-    std::string body;
-    JsonWriter w(body);
-    w.begin_object().key("users").begin_array();
-    for (const auto& row : rows) {
-        w.begin_object().field("user", row.name);
-        write_counts(w, row);
-        w.end_object();
-    }
-    w.end_array().key("next_page_token");
-    if (more && !rows.empty()) {
-        w.string(time_name_token(rows.back().last_active_at_us, rows.back().name));
-    } else {
-        w.null();
-    }
-    w.end_object();
-    return Outcome::ok(std::move(body));
+    return Outcome::ok(page_json(
+        "users", collector.result().activity, in.limit,
+        [](JsonWriter& w, const storage::ActivityRow& row) {
+            w.begin_object().field("user", row.name);
+            write_counts(w, row);
+            w.end_object();
+        },
+        [](const storage::ActivityRow& last) { return time_name_token(last.last_active_at_us, last.name); }));
 }
 
 }  // namespace mnemo::core

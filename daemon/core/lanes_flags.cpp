@@ -34,20 +34,9 @@ WriteSteps change_flags(const Env& env, const LaneRef& ref, RowChange change) {
 }
 
 std::string lanes_page_json(std::vector<storage::LaneRow>& rows, int64_t limit) {
-    bool more = static_cast<int64_t>(rows.size()) > limit;
-    if (more) rows.resize(static_cast<size_t>(limit));
-    std::string body;
-    JsonWriter w(body);
-    w.begin_object().key("lanes").begin_array();
-    for (const auto& row : rows) write_lane(w, row);
-    w.end_array().key("next_page_token");
-    if (more && !rows.empty()) {
-        w.string(time_name_token(rows.back().updated_at_us, rows.back().lane));
-    } else {
-        w.null();
-    }
-    w.end_object();
-    return body;
+    return page_json(
+        "lanes", rows, limit, [](JsonWriter& w, const storage::LaneRow& row) { write_lane(w, row); },
+        [](const storage::LaneRow& last) { return time_name_token(last.updated_at_us, last.lane); });
 }
 
 }  // namespace

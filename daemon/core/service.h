@@ -224,6 +224,14 @@ struct TrackListInput {
 };
 Outcome list_track(const Env& env, const TrackListInput& in);
 
+struct SessionTracksInput {
+    SessionRef ref;
+    int64_t limit = 100;
+    std::optional<std::string> page_token;  // the last track name of the previous page
+};
+// The session's tracks by name, with their event counts and last seq.
+Outcome list_session_tracks(const Env& env, const SessionTracksInput& in);
+
 // ---- operations ----
 struct StorageStats {
     std::optional<Error> error;

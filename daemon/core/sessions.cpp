@@ -162,21 +162,10 @@ Outcome list_sessions(const Env& env, const ListSessionsInput& in) {
         })) {
         return *failed;
     }
-    auto& rows = collector.result().sessions;
-    bool more = static_cast<int64_t>(rows.size()) > in.limit;
-    if (more) rows.resize(static_cast<size_t>(in.limit));
-    std::string body;
-    JsonWriter w(body);
-    w.begin_object().key("sessions").begin_array();
-    for (const auto& row : rows) write_session(w, row, nullptr);
-    w.end_array().key("next_page_token");
-    if (more && !rows.empty()) {
-        w.string(encode_page_token(rows.back(), app_wide));
-    } else {
-        w.null();
-    }
-    w.end_object();
-    return Outcome::ok(std::move(body));
+    return Outcome::ok(page_json(
+        "sessions", collector.result().sessions, in.limit,
+        [](JsonWriter& w, const storage::SessionRow& row) { write_session(w, row, nullptr); },
+        [app_wide](const storage::SessionRow& last) { return encode_page_token(last, app_wide); }));
 }
 
 namespace {

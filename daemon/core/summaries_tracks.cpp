@@ -1,8 +1,12 @@
-// Client-posted summaries, summary lists, track events, storage stats.
+// Client-posted summaries, summary lists, track events, a session's tracks,
+// storage stats.
+#include "core/ids.h"
 #include "core/json_writer.h"
 #include "core/pending_write.h"
 #include "core/render.h"
 #include "core/service_util.h"
+
+#include <fmt/format.h>
 
 namespace mnemo::core {
 
@@ -91,6 +95,35 @@ Outcome list_track(const Env& env, const TrackListInput& in) {
     }
     w.end_array().end_object();
     return Outcome::ok(std::move(body));
+}
+
+Outcome list_session_tracks(const Env& env, const SessionTracksInput& in) {
+    if (!env.backend.track_names()) {
+        return Outcome::fail(invalid(fmt::format(
+            "the storage plugin '{}' cannot list a session's tracks (session_tracks); rebuild it against this "
+            "mnemod's mnemo_plugin.h, or use a shipped plugin (memory, sqlite, mysql, postgres)",
+            env.backend.descriptor().name)));
+    }
+    if (in.page_token && !valid_name(*in.page_token))
+        return Outcome::fail(invalid(fmt::format("page_token '{}' is not a token this API returned", *in.page_token)));
+    mnemo_session_tracks_req req{key_of(in.ref), env.clock.now_us(),
+                                 in.page_token ? storage::str(*in.page_token) : storage::absent(),
+                                 in.limit + 1};  // one more tells whether a next page exists
+    storage::Collector collector;
+    if (auto failed = run_storage(env, [&](mnemo_error* err) {
+            return env.backend.ops().session_tracks(env.backend.handle(), &req, collector.sink(), err);
+        })) {
+        return *failed;
+    }
+    return Outcome::ok(page_json(
+        "tracks", collector.result().track_info, in.limit,
+        [](JsonWriter& w, const storage::TrackInfoRow& row) {
+            w.begin_object().field("track", row.track).field("events", row.events).field("last_seq", row.last_seq);
+            w.key("last_timestamp");
+            write_timestamp(w, row.last_timestamp_us);
+            w.end_object();
+        },
+        [](const storage::TrackInfoRow& last) { return last.track; }));
 }
 
 StorageStats storage_stats(const Env& env) {

@@ -76,6 +76,13 @@ public:
                table.app_list != nullptr && table.user_list != nullptr;
     }
 
+    // The plugin lists a session's tracks (session_tracks, ABI 8, optional).
+    bool track_names() const {
+        const auto& table = ops();
+        return table.ops_size >= offsetof(mnemo_storage_ops, session_tracks) + sizeof table.session_tracks &&
+               table.session_tracks != nullptr;
+    }
+
     // Runs one operation: fn(mnemo_error*) -> int. Returns the error, or nullopt.
     template <typename Fn>
     std::optional<StorageError> call(Fn&& fn) const {

@@ -185,6 +185,9 @@ mnemo_sink make_sink(void* ctx, void (*on_event)(void*, const mnemo_event*)) {
         of(c).activity.push_back(
             ActivityRow{copy(a->name), a->users, a->sessions, a->events, a->memories, a->last_active_at_us});
     };
+    sink.track_info = [](void* c, const mnemo_track_info* t) {
+        of(c).track_info.push_back(TrackInfoRow{copy(t->track), t->events, t->last_seq, t->last_timestamp_us});
+    };
     return sink;
 }
 

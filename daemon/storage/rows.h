@@ -59,6 +59,12 @@ struct TrackRow {
     int64_t timestamp_us = 0;
 };
 
+// A track of session_tracks with its counts.
+struct TrackInfoRow {
+    std::string track;
+    int64_t events = 0, last_seq = 0, last_timestamp_us = 0;
+};
+
 struct LaneRow {
     std::string app, lane, user, session_id, platform, chat_type;
     int64_t created_at_us = 0, updated_at_us = 0;
@@ -150,7 +156,8 @@ struct Collected {
     int64_t embedded = 0;                      // memory_embed
     mnemo_memory_count_result memory_count{};  // memory_count, memory_reembed
 
-    std::vector<ActivityRow> activity;  // app_list, user_list
+    std::vector<ActivityRow> activity;     // app_list, user_list
+    std::vector<TrackInfoRow> track_info;  // session_tracks
 };
 
 // A sink that fills a Collected. Valid while the Collector lives.

@@ -36,6 +36,8 @@ int summary_list(mnemo_backend* backend, const mnemo_summary_list_req* req, cons
 
 int track_append(mnemo_backend* backend, const mnemo_track_append_req* req, const mnemo_sink* sink, mnemo_error* err);
 int track_list(mnemo_backend* backend, const mnemo_track_list_req* req, const mnemo_sink* sink, mnemo_error* err);
+int session_tracks(mnemo_backend* backend, const mnemo_session_tracks_req* req, const mnemo_sink* sink,
+                   mnemo_error* err);
 
 int lane_get(mnemo_backend* backend, const mnemo_lane_get_req* req, const mnemo_sink* sink, mnemo_error* err);
 int lane_write(mnemo_backend* backend, const mnemo_lane_write_req* req, const mnemo_sink* sink, mnemo_error* err);

@@ -1,4 +1,5 @@
-// Track events: side streams of a session with their own seq per track.
+// Track events: side streams of a session with their own seq per track, and
+// the list of a session's tracks.
 #include "emit.h"
 #include "errors.h"
 #include "ops.h"
@@ -35,6 +36,28 @@ int track_list(mnemo_backend* backend, const mnemo_track_list_req* req, const mn
                                [](int64_t seq, const TrackEventRec& e) { return seq < e.seq; });
     for (int64_t sent = 0; it != events.end() && (req->limit <= 0 || sent < req->limit); ++it, ++sent)
         emit_track(sink, *it);
+    return MNEMO_OK;
+}
+
+int session_tracks(mnemo_backend* backend, const mnemo_session_tracks_req* req, const mnemo_sink* sink,
+                   mnemo_error* err) {
+    if (req->limit < 1)
+        return fail(err, MNEMO_E_INVALID, "track name list limit is %lld; give at least 1",
+                    static_cast<long long>(req->limit));
+    Store& store = backend->store;
+    std::shared_lock lock(store.mutex);
+    SessionRef ref = find_session(store, req->key);
+    if (!ref.session || !ref.session->visible(req->now_us)) return session_not_found(err, req->key);
+    const auto& tracks = ref.session->tracks;
+    auto it = req->after_track.ptr ? tracks.upper_bound(view(req->after_track)) : tracks.begin();
+    for (int64_t sent = 0; it != tracks.end() && sent < req->limit; ++it) {
+        const auto& events = it->second.events;
+        if (events.empty()) continue;
+        mnemo_track_info row{out(it->first), static_cast<int64_t>(events.size()), events.back().seq,
+                             events.back().timestamp_us};
+        emit_result<&mnemo_sink::track_info>(sink, &row);
+        ++sent;
+    }
     return MNEMO_OK;
 }
 

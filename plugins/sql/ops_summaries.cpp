@@ -1,4 +1,5 @@
 #include "event_rows.h"
+#include "memory_rows.h"
 #include "sql_ops.h"
 #include "session_rows.h"
 
@@ -109,6 +110,20 @@ void track_list(Db& db, const mnemo_track_list_req& req, Output& out) {
                "ORDER BY seq LIMIT ?");
     rows.args(meta.sid, req.track, req.after_seq, req.limit > 0 ? req.limit : std::numeric_limits<int64_t>::max());
     while (rows.step()) out.track(mnemo_track_event{rows.i64(0), rows.str(1), rows.i64(2)});
+}
+
+// The tracks of a session with their counts, by name: the latest event of each
+// is found by its seq (the primary key), so a client timestamp that runs
+// backwards does not make another event the last.
+void session_tracks(Db& db, const mnemo_session_tracks_req& req, Output& out) {
+    require_memory_limit("track name list", req.limit);
+    SessionMeta meta = require_live(db, req.key, req.now_us);
+    Query rows(db,
+               "SELECT g.track, g.n, g.last_seq, e.timestamp_us FROM (SELECT track, COUNT(*) AS n, MAX(seq) AS "
+               "last_seq FROM track_events WHERE sid = ? AND track > ? GROUP BY track ORDER BY track LIMIT ?) AS g "
+               "JOIN track_events AS e ON e.sid = ? AND e.track = g.track AND e.seq = g.last_seq ORDER BY g.track");
+    rows.args(meta.sid, or_empty(req.after_track), req.limit, meta.sid);
+    while (rows.step()) out.track_info(mnemo_track_info{rows.str(0), rows.i64(1), rows.i64(2), rows.i64(3)});
 }
 
 }  // namespace mnemo::sqlcore

@@ -88,6 +88,10 @@ void SinkOutput::activity(const mnemo_activity& activity) {
     if (sink_) send<&mnemo_sink::activity>(*sink_, &activity);
 }
 
+void SinkOutput::track_info(const mnemo_track_info& track) {
+    if (sink_) send<&mnemo_sink::track_info>(*sink_, &track);
+}
+
 void RecordedOutput::session(const mnemo_session& session) {
     rows_.emplace_back(std::in_place_index<0>, session, kSessionStrings);
 }
@@ -125,6 +129,9 @@ void RecordedOutput::memory(const mnemo_memory& memory, const MemoryVia& via) {
 void RecordedOutput::activity(const mnemo_activity& activity) {
     rows_.emplace_back(std::in_place_index<9>, activity, kActivityStrings);
 }
+void RecordedOutput::track_info(const mnemo_track_info& track) {
+    rows_.emplace_back(std::in_place_index<10>, track, kTrackInfoStrings);
+}
 
 void RecordedOutput::replay(Output& target) const {
     for (const Row& row : rows_) {
@@ -160,6 +167,9 @@ void RecordedOutput::replay(Output& target) const {
             }
             case 9:
                 target.activity(std::get<9>(row).view());
+                break;
+            case 10:
+                target.track_info(std::get<10>(row).view());
                 break;
             default: {
                 const SessionWith& with = std::get<7>(row);

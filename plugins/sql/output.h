@@ -62,6 +62,8 @@ public:
     virtual void memory(const mnemo_memory& /*memory*/, const MemoryVia& /*via*/) {}
     // An app of app_list or a user of user_list.
     virtual void activity(const mnemo_activity& activity) = 0;
+    // A track of session_tracks with its counts.
+    virtual void track_info(const mnemo_track_info& track) = 0;
 };
 
 // Forwards to a host sink; a NULL sink or callback drops that kind of row.
@@ -79,6 +81,7 @@ public:
     void result(const Result& result) override;
     void memory(const mnemo_memory& memory, const MemoryVia& via) override;
     void activity(const mnemo_activity& activity) override;
+    void track_info(const mnemo_track_info& track) override;
 
 private:
     const mnemo_sink* sink_;
@@ -129,6 +132,7 @@ inline const OwnedRow<mnemo_memory, 9>::Fields kMemoryStrings{
     &mnemo_memory::name_space, &mnemo_memory::text,           &mnemo_memory::metadata_json,
     &mnemo_memory::session_id, &mnemo_memory::source_session, &mnemo_memory::embedding_model};
 inline const OwnedRow<mnemo_activity, 1>::Fields kActivityStrings{&mnemo_activity::name};
+inline const OwnedRow<mnemo_track_info, 1>::Fields kTrackInfoStrings{&mnemo_track_info::track};
 
 class RecordedOutput final : public Output {
 public:
@@ -143,6 +147,7 @@ public:
     void result(const Result& result) override;
     void memory(const mnemo_memory& memory, const MemoryVia& via) override;
     void activity(const mnemo_activity& activity) override;
+    void track_info(const mnemo_track_info& track) override;
     void replay(Output& target) const;
     void clear() { rows_.clear(); }
 
@@ -168,7 +173,7 @@ private:
     using Row =
         std::variant<OwnedRow<mnemo_session, 6>, StateRow, OwnedRow<mnemo_event, 11>, OwnedRow<mnemo_summary, 3>,
                      OwnedRow<mnemo_track_event, 1>, Result, OwnedRow<mnemo_lane, 8>, SessionWith, MemoryWith,
-                     OwnedRow<mnemo_activity, 1>>;
+                     OwnedRow<mnemo_activity, 1>, OwnedRow<mnemo_track_info, 1>>;
     std::vector<Row> rows_;
 };
 

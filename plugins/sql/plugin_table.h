@@ -154,6 +154,7 @@ mnemo_storage_ops sql_storage_ops() {
     };
     ops.app_list = MNEMO_SQL_READ(app_list, mnemo_app_list_req);
     ops.user_list = MNEMO_SQL_READ(user_list, mnemo_user_list_req);
+    ops.session_tracks = MNEMO_SQL_READ(session_tracks, mnemo_session_tracks_req);
     return ops;
 }
 

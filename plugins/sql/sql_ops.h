@@ -56,6 +56,7 @@ void events_list(Db& db, const mnemo_events_list_req& req, Output& out);
 void state_get(Db& db, const mnemo_state_get_req& req, Output& out);
 void summary_list(Db& db, const mnemo_summary_list_req& req, Output& out);
 void track_list(Db& db, const mnemo_track_list_req& req, Output& out);
+void session_tracks(Db& db, const mnemo_session_tracks_req& req, Output& out);
 
 // Export (a read; a backend whose read may run again buffers the records:
 // RecordBuffer) and import (a write).

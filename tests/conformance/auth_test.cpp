@@ -38,6 +38,8 @@ const RouteCall kOtherAppRoutes[] = {
     {"POST", "/v1/apps/other/users/u1/sessions/s1/summaries", R"({"text":"s"})"},
     {"POST", "/v1/apps/other/users/u1/sessions/s1/tracks/t", R"({"payload":1})"},
     {"GET", "/v1/apps/other/users/u1/sessions/s1/tracks/t", ""},
+    {"GET", "/v1/apps/other/users/u1/sessions/s1/tracks", ""},
+    {"GET", "/v1/apps/other/reset-policies", ""},
 };
 
 class Auth : public Conformance {

@@ -1,4 +1,4 @@
-// Conformance: docs/api.md "Track events".
+// Conformance: docs/api.md "Tracks": track events, and the list of a session's tracks.
 #include "harness.h"
 
 #include "core/timefmt.h"
@@ -83,6 +83,94 @@ TEST_P(Tracks, DeletedSessionsTracksAreGone) {
     EXPECT_EQ(fresh.size("/events"), 0u) << fresh.body;
     EXPECT_EQ(h->post(session("s1") + "/tracks/t", R"({"payload":1})").integer("/seq"), 1);
 }
+
+// GET .../sessions/{session}/tracks: the names a reader does not know yet.
+class TrackNames : public Conformance {
+protected:
+    void post(const std::string& path, const std::string& track, const std::string& body = R"({"payload":1})") {
+        ASSERT_EQ(h->post(path + "/tracks/" + track, body).status, 201);
+    }
+    static std::vector<std::string> names(const Reply& reply) {
+        std::vector<std::string> out;
+        for (size_t i = 0; i < reply.size("/tracks"); ++i)
+            out.push_back(reply.string("/tracks/" + std::to_string(i) + "/track"));
+        return out;
+    }
+};
+
+TEST_P(TrackNames, ListTheSessionsTracksByNameWithTheirCounts) {
+    create("s1");
+    post(session("s1"), "tools", R"({"payload":1,"timestamp":"2026-01-01T00:00:02Z"})");
+    post(session("s1"), "tools", R"({"payload":2,"timestamp":"2026-01-01T00:00:03Z"})");
+    // The last event is the highest seq, even with a client timestamp that runs backwards.
+    post(session("s1"), "tools", R"({"payload":3,"timestamp":"2026-01-01T00:00:01Z"})");
+    post(session("s1"), "audit");
+    post(session("s1"), "Zebra");
+    auto reply = h->get(session("s1") + "/tracks");
+    ASSERT_EQ(reply.status, 200) << reply.body;
+    EXPECT_EQ(names(reply), (std::vector<std::string>{"Zebra", "audit", "tools"}));  // bytes: upper case first
+    EXPECT_EQ(reply.integer("/tracks/2/events"), 3);
+    EXPECT_EQ(reply.integer("/tracks/2/last_seq"), 3);
+    EXPECT_EQ(reply.string("/tracks/2/last_timestamp"), "2026-01-01T00:00:01.000000Z");
+    EXPECT_EQ(reply.integer("/tracks/1/events"), 1);
+    EXPECT_EQ(reply.integer("/tracks/1/last_seq"), 1);
+    EXPECT_EQ(reply.string("/tracks/1/last_timestamp"), core::format_rfc3339_us(h->clock().now_us()));
+    EXPECT_TRUE(reply.is_null("/next_page_token")) << reply.body;
+}
+
+TEST_P(TrackNames, NothingCrossesSessionsUsersOrApps) {
+    create("s1");
+    create("s2");
+    ASSERT_EQ(h->post(sessions("shop", "u2"), R"({"id":"s1"})").status, 201);
+    ASSERT_EQ(h->post(sessions("blog", "u1"), R"({"id":"s1"})").status, 201);
+    post(session("s1"), "mine");
+    post(session("s2"), "sibling");
+    post(session("s1", "shop", "u2"), "other-user");
+    post(session("s1", "blog", "u1"), "other-app");
+    EXPECT_EQ(names(h->get(session("s1") + "/tracks")), (std::vector<std::string>{"mine"}));
+    EXPECT_EQ(names(h->get(session("s1", "shop", "u2") + "/tracks")), (std::vector<std::string>{"other-user"}));
+    EXPECT_EQ(names(h->get(session("s1", "blog", "u1") + "/tracks")), (std::vector<std::string>{"other-app"}));
+    create("s3");
+    auto none = h->get(session("s3") + "/tracks");
+    ASSERT_EQ(none.status, 200) << none.body;
+    EXPECT_EQ(none.size("/tracks"), 0u);
+    EXPECT_TRUE(none.is_null("/next_page_token"));
+}
+
+TEST_P(TrackNames, PagesByNameUntilTheTokenIsNull) {
+    create("s1");
+    for (const char* track : {"t5", "t1", "t4", "t2", "t3"}) post(session("s1"), track);
+    std::vector<std::vector<std::string>> pages;
+    std::string token;
+    for (int guard = 0; guard < 10; ++guard) {
+        auto reply = h->get(session("s1") + "/tracks?limit=2" + (token.empty() ? "" : "&page_token=" + token));
+        ASSERT_EQ(reply.status, 200) << reply.body;
+        pages.push_back(names(reply));
+        if (reply.is_null("/next_page_token")) break;
+        token = reply.string("/next_page_token");
+    }
+    EXPECT_EQ(pages, (std::vector<std::vector<std::string>>{{"t1", "t2"}, {"t3", "t4"}, {"t5"}}));
+    auto whole = h->get(session("s1") + "/tracks?limit=5");
+    EXPECT_EQ(whole.size("/tracks"), 5u);
+    EXPECT_TRUE(whole.is_null("/next_page_token")) << "a page that holds the rest says so";
+    expect_error(h->get(session("s1") + "/tracks?limit=0"), 400, "invalid_argument");
+    expect_error(h->get(session("s1") + "/tracks?page_token=a%2Fb"), 400, "invalid_argument");
+}
+
+TEST_P(TrackNames, AnUnknownDeletedOrExpiredSessionIsNotFound) {
+    expect_error(h->get(session("nope") + "/tracks"), 404, "not_found");
+    create("s1");
+    post(session("s1"), "t");
+    ASSERT_EQ(h->del(session("s1")).status, 204);
+    expect_error(h->get(session("s1") + "/tracks"), 404, "not_found");
+    ASSERT_EQ(h->post(sessions(), R"({"id":"s2","ttl_seconds":10})").status, 201);
+    post(session("s2"), "t");
+    h->clock().advance(20 * kSecond);
+    expect_error(h->get(session("s2") + "/tracks"), 404, "not_found");
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, TrackNames, ::testing::ValuesIn(backends_under_test()),
+                         [](const auto& info) { return info.param; });
 
 INSTANTIATE_TEST_SUITE_P(Backends, Tracks, ::testing::ValuesIn(backends_under_test()),
                          [](const auto& info) { return info.param; });

@@ -33,6 +33,9 @@ auth:
 apps:
   shop:
     tokens: ["{TOKEN}"]
+reset:
+  overrides:
+    - {{match: {{platform: tg}}, policy: {{mode: idle}}}}
 summary:
   summarizer: command
   command: ["/bin/sh", "-c", "cat >/dev/null; echo The user deployed the app."]
@@ -84,10 +87,13 @@ CALLS = [
     ("POST", S + "/summarize", {}, {"force": True}, 202),
     ("POST", S + "/tracks/{track}", {"track": "audit"}, {"payload": {"tool": "grep"}}, 201),
     ("GET", S + "/tracks/{track}", {"track": "audit"}, None, 200),
+    ("GET", S + "/tracks?limit=10", {}, None, 200),
+    ("GET", S + "/tracks", {"session": "nope"}, None, 404),
     ("GET", "/v1/apps/{app}/search?q=deploy&context=1", {}, None, 200),
     ("POST", "/v1/apps/{app}/lanes/{lane}/resolve", {"lane": "tg:dm:42"}, {"user": "u1", "chat_type": "dm"}, 200),
     ("GET", "/v1/apps/{app}/lanes/{lane}", {"lane": "tg:dm:42"}, None, 200),
     ("GET", "/v1/apps/{app}/lanes", {}, None, 200),
+    ("GET", "/v1/apps/{app}/reset-policies", {}, None, 200),
     ("POST", "/v1/apps/{app}/lanes/{lane}/turn-complete", {"lane": "tg:dm:42"}, {"input_tokens": 5}, 200),
     ("POST", "/v1/apps/{app}/lanes/{lane}/resume-pending", {"lane": "tg:dm:42"}, {"reason": "restart_timeout"},
      200),

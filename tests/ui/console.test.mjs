@@ -11,11 +11,22 @@ import { after, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
 
 import { SHOP_TOKEN, startDaemon } from '../mcp/daemon.mjs';
+import { startTableEmbedder } from './table_embedder.mjs';
 
 const ADMIN_TOKEN = 'admin-token';
 const SCRIPT = '<script>alert("xss-1")</script>';
 const IMG = '<img src=x onerror=alert("xss-2")>';
 const SHOTS = process.env.MNEMO_UI_SCREENSHOTS ?? new URL('./screenshots', import.meta.url).pathname;
+// One override and the default, so the lanes view has one lane under each.
+const RESET_POLICIES = 'reset:\n  timezone: UTC\n  default: {mode: daily, at_hour: 3}\n  overrides:\n' +
+  '    - {match: {platform: telegram, chat_type: dm}, policy: {mode: idle, idle_minutes: 60, notify: false}}\n';
+const BROWSER_ARGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--no-first-run', '--disable-quic'];
+
+// Debian's chromium, never a downloaded one, kept off the network.
+function launchBrowser() {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: BROWSER_ARGS });
+}
 
 async function api(base, method, path, body, token = SHOP_TOKEN) {
   const response = await fetch(`${base}${path}`, {
@@ -43,10 +54,17 @@ async function seed(base) {
   ] });
   await api(base, 'POST', `${alice}/sessions/trip/summaries`, { text: 'Alice plans a trip to Lisbon.' });
   await api(base, 'POST', `${alice}/sessions/trip/tracks/audit`, { payload: { tool: 'flights.search', ms: 12 } });
+  await api(base, 'POST', `${alice}/sessions/trip/tracks/ui`, { payload: { clicked: 'book' } });
+  await api(base, 'POST', `${alice}/sessions/trip/tracks/ui`, { payload: { clicked: 'pay' } });
   await api(base, 'POST', `${alice}/sessions`, { id: 'old-chat' });
   await api(base, 'POST', '/v1/apps/shop/users/bob/sessions', { id: 'b1' });
   await api(base, 'POST', '/v1/apps/shop/lanes/telegram:dm:42/resolve',
     { user: 'bob', platform: 'telegram', chat_type: 'dm' });
+  await api(base, 'POST', '/v1/apps/shop/lanes/slack:group:C1/resolve',
+    { user: 'bob', platform: 'slack', chat_type: 'group' });
+  await api(base, 'POST', '/v1/apps/shop/lanes/slack:group:C1/suspend', {});
+  await api(base, 'POST', '/v1/apps/shop/lanes/slack:group:C1/resolve',
+    { user: 'bob', platform: 'slack', chat_type: 'group' });
   await api(base, 'POST', `${alice}/memories`, { memories: [
     { id: 'seat', text: 'Prefers an aisle seat on flights', metadata: { topic: 'travel' } },
     { id: 'tea', text: 'Drinks green tea', metadata: { topic: 'food' } },
@@ -70,14 +88,10 @@ describe('web console', () => {
   const errors = [];
 
   before(async () => {
-    daemon = await startDaemon('', { admin: ADMIN_TOKEN });
+    daemon = await startDaemon(RESET_POLICIES, { admin: ADMIN_TOKEN });
     await seed(daemon.base);
     mkdirSync(SHOTS, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-        '--no-first-run', '--disable-quic'],
-    });
+    browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     // The delete buttons ask through confirm(), and are accepted; any other
     // dialog (an alert from stored markup) is a failure.
@@ -105,7 +119,11 @@ describe('web console', () => {
     await page.fill('#token', value);
     await page.click('#token-form button[type=submit]');
   };
-  const shown = async (view) => page.waitForSelector(`#view[data-view="${view}"]`);
+  // The view is on screen with the first page of each of its lists.
+  const shown = async (view) => {
+    await page.waitForSelector(`#view[data-view="${view}"]`);
+    await page.waitForFunction(() => [...document.querySelectorAll('#view .paged')].every((p) => p.dataset.loaded));
+  };
   const shot = (name) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
   const texts = (selector) => page.$$eval(selector, (nodes) => nodes.map((n) => n.textContent.trim()));
 
@@ -165,6 +183,9 @@ describe('web console', () => {
   test('a session reads as a conversation with its state, summaries and tracks', async () => {
     await open('#/apps/shop/users/alice/sessions/trip?track=audit');
     await shown('session');
+    const tracks = await page.$$eval('#view .tracks .paged tbody tr', (trs) => trs.map((tr) =>
+      [...tr.querySelectorAll('td')].slice(0, 3).map((td) => td.textContent.trim())));
+    assert.deepEqual(tracks, [['audit', '1', '1'], ['ui', '2', '2']], 'track, events, last seq');
     const bubbles = await texts('#view .event .content');
     assert.equal(bubbles.length, 3);
     assert.equal(bubbles[0], `Book a flight to Lisbon ${SCRIPT}`, 'stored markup shows as its characters');
@@ -178,12 +199,25 @@ describe('web console', () => {
     assert.match(scopes[2], /"currency": "EUR"/);
     assert.match(await page.textContent('#view'), /Alice plans a trip to Lisbon\./);
     assert.match(await page.textContent('#view'), /#1–#3 \(3 events\)/);
-    await page.waitForSelector('#view td >> text="ms":12');
+    await page.waitForSelector('#view .track-events td >> text="ms":12');
     assert.equal(await page.$$eval('#view script, #view img', (n) => n.length), 0);
     await shot('session');
     if (process.env.MNEMO_UI_UPDATE_DOCS) {
       copyFileSync(join(SHOTS, 'session.png'), new URL('../../docs/console.png', import.meta.url).pathname);
     }
+  });
+
+  test('a session\'s track opens from its name, by a link that names it', async () => {
+    await open('#/apps/shop/users/alice/sessions/trip');
+    await shown('session');
+    await page.click('#view .tracks a:text("ui")');
+    await page.waitForURL(/\/sessions\/trip\?track=ui$/);
+    await page.waitForSelector('#view .track-events h4 >> text=ui');
+    assert.deepEqual(await texts('#view .track-events td:nth-child(3)'), ['{"clicked":"book"}', '{"clicked":"pay"}']);
+    assert.equal(await page.$$eval('#view .tracks a.active', (n) => n.map((a) => a.textContent).join()), 'ui');
+    await open('#/apps/shop/users/alice/sessions/old-chat');
+    await shown('session');
+    await page.waitForSelector('#view .tracks .empty >> text=This session has no track.');
   });
 
   test('transcript search marks the matched words', async () => {
@@ -225,11 +259,25 @@ describe('web console', () => {
     assert.equal(await page.textContent('#view table tbody tr td:nth-child(3)'), 'aisle seat on flights');
   });
 
-  test('lanes show their session and state', async () => {
+  test('lanes show the configured reset policies and the one each lane follows', async () => {
     await open('#/apps/shop/lanes');
     await shown('lanes');
-    assert.match(await page.textContent('#view table'), /telegram:dm:42/);
-    assert.match(await page.textContent('#view table'), /bob/);
+    assert.match(await page.textContent('#view .policies'), /time zone UTC/);
+    const policies = await page.$$eval('#view .policies tbody tr', (trs) => trs.map((tr) =>
+      [...tr.querySelectorAll('td')].map((td) => td.textContent.trim())));
+    assert.deepEqual(policies, [
+      ['override 1', 'platform telegram, chat type dm', 'idle', 'idle after 60 min'],
+      ['default', 'every other lane', 'daily', 'daily at 03:00; notify'],
+    ]);
+    const lanes = await page.$$eval('#view .paged tbody tr', (trs) => Object.fromEntries(trs.map((tr) => {
+      const cells = [...tr.querySelectorAll('td')].map((td) => td.textContent.trim());
+      return [cells[0], { user: cells[1], policy: cells[5], did: cells[6] }];
+    })));
+    assert.deepEqual(lanes['telegram:dm:42'],
+      { user: 'bob', policy: 'override 1: idle after 60 min', did: '—' });
+    assert.deepEqual(lanes['slack:group:C1'],
+      { user: 'bob', policy: 'default: daily at 03:00; notify', did: 'auto reset: suspended, fresh reset' });
+    await shot('lanes');
   });
 
   test('deleting a memory and a session asks first, then they are gone', async () => {
@@ -277,6 +325,84 @@ describe('web console', () => {
   test('no stored markup ran and nothing failed in the page', () => {
     assert.deepEqual(dialogs, []);
     assert.deepEqual(errors.filter((e) => !/status of 40[13]/.test(e)), []);
+  });
+});
+
+// The recall playground's semantic and hybrid modes, with an embedder whose
+// vectors the test chose (table_embedder.mjs): the query is [1, 0, 0], so
+// each memory's similarity is its first coordinate.
+describe('recall playground with an embedder', () => {
+  const QUERY = 'a quiet place to sleep';
+  const MEMORIES = {
+    'earplugs at night': [0.96, 0.28, 0],        // closest vector, no word of the query
+    'quiet hotel room': [0.6, 0.8, 0],           // one word (quiet), second vector
+    'a place to sleep on the train': [0.28, 0.96, 0],  // two words (place, sleep), farthest vector
+  };
+  let embedder;
+  let daemon;
+  let browser;
+  let page;
+  const errors = [];
+
+  before(async () => {
+    embedder = await startTableEmbedder({ [QUERY]: [1, 0, 0], ...MEMORIES });
+    daemon = await startDaemon(
+      `memory:\n  embedder: {kind: http, url: "${embedder.url}", model: table, timeout: 5s}\n`);
+    await api(daemon.base, 'POST', '/v1/apps/shop/users/dave/memories', {
+      memories: Object.keys(MEMORIES).map((text) => ({ text })), wait: true,
+    });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${daemon.base}/ui/#/apps`);
+    await page.fill('#token', SHOP_TOKEN);
+    await page.click('#token-form button[type=submit]');
+  });
+
+  after(async () => {
+    await browser?.close();
+    const exit = await daemon?.stop();
+    await embedder?.close();
+    assert.equal(exit, 'exit 0', `mnemod did not stop cleanly:\n${daemon?.log()}`);
+  });
+
+  // The playground's rows for this mode: [text, score, keyword_rank, vector_rank, similarity].
+  async function recall(mode) {
+    await page.goto(`${daemon.base}/ui/#/apps/shop/recall?q=${encodeURIComponent(QUERY)}&mode=${mode}&user=dave`);
+    await page.waitForSelector('#view[data-view="recall"] table');
+    assert.equal(await page.textContent('#view .mode'), mode);
+    return page.$$eval('#view table tbody tr', (trs) => trs.map((tr) =>
+      [...tr.querySelectorAll('td')].slice(2, 7).map((td) => td.textContent.trim())));
+  }
+
+  test('semantic ranks by similarity alone', async () => {
+    const rows = await recall('semantic');
+    assert.deepEqual(rows.map((r) => r[0]), ['earplugs at night', 'quiet hotel room', 'a place to sleep on the train']);
+    assert.deepEqual(rows.map((r) => r[4]), ['0.960', '0.600', '0.280'], 'similarity');
+    assert.deepEqual(rows.map((r) => r[3]), ['1', '2', '3'], 'vector_rank');
+    assert.deepEqual(rows.map((r) => r[2]), ['—', '—', '—'], 'keyword_rank: semantic has none');
+  });
+
+  test('hybrid fuses both lists: two words and the farthest vector beat the closest vector alone', async () => {
+    const rows = await recall('hybrid');
+    // score = sum of 1 / (5 + rank): train 1/6 + 1/8, hotel 1/7 + 1/7, earplugs 1/6.
+    assert.deepEqual(rows, [
+      ['a place to sleep on the train', (1 / 6 + 1 / 8).toFixed(4), '1', '3', '0.280'],
+      ['quiet hotel room', (2 / 7).toFixed(4), '2', '2', '0.600'],
+      ['earplugs at night', (1 / 6).toFixed(4), '—', '1', '0.960'],
+    ]);
+    await page.screenshot({ path: join(SHOTS, 'recall-hybrid.png'), fullPage: true });
+  });
+
+  test('keyword ranks by the words alone', async () => {
+    const rows = await recall('keyword');
+    assert.deepEqual(rows.map((r) => r[0]), ['a place to sleep on the train', 'quiet hotel room']);
+    assert.deepEqual(rows.map((r) => r[3]), ['—', '—'], 'vector_rank: keyword has none');
+  });
+
+  test('the embedder was asked for the memories and the query, and nothing failed in the page', () => {
+    assert.deepEqual([...new Set(embedder.texts)].sort(), [QUERY, ...Object.keys(MEMORIES)].sort());
+    assert.deepEqual(errors, []);
   });
 });
 

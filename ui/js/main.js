@@ -5,7 +5,8 @@ import {h, fill} from './dom.js';
 import {current, link} from './router.js';
 import {apps, app} from './views/apps.js';
 import {user, session} from './views/sessions.js';
-import {search, lanes} from './views/search.js';
+import {search} from './views/search.js';
+import {lanes} from './views/lanes.js';
 import {memories, recall} from './views/memories.js';
 import {metrics} from './views/metrics.js';
 

@@ -65,8 +65,10 @@ extern "C" {
  * changed meaning, so every index a plugin built under 5 is stale.
  * 7: memory_list filters by status and metadata (the request grew); the
  * optional app_list and user_list (the apps and users a store holds, with
- * their counts) and the sink's activity callback appended. */
-#define MNEMO_PLUGIN_ABI_VERSION 7
+ * their counts) and the sink's activity callback appended.
+ * 8: the optional session_tracks (a session's track names with their
+ * counts) and the sink's track_info callback appended. */
+#define MNEMO_PLUGIN_ABI_VERSION 8
 #define MNEMO_PLUGIN_ENTRY_SYMBOL "mnemo_plugin_entry"
 
 #if defined(__GNUC__)
@@ -314,6 +316,7 @@ typedef struct mnemo_finalize_result {
  *  - memory_hit: a keyword recall hit with its relevance (higher is better)
  *  - memory_key: a candidate key (memory_candidates)
  *  - activity: an app of app_list, a user of user_list (ABI 7)
+ *  - track_info: a track of session_tracks with its counts (ABI 8)
  * Results (once per call, after the rows; see each operation):
  *  - has_more: session_get and events_list, when filter.limit cut the events;
  *    memory_list, when limit cut the memories
@@ -331,6 +334,7 @@ struct mnemo_memory;
 struct mnemo_memory_feed_result;
 struct mnemo_memory_count_result;
 struct mnemo_activity;
+struct mnemo_track_info;
 
 typedef struct mnemo_sink {
     void* ctx;
@@ -365,6 +369,9 @@ typedef struct mnemo_sink {
 
     /* ABI 7: an app of app_list or a user of user_list. */
     void (*activity)(void* ctx, const struct mnemo_activity* activity);
+
+    /* ABI 8: a track of session_tracks. */
+    void (*track_info)(void* ctx, const struct mnemo_track_info* track);
 } mnemo_sink;
 
 /* ---- requests ---------------------------------------------------------- */
@@ -670,6 +677,25 @@ typedef struct mnemo_track_list_req {
     int64_t after_seq;
     int64_t limit;
 } mnemo_track_list_req;
+
+/* ABI 8, optional: the tracks a session holds, for a reader who does not
+ * know their names (the web console). */
+typedef struct mnemo_track_info {
+    mnemo_str track;
+    int64_t events;            /* its track events */
+    int64_t last_seq;          /* the highest seq */
+    int64_t last_timestamp_us; /* the timestamp of the last_seq event */
+} mnemo_track_info;
+
+typedef struct mnemo_session_tracks_req {
+    mnemo_key key;
+    int64_t now_us;
+    mnemo_str after_track; /* ptr NULL: from the first; else only names after it */
+    int64_t limit;         /* rows wanted; the backend returns at most limit */
+} mnemo_session_tracks_req;
+/* Result: track_info() per track of the live session holding at least one
+ * track event, in track order (bytes), at most limit. Absent, expired or
+ * soft-deleted session: NOT_FOUND. A limit below 1: INVALID. */
 
 typedef struct mnemo_stats_req {
     int64_t now_us;
@@ -1518,6 +1544,11 @@ typedef struct mnemo_storage_ops {
                     mnemo_error* err);
     int (*user_list)(mnemo_backend* backend, const struct mnemo_user_list_req* req, const mnemo_sink* sink,
                      mnemo_error* err);
+
+    /* ABI 8, optional (NULL: unsupported, and mnemod answers GET
+     * .../sessions/{session}/tracks with an error naming the backend). */
+    int (*session_tracks)(mnemo_backend* backend, const struct mnemo_session_tracks_req* req,
+                          const mnemo_sink* sink, mnemo_error* err);
 
     /* Later additions are appended here (found through ops_size). */
 } mnemo_storage_ops;

@@ -76,6 +76,7 @@ TEST(MemoryPluginDescriptor, EveryOperationIsPresent) {
         ops->session_extracted != nullptr,
         ops->app_list != nullptr,
         ops->user_list != nullptr,
+        ops->session_tracks != nullptr,
     };
     // events_append_async and write_async are optional and never called on a non-blocking backend.
     EXPECT_EQ(ops->events_append_async, nullptr);

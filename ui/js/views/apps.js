@@ -51,6 +51,8 @@ export function appTabs(app, active) {
 }
 
 // A paged list: load(token) -> {rows, next}; rows rendered by makeTable.
+// data-loaded is set once the first page (or its error) is on screen: the
+// view itself is shown before that.
 export function paged(load, makeTable) {
   const holder = h('div', {class: 'paged'});
   const more = h('button', {class: 'more'}, 'More');
@@ -67,6 +69,7 @@ export function paged(load, makeTable) {
       status.hidden = false;
       status.textContent = explain(error);
     }
+    holder.dataset.loaded = 'true';
   }
   page(null);
   return h('div', {}, holder, more, status);

@@ -1,6 +1,6 @@
 // A user (sessions, state) and one session: its transcript as a
 // conversation, its state at three scopes, summaries and tracks.
-import {call, path, query} from '../api.js';
+import {call, path, query, explain} from '../api.js';
 import {h, table, when, json, confirmButton} from '../dom.js';
 import {link} from '../router.js';
 import {paged} from './apps.js';
@@ -103,23 +103,30 @@ function scopes(state) {
   return out;
 }
 
-function trackViewer(base, params, trackName) {
-  const input = h('input', {name: 'track', placeholder: 'track name', value: trackName || ''});
-  const out = h('div', {});
-  const form = h('form', {class: 'inline', onsubmit: e => {
-    e.preventDefault();
-    window.location.hash = link('session', params, {track: input.value.trim()});
-  }}, input, h('button', {type: 'submit'}, 'Show track'));
+// The session's tracks by name (each a link that opens it), and the events
+// of the one the link named (?track=).
+function tracks(base, params, trackName) {
+  const list = paged(async token => {
+    const answer = await call(`${base}/tracks${query({limit: 100, page_token: token})}`);
+    return {items: answer.tracks, next: answer.next_page_token};
+  }, rows => table([
+    {label: 'track', cell: r => h('a', {href: link('session', params, {track: r.track}),
+      class: r.track === trackName ? 'active' : null}, r.track)},
+    {label: 'events', cell: r => r.events},
+    {label: 'last seq', cell: r => r.last_seq},
+    {label: 'last event', cell: r => when(r.last_timestamp)},
+  ], rows, 'This session has no track.'));
+  const events = h('div', {class: 'track-events'});
   if (trackName) {
     call(`${base}/tracks/${path(trackName)}${query({limit: 1000})}`).then(answer => {
-      out.replaceChildren(table([
+      events.replaceChildren(h('h4', {}, 'Track ', h('code', {}, trackName)), table([
         {label: 'seq', cell: r => r.seq},
         {label: 'time', cell: r => when(r.timestamp)},
         {label: 'payload', cell: r => h('pre', {class: 'json'}, JSON.stringify(r.payload))},
       ], answer.events, `Track ${trackName} has no event.`));
-    }, error => { out.replaceChildren(h('p', {class: 'error'}, error.message)); });
+    }, error => { events.replaceChildren(h('p', {class: 'error'}, explain(error))); });
   }
-  return h('div', {}, form, out);
+  return h('div', {class: 'tracks'}, list, events);
 }
 
 export async function session({params, query: q}) {
@@ -162,6 +169,6 @@ export async function session({params, query: q}) {
       {label: 'created', cell: r => when(r.created_at)},
       {label: 'text', cell: r => h('div', {class: 'content'}, r.text)},
     ], summaries.summaries, 'No summary.'),
-    h('h3', {}, 'Tracks'),
-    trackViewer(base, params, q.track));
+    h('h3', {id: 'tracks'}, 'Tracks'),
+    tracks(base, params, q.track));
 }
