@@ -86,6 +86,7 @@ const mnemo_storage_ops kOps = {
     nullptr,  // write_async: never called on a non-blocking backend
     guarded<app_list>,
     guarded<user_list>,
+    nullptr,  // check: nothing to reach; --check-config checks the (empty) options alone
 };
 
 }  // namespace

@@ -52,7 +52,7 @@ TEST_F(Ops, InfoNamesTheMemoryPluginAndItsAbiVersion) {
     auto response = call("GET", "/v1/info");
     EXPECT_EQ(response.status, 200);
     EXPECT_EQ(json_string(response.body, "/storage/plugin"), "memory") << response.body;
-    EXPECT_EQ(json_int(response.body, "/storage/abi_version"), 7) << response.body;
+    EXPECT_EQ(json_int(response.body, "/storage/abi_version"), 8) << response.body;
     EXPECT_TRUE(json_string(response.body, "/version").has_value()) << response.body;
     EXPECT_TRUE(json_raw(response.body, "/storage/capabilities").has_value()) << response.body;
     EXPECT_TRUE(json_raw(response.body, "/uptime_seconds").has_value()) << response.body;

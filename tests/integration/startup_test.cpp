@@ -103,7 +103,7 @@ TEST(Startup, PluginWithWrongAbiVersionExits78NamingFileAndBothVersions) {
     EXPECT_EQ(result.exit_code, kExitConfig);
     EXPECT_THAT(result.err, HasSubstr(plugin));
     EXPECT_THAT(result.err, HasSubstr("ABI version 999"));
-    EXPECT_THAT(result.err, HasSubstr("ABI version 7"));  // the ABI this mnemod was built with
+    EXPECT_THAT(result.err, HasSubstr("ABI version 8"));  // the ABI this mnemod was built with
 }
 
 TEST(Startup, SoftDeleteWithAPluginLackingTheCapabilityExits78NamingKeyAndPlugin) {
