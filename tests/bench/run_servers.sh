@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Workload A (BENCH.md) against the mysql backend with pool_size 8 through one
-# mnemod and through two mnemods sharing the database (wrk's connections split
-# between them), next to the sqlite backend (synchronous normal) in the same
-# run, alternating the three, medians of BENCH_ROUNDS. The MariaDB server is a
-# private one in the work folder (tests/mysql_fixture/mariadb.sh), durable per
-# second (innodb_flush_log_at_trx_commit=2, as sqlite normal is durable per
-# checkpoint). A manual tool: never run in CI.
-# Settings (environment): BENCH_SECONDS (30), BENCH_ROUNDS (3),
-# BENCH_CONNECTIONS (50), BENCH_THREADS (2), BENCH_POOL (8), BENCH_BUILD_DIR
-# (build-bench; needs daemon/mnemod, plugins/mnemo_sqlite.so, plugins/mnemo_mysql.so),
-# BENCH_KEEP=1 keeps the work folder.
+# Workload A (BENCH.md) against the database-server backends (mysql,
+# postgres) with pool_size 8, each through one mnemod and through two mnemods
+# sharing the database (wrk's connections split between them), next to the
+# sqlite backend (synchronous normal) in the same run, alternating all of
+# them round by round, medians of BENCH_ROUNDS. The servers are private ones
+# (tests/mysql_fixture/mariadb.sh, tests/postgres_fixture/postgres.sh), each
+# durable within about a second (MariaDB innodb_flush_log_at_trx_commit=2,
+# PostgreSQL synchronous_commit off with fsync on), as sqlite normal is
+# durable per checkpoint. A manual tool: never run in CI.
+# Settings (environment): BENCH_SERVERS ("mysql postgres"), BENCH_SECONDS (30),
+# BENCH_ROUNDS (3), BENCH_CONNECTIONS (50), BENCH_THREADS (2), BENCH_POOL (8),
+# BENCH_BUILD_DIR (build-bench; needs daemon/mnemod, plugins/mnemo_sqlite.so
+# and the plugins of BENCH_SERVERS), BENCH_KEEP=1 keeps the work folder.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -20,14 +22,15 @@ rounds=${BENCH_ROUNDS:-3}
 connections=${BENCH_CONNECTIONS:-50}
 wrk_threads=${BENCH_THREADS:-2}
 pool=${BENCH_POOL:-8}
+servers=${BENCH_SERVERS:-mysql postgres}
 
-work=$(mktemp -d /tmp/mnemo-bench-mysql.XXXXXX)
+work=$(mktemp -d /tmp/mnemo-bench-servers.XXXXXX)
 results=$work/results.tsv
 pids=()
 mysql_socket=""
 started_port=""
 
-bench_name=bench-mysql
+bench_name=bench-servers
 # shellcheck source=common.sh
 source "$here/common.sh"
 
@@ -44,32 +47,43 @@ cleanup() {
   local status=$?
   stop_daemons
   [[ -n $mysql_socket ]] && "$root/tests/mysql_fixture/mariadb.sh" stop "$work/mariadb" || true
-  if [[ $status -ne 0 || ${BENCH_KEEP:-0} == 1 ]]; then
-    log "logs and raw outputs kept in $work"
-  else
-    rm -rf "$work"
-  fi
+  end_postgres "$status"
+  remove_unless_kept "$status" "$work" "logs and raw outputs"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 require_tools() {
-  local tool
-  for tool in wrk python3 curl mariadbd mariadb; do
-    command -v "$tool" >/dev/null || fail "$tool not found; install it (Debian: apt-get install wrk python3 curl mariadb-server)"
+  local tool server targets="mnemod mnemo_sqlite"
+  for tool in wrk python3 curl; do
+    command -v "$tool" >/dev/null || fail "$tool not found; install it (Debian: apt-get install wrk python3 curl)"
   done
-  [[ -x $build_dir/daemon/mnemod && -f $build_dir/plugins/mnemo_sqlite.so && -f $build_dir/plugins/mnemo_mysql.so ]] ||
-    fail "mnemod or its sqlite/mysql plugins not found in $build_dir; build them: cmake -S $root -B $build_dir -DCMAKE_BUILD_TYPE=Release -DMNEMO_TESTS=OFF && cmake --build $build_dir --target mnemod mnemo_sqlite mnemo_mysql"
+  if [[ " $servers " == *" mysql "* ]]; then
+    for tool in mariadbd mariadb; do
+      command -v "$tool" >/dev/null || fail "$tool not found; install it (Debian: apt-get install mariadb-server)"
+    done
+  fi
+  for server in $servers; do
+    [[ $server == mysql || $server == postgres ]] || fail "BENCH_SERVERS: $server is not mysql or postgres"
+    targets+=" mnemo_$server"
+  done
+  for plugin in sqlite $servers; do
+    [[ -x $build_dir/daemon/mnemod && -f $build_dir/plugins/mnemo_$plugin.so ]] ||
+      fail "mnemod or plugins/mnemo_$plugin.so not found in $build_dir; build them: cmake -S $root -B $build_dir -DCMAKE_BUILD_TYPE=Release -DMNEMO_TESTS=OFF && cmake --build $build_dir --target $targets"
+  done
 }
 
 
-storage_yaml() {  # sqlite|mysql folder
-  if [[ $1 == sqlite ]]; then
-    printf '  plugin: sqlite\n  options: {path: %s/mnemo.db, synchronous: normal}\n' "$2"
-  else
-    printf '  plugin: mysql\n  options: {socket: "%s", user: root, password: "", database: bench, pool_size: %s}\n' \
-      "$mysql_socket" "$pool"
-  fi
+storage_yaml() {  # sqlite|mysql|postgres folder
+  case $1 in
+    sqlite) printf '  plugin: sqlite\n  options: {path: %s/mnemo.db, synchronous: normal}\n' "$2" ;;
+    mysql)
+      printf '  plugin: mysql\n  options: {socket: "%s", user: root, password: "", database: bench, pool_size: %s}\n' \
+        "$mysql_socket" "$pool" ;;
+    postgres)
+      printf '  plugin: postgres\n  options: {host: "%s", port: 5432, user: postgres, dbname: bench, pool_size: %s}\n' \
+        "$postgres_dir" "$pool" ;;
+  esac
 }
 
 start_daemon() {  # backend folder; sets started_port
@@ -124,11 +138,11 @@ run_one() {  # backend round
 }
 
 # Two daemons on one database, half the connections each, at the same time.
-run_two() {  # round
-  local a b out_a=$work/wrk-two-a-$1.txt out_b=$work/wrk-two-b-$1.txt
-  start_daemon mysql "$work/two-a-$1"
+run_two() {  # backend round
+  local a b out_a=$work/wrk-two-a-$1-$2.txt out_b=$work/wrk-two-b-$1-$2.txt
+  start_daemon "$1" "$work/two-a-$1-$2"
   a=$started_port
-  start_daemon mysql "$work/two-b-$1"
+  start_daemon "$1" "$work/two-b-$1-$2"
   b=$started_port
   wrk_append "$out_a" "$a" $((connections / 2)) &
   local wrk_a=$!
@@ -139,34 +153,44 @@ run_two() {  # round
   rps=$(python3 -c "print($(bench_field "$out_a" rps) + $(bench_field "$out_b" rps))")
   p50=$(python3 -c "print(max($(bench_field "$out_a" p50_us), $(bench_field "$out_b" p50_us)))")
   p99=$(python3 -c "print(max($(bench_field "$out_a" p99_us), $(bench_field "$out_b" p99_us)))")
-  record mysql-two "$1" "$rps" "$p50" "$p99" $(($(errors_of "$out_a") + $(errors_of "$out_b")))
+  record "$1-two" "$2" "$rps" "$p50" "$p99" $(($(errors_of "$out_a") + $(errors_of "$out_b")))
 }
 
 main() {
   require_tools
-  mysql_socket=$("$root/tests/mysql_fixture/mariadb.sh" start "$work/mariadb" bench)
-  log "MariaDB on $mysql_socket"
-  local round
+  local round server
+  if [[ " $servers " == *" mysql "* ]]; then
+    mysql_socket=$("$root/tests/mysql_fixture/mariadb.sh" start "$work/mariadb" bench)
+    log "MariaDB on $mysql_socket"
+  fi
+  if [[ " $servers " == *" postgres "* ]]; then
+    start_postgres bench
+  fi
   for round in $(seq "$rounds"); do
-    log "round $round/$rounds: sqlite, mysql one daemon, mysql two daemons (${run_seconds} s each)"
+    log "round $round/$rounds: sqlite, then one and two daemons on each of: $servers (${run_seconds} s each)"
     run_one sqlite "$round"
-    run_one mysql "$round"
-    run_two "$round"
+    for server in $servers; do
+      run_one "$server" "$round"
+      run_two "$server" "$round"
+    done
   done
-  python3 - "$results" "$run_seconds" "$connections" "$pool" <<'PY'
+  python3 - "$results" "$run_seconds" "$connections" "$pool" $servers <<'PY'
 import statistics, sys
 from collections import defaultdict
-path, seconds, connections, pool = sys.argv[1:]
+path, seconds, connections, pool, *servers = sys.argv[1:]
 rows = defaultdict(list)
 for line in open(path):
     setup, _round, rps, p50, p99, errors = line.split("\t")
     rows[setup].append((float(rps), float(p50) / 1000, float(p99) / 1000, int(errors)))
 med = lambda setup, i: statistics.median(r[i] for r in rows[setup])
 base = med("sqlite", 0)
-print(f"Workload A, {connections} connections, {seconds} s runs, mysql pool_size {pool}; medians")
+print(f"Workload A, {connections} connections, {seconds} s runs, server pool_size {pool}; medians")
 print("| setup | req/s | ratio to sqlite | p50 ms | p99 ms | errors |")
 print("|---|---|---|---|---|---|")
-for setup, name in (("sqlite", "sqlite (normal), one mnemod"), ("mysql", "mysql, one mnemod"), ("mysql-two", "mysql, two mnemods")):
+setups = [("sqlite", "sqlite (normal), one mnemod")]
+for server in servers:
+    setups += [(server, f"{server}, one mnemod"), (f"{server}-two", f"{server}, two mnemods")]
+for setup, name in setups:
     print(f"| {name} | {med(setup, 0):,.0f} | {med(setup, 0) / base:.2f} | {med(setup, 1):.2f} | {med(setup, 2):.2f} "
           f"| {sum(r[3] for r in rows[setup])} |")
 PY
