@@ -54,7 +54,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 require_tools() {
-  local tool server targets="mnemod mnemo_sqlite"
+  local tool server plugin targets="mnemod mnemo_sqlite"
   for tool in wrk python3 curl; do
     command -v "$tool" >/dev/null || fail "$tool not found; install it (Debian: apt-get install wrk python3 curl)"
   done
@@ -67,9 +67,11 @@ require_tools() {
     [[ $server == mysql || $server == postgres ]] || fail "BENCH_SERVERS: $server is not mysql or postgres"
     targets+=" mnemo_$server"
   done
+  local build="cmake -S $root -B $build_dir -DCMAKE_BUILD_TYPE=Release -DMNEMO_TESTS=OFF"
+  build+=" && cmake --build $build_dir --target $targets"
   for plugin in sqlite $servers; do
     [[ -x $build_dir/daemon/mnemod && -f $build_dir/plugins/mnemo_$plugin.so ]] ||
-      fail "mnemod or plugins/mnemo_$plugin.so not found in $build_dir; build them: cmake -S $root -B $build_dir -DCMAKE_BUILD_TYPE=Release -DMNEMO_TESTS=OFF && cmake --build $build_dir --target $targets"
+      fail "mnemod or plugins/mnemo_$plugin.so not found in $build_dir; build them: $build"
   done
 }
 
