@@ -29,7 +29,9 @@ int main(int argc, char** argv) {
     bool check_only = false;
     cli.add_option("-c,--config", config_path,
                    "configuration file (default: ./mnemod.yaml, then /etc/mnemod/mnemod.yaml)");
-    cli.add_flag("--check-config", check_only, "validate the configuration and exit 0 (valid) or 78 (invalid)");
+    cli.add_flag("--check-config", check_only,
+                 "validate the configuration, reach a database server's store without changing it, and exit 0 "
+                 "(valid), 78 (invalid) or 1 (the database server could not be reached or refused the login)");
     cli.set_version_flag("--version", MNEMO_VERSION);
     CLI11_PARSE(cli, argc, argv);
 
@@ -39,11 +41,12 @@ int main(int argc, char** argv) {
         return mnemo::lifecycle::kExitConfig;
     }
     if (check_only) {
-        auto problems = mnemo::lifecycle::preflight(*loaded.config);
-        for (const auto& problem : problems) std::fprintf(stderr, "%s\n", problem.c_str());
-        if (!problems.empty()) return mnemo::lifecycle::kExitConfig;
+        auto report = mnemo::lifecycle::preflight(*loaded.config);
+        for (const auto& problem : report.problems) std::fprintf(stderr, "%s\n", problem.c_str());
+        if (!report.problems.empty()) return report.exit_code();
         std::printf("%s: configuration is valid\n",
                     loaded.config->source_path.empty() ? "zero-config" : loaded.config->source_path.c_str());
+        if (!report.storage.empty()) std::printf("storage: %s\n", report.storage.c_str());
         return mnemo::lifecycle::kExitOk;
     }
     // A peer that closes mid-write must cost its connection (EPIPE), not the process.

@@ -197,7 +197,8 @@ struct Config {
     std::string source_path;   // absolute path of the file read; "" for zero-config
     std::string display_name;  // the file as load errors name it
     // Where the keys that are checked only after loading (storage.plugin, storage.plugin_dir,
-    // storage.soft_delete, server.listen[i]) were written, so their errors are placed as load errors are.
+    // storage.soft_delete, storage.options and each of its keys, server.listen[i]) were written, so
+    // their errors are placed as load errors are.
     std::map<std::string, KeyPosition, std::less<>> key_positions;
     std::string base_dir;  // absolute folder relative paths were resolved against
     ServerConfig server;

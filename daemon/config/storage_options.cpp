@@ -152,10 +152,31 @@ Json external_plugin_options(LoadState& state) {
     return any_yaml(state.ctx, options.node, options.place);
 }
 
+// Where storage.options and each of its keys were written (the value's
+// place, as read_map reports it), so that the plugin's check at
+// --check-config (lifecycle/storage_check.h) places its error at the key it
+// names. Malformed entries are left to the option readers to report.
+void keep_option_positions(LoadState& state) {
+    const Deferred& options = state.storage_options;
+    if (!options.node.IsMap()) return;
+    auto keep = [&](const std::string& path, const YAML::Mark& mark) {
+        state.config.key_positions[path] = {mark.line, mark.column};
+    };
+    keep(options.place.path, options.place.mark);
+    for (const auto& entry : options.node) {
+        if (!entry.first.IsScalar()) continue;
+        const YAML::Mark& key_mark = entry.first.Mark();
+        const YAML::Mark& value_mark = entry.second.Mark();
+        keep(child_path(options.place.path, entry.first.Scalar()),
+             entry.second.IsNull() || value_mark.line < 0 ? key_mark : value_mark);
+    }
+}
+
 }  // namespace
 
 void read_storage_options(LoadState& state) {
     const std::string& plugin = state.config.storage.plugin;
+    keep_option_positions(state);
     Json options;
     if (plugin == "sqlite") {
         options = sqlite_options(state);

@@ -1,5 +1,7 @@
 #include "lifecycle/preflight.h"
 
+#include "lifecycle/daemon.h"
+#include "lifecycle/storage_check.h"
 #include "net/listen_spec.h"
 
 #include <fmt/format.h>
@@ -45,12 +47,24 @@ std::vector<std::string> unresolved_listen_hosts(const config::Config& config) {
     return problems;
 }
 
-std::vector<std::string> preflight(const config::Config& config) {
-    std::vector<std::string> problems;
+int PreflightReport::exit_code() const {
+    if (problems.empty()) return kExitOk;
+    return store_unreachable && problems.size() == 1 ? kExitRuntime : kExitConfig;
+}
+
+PreflightReport preflight(const config::Config& config) {
+    PreflightReport report;
     std::string error;
-    if (!load_storage_plugin(config, &error)) problems.push_back(std::move(error));
-    for (auto& problem : unresolved_listen_hosts(config)) problems.push_back(std::move(problem));
-    return problems;
+    if (auto plugin = load_storage_plugin(config, &error)) {
+        StorageCheck store = check_storage(config, *plugin);
+        if (store.problem) report.problems.push_back(std::move(*store.problem));
+        report.store_unreachable = store.status == MNEMO_E_UNAVAILABLE;
+        report.storage = std::move(store.summary);
+    } else {
+        report.problems.push_back(std::move(error));
+    }
+    for (auto& problem : unresolved_listen_hosts(config)) report.problems.push_back(std::move(problem));
+    return report;
 }
 
 }  // namespace mnemo::lifecycle

@@ -59,6 +59,22 @@ int status_of(int code) {
     }
 }
 
+// What to do about a refused connection, by the client library's error number.
+std::string connect_hint(int code) {
+    switch (code) {
+        case 1045:  // access denied for the user
+        case 1698:  // access denied (the account authenticates another way, e.g. unix_socket)
+            return "; check the user and password of storage.options (a ${VAR} in them must be set in mnemod's "
+                   "environment)";
+        case 1044:  // access denied to the database
+            return "; grant the user access to storage.options.database";
+        case 1049:  // unknown database
+            return "; create the database or fix storage.options.database";
+        default:
+            return "; is the server running and reachable at storage.options.host and port (or socket)?";
+    }
+}
+
 sql::ConnectOptionsMap connect_options(const Options& options, bool with_database) {
     sql::ConnectOptionsMap map;
     if (options.socket.empty()) {
@@ -90,10 +106,9 @@ Conn::Conn(const Options& options, int64_t owner_id, bool with_database)
         conn_.reset(driver().connect(map));
         plain_.reset(conn_->createStatement());
     } catch (const sql::SQLException& e) {
-        std::string hint = e.getErrorCode() == 1049 ? "; create the database or fix storage.options.database"
-                                                    : "; is the server running and reachable?";
-        throw StoreError(MNEMO_E_UNAVAILABLE, "cannot connect to mysql database " + where_ + ": " + e.what() +
-                                                  " (error " + std::to_string(e.getErrorCode()) + ")" + hint);
+        throw ConnectError("cannot connect to mysql database " + where_ + ": " + e.what() + " (error " +
+                               std::to_string(e.getErrorCode()) + ")" + connect_hint(e.getErrorCode()),
+                           e.getErrorCode());
     }
     set_up_session();
 }

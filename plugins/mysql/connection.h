@@ -69,10 +69,23 @@ private:
 // The core's statement table for this engine (dialect.cpp).
 extern const sqlcore::Dialect kDialect;
 
+// What Conn's constructor throws when the server could not be reached or
+// refused the login: StoreError(MNEMO_E_UNAVAILABLE) with the client
+// library's error number (check.cpp names the option it points at).
+class ConnectError final : public StoreError {
+public:
+    ConnectError(const std::string& message, int error_number)
+        : StoreError(MNEMO_E_UNAVAILABLE, message), error_number_(error_number) {}
+    int error_number() const { return error_number_; }
+
+private:
+    int error_number_;
+};
+
 class Conn final : public sqlcore::Db {
 public:
     // Connects, selects the database and sets the session up (utf8mb4,
-    // strict mode, READ COMMITTED); throws StoreError(MNEMO_E_UNAVAILABLE).
+    // strict mode, READ COMMITTED); throws ConnectError.
     // `with_database` false connects without selecting one (to create it).
     Conn(const Options& options, int64_t owner_id, bool with_database = true);
     ~Conn() override;

@@ -1,5 +1,6 @@
 // The C face of the mysql backend: the server plugins' ABI table
-// (sql/server_plugin.h) with this backend's search and sweep lock.
+// (sql/server_plugin.h) with this backend's search, sweep lock and check.
+#include "check.h"
 #include "host_services.h"
 #include "mysql_store.h"
 #include "ops.h"
@@ -12,7 +13,8 @@ void sweep_locked(Store& store, const mnemo_sink* sink, const sqlcore::LockedSte
     write_locked(store, "sweep", sink, step);
 }
 
-const mnemo_storage_ops kOps = sqlcore::server_storage_ops<mnemo_backend, host::install, &search, &sweep_locked>();
+const mnemo_storage_ops kOps =
+    sqlcore::server_storage_ops<mnemo_backend, host::install, &search, &sweep_locked, &check>();
 
 const mnemo_plugin kPlugin =
     sql_plugin(MNEMO_CAP_PERSISTENT | MNEMO_CAP_SOFT_DELETE | MNEMO_CAP_SHARED | MNEMO_CAP_SEARCH, &kOps);

@@ -53,31 +53,37 @@ std::string decode_bytea(const char* text, size_t len) {
 
 }  // namespace
 
-Conn::Conn(const Options& options, int64_t owner_id) : where_(options.where()), owner_id_(owner_id) {
-    const auto keywords = options.keywords();
-    std::vector<const char*> keys, values;
-    for (const auto& [key, value] : keywords) {
-        keys.push_back(key.c_str());
-        values.push_back(value.c_str());
-    }
-    keys.push_back(nullptr);
-    values.push_back(nullptr);
-    conn_ = PQconnectdbParams(keys.data(), values.data(), 1);
-    if (!conn_ || PQstatus(conn_) != CONNECTION_OK) {
-        std::string reason = conn_ ? trimmed(PQerrorMessage(conn_)) : "out of memory";
-        PQfinish(conn_);
-        conn_ = nullptr;
-        throw StoreError(MNEMO_E_UNAVAILABLE, "cannot connect to postgres database " + where_ + ": " + reason +
-                                                  "; is the server running and reachable, and are the user, "
-                                                  "password and dbname of storage.options right?");
-    }
+namespace {
+
+pg_conn* connect_to(const Options& options) {
+    const KeywordArrays keywords(options);
+    pg_conn* conn = PQconnectdbParams(keywords.keys(), keywords.values(), 1);
+    if (conn && PQstatus(conn) == CONNECTION_OK) return conn;
+    std::string reason = conn ? trimmed(PQerrorMessage(conn)) : "out of memory";
+    PQfinish(conn);
+    throw StoreError(MNEMO_E_UNAVAILABLE, "cannot connect to postgres database " + options.where() + ": " + reason +
+                                              "; is the server running and reachable, and are the user, "
+                                              "password and dbname of storage.options right?");
+}
+
+}  // namespace
+
+Conn::Conn(const Options& options, int64_t owner_id) : Conn(options, owner_id, connect_to(options)) {}
+
+Conn::Conn(const Options& options, int64_t owner_id, pg_conn* connected)
+    : where_(options.where()), owner_id_(owner_id), conn_(connected) {
     // NOTICEs ("relation already exists, skipping") are not errors: the
     // default processor would print them on mnemod's stderr.
     PQsetNoticeProcessor(conn_, [](void*, const char*) {}, nullptr);
-    exec("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL READ COMMITTED");
-    exec("SET statement_timeout = " + std::to_string(options.statement_timeout_ms));
-    // A write waits at most this long for a row another writer holds, then is retried whole.
-    exec("SET lock_timeout = 10000");
+    try {
+        exec("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL READ COMMITTED");
+        exec("SET statement_timeout = " + std::to_string(options.statement_timeout_ms));
+        // A write waits at most this long for a row another writer holds, then is retried whole.
+        exec("SET lock_timeout = 10000");
+    } catch (...) {
+        PQfinish(conn_);  // the destructor does not run for a constructor that threw
+        throw;
+    }
 }
 
 Conn::~Conn() {

@@ -89,6 +89,8 @@ public:
     // Connects and sets the session up (READ COMMITTED, the statement
     // timeout); throws StoreError(MNEMO_E_UNAVAILABLE) naming the server.
     Conn(const Options& options, int64_t owner_id);
+    // Sets up a connection made elsewhere (check.cpp), which it then owns.
+    Conn(const Options& options, int64_t owner_id, pg_conn* connected);
     ~Conn() override;
     Conn(const Conn&) = delete;
     Conn& operator=(const Conn&) = delete;

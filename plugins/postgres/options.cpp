@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <string_view>
 
 namespace mnemo::postgres {
 namespace {
@@ -111,6 +112,24 @@ std::string Options::where() const {
     if (!at_port.empty()) server += ":" + at_port;
     std::string database = either(dbname, "dbname");
     return server + "/" + (database.empty() ? (conninfo.empty() ? "mnemo" : "(libpq's default)") : database);
+}
+
+std::string Options::option_for(const char* keyword) const {
+    static constexpr std::pair<std::string_view, std::string Options::*> kKeywords[] = {
+        {"host", &Options::host}, {"port", &Options::port},         {"dbname", &Options::dbname},
+        {"user", &Options::user}, {"password", &Options::password}, {"sslmode", &Options::sslmode}};
+    for (const auto& [name, field] : kKeywords)
+        if (name == keyword && !(this->*field).empty()) return keyword;
+    return conninfo.empty() || conninfo_value(conninfo, keyword).empty() ? keyword : "conninfo";
+}
+
+KeywordArrays::KeywordArrays(const Options& options) : pairs_(options.keywords()) {
+    for (const auto& [key, value] : pairs_) {
+        keys_.push_back(key.c_str());
+        values_.push_back(value.c_str());
+    }
+    keys_.push_back(nullptr);
+    values_.push_back(nullptr);
 }
 
 Options parse_options(const char* options_json) {

@@ -29,6 +29,23 @@ struct Options {
     // "host:port/dbname" (from the keywords, else the conninfo), for
     // messages: never the password.
     std::string where() const;
+    // The storage.options key that sets libpq's `keyword` ("host",
+    // "password"...): the keyword's own when it is given or the conninfo
+    // does not set it, else "conninfo".
+    std::string option_for(const char* keyword) const;
+};
+
+// keywords() as the NULL-terminated arrays PQconnectdbParams and
+// PQconnectStartParams take, valid while this lives.
+class KeywordArrays {
+public:
+    explicit KeywordArrays(const Options& options);
+    const char* const* keys() const { return keys_.data(); }
+    const char* const* values() const { return values_.data(); }
+
+private:
+    std::vector<std::pair<std::string, std::string>> pairs_;
+    std::vector<const char*> keys_, values_;
 };
 
 // Throws StoreError(MNEMO_E_INVALID) naming the offending key (a conninfo

@@ -8,15 +8,6 @@
 namespace mnemo::postgres {
 namespace {
 
-void require_utf8(Conn& conn) {
-    Query row(conn, "SELECT current_setting('server_encoding')");
-    std::string encoding = row.step() ? row.text(0) : "";
-    if (encoding != "UTF8")
-        throw StoreError(MNEMO_E_INVALID, "postgres database " + conn.where() + " has encoding " + encoding +
-                                              "; mnemod stores UTF-8 text: create the database with "
-                                              "ENCODING 'UTF8' (createdb -E UTF8 -T template0)");
-}
-
 void apply_step(Conn& conn, const Migration& step) {
     try {
         for (const char* statement : step.statements) conn.exec(statement);
@@ -37,6 +28,15 @@ void migrate_locked(Conn& conn) {
 }
 
 }  // namespace
+
+void require_utf8(Conn& conn) {
+    Query row(conn, "SELECT current_setting('server_encoding')");
+    std::string encoding = row.step() ? row.text(0) : "";
+    if (encoding != "UTF8")
+        throw StoreError(MNEMO_E_INVALID, "postgres database " + conn.where() + " has encoding " + encoding +
+                                              "; mnemod stores UTF-8 text: create the database with "
+                                              "ENCODING 'UTF8' (createdb -E UTF8 -T template0)");
+}
 
 void migrate(Conn& conn) {
     conn.exec("BEGIN");

@@ -15,4 +15,8 @@ class Conn;
 // server error otherwise.
 void migrate(Conn& conn);
 
+// Throws StoreError(MNEMO_E_INVALID) when the database's encoding is not
+// UTF8, naming it and how to create one that is (migrate() and the check).
+void require_utf8(Conn& conn);
+
 }  // namespace mnemo::postgres

@@ -3,12 +3,15 @@
 // (plugin_table.h) with the backend's search, a coordinated sweep step (a
 // shared store, mnemo_sweep_req.coordinate) run only by the process that
 // holds the database's sweep lock, finalize_list as a write (it claims
-// rows), and an export whose records wait until the read succeeded (a read
-// may be run again after a lost connection).
+// rows), an export whose records wait until the read succeeded (a read
+// may be run again after a lost connection), and the check of
+// `mnemod --check-config` (server_check.h: check_store connects without
+// opening the store and returns what it found).
 #pragma once
 
 #include "plugin_table.h"
 #include "record_buffer.h"
+#include "server_check.h"
 
 #include <functional>
 
@@ -18,8 +21,9 @@ namespace mnemo::sqlcore {
 // sweep lock (granted false: another process holds it).
 using LockedStep = std::function<void(Db&, Output&, bool granted)>;
 using SweepLocked = void (*)(Store&, const mnemo_sink*, const LockedStep&);
+using CheckStore = std::string (*)(const char* options_json);
 
-template <typename Backend, auto install_host, auto search_step, SweepLocked sweep_locked>
+template <typename Backend, auto install_host, auto search_step, SweepLocked sweep_locked, CheckStore check_store>
 mnemo_storage_ops server_storage_ops() {
     mnemo_storage_ops ops = sql_storage_ops<Backend, install_host, search_step>();
     ops.sweep_step = [](Backend* backend, const mnemo_sweep_req* req, const mnemo_sink* sink, mnemo_error* err) {
@@ -48,6 +52,15 @@ mnemo_storage_ops server_storage_ops() {
             });
             buffer.replay(*sink);
         });
+    };
+    // The options are read with the host's JSON services, as open() reads them.
+    ops.check = [](const mnemo_host* host, const char* options_json, mnemo_check_result* result, mnemo_error* err) {
+        return run_check(
+            [&] {
+                if (!install_host(host)) throw_missing_host(Backend::kEngine);
+                return check_store(options_json);
+            },
+            result, err, Backend::kEngine);
     };
     return ops;
 }

@@ -2,7 +2,8 @@
 # log/fail print with the script's tag; free_port asks the kernel for a free
 # loopback port; bench_field reads a field of report.lua's "BENCH k=v ..."
 # line; errors_of sums what BENCH.md counts as errors (non-2xx and socket
-# errors).
+# errors); remove_unless_kept ends a work folder at exit; start_postgres and
+# end_postgres run a private PostgreSQL for the postgres backend.
 
 log() { printf '[%s] %s\n' "$bench_name" "$*" >&2; }
 fail() { log "error: $*"; exit 1; }
@@ -17,6 +18,16 @@ bench_field() {  # file field
 
 errors_of() { echo $(($(bench_field "$1" non2xx) + $(bench_field "$1" socket_errors))); }
 
+# At exit: a folder is kept for a look when the run failed or BENCH_KEEP=1,
+# else removed.
+remove_unless_kept() {  # exit_status folder what
+  if [[ $1 -ne 0 || ${BENCH_KEEP:-0} == 1 ]]; then
+    log "$3 kept in $2"
+  else
+    rm -rf "$2"
+  fi
+}
+
 # The builds under test by label: "new" ($1) and, when $2 is set, "previous"
 # ($2), measured first in every round; pid_of and port_of hold the running
 # daemons by label.
@@ -27,4 +38,21 @@ declare_builds() {  # new_build_dir [previous_build_dir]
     build_of[previous]=$2
     labels="previous new"
   fi
+}
+
+# A private PostgreSQL (tests/postgres_fixture/postgres.sh) in a folder of
+# its own right under /tmp, which the postgres user reaches when the script
+# runs as root; start_postgres sets postgres_dir (its socket folder),
+# end_postgres stops it at exit.
+postgres_dir=""
+start_postgres() {
+  postgres_dir=$(mktemp -d "/tmp/mnemo-$bench_name-postgres.XXXXXX")
+  "$root/tests/postgres_fixture/postgres.sh" start "$postgres_dir" "${1:-mnemo}" >/dev/null
+  log "PostgreSQL on $postgres_dir"
+}
+
+end_postgres() {  # exit_status
+  [[ -n $postgres_dir ]] || return 0
+  "$root/tests/postgres_fixture/postgres.sh" stop "$postgres_dir" || true
+  remove_unless_kept "$1" "$postgres_dir" "PostgreSQL's folder"
 }

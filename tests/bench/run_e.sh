@@ -7,7 +7,11 @@
 # query (`/etc/nginx/nginx.conf`, ~1 of 2,000) and of natural questions (the
 # 200 of search/questions.txt in turn, 5 to 8 words of the fill's
 # vocabulary, search/questions.lua), limit=10&context=1, one connection,
-# BENCH_ROUNDS rounds each; for sqlite also the size of the search index
+# BENCH_ROUNDS rounds each; with postgres in BENCH_BACKENDS, on a private
+# PostgreSQL (tests/postgres_fixture/postgres.sh: fsync on, commits durable
+# within a second), a database per build; the table then adds each
+# backend's ratios to sqlite's medians when sqlite ran too. For sqlite also
+# the size of the search index
 # (FTS5 tables, by dbstat) against the rest of the database. With
 # BENCH_PREVIOUS_BUILD_DIR, the same queries also on that build's mnemod
 # (the reference): both daemons are filled alike (the fill is seeded), stay
@@ -22,7 +26,7 @@
 # Settings (environment): BENCH_EVENTS (1000000), BENCH_SECONDS (10, per
 # query run), BENCH_A_SECONDS (30, per append run), BENCH_ROUNDS (3),
 # BENCH_CONNECTIONS (50, workload A), BENCH_THREADS (2, wrk threads for A),
-# BENCH_FILL_CONNECTIONS (2), BENCH_BACKENDS ("sqlite memory"),
+# BENCH_FILL_CONNECTIONS (2), BENCH_BACKENDS ("sqlite memory"; also postgres),
 # BENCH_PARTS ("queries indexing": either alone runs one half),
 # BENCH_BUILD_DIR (build-bench-e; needs daemon/mnemod and the plugins),
 # BENCH_PREVIOUS_BUILD_DIR (unset: no reference; its daemon/mnemod and
@@ -60,11 +64,8 @@ cleanup() {
   local status=$?
   local label
   for label in "${!pid_of[@]}"; do stop_mnemod "$label"; done
-  if [[ $status -ne 0 || ${BENCH_KEEP:-0} == 1 ]]; then
-    log "logs and raw outputs kept in $work"
-  else
-    rm -rf "$work"
-  fi
+  end_postgres "$status"
+  remove_unless_kept "$status" "$work" "logs and raw outputs"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -90,10 +91,20 @@ require_tools() {
   fi
 }
 
+# A database of the private PostgreSQL per daemon folder, made on first use.
+postgres_database() {  # folder
+  local name
+  name=$(basename "$1" | tr -c 'a-z0-9\n' '_')
+  "$root/tests/postgres_fixture/postgres.sh" createdb "$postgres_dir" "$name"
+  echo "$name"
+}
+
 # Loopback only, no hooks (empty scripts folder), no summaries, no eviction.
 write_mnemod_config() {  # folder port plugin build_dir
   local options="{}" plugin=$3 build_dir=$4
   [[ $3 == sqlite* ]] && options="{path: $1/mnemo.db, synchronous: normal}"
+  [[ $3 == postgres ]] &&
+    options="{host: \"$postgres_dir\", port: 5432, user: postgres, dbname: $(postgres_database "$1"), pool_size: 8}"
   [[ $3 == sqlite_unindexed ]] && plugin=$build_dir/plugins/mnemo_sqlite_unindexed.so  # not a built-in name
   mkdir -p "$1/scripts"
   cat >"$1/mnemod.yaml" <<EOF_CONFIG
@@ -142,9 +153,11 @@ stop_mnemod() {  # [label: new]
 }
 
 
+# A slow answer is measured, not counted as a socket error at wrk's 2 s
+# default timeout (postgres answers some queries in seconds at 1,000,000).
 run_wrk() {  # output seconds threads connections script url args...
   local out=$1 seconds=$2 threads=$3 conns=$4 script=$5 url=$6; shift 6
-  wrk -t"$threads" -c"$conns" -d"${seconds}s" --latency -s "$script" "$url" -- "$@" >"$out" 2>&1 ||
+  wrk -t"$threads" -c"$conns" -d"${seconds}s" --timeout 60s --latency -s "$script" "$url" -- "$@" >"$out" 2>&1 ||
     fail "wrk failed; see $out"
   grep -q '^BENCH ' "$out" || fail "no result line in $out"
 }
@@ -235,6 +248,9 @@ indexing_cost() {
 main() {
   require_tools
   local backend
+  if [[ " $backends " == *" postgres "* ]]; then
+    start_postgres
+  fi
   if [[ " $parts " == *" queries "* ]]; then
     for backend in $backends; do workload_e "$backend"; done
   fi

@@ -39,12 +39,6 @@ void replace_all(std::string& text, const std::string& from, const std::string& 
     }
 }
 
-size_t count_of(const std::string& text, const std::string& needle) {
-    size_t count = 0;
-    for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++count;
-    return count;
-}
-
 std::string describe_status(int status) {
     if (WIFEXITED(status)) return "exited with code " + std::to_string(WEXITSTATUS(status));
     if (WIFSIGNALED(status)) return std::string("was ended by signal ") + ::strsignal(WTERMSIG(status));
@@ -142,6 +136,12 @@ RunResult run_mnemod(const std::vector<std::string>& args, std::chrono::millisec
     result.out = read_file(out_path);
     result.err = read_file(err_path);
     return result;
+}
+
+size_t count_of(const std::string& text, const std::string& needle) {
+    size_t count = 0;
+    for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++count;
+    return count;
 }
 
 int pick_free_port() {

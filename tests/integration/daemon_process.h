@@ -54,6 +54,9 @@ RunResult run_mnemod(const std::vector<std::string>& args,
 // A free loopback TCP port: bind port 0, read it, close.
 int pick_free_port();
 
+// How many times needle occurs in text (occurrences that do not overlap).
+size_t count_of(const std::string& text, const std::string& needle);
+
 // The config most tests use: memory storage, one TCP listener. server_lines are more keys of the
 // server: section, each "  key: value\n"; sections are further top-level YAML sections.
 std::string base_config(const std::string& server_lines = "", const std::string& sections = "");

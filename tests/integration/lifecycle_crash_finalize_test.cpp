@@ -18,12 +18,6 @@ std::string config(const std::string& interval) {
            interval + "}\nlog: {level: debug}\n";
 }
 
-size_t count_of(const std::string& text, const std::string& needle) {
-    size_t n = 0;
-    for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
-    return n;
-}
-
 class CrashFinalize : public DaemonTest {
 protected:
     // SIGKILL (no sweep ran: the interval is an hour), then a restart that sweeps every second.

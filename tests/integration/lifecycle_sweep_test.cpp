@@ -18,12 +18,6 @@ std::string sweep_config(const std::string& plugin, const std::string& sections)
            "sweep: {interval: 1s, purge_after: 1s}\nlog: {level: debug}\n" + sections;
 }
 
-size_t count_of(const std::string& text, const std::string& needle) {
-    size_t n = 0;
-    for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
-    return n;
-}
-
 class LifecycleSweep : public DaemonTest, public ::testing::WithParamInterface<std::string> {
 protected:
     // The value of one sample line of /metrics, 0 when absent.

@@ -45,8 +45,11 @@ std::unique_ptr<sql::Statement> statement(sql::Connection& conn) {
 
 }  // namespace
 
-MariadbServer::MariadbServer()
-    : dir_(make_temp_dir("mnemo-mariadb")), datadir_(dir_ + "/data"), socket_(dir_ + "/mysqld.sock") {}
+MariadbServer::MariadbServer(Logins logins)
+    : logins_(logins),
+      dir_(make_temp_dir("mnemo-mariadb")),
+      datadir_(dir_ + "/data"),
+      socket_(dir_ + "/mysqld.sock") {}
 
 MariadbServer::~MariadbServer() {
     stop();
@@ -76,9 +79,9 @@ bool MariadbServer::start(std::string* error) {
                                      "--datadir=" + datadir_,
                                      "--socket=" + socket_,
                                      "--skip-networking",
-                                     "--skip-grant-tables",
                                      "--pid-file=" + dir_ + "/mysqld.pid",
                                      "--log-error=" + dir_ + "/mysqld.err"};
+    if (logins_ == Logins::Trusted) argv.push_back("--skip-grant-tables");
     if (geteuid() == 0) argv.push_back("--user=root");
     argv.insert(argv.end(), kServerTuning.begin(), kServerTuning.end());
     pid_ = spawn(argv, dir_ + "/mysqld.out");

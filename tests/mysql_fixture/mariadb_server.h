@@ -21,8 +21,13 @@ namespace mnemo::mysql_fixture {
 
 class MariadbServer {
 public:
+    // Trusted: no grant tables, any login is let in (fast, the tests' usual
+    // server). Checked: accounts and passwords are checked; root logs in
+    // with an empty password.
+    enum class Logins { Trusted, Checked };
+
     // Creates the folder and installs the data directory; start() runs it.
-    MariadbServer();
+    explicit MariadbServer(Logins logins = Logins::Trusted);
     ~MariadbServer();  // stops the server, removes the folder
     MariadbServer(const MariadbServer&) = delete;
     MariadbServer& operator=(const MariadbServer&) = delete;
@@ -55,6 +60,7 @@ private:
     bool install(std::string* error);
     bool wait_ready(std::string* error);
 
+    Logins logins_;
     std::string dir_, datadir_, socket_;
     pid_t pid_ = -1;
     bool installed_ = false;

@@ -190,6 +190,26 @@ void PostgresServer::clear_database(const std::string& name) {
     run(conn.get(), "UPDATE memory_feed SET last_seq = 0, horizon = 0");
 }
 
+void PostgresServer::add_password_user(const std::string& user, const std::string& password) {
+    if (!query_value("", "SELECT 1 FROM pg_roles WHERE rolname = '" + user + "'").empty()) return;
+    std::string failed = execute("", "CREATE ROLE " + user + " LOGIN PASSWORD '" + password + "'");
+    if (!failed.empty()) throw std::runtime_error("CREATE ROLE " + user + ": " + failed);
+    // pg_hba.conf takes the first line that matches: this role's goes first.
+    const std::string hba = datadir_ + "/pg_hba.conf";
+    std::stringstream rest;
+    rest << std::ifstream(hba).rdbuf();
+    std::ofstream(hba, std::ios::trunc) << "local all " << user << " scram-sha-256\n" << rest.str();
+    execute("", "SELECT pg_reload_conf()");
+    // The reload is asynchronous: done once the server asks the role for a password.
+    const std::string info = "host=" + dir_ + " port=" + kPort + " dbname=postgres user=" + user;
+    for (auto deadline = std::chrono::steady_clock::now() + 10s; std::chrono::steady_clock::now() < deadline;) {
+        Connection conn(PQconnectdb(info.c_str()), &PQfinish);
+        if (PQconnectionNeedsPassword(conn.get())) return;
+        std::this_thread::sleep_for(50ms);
+    }
+    throw std::runtime_error("postgres did not start asking " + user + " for a password after pg_reload_conf()");
+}
+
 std::string PostgresServer::plugin_options(const std::string& database, int pool_size) const {
     return R"({"host":")" + dir_ + R"(","port":)" + kPort + R"(,"user":"postgres","dbname":")" + database +
            R"(","pool_size":)" + std::to_string(pool_size) + R"(,"connect_timeout_ms":2000})";

@@ -42,6 +42,9 @@ public:
     std::string execute(const std::string& database, const std::string& sql) const;
     // The first column of the first row of a query ("" without one).
     std::string query_value(const std::string& database, const std::string& sql) const;
+    // A role `user` that logs in with `password` (scram-sha-256 on the
+    // socket; every other role stays trusted), made once, then kept.
+    void add_password_user(const std::string& user, const std::string& password);
     // storage.options for the postgres plugin (plugin JSON: connect_timeout_ms).
     std::string plugin_options(const std::string& database, int pool_size = 4) const;
     // The same as YAML for a mnemod config (`options: {...}`).

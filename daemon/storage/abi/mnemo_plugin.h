@@ -67,7 +67,9 @@ extern "C" {
  * optional app_list and user_list (the apps and users a store holds, with
  * their counts) and the sink's activity callback appended.
  * 8: the optional session_tracks (a session's track names with their
- * counts) and the sink's track_info callback appended. */
+ * counts) and the sink's track_info callback appended; the optional
+ * check (a look at the store without opening it, for
+ * `mnemod --check-config`) appended to the table. */
 #define MNEMO_PLUGIN_ABI_VERSION 8
 #define MNEMO_PLUGIN_ENTRY_SYMBOL "mnemo_plugin_entry"
 
@@ -1423,6 +1425,8 @@ typedef void (*mnemo_done_fn)(void* done_ctx, int status);
  * and returns its code. The sink pointer may be NULL where no result is
  * defined.
  */
+struct mnemo_check_result; /* check's answer, defined after the table */
+
 typedef struct mnemo_storage_ops {
     size_t ops_size; /* sizeof(mnemo_storage_ops) as the plugin was built */
 
@@ -1550,8 +1554,33 @@ typedef struct mnemo_storage_ops {
     int (*session_tracks)(mnemo_backend* backend, const struct mnemo_session_tracks_req* req,
                           const mnemo_sink* sink, mnemo_error* err);
 
+    /* ABI 8, optional (NULL: the backend is checked by its options alone);
+     * see "checking without opening" below. */
+    int (*check)(const mnemo_host* host, const char* options_json, struct mnemo_check_result* result,
+                 mnemo_error* err);
+
     /* Later additions are appended here (found through ops_size). */
 } mnemo_storage_ops;
+
+/* ---- checking without opening (optional) -----------------------------------
+ * `mnemod --check-config` asks a backend whether open() would reach its
+ * store, without opening it: check connects and authenticates as open()
+ * would, and may read what open() would refuse (a schema newer than the
+ * plugin's), but creates, migrates and writes nothing, and keeps no
+ * connection. It takes the options open() would (with host, the same
+ * services) and is called on the host's thread, once, without an open
+ * backend. On failure it fills err (what went wrong, with the driver's
+ * words, and what to do) and result->option; on success result->summary. */
+typedef struct mnemo_check_result {
+    /* The key of storage.options the failure is about ("password", "host",
+     * "conninfo"), so mnemod places the error where that key is written;
+     * "" when no one key is. NUL-terminated. */
+    char option[64];
+    /* What was found, for the user ("postgres database db.internal:5432/
+     * mnemo: schema version 1, current"); "" for nothing to say.
+     * NUL-terminated. */
+    char summary[256];
+} mnemo_check_result;
 
 /* ---- queued writes (optional) ---------------------------------------------
  * write_async is events_append_async for the other write operations: the

@@ -9,7 +9,9 @@ BENCH_PREVIOUS_BUILD_DIR's daemon):
   size   sqlite <build> data_bytes=.. words_bytes=.. trigrams_bytes=.. search_text_bytes=..
   append indexed|unindexed <round> <events_per_s> <p50_us> <p99_us> <errors>
 With a previous build, each backend also gets a line of new / previous
-ratios of the medians (below 1: the new build is faster).
+ratios of the medians (below 1: the new build is faster); beside sqlite,
+every other backend a line of its ratios to sqlite's medians of the same
+build (fill rate: above 1 is faster; latencies: below 1 is faster).
 """
 import argparse
 import collections
@@ -44,10 +46,24 @@ def query_figures(runs):
     return p50, p99, rate, errors, (found / asked if asked else None)
 
 
+def ratios_to_sqlite(all_figures, fill_rates, backend, build):
+    """One line of backend's ratios to sqlite's medians, or None without sqlite's."""
+    if backend == "sqlite" or ("sqlite", build) not in fill_rates:
+        return None
+    parts = ["fill rate %.2fx" % (fill_rates[backend, build] / fill_rates["sqlite", build])]
+    for kind in KINDS:
+        mine, base = all_figures.get((backend, build, kind)), all_figures.get(("sqlite", build, kind))
+        if mine and base:
+            parts.append("%s p50 %.2fx p99 %.2fx" % (kind, mine[0] / base[0], mine[1] / base[1]))
+    return "  / sqlite: " + ", ".join(parts)
+
+
 def query_lines(rows):
     lines = []
     fills = {(r[1], r[2]): (int(r[3]), int(r[4])) for r in rows["fill"]}
+    fill_rates = {key: events / seconds if seconds else float("nan") for key, (events, seconds) in fills.items()}
     builds = list(dict.fromkeys(r[2] for r in rows["query"]))
+    all_figures = {}
     for backend in dict.fromkeys(r[1] for r in rows["query"]):
         figures = {}
         for build in builds:
@@ -59,7 +75,11 @@ def query_lines(rows):
                 runs = [r for r in rows["query"] if r[1] == backend and r[2] == build and r[3] == kind]
                 if not runs:
                     continue
+                if not any(int(r[9]) for r in runs):  # wrk counts no request still in flight at the end
+                    lines.append("  %-9s no answer within any run: each took longer (time one with curl)" % kind)
+                    continue
                 p50, p99, rate, errors, hits = figures[build, kind] = query_figures(runs)
+                all_figures[backend, build, kind] = figures[build, kind]
                 met = p50 <= P50_TARGET_MS if kind == "questions" else p50 < P50_TARGET_MS
                 target = "p50 %s %g ms: %s" % ("<=" if kind == "questions" else "<", P50_TARGET_MS,
                                                "ok" if met else "MISSES")
@@ -67,6 +87,9 @@ def query_lines(rows):
                     target += "; answers with hits %.0f%%" % (100 * hits)
                 lines.append("  %-9s p50 %8.2f ms  p99 %8.2f ms  %7.0f req/s  errors %d  (%s)"
                              % (kind, p50, p99, rate, errors, target))
+            ratio_line = ratios_to_sqlite(all_figures, fill_rates, backend, build)
+            if ratio_line:
+                lines.append(ratio_line)
         if "previous" in builds and "new" in builds:
             ratios = []
             for kind in KINDS:

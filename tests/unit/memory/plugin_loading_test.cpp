@@ -78,11 +78,13 @@ TEST(MemoryPluginDescriptor, EveryOperationIsPresent) {
         ops->user_list != nullptr,
         ops->session_tracks != nullptr,
     };
-    // events_append_async and write_async are optional and never called on a non-blocking backend.
+    // events_append_async and write_async are optional and never called on a non-blocking backend;
+    // check (--check-config's look at a store) has nothing to reach in memory.
     EXPECT_EQ(ops->events_append_async, nullptr);
     EXPECT_EQ(ops->write_async, nullptr);
+    EXPECT_EQ(ops->check, nullptr);
     static_assert(
-        sizeof present / sizeof present[0] + 2 == (sizeof(mnemo_storage_ops) - sizeof(size_t)) / sizeof(void (*)()),
+        sizeof present / sizeof present[0] + 3 == (sizeof(mnemo_storage_ops) - sizeof(size_t)) / sizeof(void (*)()),
         "every operation of the table is listed here");
     for (size_t i = 0; i < sizeof present / sizeof present[0]; ++i)
         EXPECT_TRUE(present[i]) << "operation " << i << " is NULL";
