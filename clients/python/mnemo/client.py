@@ -7,6 +7,7 @@ import os
 from typing import Any, List, Optional, cast
 
 from ._api import app_path, comma_list
+from .apps import AppsApi
 from .errors import ConnectionFailed, Overloaded, Unavailable
 from .lanes import LanesApi
 from .memories import MemoriesApi
@@ -18,7 +19,7 @@ from .types import Info, SearchResult
 DEFAULT_URL = "http://127.0.0.1:7420"
 
 
-class Client(SessionsApi, StateApi, LanesApi, MemoriesApi):
+class Client(AppsApi, SessionsApi, StateApi, LanesApi, MemoriesApi):
     """A synchronous client for one mnemod.
 
     ``url`` is ``http://host:port``, ``https://host:port`` or

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Dict, Iterator, Optional, cast
 
 from ._api import ApiBase, app_path, seg, token_pages, without_none
-from .types import JSON, Lane, LanePage, LaneResolution
+from .types import JSON, Lane, LanePage, LaneResolution, ResetPolicies
 
 
 class LanesApi(ApiBase):
@@ -73,3 +73,7 @@ class LanesApi(ApiBase):
         body: Dict[str, Any] = without_none({"input_tokens": input_tokens, "output_tokens": output_tokens})
         path = f"{self._lane(app, lane)}/turn-complete"
         return cast(Lane, self._call("POST", path, body=body, idempotent=not body))
+
+    def get_reset_policies(self, app: str) -> ResetPolicies:
+        """The reset policies lanes follow, as the daemon runs them (the same for every app)."""
+        return cast(ResetPolicies, self._call("GET", f"{app_path(app)}/reset-policies", idempotent=True))

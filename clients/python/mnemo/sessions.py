@@ -34,6 +34,8 @@ from .types import (
     State,
     Summary,
     TrackEvent,
+    TrackInfo,
+    TrackPage,
 )
 
 Roles = Union[str, Sequence[str], None]
@@ -322,4 +324,20 @@ class SessionsApi(ApiBase):
             lambda after: self.list_track(app, user, session, track, after_seq=after, limit=page_size),
             after_seq,
             page_size,
+        )
+
+    def list_tracks(
+        self, app: str, user: str, session: str, *, limit: Optional[int] = None, page_token: Optional[str] = None
+    ) -> TrackPage:
+        """One page of the session's track names by name, each with its count and last event."""
+        path = f"{session_path(app, user, session)}/tracks"
+        query = {"limit": limit, "page_token": page_token}
+        return cast(TrackPage, self._call("GET", path, query=query, idempotent=True))
+
+    def iter_tracks(
+        self, app: str, user: str, session: str, *, page_size: Optional[int] = None
+    ) -> Iterator[TrackInfo]:
+        """Every track of the session, fetching pages as the iteration goes."""
+        return token_pages(
+            lambda token: self.list_tracks(app, user, session, limit=page_size, page_token=token), "tracks"
         )

@@ -154,6 +154,18 @@ class TrackEvent(TypedDict):
     timestamp: str
 
 
+class TrackInfo(TypedDict):
+    track: str
+    events: int
+    last_seq: int
+    last_timestamp: str
+
+
+class TrackPage(TypedDict):
+    tracks: List[TrackInfo]
+    next_page_token: Optional[str]
+
+
 class SearchHit(TypedDict):
     seq: int
     role: str
@@ -191,6 +203,52 @@ class LaneResolution(TypedDict, total=False):
 
 class LanePage(TypedDict):
     lanes: List[Lane]
+    next_page_token: Optional[str]
+
+
+class ResetPolicy(TypedDict):
+    mode: str  # none | idle | daily | both
+    at_hour: int
+    idle_minutes: int
+    notify: bool
+
+
+class ResetMatch(TypedDict, total=False):
+    platform: str
+    chat_type: str
+
+
+class ResetOverride(TypedDict):
+    match: ResetMatch
+    policy: ResetPolicy
+
+
+class ResetPolicies(TypedDict):
+    timezone: str
+    default: ResetPolicy
+    overrides: List[ResetOverride]
+
+
+class AppActivity(TypedDict):
+    app: str
+    configured: bool
+    users: int
+    sessions: int
+    events: int
+    memories: int
+    last_active_at: Optional[str]
+
+
+class UserActivity(TypedDict):
+    user: str
+    sessions: int
+    events: int
+    memories: int
+    last_active_at: Optional[str]
+
+
+class UserPage(TypedDict):
+    users: List[UserActivity]
     next_page_token: Optional[str]
 
 

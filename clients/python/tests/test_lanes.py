@@ -47,3 +47,16 @@ def test_reset_switch_suspend_resume_and_turn_complete(client: Client) -> None:
 def test_unknown_lane_is_not_found(client: Client) -> None:
     with pytest.raises(mnemo.NotFound):
         client.get_lane(APP, "nowhere")
+
+
+def test_reset_policies_merge_each_override_over_the_default(start_daemon) -> None:
+    reset = (
+        "reset: {timezone: Europe/Berlin, default: {mode: both, at_hour: 3},"
+        " overrides: [{match: {platform: telegram, chat_type: dm}, policy: {mode: idle, idle_minutes: 60}}]}\n"
+    )
+    policies = Client(start_daemon("memory", sections=reset).url).get_reset_policies(APP)
+    assert policies["timezone"] == "Europe/Berlin" and policies["default"]["at_hour"] == 3
+    assert policies["overrides"] == [
+        {"match": {"platform": "telegram", "chat_type": "dm"},
+         "policy": {"mode": "idle", "at_hour": 3, "idle_minutes": 60, "notify": policies["default"]["notify"]}}
+    ]

@@ -160,6 +160,18 @@ def test_tracks(client: Client) -> None:
     assert client.get_session(APP, USER, "s1")["session"]["event_count"] == 0
 
 
+def test_list_tracks_names_each_with_its_last_event(client: Client) -> None:
+    client.create_session(APP, USER, id="s1")
+    for track in ("ui", "audit", "audit", "tool:log"):
+        last = client.append_track(APP, USER, "s1", track, {"on": track}, timestamp="2026-11-21T10:05:00Z")
+    page = client.list_tracks(APP, USER, "s1", limit=2)
+    assert [(t["track"], t["events"], t["last_seq"]) for t in page["tracks"]] == [("audit", 2, 2), ("tool:log", 1, 1)]
+    assert page["next_page_token"] and page["tracks"][1]["last_timestamp"] == last["timestamp"]
+    assert [t["track"] for t in client.iter_tracks(APP, USER, "s1", page_size=2)] == ["audit", "tool:log", "ui"]
+    with pytest.raises(mnemo.NotFound):
+        client.list_tracks(APP, USER, "missing")
+
+
 def test_search_finds_exact_strings(client: Client) -> None:
     client.create_session(APP, USER, id="s1", metadata={"channel": "cli"})
     client.append_events(APP, USER, "s1", [text("deploy with make -C /srv/app deploy"), text("ok", "bot")])
