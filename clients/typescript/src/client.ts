@@ -1,4 +1,4 @@
-// MnemoClient: every route of mnemod's HTTP API (sessions, events, state,
+// MnemoClient: every route of mnemod's HTTP API (apps and users, sessions, events, state,
 // summaries, tracks, search, lanes, memories, operations) as typed async
 // methods, with pagination as async iterators and automatic client ids on
 // appends so that a retried append is stored once.
@@ -6,6 +6,7 @@ import { ApiError } from './errors.js';
 import { uuidv7 } from './ids.js';
 import { Transport, seg, type TransportOptions } from './transport.js';
 import type {
+  AppActivity,
   AppendOptions,
   AppendResult,
   Event,
@@ -29,6 +30,7 @@ import type {
   RecallMode,
   RecallRequest,
   RecallResult,
+  ResetPolicies,
   ResolveLane,
   RewindResult,
   RewriteResult,
@@ -41,6 +43,10 @@ import type {
   Summary,
   Timestamp,
   TrackEvent,
+  TrackInfo,
+  TrackPage,
+  UserActivity,
+  UserPage,
   WrittenMemory,
 } from './types.js';
 
@@ -76,6 +82,25 @@ export class MnemoClient {
 
   private get<T>(path: string, query?: Record<string, unknown>): Promise<T> {
     return this.transport.request<T>('GET', path, { query: query as never, safe: true });
+  }
+
+  // ---- apps and users
+
+  /** Every app holding data or configured, by name, with its counts (an admin token only). */
+  async listApps(): Promise<AppActivity[]> {
+    return (await this.get<{ apps: AppActivity[] }>('/v1/apps')).apps;
+  }
+
+  /** One page of the app's users holding data, most recently active first. */
+  listUsers(app: string, query: { limit?: number; page_token?: string } = {}): Promise<UserPage> {
+    return this.get(`/v1/apps/${seg(app)}/users`, { ...query });
+  }
+
+  iterUsers(app: string, query: { limit?: number; page_token?: string } = {}): AsyncGenerator<UserActivity> {
+    return pages(query.page_token, async (page_token) => {
+      const page = await this.listUsers(app, { ...query, page_token });
+      return [page.users, page.next_page_token];
+    });
   }
 
   // ---- sessions
@@ -289,6 +314,28 @@ export class MnemoClient {
     }
   }
 
+  /** One page of the session's tracks by name, each with its count and last event. */
+  listTracks(
+    app: string,
+    user: string,
+    session: string,
+    query: { limit?: number; page_token?: string } = {},
+  ): Promise<TrackPage> {
+    return this.get(`${sessionPath(app, user, session)}/tracks`, { ...query });
+  }
+
+  iterTracks(
+    app: string,
+    user: string,
+    session: string,
+    query: { limit?: number; page_token?: string } = {},
+  ): AsyncGenerator<TrackInfo> {
+    return pages(query.page_token, async (page_token) => {
+      const page = await this.listTracks(app, user, session, { ...query, page_token });
+      return [page.tracks, page.next_page_token];
+    });
+  }
+
   // ---- search
 
   search(app: string, query: SearchQuery = {}): Promise<SearchResult> {
@@ -324,6 +371,11 @@ export class MnemoClient {
       const page = await this.listLanes(app, { ...query, page_token });
       return [page.lanes, page.next_page_token];
     });
+  }
+
+  /** The reset policies lanes follow, as the daemon runs them (the same for every app). */
+  getResetPolicies(app: string): Promise<ResetPolicies> {
+    return this.get(`/v1/apps/${seg(app)}/reset-policies`);
   }
 
   resetLane(app: string, lane: string): Promise<{ lane: Lane; session: Session }> {

@@ -186,6 +186,19 @@ export interface TrackEvent {
   timestamp: string;
 }
 
+/** One track of a session, as the session's list of tracks names it. */
+export interface TrackInfo {
+  track: string;
+  events: number;
+  last_seq: number;
+  last_timestamp: string;
+}
+
+export interface TrackPage {
+  tracks: TrackInfo[];
+  next_page_token: string | null;
+}
+
 export interface SearchQuery {
   q?: string;
   user?: string;
@@ -223,13 +236,53 @@ export interface Lane {
 export interface ResolveLane {
   user: string;
   platform?: string;
-  chat_type?: 'dm' | 'group' | 'channel' | 'thread';
+  chat_type?: ChatType;
   force_new?: boolean;
   metadata?: JsonObject;
 }
 
 export interface LanePage {
   lanes: Lane[];
+  next_page_token: string | null;
+}
+
+export type ChatType = 'dm' | 'group' | 'channel' | 'thread';
+
+export interface ResetPolicy {
+  mode: 'none' | 'idle' | 'daily' | 'both';
+  at_hour: number;
+  idle_minutes: number;
+  notify: boolean;
+}
+
+/** The reset section as the daemon runs it: each override's policy merged over the default. */
+export interface ResetPolicies {
+  timezone: string;
+  default: ResetPolicy;
+  overrides: { match: { platform?: string; chat_type?: ChatType }; policy: ResetPolicy }[];
+}
+
+/** An app holding data or configured, with its counts (GET /v1/apps). */
+export interface AppActivity {
+  app: string;
+  configured: boolean;
+  users: number;
+  sessions: number;
+  events: number;
+  memories: number;
+  last_active_at: string | null;
+}
+
+export interface UserActivity {
+  user: string;
+  sessions: number;
+  events: number;
+  memories: number;
+  last_active_at: string | null;
+}
+
+export interface UserPage {
+  users: UserActivity[];
   next_page_token: string | null;
 }
 

@@ -11,14 +11,20 @@ export { SHOP_TOKEN, BANK_TOKEN } from '../../../tests/mcp/daemon.mjs';
 
 export const BACKENDS = (process.env.MNEMO_TS_BACKENDS ?? 'memory,sqlite').split(',');
 
-// describe() once per backend; `ctx.daemon` and `ctx.client` are set before the tests run.
+// describe() once per backend; `ctx.daemon` and `ctx.client` are set before the tests run;
+// `admin` is an admin token for the daemon to accept.
 // The app bank keeps at most 8 events per session, for the tests of eviction.
-export function eachBackend(name, body, { extra = '' } = {}) {
+export function eachBackend(name, body, { extra = '', admin = null } = {}) {
   for (const storage of BACKENDS) {
     describe(`${name} [${storage}]`, () => {
       const ctx = { storage };
       before(async () => {
-        ctx.daemon = await startDaemon(extra, { storage, maxBody: '4MiB', apps: { bank: 'limits: {event_limit: 8}' } });
+        ctx.daemon = await startDaemon(extra, {
+          storage,
+          maxBody: '4MiB',
+          apps: { bank: 'limits: {event_limit: 8}' },
+          admin,
+        });
         ctx.client = new MnemoClient({ url: ctx.daemon.base, token: SHOP_TOKEN });
       });
       after(async () => {
