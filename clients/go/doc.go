@@ -1,7 +1,8 @@
 // Package mnemo is the Go client of mnemod, the session and memory daemon for
-// AI agents: every route of its HTTP/JSON API (sessions, events, state,
-// summaries, tracks, search, lanes, memories, recall and operations) as typed
-// methods that take a context.Context.
+// AI agents: every route of its HTTP/JSON API (apps and users, sessions,
+// events, state, summaries, tracks, search, lanes and their reset policies,
+// memories, recall and operations) as typed methods that take a
+// context.Context.
 //
 // A Client keeps its connections alive over TCP or a Unix socket, sends a
 // bearer token when given one, and retries what is safe to retry: a 429 or

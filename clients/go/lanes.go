@@ -142,3 +142,42 @@ func (c *Client) TurnComplete(ctx context.Context, app, lane string, inputTokens
 	err := c.post(ctx, lanePath(app, lane)+"/turn-complete", body, len(body) == 0, &out)
 	return result(&out, err)
 }
+
+// ResetPolicy says when a lane moves to a new session.
+type ResetPolicy struct {
+	// Mode is none, idle, daily or both.
+	Mode string `json:"mode"`
+	// AtHour is the daily reset's hour, in ResetPolicies.Timezone.
+	AtHour      int  `json:"at_hour"`
+	IdleMinutes int  `json:"idle_minutes"`
+	Notify      bool `json:"notify"`
+}
+
+// ResetMatch is what an override matches: only the keys it names are set.
+type ResetMatch struct {
+	Platform string `json:"platform,omitempty"`
+	ChatType string `json:"chat_type,omitempty"`
+}
+
+// ResetOverride is a policy for the lanes its Match equals.
+type ResetOverride struct {
+	Match  ResetMatch  `json:"match"`
+	Policy ResetPolicy `json:"policy"`
+}
+
+// ResetPolicies are the policies lanes follow, as the daemon runs them: each
+// override's policy merged over Default, and the first matching override wins.
+type ResetPolicies struct {
+	// Timezone is "local" or an IANA time zone name.
+	Timezone  string          `json:"timezone"`
+	Default   ResetPolicy     `json:"default"`
+	Overrides []ResetOverride `json:"overrides"`
+}
+
+// ResetPolicies reads the daemon's reset policies (the same for every app)
+// with a token valid for app.
+func (c *Client) ResetPolicies(ctx context.Context, app string) (*ResetPolicies, error) {
+	var out ResetPolicies
+	err := c.get(ctx, appPath(app)+"/reset-policies", nil, &out)
+	return result(&out, err)
+}

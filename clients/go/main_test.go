@@ -29,6 +29,22 @@ func eachBackend(t *testing.T, test func(t *testing.T, c *mnemo.Client)) {
 	}
 }
 
+// startOwn starts a memory-storage daemon for one test with extra config
+// lines; it is stopped, and must stop cleanly, when the test ends.
+func startOwn(t *testing.T, extra string) *daemontest.Daemon {
+	t.Helper()
+	d, err := daemontest.Start("memory", extra)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := d.Stop(); err != nil {
+			t.Error(err)
+		}
+	})
+	return d
+}
+
 // must fails the test at once on an error, and answers the value otherwise.
 func must[T any](t *testing.T) func(T, error) T {
 	t.Helper()

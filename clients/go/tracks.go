@@ -72,3 +72,47 @@ func (c *Client) Track(ctx context.Context, app, user, session, track string,
 		}
 	}
 }
+
+// TrackInfo is one track of a session: its name, how many entries it holds and its last one.
+type TrackInfo struct {
+	Track   string `json:"track"`
+	Events  int64  `json:"events"`
+	LastSeq int64  `json:"last_seq"`
+	// LastTimestamp is the timestamp of the LastSeq entry (a client's may run backwards).
+	LastTimestamp time.Time `json:"last_timestamp"`
+}
+
+// TrackPage is one page of a session's tracks, by name.
+type TrackPage struct {
+	Tracks        []TrackInfo `json:"tracks"`
+	NextPageToken string      `json:"next_page_token"`
+}
+
+// ListTracksOptions pages ListTracks (Limit 0: the daemon's default, 100).
+type ListTracksOptions struct {
+	Limit     int
+	PageToken string
+}
+
+// ListTracks answers one page of a session's tracks by name; a session that
+// is not there is NotFound.
+func (c *Client) ListTracks(ctx context.Context, app, user, session string,
+	opts ListTracksOptions) (*TrackPage, error) {
+	q := query{}.int("limit", int64(opts.Limit)).str("page_token", opts.PageToken)
+	var out TrackPage
+	err := c.get(ctx, sessionPath(app, user, session)+"/tracks", q, &out)
+	return result(&out, err)
+}
+
+// Tracks iterates over every page of ListTracks.
+func (c *Client) Tracks(ctx context.Context, app, user, session string,
+	opts ListTracksOptions) iter.Seq2[TrackInfo, error] {
+	return pages(opts.PageToken, func(token string) ([]TrackInfo, string, error) {
+		opts.PageToken = token
+		page, err := c.ListTracks(ctx, app, user, session, opts)
+		if err != nil {
+			return nil, "", err
+		}
+		return page.Tracks, page.NextPageToken, nil
+	})
+}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	mnemo "github.com/mnemod/mnemod/clients/go"
-	"github.com/mnemod/mnemod/clients/go/internal/daemontest"
 )
 
 func TestUnixSocket(t *testing.T) {
@@ -31,16 +30,8 @@ func TestBadAddress(t *testing.T) {
 }
 
 func TestBearerToken(t *testing.T) {
-	d, err := daemontest.Start("memory", "auth:\n  required: true\n  admin_tokens: [admin-secret]\n"+
+	d := startOwn(t, "auth:\n  required: true\n  admin_tokens: [admin-secret]\n"+
 		"apps:\n  shop:\n    tokens: [shop-secret]\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if err := d.Stop(); err != nil {
-			t.Error(err)
-		}
-	}()
 	ctx := t.Context()
 	for token, want := range map[string]error{"": mnemo.Unauthenticated, "wrong": mnemo.Unauthenticated,
 		"shop-secret": nil, "admin-secret": nil} {
