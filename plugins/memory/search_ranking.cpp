@@ -4,6 +4,7 @@
 #include "max_score.h"
 
 #include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
 
 #include <algorithm>
 #include <limits>
@@ -68,11 +69,7 @@ public:
 
     // Match all: every match scored.
     std::vector<ScoredEvent> run_all() {
-        count_scope();
-        corpus_.document_frequency.assign(query_.terms.size(), 0);
-        split_tail();
-        count_filed_frequencies();
-        fix_corpus();
+        count_statistics();
         if (std::find(query_.required.begin(), query_.required.end(), true) != query_.required.end()) {
             score_all_terms();
         } else {
@@ -84,11 +81,7 @@ public:
 
     // Match any, for the `limit` best sessions (search_ranking.h).
     std::vector<ScoredEvent> run_best_sessions(size_t limit) {
-        count_scope();
-        corpus_.document_frequency.assign(query_.terms.size(), 0);
-        split_tail();
-        count_filed_frequencies();
-        fix_corpus();
+        count_statistics();
         score_tail();
         if (limit == 0) return {};
         for (const std::string& clause : query_.clauses) clause_lists_.push_back(holding(clause));
@@ -100,6 +93,16 @@ public:
 
 private:
     enum : uint8_t { kOut = 0, kScope, kPass, kFail };
+
+    // BM25's statistics over the scope, filed and pending: N, the lengths,
+    // each term's df (a walk of its postings), then the idf and bounds.
+    void count_statistics() {
+        count_scope();
+        corpus_.document_frequency.assign(query_.terms.size(), 0);
+        split_tail();
+        count_filed_frequencies();
+        fix_corpus();
+    }
 
     // The filed sessions in scope give N and the total length. Each session
     // read is a cache miss of its own: they are asked for a few ahead.
@@ -390,9 +393,9 @@ private:
         std::vector<ScoredEvent> answer() {
             const double threshold = this->threshold();
             std::vector<uint8_t> answering(r_.index_.sessions().size(), 0);
-            absl::flat_hash_map<const SessionRec*, bool> answers;
+            absl::flat_hash_set<const SessionRec*> answers;
             for (const auto& [session, best] : best_)
-                if (best >= threshold) answers.emplace(session, true);
+                if (best >= threshold) answers.insert(session);
             for (size_t slot = 0; slot < answering.size(); ++slot) {
                 const SessionRec* session = r_.index_.sessions()[slot].session;
                 answering[slot] = session && answers.contains(session) ? 1 : 0;
