@@ -3,7 +3,8 @@
 # loopback port; bench_field reads a field of report.lua's "BENCH k=v ..."
 # line; errors_of sums what BENCH.md counts as errors (non-2xx and socket
 # errors); remove_unless_kept ends a work folder at exit; start_postgres and
-# end_postgres run a private PostgreSQL for the postgres backend.
+# end_postgres run a private PostgreSQL for the postgres backend, start_mysql
+# and end_mysql a private MariaDB for the mysql backend.
 
 log() { printf '[%s] %s\n' "$bench_name" "$*" >&2; }
 fail() { log "error: $*"; exit 1; }
@@ -55,4 +56,27 @@ end_postgres() {  # exit_status
   [[ -n $postgres_dir ]] || return 0
   "$root/tests/postgres_fixture/postgres.sh" stop "$postgres_dir" || true
   remove_unless_kept "$1" "$postgres_dir" "PostgreSQL's folder"
+}
+
+# A private MariaDB (tests/mysql_fixture/mariadb.sh: its settings live there)
+# with its data in $1, a folder of the bench's work folder (removed with it);
+# start_mysql sets mysql_dir and mysql_socket, mysql_options writes the
+# plugin's options for one of its databases, end_mysql stops it at exit.
+mysql_dir=""
+mysql_socket=""
+start_mysql() {  # folder [database: mnemo]
+  mysql_dir=$1
+  mysql_socket=$("$root/tests/mysql_fixture/mariadb.sh" start "$mysql_dir" "${2:-mnemo}") ||
+    fail "MariaDB did not start; see $mysql_dir/mysqld.err"
+  log "MariaDB on $mysql_socket"
+}
+
+# The mysql plugin's storage.options for a database of that server.
+mysql_options() {  # database pool_size
+  printf '{socket: "%s", user: root, password: "", database: %s, pool_size: %s}' "$mysql_socket" "$1" "$2"
+}
+
+end_mysql() {
+  [[ -n $mysql_dir ]] || return 0
+  "$root/tests/mysql_fixture/mariadb.sh" stop "$mysql_dir" || true
 }

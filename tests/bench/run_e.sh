@@ -9,9 +9,12 @@
 # vocabulary, search/questions.lua), limit=10&context=1, one connection,
 # BENCH_ROUNDS rounds each; with postgres in BENCH_BACKENDS, on a private
 # PostgreSQL (tests/postgres_fixture/postgres.sh: fsync on, commits durable
-# within a second), a database per build; the table then adds each
-# backend's ratios to sqlite's medians when sqlite ran too. For sqlite also
-# the size of the search index
+# within a second), with mysql on a private MariaDB in the work folder
+# (tests/mysql_fixture/mariadb.sh: on a Unix socket, the C++ fixture's small
+# buffers, innodb_flush_log_at_trx_commit=2: durable within a second), a
+# database per build, pool_size 8; the table then adds each backend's ratios
+# to sqlite's medians when sqlite ran too. For sqlite also the size of the
+# search index
 # (FTS5 tables, by dbstat) against the rest of the database. With
 # BENCH_PREVIOUS_BUILD_DIR, the same queries also on that build's mnemod
 # (the reference): both daemons are filled alike (the fill is seeded), stay
@@ -26,7 +29,7 @@
 # Settings (environment): BENCH_EVENTS (1000000), BENCH_SECONDS (10, per
 # query run), BENCH_A_SECONDS (30, per append run), BENCH_ROUNDS (3),
 # BENCH_CONNECTIONS (50, workload A), BENCH_THREADS (2, wrk threads for A),
-# BENCH_FILL_CONNECTIONS (2), BENCH_BACKENDS ("sqlite memory"; also postgres),
+# BENCH_FILL_CONNECTIONS (2), BENCH_BACKENDS ("sqlite memory"; also postgres, mysql),
 # BENCH_PARTS ("queries indexing": either alone runs one half),
 # BENCH_BUILD_DIR (build-bench-e; needs daemon/mnemod and the plugins),
 # BENCH_PREVIOUS_BUILD_DIR (unset: no reference; its daemon/mnemod and
@@ -64,6 +67,7 @@ cleanup() {
   local status=$?
   local label
   for label in "${!pid_of[@]}"; do stop_mnemod "$label"; done
+  end_mysql
   end_postgres "$status"
   remove_unless_kept "$status" "$work" "logs and raw outputs"
 }
@@ -77,11 +81,14 @@ require_tools() {
     command -v "$tool" >/dev/null || fail "$tool not found; install it (Debian: apt-get install wrk python3 curl)"
   done
   [[ -s $questions ]] || fail "no questions file $questions"
-  local plugins=$backends
+  local plugins=$backends targets=mnemod
   [[ " $parts " == *" indexing "* && " $backends " == *" sqlite "* ]] && plugins+=" sqlite_unindexed"
+  for plugin in $plugins; do targets+=" mnemo_$plugin"; done
+  local build="cmake -S $root -B $build_dir -DCMAKE_BUILD_TYPE=Release -DMNEMO_TESTS=OFF -DMNEMO_BENCH=ON"
+  build+=" && cmake --build $build_dir --target $targets"
   for plugin in $plugins; do
     [[ -x $build_dir/daemon/mnemod && -f $build_dir/plugins/mnemo_$plugin.so ]] ||
-      fail "$build_dir/daemon/mnemod or plugins/mnemo_$plugin.so not found; build them: cmake -S $root -B $build_dir -DCMAKE_BUILD_TYPE=Release -DMNEMO_TESTS=OFF -DMNEMO_BENCH=ON && cmake --build $build_dir --target mnemod mnemo_sqlite mnemo_sqlite_unindexed mnemo_memory"
+      fail "$build_dir/daemon/mnemod or plugins/mnemo_$plugin.so not found; build them: $build"
   done
   if [[ -n $previous_build_dir && " $parts " == *" queries "* ]]; then
     for plugin in $backends; do
@@ -91,20 +98,30 @@ require_tools() {
   fi
 }
 
-# A database of the private PostgreSQL per daemon folder, made on first use.
-postgres_database() {  # folder
+# A database of the private server (PostgreSQL or MariaDB) per daemon
+# folder, made on first use: each build's daemon fills its own.
+server_database() {  # postgres|mysql folder
   local name
-  name=$(basename "$1" | tr -c 'a-z0-9\n' '_')
-  "$root/tests/postgres_fixture/postgres.sh" createdb "$postgres_dir" "$name"
+  name=$(basename "$2" | tr -c 'a-z0-9\n' '_')
+  case $1 in
+    postgres) "$root/tests/postgres_fixture/postgres.sh" createdb "$postgres_dir" "$name" >&2 ;;
+    mysql) "$root/tests/mysql_fixture/mariadb.sh" createdb "$mysql_dir" "$name" >&2 ;;
+  esac || fail "creating the $1 database $name failed"
   echo "$name"
 }
 
 # Loopback only, no hooks (empty scripts folder), no summaries, no eviction.
 write_mnemod_config() {  # folder port plugin build_dir
-  local options="{}" plugin=$3 build_dir=$4
-  [[ $3 == sqlite* ]] && options="{path: $1/mnemo.db, synchronous: normal}"
-  [[ $3 == postgres ]] &&
-    options="{host: \"$postgres_dir\", port: 5432, user: postgres, dbname: $(postgres_database "$1"), pool_size: 8}"
+  local options="{}" plugin=$3 build_dir=$4 database
+  case $3 in
+    sqlite*) options="{path: $1/mnemo.db, synchronous: normal}" ;;
+    postgres)
+      database=$(server_database postgres "$1")
+      options="{host: \"$postgres_dir\", port: 5432, user: postgres, dbname: $database, pool_size: 8}" ;;
+    mysql)
+      database=$(server_database mysql "$1")
+      options=$(mysql_options "$database" 8) ;;
+  esac
   [[ $3 == sqlite_unindexed ]] && plugin=$build_dir/plugins/mnemo_sqlite_unindexed.so  # not a built-in name
   mkdir -p "$1/scripts"
   cat >"$1/mnemod.yaml" <<EOF_CONFIG
@@ -154,7 +171,8 @@ stop_mnemod() {  # [label: new]
 
 
 # A slow answer is measured, not counted as a socket error at wrk's 2 s
-# default timeout (postgres answers some queries in seconds at 1,000,000).
+# default timeout (postgres and mysql answer some queries in seconds at
+# 1,000,000).
 run_wrk() {  # output seconds threads connections script url args...
   local out=$1 seconds=$2 threads=$3 conns=$4 script=$5 url=$6; shift 6
   wrk -t"$threads" -c"$conns" -d"${seconds}s" --timeout 60s --latency -s "$script" "$url" -- "$@" >"$out" 2>&1 ||
@@ -190,10 +208,11 @@ workload_e() {  # backend
   for label in $labels; do
     start_mnemod "$work/e-$1-$label" "$1" "$label"
     log "$1 ($label build): filling $events events through the HTTP API"
-    started=$(date +%s)
+    started=$(date +%s.%N)
     python3 "$here/search/fill_search.py" "http://127.0.0.1:${port_of[$label]}" --events "$events" \
       --connections "$fill_connections" || fail "filling $1 ($label build) failed"
-    printf 'fill\t%s\t%s\t%s\t%s\n' "$1" "$label" "$events" "$(($(date +%s) - started))" >>"$results"
+    printf 'fill\t%s\t%s\t%s\t%s\n' "$1" "$label" "$events" \
+      "$(awk -v started="$started" -v now="$(date +%s.%N)" 'BEGIN {printf "%.1f", now - started}')" >>"$results"
     check_found "$label" "$word_query"
     check_found "$label" "$path_query"
   done
@@ -250,6 +269,9 @@ main() {
   local backend
   if [[ " $backends " == *" postgres "* ]]; then
     start_postgres
+  fi
+  if [[ " $backends " == *" mysql "* ]]; then
+    start_mysql "$work/mariadb"
   fi
   if [[ " $parts " == *" queries "* ]]; then
     for backend in $backends; do workload_e "$backend"; done

@@ -27,7 +27,6 @@ servers=${BENCH_SERVERS:-mysql postgres}
 work=$(mktemp -d /tmp/mnemo-bench-servers.XXXXXX)
 results=$work/results.tsv
 pids=()
-mysql_socket=""
 started_port=""
 
 bench_name=bench-servers
@@ -46,7 +45,7 @@ stop_daemons() {
 cleanup() {
   local status=$?
   stop_daemons
-  [[ -n $mysql_socket ]] && "$root/tests/mysql_fixture/mariadb.sh" stop "$work/mariadb" || true
+  end_mysql
   end_postgres "$status"
   remove_unless_kept "$status" "$work" "logs and raw outputs"
 }
@@ -58,11 +57,6 @@ require_tools() {
   for tool in wrk python3 curl; do
     command -v "$tool" >/dev/null || fail "$tool not found; install it (Debian: apt-get install wrk python3 curl)"
   done
-  if [[ " $servers " == *" mysql "* ]]; then
-    for tool in mariadbd mariadb; do
-      command -v "$tool" >/dev/null || fail "$tool not found; install it (Debian: apt-get install mariadb-server)"
-    done
-  fi
   for server in $servers; do
     [[ $server == mysql || $server == postgres ]] || fail "BENCH_SERVERS: $server is not mysql or postgres"
     targets+=" mnemo_$server"
@@ -79,9 +73,7 @@ require_tools() {
 storage_yaml() {  # sqlite|mysql|postgres folder
   case $1 in
     sqlite) printf '  plugin: sqlite\n  options: {path: %s/mnemo.db, synchronous: normal}\n' "$2" ;;
-    mysql)
-      printf '  plugin: mysql\n  options: {socket: "%s", user: root, password: "", database: bench, pool_size: %s}\n' \
-        "$mysql_socket" "$pool" ;;
+    mysql) printf '  plugin: mysql\n  options: %s\n' "$(mysql_options bench "$pool")" ;;
     postgres)
       printf '  plugin: postgres\n  options: {host: "%s", port: 5432, user: postgres, dbname: bench, pool_size: %s}\n' \
         "$postgres_dir" "$pool" ;;
@@ -162,8 +154,7 @@ main() {
   require_tools
   local round server
   if [[ " $servers " == *" mysql "* ]]; then
-    mysql_socket=$("$root/tests/mysql_fixture/mariadb.sh" start "$work/mariadb" bench)
-    log "MariaDB on $mysql_socket"
+    start_mysql "$work/mariadb" bench
   fi
   if [[ " $servers " == *" postgres "* ]]; then
     start_postgres bench

@@ -3,7 +3,7 @@
 
 Input rows (tab-separated; <build> is "new", or "previous" for
 BENCH_PREVIOUS_BUILD_DIR's daemon):
-  fill   <backend> <build> <events> <seconds>
+  fill   <backend> <build> <events> <seconds, to a tenth>
   query  <backend> <build> word|path|questions <round> <p50_us> <p99_us> <requests_per_s> <errors>
          <requests> <answers_with_hits (questions only, else empty)>
   size   sqlite <build> data_bytes=.. words_bytes=.. trigrams_bytes=.. search_text_bytes=..
@@ -60,7 +60,7 @@ def ratios_to_sqlite(all_figures, fill_rates, backend, build):
 
 def query_lines(rows):
     lines = []
-    fills = {(r[1], r[2]): (int(r[3]), int(r[4])) for r in rows["fill"]}
+    fills = {(r[1], r[2]): (int(r[3]), float(r[4])) for r in rows["fill"]}
     fill_rates = {key: events / seconds if seconds else float("nan") for key, (events, seconds) in fills.items()}
     builds = list(dict.fromkeys(r[2] for r in rows["query"]))
     all_figures = {}
@@ -70,7 +70,7 @@ def query_lines(rows):
             events, seconds = fills.get((backend, build), (0, 0))
             rate = events / seconds if seconds else float("nan")
             name = backend if len(builds) == 1 else "%s, %s build" % (backend, build)
-            lines.append("%s: filled %d events in %d s (%.0f events/s)" % (name, events, seconds, rate))
+            lines.append("%s: filled %d events in %.1f s (%.0f events/s)" % (name, events, seconds, rate))
             for kind in KINDS:
                 runs = [r for r in rows["query"] if r[1] == backend and r[2] == build and r[3] == kind]
                 if not runs:
