@@ -45,6 +45,8 @@ const sqlcore::Dialect kDialect{
     MNEMO_SQL_DIALECT_HOT_QUERIES,
     .claim_finalize = "UPDATE sessions SET finalize_owner = ?, finalize_claim_until = ? WHERE sid = ?",
     .search_recent = kSearchRecentSql,
+    .search_scope_app = kSearchScopeAppSql,
+    .search_scope_user = kSearchScopeUserSql,
     .match_terms = match_terms,
     .memory_match_app = kSelectMemoriesMatchSql + sqlcore::kMemoryAppScopeSql,
     // The FULLTEXT index holds every memory as it is written.

@@ -28,6 +28,9 @@ inline const std::string kSearchScanSql =
 
 // Empty q: app, now, user x2, exclude_session x2, channel x3, limit.
 inline const std::string kSearchRecentSql = sqlcore::search_recent_sql(search_metadata_is);
+// A question's scope (sql/dialect.h search_scope_app, search_scope_user).
+inline const std::string kSearchScopeAppSql = sqlcore::question_scope_sql(search_metadata_is, false);
+inline const std::string kSearchScopeUserSql = sqlcore::question_scope_sql(search_metadata_is, true);
 
 // The server's token length bounds: a term outside them is not in the index.
 inline constexpr const char* kFtTokenLimitsSql = "SELECT @@innodb_ft_min_token_size, @@innodb_ft_max_token_size";

@@ -35,6 +35,8 @@ const sqlcore::Dialect kDialect{
     MNEMO_SQL_DIALECT_HOT_QUERIES,
     .claim_finalize = "UPDATE sessions SET finalize_owner = ?, finalize_claim_until = ? WHERE sid = ?",
     .search_recent = kSearchRecentSql,
+    .search_scope_app = kSearchScopeAppSql,
+    .search_scope_user = kSearchScopeUserSql,
     .match_terms = search_terms::tsquery,
     .memory_match_app = kSelectMemoriesMatchSql + sqlcore::kMemoryAppScopeSql,
     // The GIN index holds every memory as it is written.

@@ -28,5 +28,8 @@ inline const std::string kSearchScanSql = kSearchCandidatesSql +
 
 // Empty q: app, now, user x2, exclude_session x2, channel x3, limit.
 inline const std::string kSearchRecentSql = sqlcore::search_recent_sql(search_metadata_is);
+// A question's scope (sql/dialect.h search_scope_app, search_scope_user).
+inline const std::string kSearchScopeAppSql = sqlcore::question_scope_sql(search_metadata_is, false);
+inline const std::string kSearchScopeUserSql = sqlcore::question_scope_sql(search_metadata_is, true);
 
 }  // namespace mnemo::postgres

@@ -87,6 +87,12 @@ struct Dialect {
     // Search with an empty q: app, now, user x2, exclude_session x2,
     // channel x3, limit; kSessionColumns.
     std::string search_recent;
+    // A question's scope (transcript_cache.h): sid, user, version,
+    // event_count, last_seq, search_terms, created_at, updated_at, id, and 1
+    // when the session passes the session filters, of the app's live
+    // sessions (of the user's). Parameters: exclude_session x2, channel x3, app, now,
+    // then user for search_scope_user.
+    std::string search_scope_app, search_scope_user;
 
     // The text index's expression (sqlite FTS5, mysql boolean mode) for
     // documents holding any of the host terms (all: every one); "" when the

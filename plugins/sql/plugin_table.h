@@ -15,6 +15,7 @@
 #include "sql_ops.h"
 #include "sql_store.h"
 #include "store_error.h"
+#include "transcript_ranking.h"
 
 #include <exception>
 
@@ -118,7 +119,8 @@ mnemo_storage_ops sql_storage_ops() {
     ops.finalize_list = MNEMO_SQL_READ(finalize_list, mnemo_finalize_list_req);
     ops.finalize_done = MNEMO_SQL_WRITE(finalize_done, mnemo_finalize_done_req);
     ops.search = [](Backend* b, const mnemo_search_req* r, const mnemo_sink* s, mnemo_error* e) {
-        return read_op(b, r, s, e, [](Db& db, const mnemo_search_req& req, Output& out) {
+        return read_op(b, r, s, e, [b](Db& db, const mnemo_search_req& req, Output& out) {
+            if (search_from_index(db, b->transcript_cache, req, out)) return;
             on_own_connection(search_step, db, req, out);
         });
     };
@@ -128,7 +130,13 @@ mnemo_storage_ops sql_storage_ops() {
         return guarded<Backend>(
             err, [&] { backend->store.read(nullptr, [&](auto& conn, Output&) { export_step(conn, *req, *sink); }); });
     };
-    ops.import_records = MNEMO_SQL_SILENT_WRITE(import_records, mnemo_import_req);
+    // An import may replace an event leaving its session's numbers as they
+    // were (transcript_cache.h).
+    ops.import_records = [](Backend* b, const mnemo_import_req* r, mnemo_error* e) {
+        const int status = silent_write_op(b, r, e, &import_records);
+        b->transcript_cache.forget_all();
+        return status;
+    };
     ops.finalize_done_batch = MNEMO_SQL_WRITE(finalize_done_batch, mnemo_finalize_done_batch_req);
     ops.memory_write = MNEMO_SQL_WRITE(memory_write, mnemo_memory_write_req);
     ops.memory_get = MNEMO_SQL_READ(memory_get, mnemo_memory_get_req);

@@ -28,7 +28,6 @@ struct Hit {
     uint32_t length = 0;
     uint32_t clauses = 0;
     std::vector<uint32_t> tf;  // per query term
-    double relevance = 0;
 };
 
 struct Group {
@@ -36,7 +35,6 @@ struct Group {
     int64_t updated_at_us = 0;
     std::string id;
     std::vector<Hit> hits;
-    double best = -1;  // relevance is positive
 };
 
 struct PairHash {
@@ -74,7 +72,7 @@ std::vector<Group> collect(Db& db, const mnemo_search_req& req, const host::Quer
             const int64_t sid = rows.i64(0), seq = rows.i64(1);
             if (!seen.emplace(sid, seq).second) continue;
             const std::string_view text = view(rows.str(4));
-            Hit hit{seq, 0, 0, std::vector<uint32_t>(query.terms.size(), 0), 0};
+            Hit hit{seq, 0, 0, std::vector<uint32_t>(query.terms.size(), 0)};
             IndexCounts indexed;
             if (source.index_counts && read_index_counts(view(rows.str(7)), query.terms.size(), &indexed)) {
                 hit.length = static_cast<uint32_t>(indexed.length);
@@ -138,28 +136,28 @@ double score(const host::Query& query, const host::Bm25Corpus& corpus, const Hit
 }
 
 // Best first; ties: the later seq.
-bool hit_before(const Hit& a, const Hit& b) {
+bool hit_before(const RankedHit& a, const RankedHit& b) {
     if (a.relevance != b.relevance) return a.relevance > b.relevance;
     return a.seq > b.seq;
 }
 
 // Best event first; ties: the later updated_at, then the greater id.
-bool group_before(const Group& a, const Group& b) {
+bool session_before(const RankedSession& a, const RankedSession& b) {
     if (a.best != b.best) return a.best > b.best;
     return std::tie(a.updated_at_us, a.id, a.sid) > std::tie(b.updated_at_us, b.id, b.sid);
 }
 
-void emit_group(Db& db, const mnemo_search_req& req, Group& group, Output& out) {
-    std::vector<Hit>& hits = group.hits;
+void emit_session_hits(Db& db, const mnemo_search_req& req, RankedSession& session, Output& out) {
+    std::vector<RankedHit>& hits = session.hits;
     const size_t kept = std::min(hits.size(), static_cast<size_t>(std::max<int64_t>(req.max_hits, 0)));
     std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(kept), hits.end(), hit_before);
     hits.resize(kept);
     if (req.order == MNEMO_ORDER_TIME)
-        std::sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) { return a.seq < b.seq; });
-    emit_session(db, group.sid, out);
-    for (const Hit& hit : hits) {
+        std::sort(hits.begin(), hits.end(), [](const RankedHit& a, const RankedHit& b) { return a.seq < b.seq; });
+    emit_session(db, session.sid, out);
+    for (const RankedHit& hit : hits) {
         out.result(SearchHit{hit.seq});
-        emit_context(db, group.sid, hit.seq, std::max<int64_t>(req.context, 0), out);
+        emit_context(db, session.sid, hit.seq, std::max<int64_t>(req.context, 0), out);
     }
 }
 
@@ -200,16 +198,27 @@ void search_sessions(Db& db, const mnemo_search_req& req, const std::function<Se
     std::vector<Group> groups = collect(db, req, query, candidates, counts);
     if (groups.empty()) return;
     const host::Bm25Corpus corpus = corpus_of(db, req, candidates, counts);
+    std::vector<RankedSession> ranked;
+    ranked.reserve(groups.size());
     for (Group& group : groups) {
-        for (Hit& hit : group.hits) {
-            hit.relevance = score(query, corpus, hit);
-            group.best = std::max(group.best, hit.relevance);
+        RankedSession& session = ranked.emplace_back();
+        session.sid = group.sid;
+        session.updated_at_us = group.updated_at_us;
+        session.id = std::move(group.id);
+        for (const Hit& hit : group.hits) {
+            session.hits.push_back(RankedHit{hit.seq, score(query, corpus, hit)});
+            session.best = std::max(session.best, session.hits.back().relevance);
         }
     }
-    const size_t kept = std::min(groups.size(), static_cast<size_t>(std::max<int64_t>(req.limit, 0)));
-    std::partial_sort(groups.begin(), groups.begin() + static_cast<std::ptrdiff_t>(kept), groups.end(), group_before);
-    groups.resize(kept);
-    for (Group& group : groups) emit_group(db, req, group, out);
+    emit_ranked_sessions(db, req, std::move(ranked), out);
+}
+
+void emit_ranked_sessions(Db& db, const mnemo_search_req& req, std::vector<RankedSession> sessions, Output& out) {
+    const size_t kept = std::min(sessions.size(), static_cast<size_t>(std::max<int64_t>(req.limit, 0)));
+    std::partial_sort(sessions.begin(), sessions.begin() + static_cast<std::ptrdiff_t>(kept), sessions.end(),
+                      session_before);
+    sessions.resize(kept);
+    for (RankedSession& session : sessions) emit_session_hits(db, req, session, out);
 }
 
 }  // namespace mnemo::sqlcore

@@ -107,6 +107,24 @@ inline constexpr const char* kSearchTotalsSql =
     "SELECT COALESCE(SUM(event_count), 0), COALESCE(SUM(search_terms), 0) FROM sessions WHERE app = ? "
     "AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?) AND (? IS NULL OR user = ?)";
 
+// A session's scored hits (any order) and its best hit's relevance.
+struct RankedHit {
+    int64_t seq = 0;
+    double relevance = 0;
+};
+struct RankedSession {
+    int64_t sid = 0;
+    int64_t updated_at_us = 0;
+    std::string id;
+    std::vector<RankedHit> hits;
+    double best = -1;  // relevance is positive
+};
+
+// Writes the first req.limit sessions, best event first (ties: the later
+// updated_at, then the greater id), each with its max_hits best hits in
+// req.order (ties: the later seq), as the ABI's search rows.
+void emit_ranked_sessions(Db& db, const mnemo_search_req& req, std::vector<RankedSession> sessions, Output& out);
+
 // Runs a search: an empty q lists the most recently updated live sessions
 // passing the request's filters, newest first (Dialect::search_recent); any
 // other q runs plan's statements, verifies and ranks.

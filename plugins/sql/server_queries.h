@@ -73,6 +73,16 @@ inline std::string search_candidates_sql(MetadataIs metadata_is) {
            " AND (? IS NULL OR s.user = ?) AND e.deleted_at = 0";
 }
 
+// A question's scope (dialect.h search_scope_app, search_scope_user).
+inline std::string question_scope_sql(MetadataIs metadata_is, bool user) {
+    return "SELECT s.sid, s.user, s.version, s.event_count, s.last_seq, s.search_terms, s.created_at, s.updated_at, "
+           "s.id, CASE WHEN (? IS NULL OR s.id <> ?) AND (? IS NULL OR " +
+           metadata_is("channel") + " OR " + metadata_is("platform") +
+           ") THEN 1 ELSE 0 END FROM sessions s WHERE s.app = ? AND s.deleted_at = 0 AND (s.expires_at = 0 OR "
+           "s.expires_at > ?)" +
+           (user ? " AND s.user = ?" : "");
+}
+
 // Empty q: the most recently updated live sessions passing the filters,
 // newest first in the order of an app's session list, through its index
 // (search_session_filters' parameters, then limit).

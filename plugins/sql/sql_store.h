@@ -21,6 +21,7 @@
 #include "db.h"
 #include "output.h"
 #include "recall_cache.h"
+#include "transcript_cache.h"
 
 #include <functional>
 #include <memory>
@@ -61,5 +62,6 @@ struct mnemo_backend {
     static const char* const kEngine;  // the plugin's name in messages
     explicit mnemo_backend(const char* options_json) : store(options_json) {}
     mnemo::sqlcore::Store store;
-    mnemo::sqlcore::RecallCache recall_cache;  // app-wide questions' postings (recall_cache.h)
+    mnemo::sqlcore::RecallCache recall_cache;          // app-wide questions' postings (recall_cache.h)
+    mnemo::sqlcore::TranscriptCache transcript_cache;  // questions' packed transcripts (transcript_cache.h)
 };

@@ -42,6 +42,8 @@ const sqlcore::Dialect kDialect{
     // One process owns the file: nothing to claim.
     .claim_finalize = nullptr,
     .search_recent = kSearchRecentSql,
+    .search_scope_app = question_scope_sql(false),
+    .search_scope_user = question_scope_sql(true),
     .match_terms = match_terms,
     .memory_match_app = std::string("SELECT ") + sqlcore::kMemoryRankColumns + " FROM memories WHERE row_key " +
                         kMemoryWordsSql + "+app = ? AND (expires_at = 0 OR expires_at > ?)",

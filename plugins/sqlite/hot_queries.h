@@ -103,6 +103,16 @@ inline const std::string kSearchRecentSql =
     " AND (?7 IS NULL OR json_extract(metadata, '$.channel') = ?7 OR json_extract(metadata, '$.platform') = ?7)"
     " ORDER BY updated_at DESC, user DESC, id DESC LIMIT ?10";
 
+// A question's scope (sql/dialect.h search_scope_app, search_scope_user),
+// through sessions_app_updated or sessions_user_updated.
+inline std::string question_scope_sql(bool user) {
+    return std::string("SELECT sid, user, version, event_count, last_seq, search_terms, created_at, updated_at, id, "
+                       "(?1 IS NULL OR id <> ?2) AND (?3 IS NULL OR json_extract(metadata, '$.channel') = ?4 OR "
+                       "json_extract(metadata, '$.platform') = ?5) FROM sessions WHERE app = ?6 AND deleted_at = 0 "
+                       "AND (expires_at = 0 OR expires_at > ?7)") +
+           (user ? " AND user = ?8" : "");
+}
+
 // Search's candidate events (ops_search.cpp, sql/search_hits.h): the columns
 // and the scope every candidate statement shares, on `s` (sessions) and `e`
 // (events), numbered as CandidateSource orders the parameters: ?1 ?2

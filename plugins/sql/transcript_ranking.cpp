@@ -1,0 +1,241 @@
+#include "transcript_ranking.h"
+
+#include "bm25.h"
+#include "max_score.h"
+
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <set>
+#include <unordered_map>
+
+namespace mnemo::sqlcore {
+namespace {
+
+using Ordinal = TranscriptIndex::Ordinal;
+
+uint32_t ordinal_of(const Ordinal& ordinal) {
+    return ordinal;
+}
+
+class Ranking {
+public:
+    Ranking(const TranscriptIndex& index, const std::vector<ScopeSession>& scope, const host::Query& query,
+            const mnemo_search_req& req)
+        : index_(index), scope_(scope), query_(query), req_(req) {}
+
+    std::vector<RankedSession> run() {
+        count_scope();
+        count_frequencies();
+        fix_corpus();
+        const auto limit = static_cast<size_t>(std::max<int64_t>(req_.limit, 0));
+        if (limit == 0 || (req_.role.ptr && !role_)) return {};
+        SessionWalk walk(*this, limit);
+        host::max_score(walk);
+        return answer(walk.answering());
+    }
+
+private:
+    enum : uint8_t { kOut = 0, kScope, kPass };
+
+    // N and the total length as search_hits.h counts them (the session rows'
+    // numbers, and the length of the events they do not count yet); which
+    // slots are in scope and which pass the session filters.
+    void count_scope() {
+        states_.assign(index_.sessions().size(), kOut);
+        rows_.assign(index_.sessions().size(), nullptr);
+        for (const ScopeSession& row : scope_) {
+            const uint32_t slot = *index_.slot_of(row.sid);
+            states_[slot] = row.passes ? kPass : kScope;
+            rows_[slot] = &row;
+            corpus_.documents += static_cast<double>(row.signature.event_count);
+            corpus_.total_length += static_cast<double>(row.signature.search_terms);
+            uncounted_length_ += index_.sessions()[slot].uncounted_length;
+        }
+        corpus_.total_length += uncounted_length_;
+        if (req_.role.ptr) role_ = index_.role_id(view(req_.role));
+    }
+
+    // Each term's df over the scope: a walk of its postings.
+    void count_frequencies() {
+        corpus_.document_frequency.assign(query_.terms.size(), 0);
+        for (const std::string& term : query_.terms) lists_.push_back(index_.find(term));
+        for (size_t t = 0; t < lists_.size(); ++t) {
+            if (!lists_[t]) continue;
+            size_t df = 0;
+            for (Ordinal ordinal : lists_[t]->ordinals) {
+                const uint32_t slot = index_.slot(ordinal);
+                if (slot != TranscriptIndex::kDeadSlot && states_[slot] != kOut) ++df;
+            }
+            corpus_.document_frequency[t] = static_cast<double>(df);
+        }
+    }
+
+    void fix_corpus() {
+        average_ = corpus_.average_length();
+        for (size_t t = 0; t < query_.terms.size(); ++t) idf_.push_back(corpus_.idf(t));
+    }
+
+    // Live, through the session filters and the role filter.
+    bool passes(Ordinal ordinal) const {
+        const uint32_t slot = index_.slot(ordinal);
+        return slot != TranscriptIndex::kDeadSlot && states_[slot] == kPass && (!role_ || index_.role(ordinal) == *role_);
+    }
+
+    double share(size_t term, uint32_t count, uint32_t length) const {
+        return count == 0 ? 0 : host::bm25_share(idf_[term], average_, count, length);
+    }
+
+    // search_hits.h's sum: the terms' shares in the query's order.
+    double relevance(const uint32_t* counts, uint32_t length) const {
+        double relevance = 0;
+        for (size_t t = 0; t < query_.terms.size(); ++t) relevance += share(t, counts[t], length);
+        return relevance;
+    }
+
+    // max_score.h's Source over the query's term lists; the threshold is
+    // the limit-th best session's best event.
+    class SessionWalk {
+    public:
+        SessionWalk(const Ranking& ranking, size_t limit) : r_(ranking), limit_(limit) {
+            for (size_t t = 0; t < lists(); ++t) {
+                const TranscriptIndex::Postings* list = r_.lists_[t];
+                bounds_.push_back(list ? r_.share(t, list->max_count, list->min_length) : 0);
+            }
+        }
+
+        size_t lists() const { return r_.lists_.size(); }
+        using List = host::DocList<Ordinal, &ordinal_of>;
+        List docs(size_t list) const {
+            const TranscriptIndex::Postings* postings = r_.lists_[list];
+            return postings ? List{postings->ordinals.data(), postings->ordinals.size()} : List{};
+        }
+        uint32_t count(size_t list, size_t i) const { return r_.index_.count(*r_.lists_[list], i); }
+        double bound(size_t list) const { return bounds_[list]; }
+        bool length(uint32_t ordinal, uint32_t* length) const {
+            if (!r_.passes(ordinal)) return false;
+            *length = r_.index_.length(ordinal);
+            return true;
+        }
+        double share(size_t list, uint32_t count, uint32_t length) const { return r_.share(list, count, length); }
+        double threshold() const {
+            return top_.size() < limit_ ? -std::numeric_limits<double>::infinity() : top_.begin()->first;
+        }
+        void keep(uint32_t ordinal, const std::vector<uint32_t>& counts, uint32_t length) {
+            const double relevance = r_.relevance(counts.data(), length);
+            if (relevance < threshold()) return;
+            const uint32_t slot = r_.index_.slot(ordinal);
+            auto [best, fresh] = best_.try_emplace(slot, relevance);
+            if (!fresh) {
+                if (relevance <= best->second) return;
+                auto in_top = top_.find({best->second, slot});
+                best->second = relevance;
+                if (in_top != top_.end()) {
+                    top_.erase(in_top);
+                    top_.emplace(relevance, slot);
+                    return;
+                }
+            }
+            if (top_.size() < limit_) {
+                top_.emplace(relevance, slot);
+            } else if (relevance > top_.begin()->first) {
+                top_.erase(top_.begin());
+                top_.emplace(relevance, slot);
+            }
+        }
+
+        // The slots of the sessions whose best event reaches the threshold
+        // (ties included): the answer is among them.
+        std::vector<uint8_t> answering() const {
+            std::vector<uint8_t> marked(r_.index_.sessions().size(), 0);
+            const double threshold = this->threshold();
+            for (const auto& [slot, best] : best_)
+                if (best >= threshold) marked[slot] = 1;
+            return marked;
+        }
+
+    private:
+        const Ranking& r_;
+        const size_t limit_;
+        std::vector<double> bounds_;                       // per list
+        std::unordered_map<uint32_t, double> best_;        // per slot met: its best event
+        std::set<std::pair<double, uint32_t>> top_;        // the `limit` best sessions' bests, worst first
+    };
+
+    // Every hit of the marked sessions, scored: a walk of the query's lists
+    // keeping their postings only.
+    std::vector<RankedSession> answer(const std::vector<uint8_t>& marked) const {
+        const size_t terms = query_.terms.size();
+        std::unordered_map<Ordinal, size_t> row_of;  // ordinal -> its row in tf
+        std::vector<Ordinal> ordinals;
+        std::vector<uint32_t> tf;
+        for (size_t t = 0; t < terms; ++t) {
+            const TranscriptIndex::Postings* list = lists_[t];
+            if (!list) continue;
+            for (size_t i = 0; i < list->ordinals.size(); ++i) {
+                const Ordinal ordinal = list->ordinals[i];
+                const uint32_t slot = index_.slot(ordinal);
+                if (slot == TranscriptIndex::kDeadSlot || !marked[slot] || !passes(ordinal)) continue;
+                auto [row, fresh] = row_of.try_emplace(ordinal, ordinals.size());
+                if (fresh) {
+                    ordinals.push_back(ordinal);
+                    tf.resize(tf.size() + terms, 0);
+                }
+                tf[row->second * terms + t] = index_.count(*list, i);
+            }
+        }
+        std::unordered_map<uint32_t, size_t> session_of;  // slot -> its place in the answer
+        std::vector<RankedSession> sessions;
+        for (size_t row = 0; row < ordinals.size(); ++row) {
+            const Ordinal ordinal = ordinals[row];
+            const uint32_t slot = index_.slot(ordinal);
+            auto [at, fresh] = session_of.try_emplace(slot, sessions.size());
+            if (fresh) {
+                const ScopeSession& scope_row = *rows_[slot];
+                sessions.push_back(RankedSession{scope_row.sid, scope_row.updated_at_us, scope_row.id, {}, -1});
+            }
+            RankedSession& session = sessions[at->second];
+            const double relevance = this->relevance(tf.data() + row * terms, index_.length(ordinal));
+            session.hits.push_back(RankedHit{index_.seq(ordinal), relevance});
+            session.best = std::max(session.best, relevance);
+        }
+        return sessions;
+    }
+
+    const TranscriptIndex& index_;
+    const std::vector<ScopeSession>& scope_;
+    const host::Query& query_;
+    const mnemo_search_req& req_;
+    host::Bm25Corpus corpus_;
+    double uncounted_length_ = 0;
+    double average_ = 1;
+    std::vector<double> idf_;                               // per query term
+    std::vector<const TranscriptIndex::Postings*> lists_;  // per query term; null: held by no event
+    std::vector<uint8_t> states_;                           // by slot
+    std::vector<const ScopeSession*> rows_;                 // by slot: its scope row, null when out of scope
+    std::optional<uint32_t> role_;                          // the role filter's id, when some event holds it
+};
+
+}  // namespace
+
+bool ranks_from_index(const host::Query& query) {
+    return query.kind == host::QueryKind::Terms && !query.match_all && query.clauses.empty() && !query.terms.empty();
+}
+
+std::vector<RankedSession> rank_from_index(const TranscriptIndex& index, const std::vector<ScopeSession>& scope,
+                                           const host::Query& query, const mnemo_search_req& req) {
+    return Ranking(index, scope, query, req).run();
+}
+
+bool search_from_index(Db& db, TranscriptCache& cache, const mnemo_search_req& req, Output& out) {
+    const host::Query query = host::parse_query(view(req.q), req.match);
+    if (!ranks_from_index(query)) return false;
+    std::vector<RankedSession> ranked;
+    cache.with_scope(db, req, [&](const TranscriptIndex& index, const std::vector<ScopeSession>& scope) {
+        ranked = rank_from_index(index, scope, query, req);
+    });
+    emit_ranked_sessions(db, req, std::move(ranked), out);
+    return true;
+}
+
+}  // namespace mnemo::sqlcore
