@@ -89,6 +89,7 @@ void read_in_one_pass(Db& db, const mnemo_search_req& req, const std::vector<con
         index.add(*index.slot_of(sid), read_of(events, 1));
     }
     for (const ScopeSession* row : stale) index.sign(*index.slot_of(row->sid), row->signature);
+    index.shrink();
 }
 
 }  // namespace

@@ -1,8 +1,12 @@
 #include "transcript_index.h"
 
-#include "bm25.h"
+#include "host_services.h"
 
 #include <algorithm>
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 namespace mnemo::sqlcore {
 
@@ -60,29 +64,49 @@ std::optional<uint32_t> TranscriptIndex::role_id(std::string_view role) const {
     return it->second;
 }
 
+TranscriptIndex::Postings& TranscriptIndex::postings_of(std::string_view term) {
+    auto it = terms_.find(term);
+    if (it == terms_.end()) it = terms_.emplace(term, Postings{}).first;
+    return it->second;
+}
+
+// Each term is filed as the text is split (no copy of it is kept): its
+// list takes the ordinal when it first occurs, and its count once the
+// text is read.
 void TranscriptIndex::add(uint32_t slot, const Read& event) {
     Session& session = sessions_[slot];
     session.visible += 1;
     session.max_seq = std::max(session.max_seq, event.seq);
     if (event.text.empty()) return;
-    uint32_t length = 0;
-    const std::vector<host::TermCount> terms = host::count_terms(event.text, &length);
-    if (!event.counted) session.uncounted_length += length;
     const auto ordinal = static_cast<Ordinal>(by_ordinal_.size());
-    by_ordinal_.push_back(ByOrdinal{slot, length});
-    seqs_.push_back(event.seq);
-    roles_.push_back(intern_role(event.role));
-    session.ordinals.push_back(ordinal);
-    for (const auto& [term, count] : terms) {
-        auto it = terms_.find(term);
-        if (it == terms_.end()) it = terms_.emplace(term, Postings{}).first;
-        Postings& list = it->second;
+    uint32_t length = 0;
+    adding_.clear();
+    occurrences_.clear();
+    host::for_each_term(event.text, [&](size_t, size_t, std::string_view term) {
+        ++length;
+        Postings& list = postings_of(term);
+        if (!list.ordinals.empty() && list.ordinals.back() == ordinal) {
+            ++occurrences_[list.adding];
+            return;
+        }
+        list.adding = static_cast<uint32_t>(adding_.size());
         list.ordinals.push_back(ordinal);
+        adding_.push_back(&list);
+        occurrences_.push_back(1);
+    });
+    for (size_t i = 0; i < adding_.size(); ++i) {
+        Postings& list = *adding_[i];
+        const uint32_t count = occurrences_[i];
         list.counts.push_back(static_cast<uint8_t>(std::min<uint32_t>(count, kBigCount)));
         if (count >= kBigCount) big_counts_[&list][ordinal] = count;
         list.max_count = std::max(list.max_count, count);
         list.min_length = std::min(list.min_length, length);
     }
+    if (!event.counted) session.uncounted_length += length;
+    by_ordinal_.push_back(ByOrdinal{slot, length});
+    seqs_.push_back(event.seq);
+    roles_.push_back(intern_role(event.role));
+    session.ordinals.push_back(ordinal);
 }
 
 const TranscriptIndex::Postings* TranscriptIndex::find(std::string_view term) const {
@@ -97,6 +121,21 @@ uint32_t TranscriptIndex::count(const Postings& list, size_t i) const {
 
 void TranscriptIndex::pack_if_sparse() {
     if (by_ordinal_.size() > 1024 && dead_ * 2 > by_ordinal_.size()) renumber();
+}
+
+void TranscriptIndex::shrink() {
+    for (auto& [term, list] : terms_) {
+        list.ordinals.shrink_to_fit();
+        list.counts.shrink_to_fit();
+    }
+    by_ordinal_.shrink_to_fit();
+    seqs_.shrink_to_fit();
+    roles_.shrink_to_fit();
+#ifdef __GLIBC__
+    // The lists' outgrown buffers are free now but scattered through the
+    // heap: hand their pages back.
+    malloc_trim(0);
+#endif
 }
 
 // The live ordinals renumbered densely in their order; the lists keep their

@@ -56,6 +56,7 @@ public:
         std::vector<uint8_t> counts;    // kBigCount: in big_counts_
         uint32_t max_count = 0;
         uint32_t min_length = UINT32_MAX;
+        uint32_t adding = 0;  // while add() files an event: its place among the event's terms
     };
 
     // One visible event as read.
@@ -67,6 +68,10 @@ public:
     };
 
     const std::vector<Session>& sessions() const { return sessions_; }
+    // The sessions held, and whether every ordinal is live (then a list's
+    // size is its term's df over every session held).
+    size_t session_count() const { return slots_.size(); }
+    bool all_live() const { return dead_ == 0; }
     std::optional<uint32_t> slot_of(int64_t sid) const;
     // The session's slot, a fresh one (holding nothing) when it has none.
     uint32_t open(int64_t sid, std::string_view user);
@@ -79,6 +84,9 @@ public:
     void sign(uint32_t slot, const Signature& signature) { sessions_[slot].signature = signature; }
     // Renumbers once dead ordinals outnumber live ones (call between reads).
     void pack_if_sparse();
+    // Gives back what the lists hold beyond their size (after many adds: a
+    // list grown by doubling holds up to twice its postings).
+    void shrink();
 
     const Postings* find(std::string_view term) const;
     uint32_t count(const Postings& list, size_t i) const;
@@ -99,6 +107,7 @@ private:
     using Terms = std::unordered_map<std::string, Postings, TextHash, std::equal_to<>>;
 
     uint32_t intern_role(std::string_view role);
+    Postings& postings_of(std::string_view term);
     void renumber();
 
     std::vector<Session> sessions_;  // by slot
@@ -111,6 +120,8 @@ private:
     Terms terms_;
     std::unordered_map<const Postings*, std::unordered_map<Ordinal, uint32_t>> big_counts_;
     std::unordered_map<std::string, uint32_t, TextHash, std::equal_to<>> role_ids_;
+    std::vector<Postings*> adding_;     // add()'s: the lists of the event's distinct terms
+    std::vector<uint32_t> occurrences_;  // add()'s: their counts in it
 };
 
 }  // namespace mnemo::sqlcore

@@ -56,12 +56,18 @@ private:
         if (req_.role.ptr) role_ = index_.role_id(view(req_.role));
     }
 
-    // Each term's df over the scope: a walk of its postings.
+    // Each term's df over the scope: a walk of its postings, or its size
+    // when the scope is every session held and no ordinal is dead.
     void count_frequencies() {
         corpus_.document_frequency.assign(query_.terms.size(), 0);
         for (const std::string& term : query_.terms) lists_.push_back(index_.find(term));
+        const bool whole = index_.all_live() && scope_.size() == index_.session_count();
         for (size_t t = 0; t < lists_.size(); ++t) {
             if (!lists_[t]) continue;
+            if (whole) {
+                corpus_.document_frequency[t] = static_cast<double>(lists_[t]->ordinals.size());
+                continue;
+            }
             size_t df = 0;
             for (Ordinal ordinal : lists_[t]->ordinals) {
                 const uint32_t slot = index_.slot(ordinal);
@@ -162,28 +168,16 @@ private:
         std::set<std::pair<double, uint32_t>> top_;        // the `limit` best sessions' bests, worst first
     };
 
-    // Every hit of the marked sessions, scored: a walk of the query's lists
-    // keeping their postings only.
+    // Every hit of the marked sessions, scored.
     std::vector<RankedSession> answer(const std::vector<uint8_t>& marked) const {
-        const size_t terms = query_.terms.size();
-        std::unordered_map<Ordinal, size_t> row_of;  // ordinal -> its row in tf
         std::vector<Ordinal> ordinals;
         std::vector<uint32_t> tf;
-        for (size_t t = 0; t < terms; ++t) {
-            const TranscriptIndex::Postings* list = lists_[t];
-            if (!list) continue;
-            for (size_t i = 0; i < list->ordinals.size(); ++i) {
-                const Ordinal ordinal = list->ordinals[i];
-                const uint32_t slot = index_.slot(ordinal);
-                if (slot == TranscriptIndex::kDeadSlot || !marked[slot] || !passes(ordinal)) continue;
-                auto [row, fresh] = row_of.try_emplace(ordinal, ordinals.size());
-                if (fresh) {
-                    ordinals.push_back(ordinal);
-                    tf.resize(tf.size() + terms, 0);
-                }
-                tf[row->second * terms + t] = index_.count(*list, i);
-            }
+        if (few_events(marked)) {
+            look_up_hits(marked, ordinals, tf);
+        } else {
+            walk_hits(marked, ordinals, tf);
         }
+        const size_t terms = query_.terms.size();
         std::unordered_map<uint32_t, size_t> session_of;  // slot -> its place in the answer
         std::vector<RankedSession> sessions;
         for (size_t row = 0; row < ordinals.size(); ++row) {
@@ -200,6 +194,71 @@ private:
             session.best = std::max(session.best, relevance);
         }
         return sessions;
+    }
+
+    // Whether the marked sessions' events are far fewer than the lists'
+    // postings: then each is looked up in the lists, else the lists walked.
+    bool few_events(const std::vector<uint8_t>& marked) const {
+        size_t events = 0, postings = 0;
+        for (uint32_t slot = 0; slot < marked.size(); ++slot)
+            if (marked[slot]) events += index_.sessions()[slot].ordinals.size();
+        for (const TranscriptIndex::Postings* list : lists_)
+            if (list) postings += list->ordinals.size();
+        return events * query_.terms.size() * 16 < postings;
+    }
+
+    // The marked sessions' events, each looked up in the term lists (a
+    // session's ordinals ascend, so each list's search starts where the
+    // last one ended); those holding a term and passing the filters are
+    // hits, their counts in tf (terms per row).
+    void look_up_hits(const std::vector<uint8_t>& marked, std::vector<Ordinal>& ordinals,
+                      std::vector<uint32_t>& tf) const {
+        const size_t terms = query_.terms.size();
+        std::vector<uint32_t> counts(terms, 0);
+        for (uint32_t slot = 0; slot < marked.size(); ++slot) {
+            if (!marked[slot]) continue;
+            std::vector<size_t> from(terms, 0);
+            for (Ordinal ordinal : index_.sessions()[slot].ordinals) {
+                if (!passes(ordinal)) continue;
+                bool held = false;
+                for (size_t t = 0; t < terms; ++t) {
+                    counts[t] = 0;
+                    if (!lists_[t]) continue;
+                    const std::vector<Ordinal>& list = lists_[t]->ordinals;
+                    auto it = std::lower_bound(list.begin() + static_cast<std::ptrdiff_t>(from[t]), list.end(), ordinal);
+                    from[t] = static_cast<size_t>(it - list.begin());
+                    if (it == list.end() || *it != ordinal) continue;
+                    counts[t] = index_.count(*lists_[t], from[t]);
+                    held = true;
+                }
+                if (!held) continue;
+                ordinals.push_back(ordinal);
+                tf.insert(tf.end(), counts.begin(), counts.end());
+            }
+        }
+    }
+
+    // The same by a walk of the query's lists keeping the marked sessions'
+    // postings only.
+    void walk_hits(const std::vector<uint8_t>& marked, std::vector<Ordinal>& ordinals,
+                   std::vector<uint32_t>& tf) const {
+        const size_t terms = query_.terms.size();
+        std::unordered_map<Ordinal, size_t> row_of;  // ordinal -> its row in tf
+        for (size_t t = 0; t < terms; ++t) {
+            const TranscriptIndex::Postings* list = lists_[t];
+            if (!list) continue;
+            for (size_t i = 0; i < list->ordinals.size(); ++i) {
+                const Ordinal ordinal = list->ordinals[i];
+                const uint32_t slot = index_.slot(ordinal);
+                if (slot == TranscriptIndex::kDeadSlot || !marked[slot] || !passes(ordinal)) continue;
+                auto [row, fresh] = row_of.try_emplace(ordinal, ordinals.size());
+                if (fresh) {
+                    ordinals.push_back(ordinal);
+                    tf.resize(tf.size() + terms, 0);
+                }
+                tf[row->second * terms + t] = index_.count(*list, i);
+            }
+        }
     }
 
     const TranscriptIndex& index_;

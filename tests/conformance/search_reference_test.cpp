@@ -166,6 +166,27 @@ TEST_P(SearchReference, ManySessionsWrittenBetweenQuestionsAnswerAsTheReference)
     EXPECT_GT(ranked_answers, 60);
 }
 
+// Counts past what a byte holds rank by their whole count.
+TEST_P(SearchReference, LargeCountsRankAsTheReference) {
+    auto repeated = [](const std::string& word, int times) {
+        std::string text;
+        for (int i = 0; i < times; ++i) text += (i ? " " : "") + word;
+        return text;
+    };
+    for (int times : {300, 254, 299, 255, 1, 256}) {
+        const std::string id = "c" + std::to_string(times);
+        both("POST", sessions("shop", "u1"), R"({"id":")" + id + R"("})");
+        both("POST", session(id) + "/events",
+             R"({"events":[{"author":"user","content":{"text":")" + repeated("kiwi", times) + R"( lime"}}]})");
+    }
+    for (const char* q : {"kiwi", "kiwi%20lime", "lime"}) {
+        const std::string path = std::string("/v1/apps/shop/search?limit=10&q=") + q;
+        const std::vector<std::string> want = answer_of(reference->get(path));
+        EXPECT_EQ(answer_of(h->get(path)), want) << path;
+        EXPECT_EQ(want.size(), 6u) << path;
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, SearchReference, ::testing::ValuesIn(backends_under_test()),
                          [](const auto& info) { return info.param; });
 
