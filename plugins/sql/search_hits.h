@@ -1,4 +1,5 @@
-// search_hits.h -- a search (mnemo_search_req) as both SQL backends run it:
+// search_hits.h -- a search (mnemo_search_req) as the SQL backends run it
+// when the packed events do not answer it (transcript_ranking.h):
 // the backend names the statements whose rows are the candidate events (its
 // own index), the core verifies each candidate against the host's word rules
 // (so every backend agrees to the byte), ranks them by the one relevance
