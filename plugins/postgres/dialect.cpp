@@ -37,6 +37,8 @@ const sqlcore::Dialect kDialect{
     .search_recent = kSearchRecentSql,
     .search_scope_app = kSearchScopeAppSql,
     .search_scope_user = kSearchScopeUserSql,
+    // The server's index reads each holder's row and text back: never cheaper.
+    .rare_holders_per_session = 0,
     .match_terms = search_terms::tsquery,
     .memory_match_app = kSelectMemoriesMatchSql + sqlcore::kMemoryAppScopeSql,
     // The GIN index holds every memory as it is written.

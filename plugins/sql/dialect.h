@@ -93,6 +93,11 @@ struct Dialect {
     // sessions (of the user's). Parameters: exclude_session x2, channel x3, app, now,
     // then user for search_scope_user.
     std::string search_scope_app, search_scope_user;
+    // A question whose words the app's packed events hold fewer times than
+    // this per session held is left to the backend's own search, which
+    // reads their holders through its index for less than the scope's
+    // session rows cost (transcript_cache.h rare); 0: never.
+    double rare_holders_per_session;
 
     // The text index's expression (sqlite FTS5, mysql boolean mode) for
     // documents holding any of the host terms (all: every one); "" when the

@@ -151,6 +151,13 @@ TranscriptCache::Entry& TranscriptCache::entry_of(std::string_view app) {
     return *it->second;
 }
 
+bool TranscriptCache::rare(std::string_view app, const std::vector<std::string>& terms, double per_session) {
+    Entry& entry = entry_of(app);
+    std::shared_lock read(entry.lock);
+    const auto sessions = static_cast<double>(entry.index.session_count());
+    return sessions > 0 && static_cast<double>(entry.index.postings_of(terms)) < per_session * sessions;
+}
+
 void TranscriptCache::forget_all() {
     std::lock_guard guard(entries_lock_);
     for (auto& [app, entry] : entries_) {

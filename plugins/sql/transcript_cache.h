@@ -65,6 +65,15 @@ public:
         fn(static_cast<const TranscriptIndex&>(entry.index), scope);
     }
 
+    // Whether the app's events, as last read, hold the terms fewer times
+    // than per_session times the sessions held (dialect.h
+    // rare_holders_per_session): then reading their holders through the
+    // database's index costs less than reading the scope's session rows
+    // (sqlite, a word in 1,000 of 1,000,000 events in 10,000 sessions:
+    // 4.7 ms against 6.5 ms; on mysql the index costs far more: 214 ms
+    // against 20 ms). False while nothing is held of the app.
+    bool rare(std::string_view app, const std::vector<std::string>& terms, double per_session);
+
     // Drops what is held (read again on the next question).
     void forget_all();
 

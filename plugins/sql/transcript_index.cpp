@@ -114,6 +114,13 @@ const TranscriptIndex::Postings* TranscriptIndex::find(std::string_view term) co
     return it == terms_.end() ? nullptr : &it->second;
 }
 
+size_t TranscriptIndex::postings_of(const std::vector<std::string>& terms) const {
+    size_t postings = 0;
+    for (const std::string& term : terms)
+        if (const Postings* list = find(term)) postings += list->ordinals.size();
+    return postings;
+}
+
 uint32_t TranscriptIndex::count(const Postings& list, size_t i) const {
     if (list.counts[i] != kBigCount) return list.counts[i];
     return big_counts_.at(&list).at(list.ordinals[i]);

@@ -89,6 +89,8 @@ public:
     void shrink();
 
     const Postings* find(std::string_view term) const;
+    // The postings of the terms, dead ones included.
+    size_t postings_of(const std::vector<std::string>& terms) const;
     uint32_t count(const Postings& list, size_t i) const;
     // kDeadSlot once the event is gone.
     uint32_t slot(Ordinal ordinal) const { return by_ordinal_[ordinal].slot; }

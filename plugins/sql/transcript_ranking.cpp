@@ -1,6 +1,7 @@
 #include "transcript_ranking.h"
 
 #include "bm25.h"
+#include "dialect.h"
 #include "max_score.h"
 
 #include <algorithm>
@@ -289,6 +290,7 @@ std::vector<RankedSession> rank_from_index(const TranscriptIndex& index, const s
 bool search_from_index(Db& db, TranscriptCache& cache, const mnemo_search_req& req, Output& out) {
     const host::Query query = host::parse_query(view(req.q), req.match);
     if (!ranks_from_index(query)) return false;
+    if (cache.rare(view(req.app), query.terms, db.dialect().rare_holders_per_session)) return false;
     std::vector<RankedSession> ranked;
     cache.with_scope(db, req, [&](const TranscriptIndex& index, const std::vector<ScopeSession>& scope) {
         ranked = rank_from_index(index, scope, query, req);

@@ -27,8 +27,8 @@ namespace mnemo::sqlcore {
 // Whether the packed transcripts answer this query.
 bool ranks_from_index(const host::Query& query);
 
-// Answers req from cache's packed transcripts when they can (false: the
-// backend's own search must).
+// Answers req from cache's packed transcripts when they can and when it
+// costs less (false: the backend's own search must).
 bool search_from_index(Db& db, TranscriptCache& cache, const mnemo_search_req& req, Output& out);
 
 // The sessions that may answer (at least req.limit when as many match),
