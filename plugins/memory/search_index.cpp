@@ -116,7 +116,6 @@ void TermList::clear() {
     entry_ends_.clear();
     text_ends_.clear();
     lengths_.clear();
-    has_text_.clear();
 }
 
 void TermList::add_entry(std::string_view entry) {
@@ -148,7 +147,6 @@ void TermList::add_text(std::string_view text) {
     for_each_punct_pair(text, [&](std::string_view entry) { add_entry(entry); });
     text_ends_.push_back(entry_ends_.size());
     lengths_.push_back(length);
-    has_text_.push_back(text.empty() ? 0 : 1);
 }
 
 // ---- filing ----------------------------------------------------------------
@@ -246,11 +244,9 @@ void SearchIndex::add(const EventKey& key, uint32_t* ordinal, const TermList& te
     filed.key = key;
     filed.ordinal = ordinal;
     filed.length = length;
-    filed.slot = slot_of(key.session) & 0x7FFFFFFFu;
-    filed.has_text = terms.has_text(text) ? 1 : 0;
+    filed.slot = slot_of(key.session);
     SessionTotals& totals = sessions_[filed.slot];
     ++totals.filed;
-    totals.documents += filed.has_text;
     totals.length += filed.length;
     events_.push_back(filed);
     by_ordinal_.push_back(ByOrdinal{filed.slot, filed.length});
@@ -264,7 +260,6 @@ void SearchIndex::remove(const SessionRec& session, const EventRec& event) {
     Filed& filed = events_[ordinal];
     SessionTotals& totals = sessions_[filed.slot];
     --totals.filed;
-    totals.documents -= filed.has_text;
     totals.length -= filed.length;
     if (totals.filed == 0) {
         slots_.erase(totals.session);

@@ -75,8 +75,6 @@ public:
     }
     // The text's number of terms.
     uint32_t length(size_t text) const { return lengths_[text]; }
-    // Whether the text is not empty (a document of BM25).
-    bool has_text(size_t text) const { return has_text_[text] != 0; }
 
 private:
     void add_entry(std::string_view entry);
@@ -85,7 +83,6 @@ private:
     std::vector<size_t> entry_ends_;  // entry t is bytes_[entry_ends_[t - 1], entry_ends_[t])
     std::vector<size_t> text_ends_;   // text i is entries [text_ends_[i - 1], text_ends_[i])
     std::vector<uint32_t> lengths_;
-    std::vector<uint8_t> has_text_;
     std::string scratch_, folded_;
 };
 
@@ -95,21 +92,20 @@ public:
 
     // A filed event: its key (session null once removed), where its ordinal
     // lives (so renumbering reaches the event without the store), its length
-    // in terms, its session's slot (sessions()) and whether its search text
-    // is not empty.
+    // in terms and its session's slot (sessions()).
     struct Filed {
         EventKey key;
         uint32_t* ordinal = nullptr;
         uint32_t length = 0;
-        uint32_t slot : 31 = 0;
-        uint32_t has_text : 1 = 0;
+        uint32_t slot = 0;
         bool live() const { return key.session != nullptr; }
     };
-    // A session with filed events: how many (with a search text: documents)
-    // and their total length. session null: a free slot.
+    // A session with filed events: how many (BM25's documents: every event,
+    // one without text a document of no words, as the SQL backends count
+    // them) and their total length. session null: a free slot.
     struct SessionTotals {
         const SessionRec* session = nullptr;
-        uint32_t filed = 0, documents = 0;
+        uint32_t filed = 0;
         uint64_t length = 0;
     };
     // The events holding one term, ascending, dead ones included, with the

@@ -120,7 +120,7 @@ private:
             const SearchIndex::SessionTotals& totals = sessions[slot];
             if (!totals.session || !sessions_.in_scope(*totals.session)) continue;
             slot_states_[slot] = kScope;
-            corpus_.documents += totals.documents;
+            corpus_.documents += totals.filed;
             corpus_.total_length += static_cast<double>(totals.length);
         }
     }
@@ -130,14 +130,15 @@ private:
         for (const EventKey& key : tail_keys_) {
             if (!sessions_.in_scope(*key.session)) continue;
             const EventRec* event = visible_event(*key.session, key.seq);
-            if (!event || event->search_text().empty()) continue;
+            if (!event) continue;
+            corpus_.documents += 1;  // an event without text too: a document of no words
+            if (event->search_text().empty()) continue;
             TailDoc doc{key.session, key.seq, event->search_text(), std::vector<uint32_t>(query_.terms.size(), 0), 0};
             host::for_each_term(doc.text, [&](size_t, size_t, std::string_view term) {
                 ++doc.length;
                 for (size_t t = 0; t < query_.terms.size(); ++t)
                     if (query_.terms[t] == term) ++doc.tf[t];
             });
-            corpus_.documents += 1;
             corpus_.total_length += doc.length;
             for (size_t t = 0; t < query_.terms.size(); ++t)
                 if (doc.tf[t] > 0) corpus_.document_frequency[t] += 1;

@@ -4,9 +4,11 @@
 // request's scope, for the filed events (search_index.h) and the pending
 // tail (search_indexer.h) alike.
 //
-// The scope is the live visible events with a search text of the request's
-// user (of the app without one), before the other filters: N and the total
-// length sum the filed documents and lengths of the scope's visible sessions
+// The scope is the live visible events of the request's user (of the app
+// without one), before the other filters, an event without a search text a
+// document of no words (as the SQL backends count their sessions'
+// event_count): N and the total length sum the filed events and lengths of
+// the scope's visible sessions
 // (SearchIndex::sessions(), so dead ordinals and deleted or expired sessions
 // never count) and those of the tail; df counts each query term's postings,
 // skipping dead ordinals and sessions out of scope, and adds the tail's.

@@ -85,9 +85,13 @@ protected:
         if (kind < 70) {
             both("POST", sessions("shop", user), R"({"id":")" + id + R"("})");  // 201, or 409 when it exists
             std::string events;
-            for (int i = 0, n = between(1, 3); i < n; ++i)
+            // Some events hold no text: each is a document of no words.
+            for (int i = 0, n = between(1, 3); i < n; ++i) {
+                const std::string content =
+                    between(0, 5) ? R"({"text":")" + random_text() + R"("})" : std::string(R"({"n":1})");
                 events += std::string(i ? "," : "") + R"({"author":")" + (between(0, 2) ? "user" : "bot") +
-                          R"(","content":{"text":")" + random_text() + R"("}})";
+                          R"(","content":)" + content + "}";
+            }
             both("POST", path + "/events", R"({"events":[)" + events + "]}");
         } else if (kind < 80) {
             both("POST", path + "/rewind", R"({"turns":1})");

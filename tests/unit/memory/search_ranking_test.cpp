@@ -311,7 +311,8 @@ Ranked reference(const std::vector<RefEvent>& events, const std::map<std::string
     };
     std::vector<Doc> scope;
     for (const RefEvent& e : events) {
-        if (sessions.at(e.session).deleted || e.text.empty()) continue;
+        // An event without text is a document of no words.
+        if (sessions.at(e.session).deleted) continue;
         if (rq.user && e.user != *rq.user) continue;
         Doc doc{&e, {}, 0};
         sw::for_each_term(e.text, [&](size_t, size_t, const std::string& t) {
