@@ -129,10 +129,11 @@ host::Bm25Corpus corpus_of(Db& db, const mnemo_search_req& req, const SearchPlan
     return corpus;
 }
 
+// bm25.h's relevance: the terms' shares summed, then the clauses' weight.
 double score(const host::Query& query, const host::Bm25Corpus& corpus, const Hit& hit) {
-    double relevance = static_cast<double>(hit.clauses) * corpus.bound();
-    for (size_t t = 0; t < query.terms.size(); ++t) relevance += host::bm25_term(corpus, t, hit.tf[t], hit.length);
-    return relevance;
+    double bm25 = 0;
+    for (size_t t = 0; t < query.terms.size(); ++t) bm25 += host::bm25_term(corpus, t, hit.tf[t], hit.length);
+    return static_cast<double>(hit.clauses) * corpus.bound() + bm25;
 }
 
 // Best first; ties: the later seq.

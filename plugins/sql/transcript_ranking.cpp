@@ -5,6 +5,7 @@
 #include "max_score.h"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <set>
@@ -15,15 +16,19 @@ namespace {
 
 using Ordinal = TranscriptIndex::Ordinal;
 
+// A visible event's search text (sid, seq).
+constexpr const char* kEventTextSql = "SELECT COALESCE(search_text, '') FROM events WHERE sid = ? AND seq = ? AND "
+                                      "deleted_at = 0";
+
 uint32_t ordinal_of(const Ordinal& ordinal) {
     return ordinal;
 }
 
 class Ranking {
 public:
-    Ranking(const TranscriptIndex& index, const std::vector<ScopeSession>& scope, const host::Query& query,
+    Ranking(Db& db, const TranscriptIndex& index, const std::vector<ScopeSession>& scope, const host::Query& query,
             const mnemo_search_req& req)
-        : index_(index), scope_(scope), query_(query), req_(req) {}
+        : db_(db), index_(index), scope_(scope), query_(query), req_(req) {}
 
     std::vector<RankedSession> run() {
         count_scope();
@@ -31,6 +36,7 @@ public:
         fix_corpus();
         const auto limit = static_cast<size_t>(std::max<int64_t>(req_.limit, 0));
         if (limit == 0 || (req_.role.ptr && !role_)) return {};
+        for (const std::string& clause : query_.clauses) clause_lists_.push_back(holding(clause));
         SessionWalk walk(*this, limit);
         host::max_score(walk);
         return answer(walk.answering());
@@ -80,7 +86,46 @@ private:
 
     void fix_corpus() {
         average_ = corpus_.average_length();
+        bound_ = corpus_.bound();
         for (size_t t = 0; t < query_.terms.size(); ++t) idf_.push_back(corpus_.idf(t));
+    }
+
+    // The events passing the filters that hold clause verbatim, ascending:
+    // those holding every whole word of it (their lists intersected) whose
+    // text, read back, holds it.
+    std::vector<Ordinal> holding(const std::string& clause) const {
+        std::vector<Ordinal> candidates;
+        bool first = true;
+        for (const std::string& term : clause_whole_terms(clause)) {
+            const TranscriptIndex::Postings* list = index_.find(term);
+            if (!list) return {};
+            std::vector<Ordinal> kept;
+            if (first) {
+                for (Ordinal ordinal : list->ordinals)
+                    if (passes(ordinal)) kept.push_back(ordinal);
+            } else {
+                std::set_intersection(candidates.begin(), candidates.end(), list->ordinals.begin(),
+                                      list->ordinals.end(), std::back_inserter(kept));
+            }
+            candidates = std::move(kept);
+            first = false;
+        }
+        std::vector<Ordinal> found;
+        for (Ordinal ordinal : candidates) {
+            Query text(db_, kEventTextSql);
+            text.args(index_.sessions()[index_.slot(ordinal)].sid, index_.seq(ordinal));
+            if (text.step() && host::find_ascii_icase(view(text.str(0)), clause) != std::string_view::npos)
+                found.push_back(ordinal);
+        }
+        return found;
+    }
+
+    // How many clauses' holders hold the ordinal.
+    uint32_t clauses_of(Ordinal ordinal) const {
+        uint32_t held = 0;
+        for (const std::vector<Ordinal>& holders : clause_lists_)
+            held += std::binary_search(holders.begin(), holders.end(), ordinal) ? 1 : 0;
+        return held;
     }
 
     // Live, through the session filters and the role filter.
@@ -93,43 +138,55 @@ private:
         return count == 0 ? 0 : host::bm25_share(idf_[term], average_, count, length);
     }
 
-    // search_hits.h's sum: the terms' shares in the query's order.
-    double relevance(const uint32_t* counts, uint32_t length) const {
-        double relevance = 0;
-        for (size_t t = 0; t < query_.terms.size(); ++t) relevance += share(t, counts[t], length);
-        return relevance;
+    // bm25.h's relevance: the terms' shares in the query's order, above
+    // them the corpus's bound per clause held.
+    double relevance(const uint32_t* counts, uint32_t length, uint32_t clauses) const {
+        double bm25 = 0;
+        for (size_t t = 0; t < query_.terms.size(); ++t) bm25 += share(t, counts[t], length);
+        return static_cast<double>(clauses) * bound_ + bm25;
     }
 
-    // max_score.h's Source over the query's term lists; the threshold is
-    // the limit-th best session's best event.
+    // max_score.h's Source over the query's term lists, then its clause
+    // lists (the verified holders, the corpus's bound each); the threshold
+    // is the limit-th best session's best event.
     class SessionWalk {
     public:
-        SessionWalk(const Ranking& ranking, size_t limit) : r_(ranking), limit_(limit) {
-            for (size_t t = 0; t < lists(); ++t) {
+        SessionWalk(const Ranking& ranking, size_t limit)
+            : r_(ranking), terms_(ranking.lists_.size()), limit_(limit), bounds_(lists(), ranking.bound_) {
+            for (size_t t = 0; t < terms_; ++t) {
                 const TranscriptIndex::Postings* list = r_.lists_[t];
-                bounds_.push_back(list ? r_.share(t, list->max_count, list->min_length) : 0);
+                bounds_[t] = list ? r_.share(t, list->max_count, list->min_length) : 0;
             }
         }
 
-        size_t lists() const { return r_.lists_.size(); }
+        size_t lists() const { return terms_ + r_.clause_lists_.size(); }
         using List = host::DocList<Ordinal, &ordinal_of>;
         List docs(size_t list) const {
-            const TranscriptIndex::Postings* postings = r_.lists_[list];
-            return postings ? List{postings->ordinals.data(), postings->ordinals.size()} : List{};
+            const std::vector<Ordinal>* ordinals = list >= terms_ ? &r_.clause_lists_[list - terms_]
+                                                   : r_.lists_[list]     ? &r_.lists_[list]->ordinals
+                                                                         : nullptr;
+            return ordinals ? List{ordinals->data(), ordinals->size()} : List{};
         }
-        uint32_t count(size_t list, size_t i) const { return r_.index_.count(*r_.lists_[list], i); }
+        uint32_t count(size_t list, size_t i) const {
+            return list < terms_ ? r_.index_.count(*r_.lists_[list], i) : 1;
+        }
         double bound(size_t list) const { return bounds_[list]; }
         bool length(uint32_t ordinal, uint32_t* length) const {
             if (!r_.passes(ordinal)) return false;
             *length = r_.index_.length(ordinal);
             return true;
         }
-        double share(size_t list, uint32_t count, uint32_t length) const { return r_.share(list, count, length); }
+        double share(size_t list, uint32_t count, uint32_t length) const {
+            if (list < terms_) return r_.share(list, count, length);
+            return count == 0 ? 0 : r_.bound_;
+        }
         double threshold() const {
             return top_.size() < limit_ ? -std::numeric_limits<double>::infinity() : top_.begin()->first;
         }
         void keep(uint32_t ordinal, const std::vector<uint32_t>& counts, uint32_t length) {
-            const double relevance = r_.relevance(counts.data(), length);
+            uint32_t clauses = 0;
+            for (size_t c = terms_; c < counts.size(); ++c) clauses += counts[c];
+            const double relevance = r_.relevance(counts.data(), length, clauses);
             if (relevance < threshold()) return;
             const uint32_t slot = r_.index_.slot(ordinal);
             auto [best, fresh] = best_.try_emplace(slot, relevance);
@@ -163,6 +220,7 @@ private:
 
     private:
         const Ranking& r_;
+        const size_t terms_;
         const size_t limit_;
         std::vector<double> bounds_;                       // per list
         std::unordered_map<uint32_t, double> best_;        // per slot met: its best event
@@ -178,7 +236,7 @@ private:
         } else {
             walk_hits(marked, ordinals, tf);
         }
-        const size_t terms = query_.terms.size();
+        const size_t width = query_.terms.size() + 1;
         std::unordered_map<uint32_t, size_t> session_of;  // slot -> its place in the answer
         std::vector<RankedSession> sessions;
         for (size_t row = 0; row < ordinals.size(); ++row) {
@@ -190,7 +248,8 @@ private:
                 sessions.push_back(RankedSession{scope_row.sid, scope_row.updated_at_us, scope_row.id, {}, -1});
             }
             RankedSession& session = sessions[at->second];
-            const double relevance = this->relevance(tf.data() + row * terms, index_.length(ordinal));
+            const uint32_t* counts = tf.data() + row * width;
+            const double relevance = this->relevance(counts, index_.length(ordinal), counts[width - 1]);
             session.hits.push_back(RankedHit{index_.seq(ordinal), relevance});
             session.best = std::max(session.best, relevance);
         }
@@ -199,6 +258,8 @@ private:
 
     // Whether the marked sessions' events are far fewer than the lists'
     // postings: then each is looked up in the lists, else the lists walked.
+    // Either way a hit's row in tf is its count of each term, then of the
+    // clauses it holds.
     bool few_events(const std::vector<uint8_t>& marked) const {
         size_t events = 0, postings = 0;
         for (uint32_t slot = 0; slot < marked.size(); ++slot)
@@ -215,7 +276,7 @@ private:
     void look_up_hits(const std::vector<uint8_t>& marked, std::vector<Ordinal>& ordinals,
                       std::vector<uint32_t>& tf) const {
         const size_t terms = query_.terms.size();
-        std::vector<uint32_t> counts(terms, 0);
+        std::vector<uint32_t> counts(terms + 1, 0);
         for (uint32_t slot = 0; slot < marked.size(); ++slot) {
             if (!marked[slot]) continue;
             std::vector<size_t> from(terms, 0);
@@ -232,7 +293,8 @@ private:
                     counts[t] = index_.count(*lists_[t], from[t]);
                     held = true;
                 }
-                if (!held) continue;
+                counts[terms] = clauses_of(ordinal);
+                if (!held && counts[terms] == 0) continue;
                 ordinals.push_back(ordinal);
                 tf.insert(tf.end(), counts.begin(), counts.end());
             }
@@ -243,25 +305,32 @@ private:
     // postings only.
     void walk_hits(const std::vector<uint8_t>& marked, std::vector<Ordinal>& ordinals,
                    std::vector<uint32_t>& tf) const {
-        const size_t terms = query_.terms.size();
+        const size_t terms = query_.terms.size(), width = terms + 1;
         std::unordered_map<Ordinal, size_t> row_of;  // ordinal -> its row in tf
+        auto row_for = [&](Ordinal ordinal) {
+            auto [row, fresh] = row_of.try_emplace(ordinal, ordinals.size());
+            if (fresh) {
+                ordinals.push_back(ordinal);
+                tf.resize(tf.size() + width, 0);
+            }
+            return row->second;
+        };
+        auto counted = [&](Ordinal ordinal) {
+            const uint32_t slot = index_.slot(ordinal);
+            return slot != TranscriptIndex::kDeadSlot && marked[slot] && passes(ordinal);
+        };
         for (size_t t = 0; t < terms; ++t) {
             const TranscriptIndex::Postings* list = lists_[t];
             if (!list) continue;
-            for (size_t i = 0; i < list->ordinals.size(); ++i) {
-                const Ordinal ordinal = list->ordinals[i];
-                const uint32_t slot = index_.slot(ordinal);
-                if (slot == TranscriptIndex::kDeadSlot || !marked[slot] || !passes(ordinal)) continue;
-                auto [row, fresh] = row_of.try_emplace(ordinal, ordinals.size());
-                if (fresh) {
-                    ordinals.push_back(ordinal);
-                    tf.resize(tf.size() + terms, 0);
-                }
-                tf[row->second * terms + t] = index_.count(*list, i);
-            }
+            for (size_t i = 0; i < list->ordinals.size(); ++i)
+                if (counted(list->ordinals[i])) tf[row_for(list->ordinals[i]) * width + t] = index_.count(*list, i);
         }
+        for (const std::vector<Ordinal>& holders : clause_lists_)
+            for (Ordinal ordinal : holders)
+                if (counted(ordinal)) ++tf[row_for(ordinal) * width + terms];
     }
 
+    Db& db_;
     const TranscriptIndex& index_;
     const std::vector<ScopeSession>& scope_;
     const host::Query& query_;
@@ -269,22 +338,26 @@ private:
     host::Bm25Corpus corpus_;
     double uncounted_length_ = 0;
     double average_ = 1;
+    double bound_ = 0;  // above any score of terms alone: a clause's weight
     std::vector<double> idf_;                               // per query term
     std::vector<const TranscriptIndex::Postings*> lists_;  // per query term; null: held by no event
     std::vector<uint8_t> states_;                           // by slot
     std::vector<const ScopeSession*> rows_;                 // by slot: its scope row, null when out of scope
     std::optional<uint32_t> role_;                          // the role filter's id, when some event holds it
+    std::vector<std::vector<Ordinal>> clause_lists_;        // per clause: its verified holders passing the filters
 };
 
 }  // namespace
 
 bool ranks_from_index(const host::Query& query) {
-    return query.kind == host::QueryKind::Terms && !query.match_all && query.clauses.empty() && !query.terms.empty();
+    if (query.kind != host::QueryKind::Terms || query.match_all || query.terms.empty()) return false;
+    return std::all_of(query.clauses.begin(), query.clauses.end(),
+                       [](const std::string& clause) { return !clause_whole_terms(clause).empty(); });
 }
 
-std::vector<RankedSession> rank_from_index(const TranscriptIndex& index, const std::vector<ScopeSession>& scope,
+std::vector<RankedSession> rank_from_index(Db& db, const TranscriptIndex& index, const std::vector<ScopeSession>& scope,
                                            const host::Query& query, const mnemo_search_req& req) {
-    return Ranking(index, scope, query, req).run();
+    return Ranking(db, index, scope, query, req).run();
 }
 
 bool search_from_index(Db& db, TranscriptCache& cache, const mnemo_search_req& req, Output& out) {
@@ -293,7 +366,7 @@ bool search_from_index(Db& db, TranscriptCache& cache, const mnemo_search_req& r
     if (cache.rare(view(req.app), query.terms, db.dialect().rare_holders_per_session)) return false;
     std::vector<RankedSession> ranked;
     cache.with_scope(db, req, [&](const TranscriptIndex& index, const std::vector<ScopeSession>& scope) {
-        ranked = rank_from_index(index, scope, query, req);
+        ranked = rank_from_index(db, index, scope, query, req);
     });
     emit_ranked_sessions(db, req, std::move(ranked), out);
     return true;

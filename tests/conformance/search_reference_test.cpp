@@ -53,17 +53,22 @@ protected:
     // Words whose stems meet, stop words, and enough repeats for ties.
     std::string random_text() {
         static const std::vector<std::string> kWords = {
-            "deploy", "deploys", "deployed", "rollback", "nginx", "config", "kiwi", "kiwis", "zebra",
-            "the",    "what",    "of",       "server",   "servers", "seat", "aisle", "prefer", "preferred"};
+            "deploy", "deploys", "deployed", "rollback", "nginx", "config", "kiwi",  "kiwis", "zebra",
+            "the",    "what",    "of",       "server",   "servers", "seat", "aisle", "prefer", "preferred",
+            "/etc/nginx/nginx.conf", "/etc/nginx", "nginx.conf", "--force", "force"};
         std::string text;
         for (int i = 0, n = between(1, 9); i < n; ++i) text += (i ? " " : "") + pick(kWords);
         return text;
     }
 
     std::string random_question() {
-        static const std::vector<std::string> kWords = {"deploying", "rollback", "nginx", "kiwi", "zebra",
-                                                        "servers",   "seat",     "prefers", "config", "what",
-                                                        "the",       "of",       "aisle", "unheard"};
+        // Exact tokens too: a path, a quoted phrase and an option (whose
+        // holders are verified), a file name (no whole word: the engine's
+        // index serves it).
+        static const std::vector<std::string> kWords = {
+            "deploying", "rollback", "nginx",  "kiwi", "zebra",  "servers", "seat", "prefers", "config", "what",
+            "the",       "of",       "aisle",  "unheard", "%2Fetc%2Fnginx%2Fnginx.conf", "%22kiwi%20zebra%22",
+            "--force",   "nginx.conf"};
         std::string q;
         for (int i = 0, n = between(1, 5); i < n; ++i) q += (i ? "%20" : "") + pick(kWords);
         return q + (between(0, 1) ? "%3F" : "");
