@@ -349,8 +349,9 @@ private:
 
 }  // namespace
 
-bool ranks_from_index(const host::Query& query) {
+bool ranks_from_index(const host::Query& query, bool clauses) {
     if (query.kind != host::QueryKind::Terms || query.match_all || query.terms.empty()) return false;
+    if (!clauses && !query.clauses.empty()) return false;
     return std::all_of(query.clauses.begin(), query.clauses.end(),
                        [](const std::string& clause) { return !clause_whole_terms(clause).empty(); });
 }
@@ -362,7 +363,7 @@ std::vector<RankedSession> rank_from_index(Db& db, const TranscriptIndex& index,
 
 bool search_from_index(Db& db, TranscriptCache& cache, const mnemo_search_req& req, Output& out) {
     const host::Query query = host::parse_query(view(req.q), req.match);
-    if (!ranks_from_index(query)) return false;
+    if (!ranks_from_index(query, db.dialect().packed_clauses)) return false;
     if (cache.rare(view(req.app), query.terms, db.dialect().rare_holders_per_session)) return false;
     std::vector<RankedSession> ranked;
     cache.with_scope(db, req, [&](const TranscriptIndex& index, const std::vector<ScopeSession>& scope) {

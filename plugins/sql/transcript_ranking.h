@@ -29,8 +29,9 @@
 
 namespace mnemo::sqlcore {
 
-// Whether the packed transcripts answer this query.
-bool ranks_from_index(const host::Query& query);
+// Whether the packed transcripts can answer this query (clauses: with
+// exact tokens, as dialect.h packed_clauses says).
+bool ranks_from_index(const host::Query& query, bool clauses);
 
 // Answers req from cache's packed transcripts when they can and when it
 // costs less (false: the backend's own search must).

@@ -46,6 +46,8 @@ const sqlcore::Dialect kDialect{
     .search_scope_user = question_scope_sql(true),
     // FTS5 reads a rare word's holders quickly.
     .rare_holders_per_session = 0.5,
+    // FTS5 reads an exact token's holders for less.
+    .packed_clauses = false,
     .match_terms = match_terms,
     .memory_match_app = std::string("SELECT ") + sqlcore::kMemoryRankColumns + " FROM memories WHERE row_key " +
                         kMemoryWordsSql + "+app = ? AND (expires_at = 0 OR expires_at > ?)",

@@ -1,6 +1,6 @@
-// A natural question (match any; exact tokens with an inner word) never
-// comes here: the SQL core answers it from the app's packed events
-// (sql/transcript_ranking.h).
+// A natural question (match any, no exact token) whose words the app holds
+// often never comes here: the SQL core answers it from the app's packed
+// events (sql/transcript_ranking.h).
 // Search (mnemo_search_req) over the FTS5 indexes (migrations.h: events_words
 // of host terms, term_tokenizer.h; events_trigrams of the events with CJK
 // text). The candidates (sql/search_hits.h) are the scope's events:
