@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <iterator>
 #include <limits>
+#include <map>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -16,9 +17,20 @@ namespace {
 
 using Ordinal = TranscriptIndex::Ordinal;
 
-// A visible event's search text (sid, seq).
-constexpr const char* kEventTextSql = "SELECT COALESCE(search_text, '') FROM events WHERE sid = ? AND seq = ? AND "
-                                      "deleted_at = 0";
+// The events whose texts one statement reads back (a round trip each on a
+// server: a path's candidates are thousands).
+constexpr size_t kTextsPerRead = 64;
+
+// sid, seq and search text of the visible events among kTextsPerRead (sid,
+// seq) pairs, an equality each, which every engine reads through the key.
+const std::string& event_texts_sql() {
+    static const std::string sql = [] {
+        std::string text = "SELECT sid, seq, COALESCE(search_text, '') FROM events WHERE deleted_at = 0 AND (";
+        for (size_t i = 0; i < kTextsPerRead; ++i) text += i ? " OR (sid = ? AND seq = ?)" : "(sid = ? AND seq = ?)";
+        return text + ")";
+    }();
+    return sql;
+}
 
 uint32_t ordinal_of(const Ordinal& ordinal) {
     return ordinal;
@@ -110,13 +122,31 @@ private:
             candidates = std::move(kept);
             first = false;
         }
+        return verified(candidates, clause);
+    }
+
+    // The candidates whose text holds clause, ascending.
+    std::vector<Ordinal> verified(const std::vector<Ordinal>& candidates, const std::string& clause) const {
         std::vector<Ordinal> found;
-        for (Ordinal ordinal : candidates) {
-            Query text(db_, kEventTextSql);
-            text.args(index_.sessions()[index_.slot(ordinal)].sid, index_.seq(ordinal));
-            if (text.step() && host::find_ascii_icase(view(text.str(0)), clause) != std::string_view::npos)
-                found.push_back(ordinal);
+        std::map<std::pair<int64_t, int64_t>, Ordinal> asked;  // (sid, seq) -> ordinal
+        for (size_t from = 0; from < candidates.size(); from += kTextsPerRead) {
+            const size_t to = std::min(candidates.size(), from + kTextsPerRead);
+            asked.clear();
+            Query texts(db_, event_texts_sql());
+            // The last pair fills the statement's places past the candidates.
+            for (size_t i = 0; i < kTextsPerRead; ++i) {
+                const Ordinal ordinal = candidates[std::min(from + i, to - 1)];
+                const int64_t sid = index_.sessions()[index_.slot(ordinal)].sid, seq = index_.seq(ordinal);
+                texts.bind(static_cast<int>(2 * i + 1), sid).bind(static_cast<int>(2 * i + 2), seq);
+                asked.emplace(std::make_pair(sid, seq), ordinal);
+            }
+            while (texts.step()) {
+                auto it = asked.find({texts.i64(0), texts.i64(1)});
+                if (it != asked.end() && host::find_ascii_icase(view(texts.str(2)), clause) != std::string_view::npos)
+                    found.push_back(it->second);
+            }
         }
+        std::sort(found.begin(), found.end());
         return found;
     }
 
