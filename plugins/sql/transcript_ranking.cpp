@@ -17,19 +17,12 @@ namespace {
 
 using Ordinal = TranscriptIndex::Ordinal;
 
-// The events whose texts one statement reads back (a round trip each on a
-// server: a path's candidates are thousands).
-constexpr size_t kTextsPerRead = 64;
-
-// sid, seq and search text of the visible events among kTextsPerRead (sid,
-// seq) pairs, an equality each, which every engine reads through the key.
-const std::string& event_texts_sql() {
-    static const std::string sql = [] {
-        std::string text = "SELECT sid, seq, COALESCE(search_text, '') FROM events WHERE deleted_at = 0 AND (";
-        for (size_t i = 0; i < kTextsPerRead; ++i) text += i ? " OR (sid = ? AND seq = ?)" : "(sid = ? AND seq = ?)";
-        return text + ")";
-    }();
-    return sql;
+// sid, seq and search text of the visible events among `pairs` (sid, seq)
+// pairs, an equality each (dialect.h texts_per_read).
+std::string event_texts_sql(size_t pairs) {
+    std::string text = "SELECT sid, seq, COALESCE(search_text, '') FROM events WHERE deleted_at = 0 AND (";
+    for (size_t i = 0; i < pairs; ++i) text += i ? " OR (sid = ? AND seq = ?)" : "(sid = ? AND seq = ?)";
+    return text + ")";
 }
 
 uint32_t ordinal_of(const Ordinal& ordinal) {
@@ -129,12 +122,14 @@ private:
     std::vector<Ordinal> verified(const std::vector<Ordinal>& candidates, const std::string& clause) const {
         std::vector<Ordinal> found;
         std::map<std::pair<int64_t, int64_t>, Ordinal> asked;  // (sid, seq) -> ordinal
-        for (size_t from = 0; from < candidates.size(); from += kTextsPerRead) {
-            const size_t to = std::min(candidates.size(), from + kTextsPerRead);
+        const size_t per_read = std::max<size_t>(1, db_.dialect().texts_per_read);
+        const std::string sql = event_texts_sql(per_read);
+        for (size_t from = 0; from < candidates.size(); from += per_read) {
+            const size_t to = std::min(candidates.size(), from + per_read);
             asked.clear();
-            Query texts(db_, event_texts_sql());
+            Query texts(db_, sql);
             // The last pair fills the statement's places past the candidates.
-            for (size_t i = 0; i < kTextsPerRead; ++i) {
+            for (size_t i = 0; i < per_read; ++i) {
                 const Ordinal ordinal = candidates[std::min(from + i, to - 1)];
                 const int64_t sid = index_.sessions()[index_.slot(ordinal)].sid, seq = index_.seq(ordinal);
                 texts.bind(static_cast<int>(2 * i + 1), sid).bind(static_cast<int>(2 * i + 2), seq);

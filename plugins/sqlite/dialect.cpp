@@ -48,6 +48,8 @@ const sqlcore::Dialect kDialect{
     .rare_holders_per_session = 0.5,
     // FTS5 reads an exact token's holders for less.
     .packed_clauses = false,
+    // Not read: exact tokens go to FTS5.
+    .texts_per_read = 1,
     .match_terms = match_terms,
     .memory_match_app = std::string("SELECT ") + sqlcore::kMemoryRankColumns + " FROM memories WHERE row_key " +
                         kMemoryWordsSql + "+app = ? AND (expires_at = 0 OR expires_at > ?)",
