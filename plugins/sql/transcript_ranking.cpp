@@ -156,7 +156,8 @@ private:
     // Live, through the session filters and the role filter.
     bool passes(Ordinal ordinal) const {
         const uint32_t slot = index_.slot(ordinal);
-        return slot != TranscriptIndex::kDeadSlot && states_[slot] == kPass && (!role_ || index_.role(ordinal) == *role_);
+        return slot != TranscriptIndex::kDeadSlot && states_[slot] == kPass &&
+               (!role_ || index_.role(ordinal) == *role_);
     }
 
     double share(size_t term, uint32_t count, uint32_t length) const {
@@ -312,7 +313,8 @@ private:
                     counts[t] = 0;
                     if (!lists_[t]) continue;
                     const std::vector<Ordinal>& list = lists_[t]->ordinals;
-                    auto it = std::lower_bound(list.begin() + static_cast<std::ptrdiff_t>(from[t]), list.end(), ordinal);
+                    const auto start = list.begin() + static_cast<std::ptrdiff_t>(from[t]);
+                    auto it = std::lower_bound(start, list.end(), ordinal);
                     from[t] = static_cast<size_t>(it - list.begin());
                     if (it == list.end() || *it != ordinal) continue;
                     counts[t] = index_.count(*lists_[t], from[t]);
