@@ -1,15 +1,14 @@
 #include "search_ranking.h"
 
 #include "bm25.h"
+#include "best_sessions.h"
 #include "max_score.h"
 
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
 
 #include <algorithm>
-#include <limits>
 #include <optional>
-#include <set>
 
 namespace mnemo::memory {
 
@@ -326,7 +325,7 @@ private:
     class SessionWalk {
     public:
         SessionWalk(Ranking& ranking, size_t limit)
-            : r_(ranking), terms_(ranking.query_.terms.size()), limit_(limit), bounds_(lists(), ranking.bound_) {
+            : r_(ranking), terms_(ranking.query_.terms.size()), bounds_(lists(), ranking.bound_), best_(limit) {
             for (size_t t = 0; t < terms_; ++t) {
                 const SearchIndex::Postings* list = r_.list_of(t);
                 bounds_[t] = list ? host::bm25_share(r_.idf_[t], r_.average_, list->max_count, list->min_length) : 0;
@@ -353,9 +352,7 @@ private:
             if (count == 0) return 0;
             return list < terms_ ? host::bm25_share(r_.idf_[list], r_.average_, count, length) : r_.bound_;
         }
-        double threshold() const {
-            return top_.size() < limit_ ? -std::numeric_limits<double>::infinity() : top_.begin()->first;
-        }
+        double threshold() const { return best_.threshold(); }
         void keep(uint32_t ordinal, const std::vector<uint32_t>& counts, uint32_t length) {
             uint32_t clauses = 0;
             for (size_t c = terms_; c < counts.size(); ++c) clauses += counts[c];
@@ -368,35 +365,16 @@ private:
 
         // An event the session's rank may take (it passes the role filter).
         void note(const ScoredEvent& event) {
-            if (!role_passes(event)) return;
-            auto [best, fresh] = best_.try_emplace(event.session, event.relevance);
-            if (!fresh) {
-                if (event.relevance <= best->second) return;
-                auto in_top = top_.find({best->second, event.session});
-                best->second = event.relevance;
-                if (in_top != top_.end()) {
-                    top_.erase(in_top);
-                    top_.emplace(event.relevance, event.session);
-                    return;
-                }
-            }
-            if (top_.size() < limit_) {
-                top_.emplace(event.relevance, event.session);
-            } else if (event.relevance > top_.begin()->first) {
-                top_.erase(top_.begin());
-                top_.emplace(event.relevance, event.session);
-            }
+            if (role_passes(event)) best_.note(event.session, event.relevance);
         }
 
         // The tail's matches, the walk's events of the sessions that do not
         // answer, and every filed match of those that may (their best event
         // at the threshold or above, ties included).
         std::vector<ScoredEvent> answer() {
-            const double threshold = this->threshold();
             std::vector<uint8_t> answering(r_.index_.sessions().size(), 0);
             absl::flat_hash_set<const SessionRec*> answers;
-            for (const auto& [session, best] : best_)
-                if (best >= threshold) answers.insert(session);
+            best_.for_each_answering([&](const SessionRec* session) { answers.insert(session); });
             for (size_t slot = 0; slot < answering.size(); ++slot) {
                 const SessionRec* session = r_.index_.sessions()[slot].session;
                 answering[slot] = session && answers.contains(session) ? 1 : 0;
@@ -418,11 +396,9 @@ private:
 
         Ranking& r_;
         const size_t terms_;
-        const size_t limit_;
         std::vector<double> bounds_;      // per list
         std::vector<ScoredEvent> walked_;  // the filed events kept, their rank taken or not
-        absl::flat_hash_map<const SessionRec*, double> best_;  // per session met: its best event passing the role
-        std::set<std::pair<double, const SessionRec*>> top_;     // the `limit` best sessions' bests, worst first
+        host::BestSessions<const SessionRec*> best_;  // by their best event passing the role
     };
 
     // Every filed match of the sessions whose slots are marked, scored: a

@@ -1,15 +1,14 @@
 #include "transcript_ranking.h"
 
+#include "best_sessions.h"
 #include "bm25.h"
 #include "dialect.h"
 #include "max_score.h"
 
 #include <algorithm>
 #include <iterator>
-#include <limits>
 #include <map>
 #include <optional>
-#include <set>
 #include <unordered_map>
 
 namespace mnemo::sqlcore {
@@ -178,7 +177,7 @@ private:
     class SessionWalk {
     public:
         SessionWalk(const Ranking& ranking, size_t limit)
-            : r_(ranking), terms_(ranking.lists_.size()), limit_(limit), bounds_(lists(), ranking.bound_) {
+            : r_(ranking), terms_(ranking.lists_.size()), bounds_(lists(), ranking.bound_), best_(limit) {
             for (size_t t = 0; t < terms_; ++t) {
                 const TranscriptIndex::Postings* list = r_.lists_[t];
                 bounds_[t] = list ? r_.share(t, list->max_count, list->min_length) : 0;
@@ -206,51 +205,26 @@ private:
             if (list < terms_) return r_.share(list, count, length);
             return count == 0 ? 0 : r_.bound_;
         }
-        double threshold() const {
-            return top_.size() < limit_ ? -std::numeric_limits<double>::infinity() : top_.begin()->first;
-        }
+        double threshold() const { return best_.threshold(); }
         void keep(uint32_t ordinal, const std::vector<uint32_t>& counts, uint32_t length) {
             uint32_t clauses = 0;
             for (size_t c = terms_; c < counts.size(); ++c) clauses += counts[c];
             const double relevance = r_.relevance(counts.data(), length, clauses);
-            if (relevance < threshold()) return;
-            const uint32_t slot = r_.index_.slot(ordinal);
-            auto [best, fresh] = best_.try_emplace(slot, relevance);
-            if (!fresh) {
-                if (relevance <= best->second) return;
-                auto in_top = top_.find({best->second, slot});
-                best->second = relevance;
-                if (in_top != top_.end()) {
-                    top_.erase(in_top);
-                    top_.emplace(relevance, slot);
-                    return;
-                }
-            }
-            if (top_.size() < limit_) {
-                top_.emplace(relevance, slot);
-            } else if (relevance > top_.begin()->first) {
-                top_.erase(top_.begin());
-                top_.emplace(relevance, slot);
-            }
+            if (relevance >= threshold()) best_.note(r_.index_.slot(ordinal), relevance);
         }
 
-        // The slots of the sessions whose best event reaches the threshold
-        // (ties included): the answer is among them.
+        // The slots of the sessions that may answer.
         std::vector<uint8_t> answering() const {
             std::vector<uint8_t> marked(r_.index_.sessions().size(), 0);
-            const double threshold = this->threshold();
-            for (const auto& [slot, best] : best_)
-                if (best >= threshold) marked[slot] = 1;
+            best_.for_each_answering([&](uint32_t slot) { marked[slot] = 1; });
             return marked;
         }
 
     private:
         const Ranking& r_;
         const size_t terms_;
-        const size_t limit_;
-        std::vector<double> bounds_;                       // per list
-        std::unordered_map<uint32_t, double> best_;        // per slot met: its best event
-        std::set<std::pair<double, uint32_t>> top_;        // the `limit` best sessions' bests, worst first
+        std::vector<double> bounds_;        // per list
+        host::BestSessions<uint32_t> best_;  // by slot
     };
 
     // Every hit of the marked sessions, scored.
