@@ -57,6 +57,42 @@ TEST(SearchTerms, ForEachTermSkipsCjkWordsAndKeepsOffsets) {
     EXPECT_EQ(words.back(), "groups");
 }
 
+// Highlighting passes over a word whose folded first letter begins none of
+// the query's terms (search_words.cpp for_each_query_term): exact only while
+// no stem changes its word's first letter. Snowball rewrites endings; this
+// checks its irregular words, every suffix it knows on short bases, and every
+// word of up to five letters over the letters its rules look at.
+TEST(SearchTerms, AStemBeginsWithItsWordsFirstLetter) {
+    std::vector<std::string> words = {"dying", "lying", "tying", "skies", "skis", "idly", "gently", "ugly",
+                                      "early", "only", "singly", "news", "howe", "atlas", "cosmos", "bias",
+                                      "andes", "inning", "outing", "canning", "herring", "earring", "proceed",
+                                      "exceed", "succeed", "yelling", "yield", "ies", "ied", "eing", "aed"};
+    const std::vector<std::string> bases = {"", "y", "a", "e", "u", "b", "s", "dy", "ly", "ty", "sky", "ab", "yo"};
+    const std::vector<std::string> suffixes = {
+        "s", "es", "ies", "ied", "sses", "us", "ss", "ing", "ingly", "ed", "edly", "eed", "eedly", "ly", "y",
+        "ational", "tional", "enci", "anci", "abli", "entli", "izer", "ization", "ation", "ator", "alism",
+        "aliti", "alli", "fulness", "ousli", "ousness", "iveness", "iviti", "biliti", "bli", "fulli", "lessli",
+        "logi", "li", "alize", "icate", "iciti", "ical", "ful", "ness", "ative", "al", "ance", "ence", "er", "ic",
+        "able", "ible", "ant", "ement", "ment", "ent", "ism", "ate", "iti", "ous", "ive", "ize", "ion", "e", "l"};
+    for (const std::string& base : bases)
+        for (const std::string& suffix : suffixes) words.push_back(base + suffix);
+    const std::string letters = "aeiouysltdnbg";
+    std::vector<std::string> shorter = {""};
+    for (int length = 1; length <= 5; ++length) {
+        std::vector<std::string> longer;
+        for (const std::string& w : shorter)
+            for (char c : letters) longer.push_back(w + c);
+        words.insert(words.end(), longer.begin(), longer.end());
+        shorter = std::move(longer);
+    }
+    for (const std::string& word : words) {
+        const std::string t = sw::stem(word);
+        ASSERT_FALSE(t.empty()) << word;
+        EXPECT_EQ(t[0], word[0]) << word << " -> " << t;
+    }
+    EXPECT_EQ(sw::term("Éclairs"), "eclair");
+}
+
 TEST(SearchTerms, APossessiveSIsNoTerm) {
     std::vector<std::string> terms;
     sw::for_each_term("Caroline's dog, Bob\u2019s cat: it's S", [&](size_t, size_t, const std::string& t) { terms.push_back(t); });
@@ -205,6 +241,14 @@ TEST(MatchedSpans, ListEveryMatchedWordAndClauseOnce) {
     EXPECT_EQ(text.substr(spans[0].begin, spans[0].end - spans[0].begin), "push");
     EXPECT_EQ(text.substr(spans[1].begin, spans[1].end - spans[1].begin), "--force");
     EXPECT_EQ(text.substr(spans[2].begin, spans[2].end - spans[2].begin), "pushed");
+}
+
+TEST(MatchedSpans, FindIrregularStemsAndFoldedInitials) {
+    const std::string text = "Died? The dying dye. Éclairs, eclair; ÉCLAIR dies";
+    std::vector<std::string> found;
+    for (const sw::Span& s : sw::matched_spans(sw::parse_query("dying eclairs"), text))
+        found.push_back(text.substr(s.begin, s.end - s.begin));
+    EXPECT_EQ(found, (Terms{"Died", "dying", "Éclairs", "eclair", "ÉCLAIR", "dies"}));
 }
 
 TEST(ExcerptOf, HighlightsAreCodePointsIntoThePlainExcerpt) {
