@@ -50,7 +50,7 @@ const sqlcore::Dialect kDialect{
     // The server's index reads each holder's row and text back: never cheaper.
     .rare_holders_per_session = 0,
     .packed_clauses = true,
-    .texts_per_read = 1,
+    .events_by_key_pairs = "events FORCE INDEX (PRIMARY)",
     .match_terms = match_terms,
     .memory_match_app = kSelectMemoriesMatchSql + sqlcore::kMemoryAppScopeSql,
     // The FULLTEXT index holds every memory as it is written.

@@ -40,7 +40,7 @@ const sqlcore::Dialect kDialect{
     // The server's index reads each holder's row and text back: never cheaper.
     .rare_holders_per_session = 0,
     .packed_clauses = true,
-    .texts_per_read = 64,
+    .events_by_key_pairs = "events",
     .match_terms = search_terms::tsquery,
     .memory_match_app = kSelectMemoriesMatchSql + sqlcore::kMemoryAppScopeSql,
     // The GIN index holds every memory as it is written.

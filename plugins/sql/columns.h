@@ -2,9 +2,31 @@
 // for word (a dialect's own texts are in its hot_queries.h).
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace mnemo::sqlcore {
+
+// A statement's `IN (...)` list of `places` parameters, or of `places`
+// tuples of `width` parameters, and how many places a list of `values`
+// values takes: a power of two from 8, the last value repeated, so that a
+// few cached statements serve every length.
+inline std::string in_list(size_t places, size_t width = 1) {
+    std::string one = "?";
+    if (width > 1) {
+        one = "(?";
+        for (size_t i = 1; i < width; ++i) one += ", ?";
+        one += ")";
+    }
+    std::string list = "IN (";
+    for (size_t i = 0; i < places; ++i) list += (i ? ", " : "") + one;
+    return list + ")";
+}
+inline size_t in_list_places(size_t values) {
+    size_t places = 8;
+    while (places < values) places *= 2;
+    return places;
+}
 
 inline constexpr const char* kSessionColumns =
     "sid, app, user, id, title, parent_id, metadata, created_at, updated_at, expires_at, ttl_us, version, "

@@ -2,34 +2,45 @@
 
 #include "columns.h"
 #include "dialect.h"
+#include "event_keys.h"
 
 #include <algorithm>
 #include <limits>
+#include <map>
+#include <vector>
 
 namespace mnemo::sqlcore {
 namespace {
 
 constexpr int64_t kNoLimit = std::numeric_limits<int64_t>::max();
 
-void emit_event_row(const Query& row, Output& out) {
+// The event of a row whose columns from `first` on are dialect.event_columns;
+// its strings live until the row's next step.
+mnemo_event event_of_row(const Query& row, int first = 0) {
+    auto i64 = [&](int column) { return row.i64(first + column); };
+    auto str = [&](int column) { return row.str(first + column); };
     mnemo_event event{};
-    event.seq = row.i64(0);
-    event.id = row.str(1);
-    event.id_from_client = static_cast<int>(row.i64(2));
-    event.invocation_id = row.str(3);
-    event.author = row.str(4);
-    event.role = row.str(5);
-    event.content_json = row.str(6);
-    event.state_delta_json = row.str(7);
-    event.usage_json = row.str(8);
-    event.tool_calls_json = row.str(9);
-    event.media_json = row.str(10);
-    event.metadata_json = row.str(11);
-    event.filter_key = row.str(12);
-    event.timestamp_us = row.i64(13);
-    event.usage = mnemo_usage{row.i64(14), row.i64(15), row.i64(16), row.i64(17), row.i64(18), row.f64(19)};
-    event.deleted_at_us = row.i64(20);
-    out.event(event);
+    event.seq = i64(0);
+    event.id = str(1);
+    event.id_from_client = static_cast<int>(i64(2));
+    event.invocation_id = str(3);
+    event.author = str(4);
+    event.role = str(5);
+    event.content_json = str(6);
+    event.state_delta_json = str(7);
+    event.usage_json = str(8);
+    event.tool_calls_json = str(9);
+    event.media_json = str(10);
+    event.metadata_json = str(11);
+    event.filter_key = str(12);
+    event.timestamp_us = i64(13);
+    event.usage = mnemo_usage{i64(14), i64(15), i64(16), i64(17), i64(18), row.f64(first + 19)};
+    event.deleted_at_us = i64(20);
+    return event;
+}
+
+void emit_event_row(const Query& row, Output& out) {
+    out.event(event_of_row(row));
 }
 
 bool has_text(mnemo_str s) {
@@ -186,6 +197,28 @@ void emit_context(Db& db, int64_t sid, int64_t seq, int64_t context, Output& out
     Query rows(db, search_context_sql(db.dialect().event_columns));
     rows.args(sid, sid, seq, context, seq, sid, seq, context, seq);
     while (rows.step()) emit_event_row(rows, out);
+}
+
+HitWindows::HitWindows(Db& db, const std::vector<EventKey>& hits, int64_t context) : db_(db), context_(context) {
+    std::vector<EventKey> keys;
+    keys.reserve(hits.size() * static_cast<size_t>(2 * context + 1));
+    for (const EventKey& hit : hits)
+        for (int64_t seq = hit.seq - context; seq <= hit.seq + context; ++seq) keys.push_back({hit.sid, seq});
+    for_each_event_at(db, std::move(keys), std::string("sid, ") + db.dialect().event_columns, [&](const Query& row) {
+        const mnemo_event event = event_of_row(row, 1);
+        found_.emplace(EventKey{row.i64(0), event.seq}, OwnedRow<mnemo_event, 11>(event, kEventStrings));
+    });
+}
+
+void HitWindows::emit(EventKey hit, Output& out) const {
+    out.result(SearchHit{hit.seq});
+    for (int64_t seq = hit.seq - context_; seq <= hit.seq + context_; ++seq) {
+        if (!found_.count({hit.sid, seq})) {
+            emit_context(db_, hit.sid, hit.seq, context_, out);
+            return;
+        }
+    }
+    for (int64_t seq = hit.seq - context_; seq <= hit.seq + context_; ++seq) out.event(found_.at({hit.sid, seq}).view());
 }
 
 int64_t count_visible(Db& db, int64_t sid, mnemo_str filter_key, int64_t from_seq, int64_t to_seq) {

@@ -5,12 +5,15 @@
 #pragma once
 
 #include "db.h"
+#include "event_keys.h"
 #include "rules.h"
 #include "store_error.h"
 #include "output.h"
 
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mnemo::sqlcore {
 
@@ -52,6 +55,22 @@ void emit_event_at(Db& db, int64_t sid, int64_t seq, Output& out);
 // The visible events within `context` visible events either side of seq
 // (seq itself included), oldest first: a search hit's context.
 void emit_context(Db& db, int64_t sid, int64_t seq, int64_t context, Output& out);
+// The context of a search's hits (`context` seqs either side of each),
+// read together (event_keys.h) before they are written.
+class HitWindows {
+public:
+    HitWindows(Db& db, const std::vector<EventKey>& hits, int64_t context);
+    // Writes the hit's SearchHit and its context as emit_context does: from
+    // the events read together when every seq of its window is visible,
+    // else (a gap: a deleted event, the session's start or end) by
+    // emit_context's own read.
+    void emit(EventKey hit, Output& out) const;
+
+private:
+    Db& db_;
+    int64_t context_;
+    std::map<EventKey, OwnedRow<mnemo_event, 11>> found_;
+};
 
 // Which optional filters an event read uses; each shape is one cached statement.
 struct EventQueryShape {

@@ -148,18 +148,14 @@ bool session_before(const RankedSession& a, const RankedSession& b) {
     return std::tie(a.updated_at_us, a.id, a.sid) > std::tie(b.updated_at_us, b.id, b.sid);
 }
 
-void emit_session_hits(Db& db, const mnemo_search_req& req, RankedSession& session, Output& out) {
+// Keeps the session's max_hits best hits, in req.order.
+void keep_best_hits(const mnemo_search_req& req, RankedSession& session) {
     std::vector<RankedHit>& hits = session.hits;
     const size_t kept = std::min(hits.size(), static_cast<size_t>(std::max<int64_t>(req.max_hits, 0)));
     std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(kept), hits.end(), hit_before);
     hits.resize(kept);
     if (req.order == MNEMO_ORDER_TIME)
         std::sort(hits.begin(), hits.end(), [](const RankedHit& a, const RankedHit& b) { return a.seq < b.seq; });
-    emit_session(db, session.sid, out);
-    for (const RankedHit& hit : hits) {
-        out.result(SearchHit{hit.seq});
-        emit_context(db, session.sid, hit.seq, std::max<int64_t>(req.context, 0), out);
-    }
 }
 
 }  // namespace
@@ -219,7 +215,23 @@ void emit_ranked_sessions(Db& db, const mnemo_search_req& req, std::vector<Ranke
     std::partial_sort(sessions.begin(), sessions.begin() + static_cast<std::ptrdiff_t>(kept), sessions.end(),
                       session_before);
     sessions.resize(kept);
-    for (RankedSession& session : sessions) emit_session_hits(db, req, session, out);
+    // The sessions' rows and their hits' context are read together: a
+    // statement each cost the server backends a round trip per hit.
+    std::vector<int64_t> sids;
+    std::vector<EventKey> hits;
+    for (RankedSession& session : sessions) {
+        keep_best_hits(req, session);
+        sids.push_back(session.sid);
+        for (const RankedHit& hit : session.hits) hits.push_back({session.sid, hit.seq});
+    }
+    const SessionsBySid rows = read_sessions(db, sids);
+    const HitWindows windows(db, hits, std::max<int64_t>(req.context, 0));
+    for (const RankedSession& session : sessions) {
+        auto row = rows.find(session.sid);
+        if (row == rows.end()) continue;  // purged since it was ranked
+        out.session(row->second.view());
+        for (const RankedHit& hit : session.hits) windows.emit({session.sid, hit.seq}, out);
+    }
 }
 
 }  // namespace mnemo::sqlcore

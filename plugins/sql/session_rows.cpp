@@ -4,6 +4,7 @@
 #include "columns.h"
 #include "dialect.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace mnemo::sqlcore {
@@ -166,6 +167,19 @@ void emit_session(Db& db, int64_t sid, Output& out) {
     Query row(db, std::string("SELECT ") + kSessionColumns + " FROM sessions WHERE sid = ?");
     row.args(sid);
     if (row.step()) emit_session_row(row, out);
+}
+
+SessionsBySid read_sessions(Db& db, const std::vector<int64_t>& sids) {
+    constexpr size_t kSidsPerRead = 128;
+    SessionsBySid found;
+    for (size_t from = 0; from < sids.size(); from += kSidsPerRead) {
+        const size_t count = std::min(kSidsPerRead, sids.size() - from);
+        const size_t places = in_list_places(count);
+        Query rows(db, std::string("SELECT ") + kSessionColumns + " FROM sessions WHERE sid " + in_list(places));
+        for (size_t i = 0; i < places; ++i) rows.bind(static_cast<int>(i + 1), sids[from + std::min(i, count - 1)]);
+        while (rows.step()) found.emplace(rows.i64(0), OwnedRow<mnemo_session, 6>(session_row(rows), kSessionStrings));
+    }
+    return found;
 }
 
 PurgeCounts purge_session(Db& db, int64_t sid) {

@@ -3,6 +3,7 @@
 #include "best_sessions.h"
 #include "bm25.h"
 #include "dialect.h"
+#include "event_keys.h"
 #include "max_score.h"
 
 #include <algorithm>
@@ -15,14 +16,6 @@ namespace mnemo::sqlcore {
 namespace {
 
 using Ordinal = TranscriptIndex::Ordinal;
-
-// sid, seq and search text of the visible events among `pairs` (sid, seq)
-// pairs, an equality each (dialect.h texts_per_read).
-std::string event_texts_sql(size_t pairs) {
-    std::string text = "SELECT sid, seq, COALESCE(search_text, '') FROM events WHERE deleted_at = 0 AND (";
-    for (size_t i = 0; i < pairs; ++i) text += i ? " OR (sid = ? AND seq = ?)" : "(sid = ? AND seq = ?)";
-    return text + ")";
-}
 
 uint32_t ordinal_of(const Ordinal& ordinal) {
     return ordinal;
@@ -119,27 +112,20 @@ private:
 
     // The candidates whose text holds clause, ascending.
     std::vector<Ordinal> verified(const std::vector<Ordinal>& candidates, const std::string& clause) const {
-        std::vector<Ordinal> found;
-        std::map<std::pair<int64_t, int64_t>, Ordinal> asked;  // (sid, seq) -> ordinal
-        const size_t per_read = std::max<size_t>(1, db_.dialect().texts_per_read);
-        const std::string sql = event_texts_sql(per_read);
-        for (size_t from = 0; from < candidates.size(); from += per_read) {
-            const size_t to = std::min(candidates.size(), from + per_read);
-            asked.clear();
-            Query texts(db_, sql);
-            // The last pair fills the statement's places past the candidates.
-            for (size_t i = 0; i < per_read; ++i) {
-                const Ordinal ordinal = candidates[std::min(from + i, to - 1)];
-                const int64_t sid = index_.sessions()[index_.slot(ordinal)].sid, seq = index_.seq(ordinal);
-                texts.bind(static_cast<int>(2 * i + 1), sid).bind(static_cast<int>(2 * i + 2), seq);
-                asked.emplace(std::make_pair(sid, seq), ordinal);
-            }
-            while (texts.step()) {
-                auto it = asked.find({texts.i64(0), texts.i64(1)});
-                if (it != asked.end() && host::find_ascii_icase(view(texts.str(2)), clause) != std::string_view::npos)
-                    found.push_back(it->second);
-            }
+        std::map<EventKey, Ordinal> asked;
+        std::vector<EventKey> keys;
+        keys.reserve(candidates.size());
+        for (Ordinal ordinal : candidates) {
+            const EventKey key{index_.sessions()[index_.slot(ordinal)].sid, index_.seq(ordinal)};
+            asked.emplace(key, ordinal);
+            keys.push_back(key);
         }
+        std::vector<Ordinal> found;
+        for_each_event_at(db_, std::move(keys), "sid, seq, COALESCE(search_text, '')", [&](const Query& text) {
+            auto it = asked.find({text.i64(0), text.i64(1)});
+            if (it != asked.end() && host::find_ascii_icase(view(text.str(2)), clause) != std::string_view::npos)
+                found.push_back(it->second);
+        });
         std::sort(found.begin(), found.end());
         return found;
     }

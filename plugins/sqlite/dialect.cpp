@@ -49,7 +49,7 @@ const sqlcore::Dialect kDialect{
     // FTS5 reads an exact token's holders for less.
     .packed_clauses = false,
     // Not read: exact tokens go to FTS5.
-    .texts_per_read = 1,
+    .events_by_key_pairs = nullptr,
     .match_terms = match_terms,
     .memory_match_app = std::string("SELECT ") + sqlcore::kMemoryRankColumns + " FROM memories WHERE row_key " +
                         kMemoryWordsSql + "+app = ? AND (expires_at = 0 OR expires_at > ?)",

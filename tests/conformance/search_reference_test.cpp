@@ -38,9 +38,18 @@ protected:
         std::vector<std::string> out;
         for (size_t r = 0; r < reply.size("/results"); ++r) {
             const std::string base = "/results/" + std::to_string(r);
-            for (size_t i = 0; i < reply.size(base + "/hits"); ++i)
-                out.push_back(reply.string(base + "/session/user") + "/" + reply.string(base + "/session/id") + "#" +
-                              std::to_string(reply.integer(base + "/hits/" + std::to_string(i) + "/seq")));
+            for (size_t i = 0; i < reply.size(base + "/hits"); ++i) {
+                const std::string hit = base + "/hits/" + std::to_string(i);
+                std::string line = reply.string(base + "/session/user") + "/" + reply.string(base + "/session/id") +
+                                   "#" + std::to_string(reply.integer(hit + "/seq")) + " context:";
+                // The context's events by seq and content: read together for
+                // every hit of the answer, around gaps by each hit's own read.
+                for (size_t c = 0; c < reply.size(hit + "/context"); ++c) {
+                    const std::string event = hit + "/context/" + std::to_string(c);
+                    line += " " + std::to_string(reply.integer(event + "/seq")) + "=" + reply.raw(event + "/content");
+                }
+                out.push_back(line);
+            }
         }
         return out;
     }
@@ -116,7 +125,8 @@ protected:
 
     void ask_both() {
         std::string params = "q=" + random_question() + "&limit=" + std::to_string(between(1, 4)) +
-                             "&max_hits=" + std::to_string(between(1, 4)) + "&context=0";
+                             "&max_hits=" + std::to_string(between(1, 4)) +
+                             "&context=" + std::to_string(between(0, 2));
         if (between(0, 1)) params += between(0, 1) ? "&user=u1" : "&user=u2";
         if (between(0, 3) == 0) params += "&role=user";
         if (between(0, 5) == 0) params += "&exclude_session=s3";
