@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 
 namespace mnemo::sqlcore {
 namespace {
@@ -98,9 +99,10 @@ void memory_list(Db& db, const mnemo_memory_list_req& req, Output& out) {
 }
 
 void memory_keys(Db& db, const mnemo_memory_keys_req& req, Output& out) {
+    const std::map<int64_t, MemoryRow> rows = memories_by_keys(db, {req.keys, req.keys + req.n_keys});
     for (size_t i = 0; i < req.n_keys; ++i) {
-        std::optional<MemoryRow> row = memory_by_key(db, req.keys[i]);
-        if (row && passes(req.filter, *row)) emit_memory(out, *row, req.with_vector != 0);
+        auto row = rows.find(req.keys[i]);
+        if (row != rows.end() && passes(req.filter, row->second)) emit_memory(out, row->second, req.with_vector != 0);
     }
 }
 

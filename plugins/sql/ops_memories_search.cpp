@@ -46,6 +46,7 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <map>
 #include <optional>
 #include <unordered_set>
 
@@ -100,6 +101,21 @@ bool filters_columns(const mnemo_memory_filter& filter) {
            filter.created_before_us > 0 || filter.n_metadata > 0;
 }
 
+// Emits the memories of ranked (key, relevance), best first, their rows
+// read together. A memory gone since it was ranked is left out: it was
+// read a moment ago in the same request, or the packed postings are newer
+// than this read's snapshot.
+void emit_ranked(Db& db, const std::vector<std::pair<int64_t, double>>& ranked, Output& out) {
+    std::vector<int64_t> keys;
+    keys.reserve(ranked.size());
+    for (const auto& [key, relevance] : ranked) keys.push_back(key);
+    const std::map<int64_t, MemoryRow> rows = memories_by_keys(db, keys);
+    for (const auto& [key, relevance] : ranked) {
+        auto row = rows.find(key);
+        if (row != rows.end()) emit_memory(out, row->second, false, MemoryVia{MemoryVia::Hit, 0, 0, relevance});
+    }
+}
+
 class Recall {
 public:
     Recall(const mnemo_memory_search_req& req, const host::Query& query)
@@ -136,12 +152,15 @@ public:
     // The rows listed() put aside: split the ones without a list, check the
     // filter and count the clauses of the others.
     void read_rows(Db& db) {
+        std::vector<int64_t> keys = unlisted_;
+        for (const Hit& hit : to_verify_) keys.push_back(hit.key);
+        const std::map<int64_t, MemoryRow> rows = memories_by_keys(db, keys);
         for (int64_t key : unlisted_)
-            if (std::optional<MemoryRow> whole = memory_by_key(db, key)) candidate(*whole, true);
+            if (auto whole = rows.find(key); whole != rows.end()) candidate(whole->second, true);
         for (Hit& hit : to_verify_) {
-            const std::optional<MemoryRow> whole = memory_by_key(db, hit.key);
-            if (!whole || !passes(req_.filter, *whole)) continue;
-            hit.clauses = static_cast<uint32_t>(host::clauses_held(query_, whole->text));
+            auto whole = rows.find(hit.key);
+            if (whole == rows.end() || !passes(req_.filter, whole->second)) continue;
+            hit.clauses = static_cast<uint32_t>(host::clauses_held(query_, whole->second.text));
             if (host::matches_counts(query_, hit.tf, hit.clauses)) hits_.push_back(std::move(hit));
         }
         unlisted_.clear();
@@ -189,13 +208,9 @@ public:
         std::partial_sort(hits_.begin(), hits_.begin() + static_cast<std::ptrdiff_t>(kept), hits_.end(),
                           ranks_before);
         hits_.resize(kept);
-        for (const Hit& hit : hits_) {
-            Query by_key(db, kMemoryByKeySql);
-            by_key.args(hit.key);
-            // Read in the same request a moment ago; a memory deleted since is left out.
-            if (by_key.step())
-                emit_memory(out, memory_row(by_key), false, MemoryVia{MemoryVia::Hit, 0, 0, hit.relevance});
-        }
+        std::vector<std::pair<int64_t, double>> ranked;
+        for (const Hit& hit : hits_) ranked.emplace_back(hit.key, hit.relevance);
+        emit_ranked(db, ranked, out);
     }
 
 private:
@@ -335,13 +350,9 @@ bool recall_from_cache(Db& db, RecallCache& cache, const mnemo_memory_search_req
         };
         best = app.index.best(query, corpus, static_cast<size_t>(req.limit), order_of);
     });
-    for (const host::RecallIndex::Scored& scored : best) {
-        Query by_key(db, kMemoryByKeySql);
-        by_key.args(scored.key);
-        // The postings may be newer than this read's snapshot: a memory it does not hold yet is left out.
-        if (by_key.step())
-            emit_memory(out, memory_row(by_key), false, MemoryVia{MemoryVia::Hit, 0, 0, scored.relevance});
-    }
+    std::vector<std::pair<int64_t, double>> ranked;
+    for (const host::RecallIndex::Scored& scored : best) ranked.emplace_back(scored.key, scored.relevance);
+    emit_ranked(db, ranked, out);
     return true;
 }
 
