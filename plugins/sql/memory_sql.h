@@ -16,8 +16,8 @@ inline constexpr const char* kMemoryColumns =
     "row_key, app, user, id, name_space, text, folded_text, metadata, session_id, source_session, source_seq, "
     "embedding, embedding_model, vector_blob, text_version, created_at, updated_at, expires_at, change_seq, word_count";
 // A recall's scope (memory_filter.h's scope_sql): app, user, now; app, now.
-inline constexpr const char* kMemoryUserScopeSql = "app = ? AND user = ? AND (expires_at = 0 OR expires_at > ?)";
-inline constexpr const char* kMemoryAppScopeSql = "app = ? AND (expires_at = 0 OR expires_at > ?)";
+inline constexpr const char* kMemoryUserScopeSql = "app = ? AND user = ? AND (expires_at = 0 OR expires_at > +?)";
+inline constexpr const char* kMemoryAppScopeSql = "app = ? AND (expires_at = 0 OR expires_at > +?)";
 inline const std::string kSelectMemoriesSql = std::string("SELECT ") + kMemoryColumns + " FROM memories ";
 
 // (app, user, id): the stored row of an id (memories_id).
@@ -25,7 +25,7 @@ inline const std::string kMemoryByIdSql = kSelectMemoriesSql + "WHERE app = ? AN
 // (app, user, namespace, folded text, now): dedupe's live match (memories_folded).
 inline const std::string kMemoryByTextSql = kSelectMemoriesSql +
                                             "WHERE app = ? AND user = ? AND name_space = ? AND folded_text = ? "
-                                            "AND (expires_at = 0 OR expires_at > ?) ORDER BY row_key LIMIT 1";
+                                            "AND (expires_at = 0 OR expires_at > +?) ORDER BY row_key LIMIT 1";
 // What keyword recall ranks a memory by (its terms: NULL until a memory from
 // before the column is listed), in the order ops_memories_search.cpp reads.
 #define MNEMO_MEMORY_RANK_COLUMNS "row_key, updated_at, id, word_count, terms"
@@ -34,7 +34,7 @@ inline constexpr const char* kMemoryRankColumns = MNEMO_MEMORY_RANK_COLUMNS;
 // which sqlite's memories_recall holds whole.
 inline constexpr const char* kMemoryRecallUserSql =
     "SELECT " MNEMO_MEMORY_RANK_COLUMNS " FROM memories WHERE app = ? AND user = ? "
-    "AND (expires_at = 0 OR expires_at > ?)";
+    "AND (expires_at = 0 OR expires_at > +?)";
 
 // (now, app): an app's expired memories the sweep has not removed yet
 // (memories_expiry, never the app's range: `+app`), which an app-wide
@@ -47,7 +47,7 @@ inline const std::string kMemoryByKeySql = kSelectMemoriesSql + "WHERE row_key =
 
 // An export step (app, after key, now, limit): the app's live memories in key order.
 inline const std::string kMemoryExportSql = kSelectMemoriesSql +
-                                            "WHERE app = ? AND row_key > ? AND (expires_at = 0 OR expires_at > ?) "
+                                            "WHERE app = ? AND row_key > ? AND (expires_at = 0 OR expires_at > +?) "
                                             "ORDER BY row_key LIMIT ?";
 
 // A list page, newest first (memories_updated): app, user, now, namespace x2,
@@ -58,7 +58,7 @@ inline const std::string kMemoryExportSql = kSelectMemoriesSql +
 // the user's memories_updated range. The cursor's bound
 // on updated_at keeps a later page an index range too.
 inline const std::string kMemoryListFilters =
-    "WHERE app = ? AND user = ? AND (expires_at = 0 OR expires_at > ?) AND (? IS NULL OR name_space = ?) "
+    "WHERE app = ? AND user = ? AND (expires_at = 0 OR expires_at > +?) AND (? IS NULL OR name_space = ?) "
     "AND (? IS NULL OR session_id = ?) AND (? = 0 OR embedding + 0 IN (?, ?, ?, ?))";
 inline const std::string kMemoryListFirstSql =
     kSelectMemoriesSql + kMemoryListFilters + " ORDER BY updated_at DESC, id DESC LIMIT ?";
@@ -78,7 +78,7 @@ inline constexpr const char* kMemoryRemovalsAfterSql =
 // applies.
 inline const std::string kMemoryPendingSql = kSelectMemoriesSql +
                                              "WHERE embedding = 1 AND row_key > ? AND "
-                                             "(expires_at = 0 OR expires_at > ?) ORDER BY row_key LIMIT ?";
+                                             "(expires_at = 0 OR expires_at > +?) ORDER BY row_key LIMIT ?";
 static_assert(MNEMO_EMBEDDING_PENDING == 1, "kMemoryPendingSql names the pending status by its number");
 
 // The sweep (cutoff, limit): expired memories (memories_expiry) and old removals (memory_removals_age).

@@ -17,9 +17,9 @@ namespace {
 // `where` (each table's own parameters: where's, then now).
 std::string live_rows_by_user(const std::string& keys, const std::string& where) {
     return "SELECT " + keys + ", COUNT(*) AS s, SUM(event_count) AS e, 0 AS m, MAX(updated_at) AS t FROM sessions " +
-           "WHERE " + where + "deleted_at = 0 AND (expires_at = 0 OR expires_at > ?) GROUP BY " + keys +
+           "WHERE " + where + "deleted_at = 0 AND (expires_at = 0 OR expires_at > +?) GROUP BY " + keys +
            " UNION ALL SELECT " + keys + ", 0, 0, COUNT(*), MAX(updated_at) FROM memories WHERE " + where +
-           "(expires_at = 0 OR expires_at > ?) GROUP BY " + keys;
+           "(expires_at = 0 OR expires_at > +?) GROUP BY " + keys;
 }
 
 // (now, now): app, users, sessions, events, memories, last active; by app.

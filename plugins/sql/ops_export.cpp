@@ -29,7 +29,7 @@ void export_app_state(Db& db, const mnemo_export_req& req, ExportRecords& record
 void export_user_states(Db& db, const mnemo_export_req& req, ExportRecords& records, Output& out) {
     Query users(db,
                 "SELECT user, expires_at FROM state_scopes WHERE scope = ? AND app = ? "
-                "AND (expires_at = 0 OR expires_at > ?) ORDER BY user");
+                "AND (expires_at = 0 OR expires_at > +?) ORDER BY user");
     users.args(static_cast<int>(MNEMO_SCOPE_USER), req.app, req.now_us);
     while (users.step()) {
         records.set_owner(req.app, users.str(0), str(""));
@@ -90,7 +90,7 @@ void export_step(Db& db, const mnemo_export_req& req, const mnemo_record_sink& s
     }
     // sessions_key (app, user, id) carries the order and the cursor.
     Query sessions(db, std::string("SELECT ") + kSessionColumns +
-                           " FROM sessions WHERE app = ? AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?)"
+                           " FROM sessions WHERE app = ? AND deleted_at = 0 AND (expires_at = 0 OR expires_at > +?)"
                            " AND (user, id) > (?, ?) ORDER BY user, id LIMIT ?");
     sessions.args(req.app, req.now_us, first ? str("") : req.cursor_user, first ? str("") : req.cursor_id,
                   req.limit > 0 ? req.limit + 1 : int64_t{1} << 62);

@@ -161,7 +161,7 @@ void memory_count(Db& db, const mnemo_memory_count_req& req, Output& out) {
                     std::to_string(sizeof(float)) +
                     " * a.dimension THEN 1 ELSE 0 END) FROM memories m LEFT JOIN memory_apps a ON a.app = m.app "
                     "WHERE (? IS NULL OR m.app = ?) AND (? IS NULL OR m.user = ?) "
-                    "AND (m.expires_at = 0 OR m.expires_at > ?) GROUP BY m.embedding");
+                    "AND (m.expires_at = 0 OR m.expires_at > +?) GROUP BY m.embedding");
     query.args(req.app, req.app, req.user, req.user, req.now_us);
     mnemo_memory_count_result count{};
     while (query.step()) {

@@ -170,7 +170,7 @@ void memory_reembed(Db& db, const mnemo_memory_reembed_req& req, Output& out) {
     std::vector<int64_t> keys;
     {
         Query live(db, with_lock(db,
-                                 "SELECT row_key FROM memories WHERE app = ? AND (expires_at = 0 OR expires_at > ?) "
+                                 "SELECT row_key FROM memories WHERE app = ? AND (expires_at = 0 OR expires_at > +?) "
                                  "ORDER BY row_key"));
         live.args(req.app, req.now_us);
         while (live.step()) keys.push_back(live.i64(0));

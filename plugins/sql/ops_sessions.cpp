@@ -83,7 +83,7 @@ void user_purge(Db& db, const mnemo_user_purge_req& req, Output& out) {
 void stats(Db& db, const mnemo_stats_req& req, Output& out) {
     Query live(db,
                "SELECT COUNT(*), COALESCE(SUM(event_count), 0) FROM sessions "
-               "WHERE deleted_at = 0 AND (expires_at = 0 OR expires_at > ?)");
+               "WHERE deleted_at = 0 AND (expires_at = 0 OR expires_at > +?)");
     live.args(req.now_us);
     live.step();
     mnemo_stats_result result{live.i64(0), live.i64(1), 0};

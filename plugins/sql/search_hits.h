@@ -106,7 +106,7 @@ void add_clause_sources(const host::Query& query, SearchPlan& plan, ClauseSource
 // The scope's BM25 totals: N and the total length (app, now, user x2).
 inline constexpr const char* kSearchTotalsSql =
     "SELECT COALESCE(SUM(event_count), 0), COALESCE(SUM(search_terms), 0) FROM sessions WHERE app = ? "
-    "AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?) AND (? IS NULL OR user = ?)";
+    "AND deleted_at = 0 AND (expires_at = 0 OR expires_at > +?) AND (? IS NULL OR user = ?)";
 
 // A session's scored hits (any order) and its best hit's relevance.
 struct RankedHit {

@@ -25,7 +25,7 @@ namespace server {
 inline std::string session_list_sql(const char* scope, const char* tie, const char* tie_order) {
     return std::string("SELECT ") + kSessionColumns + " FROM sessions WHERE " + scope +
            " AND updated_at <= ? AND (updated_at < ? OR (updated_at = ? AND " + tie +
-           ")) AND updated_at >= ? AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?)"
+           ")) AND updated_at >= ? AND deleted_at = 0 AND (expires_at = 0 OR expires_at > +?)"
            " ORDER BY updated_at DESC, " +
            tie_order + " LIMIT ?";
 }
@@ -54,7 +54,7 @@ using MetadataIs = std::string (*)(const char* key);
 // The session-side filters of a search's recent sessions, on `s` (sessions):
 // app, now, user x2, exclude_session x2, channel x3 (NULL: no filter).
 inline std::string search_session_filters(MetadataIs metadata_is) {
-    return " AND s.app = ? AND s.deleted_at = 0 AND (s.expires_at = 0 OR s.expires_at > ?)"
+    return " AND s.app = ? AND s.deleted_at = 0 AND (s.expires_at = 0 OR s.expires_at > +?)"
            " AND (? IS NULL OR s.user = ?) AND (? IS NULL OR s.id <> ?)"
            " AND (? IS NULL OR " +
            metadata_is("channel") + " OR " + metadata_is("platform") + ")";
@@ -69,7 +69,7 @@ inline std::string search_candidates_sql(MetadataIs metadata_is) {
     return "SELECT e.sid, e.seq, s.updated_at, s.id, e.search_text, (? IS NULL OR s.id <> ?) AND (? IS NULL OR " +
            metadata_is("channel") + " OR " + metadata_is("platform") +
            ") AND (? IS NULL OR e.role = ?), e.term_count IS NOT NULL FROM events e JOIN sessions s ON s.sid = e.sid"
-           " WHERE s.app = ? AND s.deleted_at = 0 AND (s.expires_at = 0 OR s.expires_at > ?)"
+           " WHERE s.app = ? AND s.deleted_at = 0 AND (s.expires_at = 0 OR s.expires_at > +?)"
            " AND (? IS NULL OR s.user = ?) AND e.deleted_at = 0";
 }
 
@@ -79,7 +79,7 @@ inline std::string question_scope_sql(MetadataIs metadata_is, bool user) {
            "s.id, CASE WHEN (? IS NULL OR s.id <> ?) AND (? IS NULL OR " +
            metadata_is("channel") + " OR " + metadata_is("platform") +
            ") THEN 1 ELSE 0 END FROM sessions s WHERE s.app = ? AND s.deleted_at = 0 AND (s.expires_at = 0 OR "
-           "s.expires_at > ?)" +
+           "s.expires_at > +?)" +
            (user ? " AND s.user = ?" : "");
 }
 

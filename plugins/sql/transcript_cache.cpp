@@ -20,7 +20,7 @@ constexpr const char* kEventsAfterSql =
 std::string scope_events_sql(bool user) {
     return std::string("SELECT e.sid, e.seq, COALESCE(e.role, ''), COALESCE(e.search_text, ''), CASE WHEN "
                        "e.term_count IS NULL THEN 0 ELSE 1 END FROM events e JOIN sessions s ON s.sid = e.sid "
-                       "WHERE s.app = ? AND s.deleted_at = 0 AND (s.expires_at = 0 OR s.expires_at > ?)") +
+                       "WHERE s.app = ? AND s.deleted_at = 0 AND (s.expires_at = 0 OR s.expires_at > +?)") +
            (user ? " AND s.user = ?" : "") + " AND e.deleted_at = 0 ORDER BY e.sid, e.seq";
 }
 

@@ -52,7 +52,7 @@ const sqlcore::Dialect kDialect{
     .events_by_key_pairs = nullptr,
     .match_terms = match_terms,
     .memory_match_app = std::string("SELECT ") + sqlcore::kMemoryRankColumns + " FROM memories WHERE row_key " +
-                        kMemoryWordsSql + "+app = ? AND (expires_at = 0 OR expires_at > ?)",
+                        kMemoryWordsSql + "+app = ? AND (expires_at = 0 OR expires_at > +?)",
     .memory_unindexed_app =
         sqlcore::kSelectMemoriesSql + "WHERE " + kMemoryUnindexedRange + sqlcore::kMemoryAppScopeSql,
     // Triggers keep memories_words (migrations.h).

@@ -34,12 +34,12 @@ inline constexpr const char* kFindVisibleIdSql =
 inline const std::string kListUserSessionsSql =
     std::string("SELECT ") + kSessionColumns +
     " FROM sessions WHERE app = ?1 AND user = ?2 AND (updated_at, id) < (?3, ?6) AND updated_at >= ?7"
-    " AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?8) ORDER BY updated_at DESC, id DESC LIMIT ?9";
+    " AND deleted_at = 0 AND (expires_at = 0 OR expires_at > +?8) ORDER BY updated_at DESC, id DESC LIMIT ?9";
 inline const std::string kListAppSessionsSql =
     std::string("SELECT ") + kSessionColumns +
     " FROM sessions WHERE app = ?1 AND updated_at <= ?2"
     " AND ((updated_at, user, id) < (?2, ?5, ?6) OR (?5 IS NULL AND (updated_at, id) < (?2, ?6)))"
-    " AND updated_at >= ?9 AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?10)"
+    " AND updated_at >= ?9 AND deleted_at = 0 AND (expires_at = 0 OR expires_at > +?10)"
     " ORDER BY updated_at DESC, user DESC, id DESC LIMIT ?11";
 
 // The sweep and finalize statements (?1 now or a cutoff, ?2 the step's
@@ -98,7 +98,7 @@ inline constexpr const char* kEventColumns =
 // the order of an app's session list and through its index.
 inline const std::string kSearchRecentSql =
     std::string("SELECT ") + kSessionColumns +
-    " FROM sessions WHERE app = ?1 AND deleted_at = 0 AND (expires_at = 0 OR expires_at > ?2)"
+    " FROM sessions WHERE app = ?1 AND deleted_at = 0 AND (expires_at = 0 OR expires_at > +?2)"
     " AND (?3 IS NULL OR user = ?3) AND (?5 IS NULL OR id <> ?5)"
     " AND (?7 IS NULL OR json_extract(metadata, '$.channel') = ?7 OR json_extract(metadata, '$.platform') = ?7)"
     " ORDER BY updated_at DESC, user DESC, id DESC LIMIT ?10";
@@ -109,7 +109,7 @@ inline std::string question_scope_sql(bool user) {
     return std::string("SELECT sid, user, version, event_count, last_seq, search_terms, created_at, updated_at, id, "
                        "(?1 IS NULL OR id <> ?2) AND (?3 IS NULL OR json_extract(metadata, '$.channel') = ?4 OR "
                        "json_extract(metadata, '$.platform') = ?5) FROM sessions WHERE app = ?6 AND deleted_at = 0 "
-                       "AND (expires_at = 0 OR expires_at > ?7)") +
+                       "AND (expires_at = 0 OR expires_at > +?7)") +
            (user ? " AND user = ?8" : "");
 }
 
@@ -127,7 +127,7 @@ inline constexpr const char* kSearchCandidateColumns =
 // The scope: live sessions of the app (of the user: a text of its own, so a
 // scan can start from the user's sessions) and visible events.
 inline std::string search_scope_sql(bool user) {
-    return std::string(" AND s.app = ?8 AND s.deleted_at = 0 AND (s.expires_at = 0 OR s.expires_at > ?9)"
+    return std::string(" AND s.app = ?8 AND s.deleted_at = 0 AND (s.expires_at = 0 OR s.expires_at > +?9)"
                        " AND e.deleted_at = 0") +
            (user ? " AND s.user = ?11 AND ?10 IS NOT NULL" : " AND ?10 IS NULL AND ?11 IS NULL");
 }

@@ -6,6 +6,7 @@
 #include "event_rows.h"
 #include "hot_queries.h"
 #include "memory_sql.h"
+#include "search_hits.h"
 #include "term_tokenizer.h"
 
 #include "core/plugin_host.h"
@@ -14,6 +15,8 @@
 #include <sqlite3.h>
 
 #include <regex>
+#include <string>
+#include <vector>
 
 namespace mnemo::sqlite::test {
 namespace {
@@ -210,6 +213,32 @@ TEST_F(QueryPlanTest, AUsersKeywordRecallReadsItsTermListsFromOneIndexAlone) {
     std::string all;
     for (const std::string& d : plan(sqlcore::kMemoryRecallUserSql)) all += d + "\n";
     EXPECT_NE(all.find("USING COVERING INDEX memories_recall (app=? AND user=?)"), std::string::npos) << all;
+}
+
+// SQLite plans a statement again whenever a parameter it compared with a
+// partial index's condition takes a new value: `expires_at > ?` against
+// `WHERE expires_at > 0` (sessions_live_expiry, memories_expiry) read the
+// parameter, and `now` is new on every call, so every read of a scope was
+// parsed and planned anew. The statements write `+?`, which the planner
+// does not compare.
+TEST_F(QueryPlanTest, StatementsComparingNowAreNotPlannedAgainOnEachCall) {
+    const std::vector<std::string> statements = {
+        question_scope_sql(true), question_scope_sql(false), kListUserSessionsSql, kListAppSessionsSql,
+        sqlcore::kMemoryRecallUserSql, sqlcore::kSearchTotalsSql,
+        std::string("SELECT COUNT(*) FROM memories WHERE ") + sqlcore::kMemoryAppScopeSql};
+    for (const std::string& sql : statements) {
+        sqlite3_stmt* stmt = nullptr;
+        ASSERT_EQ(sqlite3_prepare_v2(raw_, sql.c_str(), -1, &stmt, nullptr), SQLITE_OK) << sqlite3_errmsg(raw_);
+        for (int64_t now = 1; now <= 3; ++now) {
+            // Every parameter a new value each call, as `now` is.
+            for (int p = 1; p <= sqlite3_bind_parameter_count(stmt); ++p) sqlite3_bind_int64(stmt, p, now);
+            while (sqlite3_step(stmt) == SQLITE_ROW) {
+            }
+            sqlite3_reset(stmt);
+        }
+        EXPECT_EQ(sqlite3_stmt_status(stmt, SQLITE_STMTSTATUS_REPREPARE, 0), 0) << sql;
+        sqlite3_finalize(stmt);
+    }
 }
 
 }  // namespace
