@@ -39,11 +39,11 @@ void for_each_listed_term(std::string_view list, Fn&& fn) {
     }
 }
 
-// How often each of terms occurs in the list (terms' order); *length takes
-// the list's number of entries.
-inline std::vector<uint32_t> listed_frequencies(std::string_view list, const std::vector<std::string>& terms,
-                                                uint32_t* length) {
-    std::vector<uint32_t> tf(terms.size(), 0);
+// How often each of terms occurs in the list (terms' order), into tf (its
+// buffer reused); *length takes the list's number of entries.
+inline void count_listed(std::string_view list, const std::vector<std::string>& terms, std::vector<uint32_t>& tf,
+                         uint32_t* length) {
+    tf.assign(terms.size(), 0);
     uint32_t count = 0;
     for_each_listed_term(list, [&](std::string_view entry) {
         ++count;
@@ -55,6 +55,12 @@ inline std::vector<uint32_t> listed_frequencies(std::string_view list, const std
         }
     });
     *length = count;
+}
+
+inline std::vector<uint32_t> listed_frequencies(std::string_view list, const std::vector<std::string>& terms,
+                                                uint32_t* length) {
+    std::vector<uint32_t> tf;
+    count_listed(list, terms, tf, length);
     return tf;
 }
 

@@ -118,8 +118,14 @@ void emit_ranked(Db& db, const std::vector<std::pair<int64_t, double>>& ranked, 
 
 class Recall {
 public:
-    Recall(const mnemo_memory_search_req& req, const host::Query& query)
-        : req_(req), query_(query), df_(query.terms.size(), 0), reads_rows_(filters_columns(req.filter)) {
+    // rows_repeat: the rows come from several statements, which may list a
+    // memory twice (each is counted once); a single read of the scope does not.
+    Recall(const mnemo_memory_search_req& req, const host::Query& query, bool rows_repeat = true)
+        : req_(req),
+          query_(query),
+          df_(query.terms.size(), 0),
+          rows_repeat_(rows_repeat),
+          reads_rows_(filters_columns(req.filter)) {
         for (const std::string& clause : query.clauses) clause_words_.push_back(clause_whole_terms(clause));
     }
 
@@ -132,16 +138,17 @@ public:
             unlisted_.push_back(row.i64(0));
             return;
         }
-        if (!seen_.insert(row.i64(0)).second) return;
+        if (rows_repeat_ && !seen_.insert(row.i64(0)).second) return;
         const std::string_view list = view(row.str(4));
         uint32_t length = 0;
-        std::vector<uint32_t> tf = host::listed_frequencies(list, query_.terms, &length);
+        std::vector<uint32_t>& tf = tf_buffer_;  // most rows of a scope are no hit: no vector of their own
+        host::count_listed(list, query_.terms, tf, &length);
         for (size_t t = 0; t < tf.size(); ++t)
             if (tf[t] > 0) df_[t] += 1;
         const bool may_hold_clause = may_hold_a_clause(list);
         if (!may_hold_clause && !host::matches_counts(query_, tf, 0)) return;
         if (query_.match_all && !holds_required_terms(tf)) return;
-        Hit hit{row.i64(0), row.i64(1), row.text(2), length, 0, std::move(tf), 0};
+        Hit hit{row.i64(0), row.i64(1), row.text(2), length, 0, tf, 0};
         if (reads_rows_ || may_hold_clause) {
             to_verify_.push_back(std::move(hit));
         } else {
@@ -186,7 +193,7 @@ public:
 
     // A candidate of the scope, once each; unindexed: its word_count may be the old rules'.
     void candidate(const MemoryRow& row, bool unindexed) {
-        if (!seen_.insert(row.key).second) return;
+        if (rows_repeat_ && !seen_.insert(row.key).second) return;
         uint32_t length = 0;
         const std::vector<host::TermCount> terms = host::count_terms(row.text, &length);
         Hit hit{row.key, row.updated_at_us, row.id, length, 0, std::vector<uint32_t>(query_.terms.size(), 0), 0};
@@ -252,7 +259,9 @@ private:
     const host::Query& query_;
     std::vector<double> df_;
     double length_correction_ = 0;
-    std::unordered_set<int64_t> seen_;
+    const bool rows_repeat_;
+    std::unordered_set<int64_t> seen_;  // with rows_repeat_: the memories counted so far
+    std::vector<uint32_t> tf_buffer_;
     std::vector<Hit> hits_;
     std::vector<int64_t> unlisted_;  // listed() rows without a term list
     std::vector<Hit> to_verify_;     // listed() rows whose match needs the row
@@ -366,8 +375,10 @@ void memory_search(Db& db, RecallCache& cache, const mnemo_memory_search_req& re
     const mnemo_memory_filter scope = scope_of(req.filter);
     if (recall_from_cache(db, cache, req, query, scope, out)) return;
     if (recall_by_max_score(db, req, query, scope, out)) return;
-    Recall recall(req, query);
     if (scope.user.ptr) {
+        // One read of the user's memories: each row once (the rows without a
+        // term list are put aside by listed() and read by read_rows()).
+        Recall recall(req, query, false);
         {
             Query rows(db, kMemoryRecallUserSql);
             bind_scope(rows, 1, scope);
@@ -376,6 +387,7 @@ void memory_search(Db& db, RecallCache& cache, const mnemo_memory_search_req& re
         recall.read_rows(db);
         return recall.emit(db, out);
     }
+    Recall recall(req, query);
     // The unindexed memories first, so each is read as one.
     if (!dialect.memory_unindexed_app.empty()) {
         Query rows(db, dialect.memory_unindexed_app);
