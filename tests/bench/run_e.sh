@@ -7,7 +7,9 @@
 # query (`/etc/nginx/nginx.conf`, ~1 of 2,000) and of natural questions (the
 # 200 of search/questions.txt in turn, 5 to 8 words of the fill's
 # vocabulary, search/questions.lua), limit=10&context=1, one connection,
-# BENCH_ROUNDS rounds each; with postgres in BENCH_BACKENDS, on a private
+# BENCH_ROUNDS rounds each, after a warm-up of each query kind
+# (BENCH_WARMUP_SECONDS, 3 s each, not counted: an SQL backend's first
+# question reads the app's events into memory); with postgres in BENCH_BACKENDS, on a private
 # PostgreSQL (tests/postgres_fixture/postgres.sh: fsync on, commits durable
 # within a second), with mysql on a private MariaDB in the work folder
 # (tests/mysql_fixture/mariadb.sh: on a Unix socket, the C++ fixture's small
@@ -27,7 +29,7 @@
 # dropped (search/drop_search_triggers.py). Prints one table of medians. A
 # manual tool: never run in CI.
 # Settings (environment): BENCH_EVENTS (1000000), BENCH_SECONDS (10, per
-# query run), BENCH_A_SECONDS (30, per append run), BENCH_ROUNDS (3),
+# query run), BENCH_WARMUP_SECONDS (3; 0: none), BENCH_A_SECONDS (30, per append run), BENCH_ROUNDS (3),
 # BENCH_CONNECTIONS (50, workload A), BENCH_THREADS (2, wrk threads for A),
 # BENCH_FILL_CONNECTIONS (2), BENCH_BACKENDS ("sqlite memory"; also postgres, mysql),
 # BENCH_PARTS ("queries indexing": either alone runs one half),
@@ -44,6 +46,7 @@ previous_build_dir=${BENCH_PREVIOUS_BUILD_DIR:-}
 questions=${BENCH_QUESTIONS:-$here/search/questions.txt}
 events=${BENCH_EVENTS:-1000000}
 query_seconds=${BENCH_SECONDS:-10}
+warmup_seconds=${BENCH_WARMUP_SECONDS:-3}
 append_seconds=${BENCH_A_SECONDS:-30}
 rounds=${BENCH_ROUNDS:-3}
 connections=${BENCH_CONNECTIONS:-50}
@@ -190,13 +193,24 @@ check_found() {  # label query
   [[ $body == *'"hits":[{'* ]] || fail "GET $2 found nothing ($1 build): ${body:0:300}"
 }
 
-run_query() {  # backend label word|path|questions round
+run_query() {  # backend label word|path|questions round|warmup
   local out=$work/query-$1-$2-$3-$4.txt script=$here/search/query.lua argument
   case $3 in
     word) argument=$word_query ;;
     path) argument=$path_query ;;
     questions) script=$here/search/questions.lua argument=$questions ;;
   esac
+  if [[ $4 == warmup ]]; then
+    # One request waited for whatever it takes (the first question builds
+    # the cache: seconds at a million events, longer than a short run),
+    # then the kind for a few seconds.
+    local first=$argument
+    [[ $3 == questions ]] && first="/v1/apps/bench/search?q=$(head -n 1 "$questions" |
+      python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.stdin.read().strip(), safe=""))')&limit=10&context=1"
+    curl -sf -o /dev/null --max-time 600 "http://127.0.0.1:${port_of[$2]}$first" || fail "GET $first failed ($2 build)"
+    run_wrk "$out" "$warmup_seconds" 1 1 "$script" "http://127.0.0.1:${port_of[$2]}" "$argument"
+    return
+  fi
   run_wrk "$out" "$query_seconds" 1 1 "$script" "http://127.0.0.1:${port_of[$2]}" "$argument"
   printf 'query\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$(bench_field "$out" p50_us)" \
     "$(bench_field "$out" p99_us)" "$(bench_field "$out" rps)" "$(errors_of "$out")" \
@@ -216,6 +230,12 @@ workload_e() {  # backend
     check_found "$label" "$word_query"
     check_found "$label" "$path_query"
   done
+  if ((warmup_seconds > 0)); then
+    for label in $labels; do
+      log "$1, $label build: warm-up, each query kind for $warmup_seconds s (not counted)"
+      for kind in word path questions; do run_query "$1" "$label" "$kind" warmup; done
+    done
+  fi
   for round in $(seq "$rounds"); do
     for label in $labels; do
       log "$1, round $round/$rounds, $label build: word query, path query, questions (${query_seconds} s each)"

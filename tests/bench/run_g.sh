@@ -5,7 +5,10 @@
 # backend, through mnemod's HTTP API (memory/memory_api_bench.cpp):
 #   1. load, batches of 100, BENCH_CONNECTIONS (8) at once: memories/s;
 #   2. how long the vector index takes to hold and link everything after;
-#   3. BENCH_ROUNDS (3) rounds, each BENCH_RECALL_CONNECTIONS
+#   3. a warm-up of BENCH_WARMUP_QUERIES (50) recalls of each kind per build,
+#      not counted (the first round ran cold on whichever build loaded
+#      last: 1.28x apart on one run, at par the next), then
+#      BENCH_ROUNDS (3) rounds, each BENCH_RECALL_CONNECTIONS
 #      (BENCH_CONNECTIONS) at once, BENCH_QUERIES recalls of each kind,
 #      asking the natural questions of
 #      search/questions.txt in turn: per-user hybrid recall (question and
@@ -23,7 +26,7 @@
 # recalls first, and the table (medians of the rounds) (memory/table_g.py) adds new / previous ratios and the
 # issue's targets (keyword recall p50 <= 5 ms per user, <= 20 ms app-wide;
 # per-user hybrid p50 no worse than the previous build).
-# Settings (environment): BENCH_MEMORIES, BENCH_QUERIES (200),
+# Settings (environment): BENCH_MEMORIES, BENCH_QUERIES (200), BENCH_WARMUP_QUERIES (50; 0: none),
 # BENCH_CONNECTIONS, BENCH_RECALL_CONNECTIONS, BENCH_ROUNDS, BENCH_BACKENDS ("sqlite
 # memory"), BENCH_BUILD_DIR (build-bench-g: Release with -DMNEMO_BENCH=ON;
 # the bench client always comes from it), BENCH_PREVIOUS_BUILD_DIR (unset:
@@ -38,6 +41,7 @@ build_dir=${BENCH_BUILD_DIR:-$root/build-bench-g}
 previous_build_dir=${BENCH_PREVIOUS_BUILD_DIR:-}
 memories=${BENCH_MEMORIES:-1000000}
 queries=${BENCH_QUERIES:-200}
+warmup_queries=${BENCH_WARMUP_QUERIES:-50}
 connections=${BENCH_CONNECTIONS:-8}
 recall_connections=${BENCH_RECALL_CONNECTIONS:-$connections}
 rounds=${BENCH_ROUNDS:-3}
@@ -142,6 +146,13 @@ workload_g() {  # backend
     run_bench "$1" "$label" load "$memories" "$queries" "$connections"
     run_bench "$1" "$label" catchup "$memories"
   done
+  if ((warmup_queries > 0)); then
+    for label in $labels; do
+      log "$1, $label build: warm-up, $warmup_queries recalls of each kind (not counted)"
+      "$bench" "${port_of[$label]}" recall "$memories" "$warmup_queries" "$recall_connections" "$questions" \
+        >/dev/null || fail "the warm-up failed ($1, $label build)"
+    done
+  fi
   for round in $(seq "$rounds"); do
     for label in $labels; do
       log "$1, round $round/$rounds, $label build: recalls"
