@@ -18,6 +18,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mnemo::sqlcore {
 
@@ -139,5 +140,16 @@ public:
 private:
     Statement* stmt_;
 };
+
+// Reads rows by a list of keys in few statements: runs
+// `select IN (...) after` once per kTuplesPerRead tuples of values (flat,
+// `width` values a tuple), the `leading` parameters bound before the list,
+// and calls on_row for each row. A statement a key cost the server backends
+// a round trip each; the list is padded with its last tuple to
+// in_list_places (columns.h), so a few cached statements serve every length.
+inline constexpr size_t kTuplesPerRead = 64;
+void for_each_row_in_list(Db& db, std::string_view select, const std::vector<int64_t>& values, size_t width,
+                          const std::vector<int64_t>& leading, std::string_view after,
+                          const std::function<void(const Query&)>& on_row);
 
 }  // namespace mnemo::sqlcore

@@ -20,12 +20,9 @@ struct EventKey {
     auto operator<=>(const EventKey&) const = default;
 };
 
-// How many keys one statement asks for.
-inline constexpr size_t kEventKeysPerRead = 64;
-
 // Calls on_row for the current row of each visible event among keys, which
 // selects `columns` (the caller's list) from events. The keys are read
-// kEventKeysPerRead to a statement: as (sid, seq) IN ((?, ?), ...) where
+// kTuplesPerRead to a statement (db.h): as (sid, seq) IN ((?, ?), ...) where
 // the dialect reads such a list through the primary key
 // (Dialect::events_by_key_pairs), else a statement per session with
 // seq IN (...). Rows come in no particular order; a key listed twice is read

@@ -1,6 +1,5 @@
 #include "memory_rows.h"
 
-#include "columns.h"
 #include "dialect.h"
 #include "host_services.h"
 #include "memory_stats.h"
@@ -135,21 +134,15 @@ std::optional<MemoryRow> memory_by_key(Db& db, int64_t key) {
 }
 
 std::map<int64_t, MemoryRow> memories_by_keys(Db& db, std::vector<int64_t> keys) {
-    constexpr size_t kKeysPerRead = 64;
     std::sort(keys.begin(), keys.end());
     keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
     std::map<int64_t, MemoryRow> found;
-    for (size_t from = 0; from < keys.size(); from += kKeysPerRead) {
-        const size_t count = std::min(kKeysPerRead, keys.size() - from);
-        const size_t places = in_list_places(count);
-        Query rows(db, with_lock(db, kSelectMemoriesSql + "WHERE row_key " + in_list(places)));
-        for (size_t i = 0; i < places; ++i) rows.bind(static_cast<int>(i + 1), keys[from + std::min(i, count - 1)]);
-        while (rows.step()) {
-            MemoryRow row = memory_row(rows);
-            const int64_t key = row.key;
-            found.emplace(key, std::move(row));
-        }
-    }
+    for_each_row_in_list(db, kSelectMemoriesSql + "WHERE row_key ", keys, 1, {}, db.writing() ? kForUpdate : "",
+                         [&](const Query& rows) {
+                             MemoryRow row = memory_row(rows);
+                             const int64_t key = row.key;
+                             found.emplace(key, std::move(row));
+                         });
     return found;
 }
 

@@ -66,9 +66,9 @@ std::optional<MemoryRow> live_memory(Db& db, mnemo_str app, mnemo_str user, mnem
 std::optional<MemoryRow> live_memory_by_text(Db& db, mnemo_str app, mnemo_str user, std::string_view name_space,
                                              std::string_view folded_text, int64_t now_us);
 std::optional<MemoryRow> memory_by_key(Db& db, int64_t key);
-// The rows of keys (a key without a row is absent), read 64 to a statement:
-// a recall's hits, a statement each, cost the server backends a round trip
-// per hit.
+// The rows of keys (a key without a row is absent), read together
+// (for_each_row_in_list, db.h): a recall's hits, a statement each, cost the
+// server backends a round trip per hit.
 std::map<int64_t, MemoryRow> memories_by_keys(Db& db, std::vector<int64_t> keys);
 
 // Stores a new row: its key and change_seq are set here.

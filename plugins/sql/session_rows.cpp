@@ -170,15 +170,11 @@ void emit_session(Db& db, int64_t sid, Output& out) {
 }
 
 SessionsBySid read_sessions(Db& db, const std::vector<int64_t>& sids) {
-    constexpr size_t kSidsPerRead = 128;
     SessionsBySid found;
-    for (size_t from = 0; from < sids.size(); from += kSidsPerRead) {
-        const size_t count = std::min(kSidsPerRead, sids.size() - from);
-        const size_t places = in_list_places(count);
-        Query rows(db, std::string("SELECT ") + kSessionColumns + " FROM sessions WHERE sid " + in_list(places));
-        for (size_t i = 0; i < places; ++i) rows.bind(static_cast<int>(i + 1), sids[from + std::min(i, count - 1)]);
-        while (rows.step()) found.emplace(rows.i64(0), OwnedRow<mnemo_session, 6>(session_row(rows), kSessionStrings));
-    }
+    for_each_row_in_list(db, std::string("SELECT ") + kSessionColumns + " FROM sessions WHERE sid ", sids, 1, {}, "",
+                         [&](const Query& rows) {
+                             found.emplace(rows.i64(0), OwnedRow<mnemo_session, 6>(session_row(rows), kSessionStrings));
+                         });
     return found;
 }
 

@@ -57,7 +57,7 @@ void mark_written(SessionMeta& meta, int64_t now_us);
 // Stores every number of meta that writes change.
 void save_session(Db& db, const SessionMeta& meta);
 void emit_session(Db& db, int64_t sid, Output& out);
-// The rows of sessions `sids`, read together (a statement per 128 sids: a
+// The rows of sessions `sids`, read together (for_each_row_in_list, db.h: a
 // search writes up to `limit` sessions); a sid without a row is absent.
 using SessionsBySid = std::map<int64_t, OwnedRow<mnemo_session, 6>>;
 SessionsBySid read_sessions(Db& db, const std::vector<int64_t>& sids);
