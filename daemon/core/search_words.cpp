@@ -203,12 +203,12 @@ namespace {
 template <typename Fn>
 void for_each_query_term(const Query& query, std::string_view text, Fn&& fn) {
     if (query.terms.empty()) return;
-    std::vector<char32_t> initials;
-    initials.reserve(query.terms.size());
-    for (const std::string& t : query.terms) initials.push_back(decode(t, 0).value);
+    auto begins_a_term = [&](char32_t initial) {
+        return std::any_of(query.terms.begin(), query.terms.end(),
+                           [&](const std::string& t) { return decode(t, 0).value == initial; });
+    };
     for_each_word(text, [&](size_t begin, size_t end) {
-        const char32_t initial = fold_char(decode(text, begin).value);
-        if (std::find(initials.begin(), initials.end(), initial) == initials.end()) return;
+        if (!begins_a_term(fold_char(decode(text, begin).value))) return;
         if (is_possessive_s(text, begin, end)) return;
         const std::string t = term(text.substr(begin, end - begin));
         if (t.empty()) return;
